@@ -1,0 +1,68 @@
+package dev.tclab.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Every tclab setting, under the prefix {@code tclab}. Each has a working default. */
+@ConfigMapping(prefix = "tclab")
+public interface TclabConfig {
+
+    Lab lab();
+
+    Learner learner();
+
+    Lessons lessons();
+
+    /** Identifies this app instance in container labels, so two instances can share one Docker engine. */
+    @WithDefault("tclab")
+    String instance();
+
+    interface Lab {
+        /** Image every lab node runs unless its lab.yml names another. Built by lab-image/build.sh. */
+        @WithDefault("tclab/lab-node:1")
+        String image();
+
+        /** Most labs running at once on this server; the next start is refused with "server is full". */
+        @WithDefault("30")
+        int maxRunning();
+
+        /** A lab nobody has touched for this long is stopped. */
+        @WithDefault("45m")
+        Duration idleTimeout();
+
+        /** A lab is stopped this long after it started, however busy. */
+        @WithDefault("4h")
+        Duration maxLifetime();
+
+        /** How long a lab may take to become ready before its start fails. */
+        @WithDefault("60s")
+        Duration startTimeout();
+
+        /** Memory limit of each lab node, in MiB. */
+        @WithDefault("256")
+        int memoryMib();
+
+        /** CPU limit of each lab node, in cores. */
+        @WithDefault("1.0")
+        double cpus();
+
+        /** Process limit of each lab node. */
+        @WithDefault("256")
+        long pids();
+
+        /** Image of the short-lived helper that wires veth links (needs ip from iproute2); defaults to the lab image. */
+        Optional<String> helperImage();
+    }
+
+    interface Learner {
+        /** Key that signs the learner cookie. When unset, a random key is made at start (cookies then end with a restart). */
+        Optional<String> cookieSecret();
+    }
+
+    interface Lessons {
+        /** A folder of extra lesson folders, read at every page load, so a host can add lessons without a rebuild. */
+        Optional<String> externalDir();
+    }
+}

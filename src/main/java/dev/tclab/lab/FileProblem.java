@@ -1,0 +1,11 @@
+package dev.tclab.lab;
+
+/** One thing wrong in an author's file, located so the author can go straight to it. */
+public record FileProblem(String file, int line, String field, String message) {
+
+    @Override
+    public String toString() {
+        String where = line > 0 ? file + ":" + line : file;
+        return field == null || field.isEmpty() ? where + ": " + message : where + ": " + field + ": " + message;
+    }
+}

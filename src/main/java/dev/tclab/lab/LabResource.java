@@ -1,0 +1,74 @@
+package dev.tclab.lab;
+
+import dev.tclab.config.TclabConfig;
+import dev.tclab.learner.LearnerCookieFilter;
+import dev.tclab.web.ApiError;
+import io.smallrye.common.annotation.Blocking;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Duration;
+import java.util.List;
+
+/** The learner's labs: start, look at, stop. A learner only ever sees their own labs. */
+@Path("/api/labs")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class LabResource {
+
+    /** The body of POST /api/labs. */
+    public record StartRequest(String lesson) {
+    }
+
+    private final LabService labs;
+    private final TopologySource topologies;
+    private final Duration idleTimeout;
+
+    public LabResource(LabService labs, TopologySource topologies, TclabConfig config) {
+        this.labs = labs;
+        this.topologies = topologies;
+        this.idleTimeout = config.lab().idleTimeout();
+    }
+
+    @POST
+    public Response start(StartRequest request, RoutingContext ctx)
+            throws ServerFullException, EngineUnavailableException, TopologyException {
+        if (request == null || request.lesson() == null || request.lesson().isBlank()) {
+            return ApiError.response(Response.Status.BAD_REQUEST, "Send {\"lesson\": \"<slug>\"} to start a lesson's lab.");
+        }
+        Topology topology = topologies.topologyFor(request.lesson()).orElse(null);
+        if (topology == null) {
+            return ApiError.response(Response.Status.NOT_FOUND, "There is no lesson '" + request.lesson() + "'.");
+        }
+        String owner = LearnerCookieFilter.learnerOf(ctx);
+        LabService.StartResult result = labs.startOrGet(owner, request.lesson(), topology);
+        return Response.status(result.created() ? Response.Status.ACCEPTED : Response.Status.OK)
+                .entity(LabView.of(result.lab(), idleTimeout)).build();
+    }
+
+    @GET
+    public List<LabView> mine(RoutingContext ctx) {
+        return labs.labsOf(LearnerCookieFilter.learnerOf(ctx)).stream().map(l -> LabView.of(l, idleTimeout)).toList();
+    }
+
+    @GET
+    @Path("/{id}")
+    public LabView get(@PathParam("id") String id, RoutingContext ctx) throws LabNotFoundException {
+        Lab lab = labs.refresh(labs.get(id, LearnerCookieFilter.learnerOf(ctx)));
+        return LabView.of(lab, idleTimeout);
+    }
+
+    @DELETE
+    @Path("/{id}")
+    public Response stop(@PathParam("id") String id, RoutingContext ctx)
+            throws LabNotFoundException, EngineUnavailableException {
+        labs.stop(id, LearnerCookieFilter.learnerOf(ctx));
+        return Response.noContent().build();
+    }
+}

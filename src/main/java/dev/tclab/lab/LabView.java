@@ -1,0 +1,24 @@
+package dev.tclab.lab;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+
+/** A lab as the API shows it. Times are ISO-8601; {@code expiresAt} is when idle culling would stop it. */
+public record LabView(String id, String lesson, String status, String stage, String reason, List<NodeView> nodes,
+                      Instant createdAt, Instant readyAt, Instant expiresAt) {
+
+    /** A node, its interfaces, and whether the learner gets a terminal on it. */
+    public record NodeView(String name, List<String> interfaces, boolean terminal) {
+    }
+
+    public static LabView of(Lab lab, java.time.Duration idleTimeout) {
+        Topology topology = lab.topology();
+        List<NodeView> nodes = topology.nodes().values().stream()
+                .map(n -> new NodeView(n.name(), topology.interfacesOf(n.name()), !n.hidden())).toList();
+        Instant expires = lab.phase().live() ? lab.lastActivity().plus(idleTimeout) : null;
+        return new LabView(lab.id(), lab.lesson(), lab.phase().name().toLowerCase(Locale.ROOT),
+                lab.stage() == null ? null : lab.stage().name().toLowerCase(Locale.ROOT), lab.reason(), nodes,
+                lab.createdAt(), lab.readyAt(), expires);
+    }
+}

@@ -1,0 +1,15 @@
+package dev.tclab.lab;
+
+/** A running process in a lab node, started by {@link LabRuntime#stream}. Closing it ends the process's stream. */
+public interface ProcessStream extends AutoCloseable {
+
+    /** Sends bytes to the process's standard input. */
+    void write(byte[] input);
+
+    /** Resizes the pseudo-terminal (only for streams started with a TTY). */
+    void resize(int columns, int rows);
+
+    /** Releases the stream and its threads; idempotent. */
+    @Override
+    void close();
+}

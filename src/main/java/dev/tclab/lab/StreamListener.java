@@ -1,0 +1,11 @@
+package dev.tclab.lab;
+
+/** Receives a streamed process's output. Called from the runtime's threads; keep the work short. */
+public interface StreamListener {
+
+    /** A chunk of output (stdout and, with a TTY, stderr too), as raw bytes: it may split UTF-8 sequences. */
+    void onOutput(byte[] chunk);
+
+    /** The process ended or the stream broke; {@code reason} says which, for the learner or the log. */
+    void onClosed(String reason);
+}

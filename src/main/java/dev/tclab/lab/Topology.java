@@ -1,0 +1,58 @@
+package dev.tclab.lab;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A lab's network as its lab.yml describes it: Linux nodes joined by point-to-point links.
+ *
+ * @param name  the topology's name
+ * @param nodes nodes by name, in file order
+ * @param links point-to-point links between node interfaces
+ */
+public record Topology(String name, Map<String, Node> nodes, List<Link> links) {
+
+    /**
+     * One container of the lab.
+     *
+     * @param image   image to run, or null for the configured lab image
+     * @param hidden  true when the learner gets no terminal on it (an ISP "modem", say)
+     * @param sysctls namespaced kernel settings applied when the container is created
+     * @param exec    shell commands run in order once the links are up, before the learner arrives
+     */
+    public record Node(String name, String image, boolean hidden, Map<String, String> env,
+                       Map<String, String> sysctls, List<String> exec) {
+    }
+
+    /** One end of a link: a node and the interface name it gets there. */
+    public record Endpoint(String node, String iface) {
+        @Override
+        public String toString() {
+            return node + ":" + iface;
+        }
+    }
+
+    /** A veth pair between two nodes. */
+    public record Link(Endpoint a, Endpoint b) {
+    }
+
+    /** The interfaces a node gets from its links, in link order. */
+    public List<String> interfacesOf(String node) {
+        List<String> names = new ArrayList<>();
+        for (Link link : links) {
+            if (link.a().node().equals(node)) {
+                names.add(link.a().iface());
+            }
+            if (link.b().node().equals(node)) {
+                names.add(link.b().iface());
+            }
+        }
+        return names;
+    }
+
+    /** Names of the nodes a learner gets a terminal on. */
+    public List<String> interactiveNodes() {
+        return nodes.values().stream().filter(n -> !n.hidden()).map(Node::name).toList();
+    }
+}

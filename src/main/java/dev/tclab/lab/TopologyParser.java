@@ -1,0 +1,180 @@
+package dev.tclab.lab;
+
+import dev.tclab.yaml.YamlChecks;
+import dev.tclab.yaml.YamlException;
+import dev.tclab.yaml.YamlNode;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a lab.yml: a subset of containerlab's topology format ({@code name}, {@code topology.nodes} with
+ * {@code kind: linux}, {@code image}, {@code env}, {@code exec}; {@code topology.links[].endpoints}), plus
+ * {@code hidden} (no learner terminal) and {@code sysctls}. Every problem is reported with file, line and field.
+ */
+public final class TopologyParser {
+
+    /** Node names become host names and parts of container names. */
+    static final Pattern NODE_NAME = Pattern.compile("[a-z][a-z0-9-]{0,19}");
+    /** Linux interface names: at most 15 characters, no slash, no blanks. */
+    static final Pattern IFACE_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,14}");
+    static final Pattern LAB_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+    /** Only network sysctls are namespaced per container; others would need a privileged container. */
+    static final Pattern SYSCTL = Pattern.compile("net\\.[a-z0-9_.]+");
+
+    private static final List<String> TOP_KEYS = List.of("name", "topology");
+    private static final List<String> TOPOLOGY_KEYS = List.of("nodes", "links");
+    private static final List<String> NODE_KEYS = List.of("kind", "image", "hidden", "env", "sysctls", "exec");
+    private static final List<String> LINK_KEYS = List.of("endpoints");
+
+    private TopologyParser() {
+    }
+
+    public static Topology parse(String file, String text) throws TopologyException {
+        YamlNode root;
+        try {
+            root = YamlNode.parse(file, text, 1);
+        } catch (YamlException e) {
+            throw new TopologyException(List.of(e.problem()));
+        }
+        YamlChecks checks = new YamlChecks();
+        if (!root.isMap()) {
+            checks.add(root, "a lab.yml is a mapping with 'name' and 'topology'");
+            throw new TopologyException(checks.problems());
+        }
+        checks.onlyKeys(root, TOP_KEYS);
+        String name = checks.text(root, "name", "", true);
+        checks.require(root.get("name"), name, LAB_NAME.asMatchPredicate(), "lowercase letters, digits and '-'");
+        YamlNode topology = checks.map(root, "topology", true);
+        Map<String, Topology.Node> nodes = new LinkedHashMap<>();
+        List<Topology.Link> links = new ArrayList<>();
+        if (topology != null) {
+            checks.onlyKeys(topology, TOPOLOGY_KEYS);
+            YamlNode nodesNode = checks.map(topology, "nodes", true);
+            if (nodesNode != null) {
+                nodesNode.entries().forEach((nodeName, spec) -> readNode(checks, nodeName, spec, nodes));
+                if (nodesNode.entries().isEmpty()) {
+                    checks.add(nodesNode, "a lab needs at least one node");
+                }
+            }
+            for (YamlNode link : checks.list(topology, "links", false)) {
+                readLink(checks, link, nodes, links);
+            }
+        }
+        if (!checks.ok()) {
+            throw new TopologyException(checks.problems());
+        }
+        return new Topology(name, nodes, links);
+    }
+
+    private static void readNode(YamlChecks checks, String name, YamlNode spec, Map<String, Topology.Node> nodes) {
+        checks.require(spec, name, NODE_NAME.asMatchPredicate(),
+                "node names are 1-20 lowercase letters, digits or '-', starting with a letter");
+        if (spec.isScalar() && (spec.text() == null || spec.text().isEmpty())) {
+            nodes.put(name, new Topology.Node(name, null, false, Map.of(), Map.of(), List.of()));
+            return;
+        }
+        if (!spec.isMap()) {
+            checks.add(spec, "expected a mapping of node settings, found " + spec.kind());
+            return;
+        }
+        checks.onlyKeys(spec, NODE_KEYS);
+        String kind = checks.text(spec, "kind", "linux", false);
+        if (!"linux".equals(kind)) {
+            checks.add(spec.get("kind"), "only kind 'linux' is supported, found '" + kind + "'");
+        }
+        String image = checks.text(spec, "image", null, false);
+        boolean hidden = checks.bool(spec, "hidden", false);
+        Map<String, String> env = stringMap(checks, spec.get("env"));
+        Map<String, String> sysctls = stringMap(checks, spec.get("sysctls"));
+        if (spec.get("sysctls") != null) {
+            spec.get("sysctls").entries().forEach((key, value) -> checks.require(value, key, SYSCTL.asMatchPredicate(),
+                    "only network sysctls (net.*) can be set per lab node"));
+        }
+        List<String> exec = new ArrayList<>();
+        for (YamlNode command : checks.list(spec, "exec", false)) {
+            String text = checks.scalar(command, null);
+            if (text != null) {
+                exec.add(text);
+            }
+        }
+        nodes.put(name, new Topology.Node(name, image, hidden, env, sysctls, exec));
+    }
+
+    private static Map<String, String> stringMap(YamlChecks checks, YamlNode map) {
+        Map<String, String> values = new LinkedHashMap<>();
+        if (map == null) {
+            return values;
+        }
+        if (!map.isMap()) {
+            checks.add(map, "expected a mapping, found " + map.kind());
+            return values;
+        }
+        map.entries().forEach((key, value) -> {
+            String text = checks.scalar(value, null);
+            if (text != null) {
+                values.put(key, text);
+            }
+        });
+        return values;
+    }
+
+    private static void readLink(YamlChecks checks, YamlNode link, Map<String, Topology.Node> nodes,
+                                 List<Topology.Link> links) {
+        if (!link.isMap()) {
+            checks.add(link, "expected a link with 'endpoints: [\"a:eth1\", \"b:eth1\"]', found " + link.kind());
+            return;
+        }
+        checks.onlyKeys(link, LINK_KEYS);
+        List<YamlNode> ends = checks.list(link, "endpoints", true);
+        if (ends.size() != 2) {
+            if (link.get("endpoints") != null && link.get("endpoints").isList()) {
+                checks.add(link.get("endpoints"), "a link has exactly two endpoints, found " + ends.size());
+            }
+            return;
+        }
+        Topology.Endpoint a = readEndpoint(checks, ends.get(0), nodes);
+        Topology.Endpoint b = readEndpoint(checks, ends.get(1), nodes);
+        if (a == null || b == null) {
+            return;
+        }
+        Set<String> used = new HashSet<>();
+        for (Topology.Link existing : links) {
+            used.add(existing.a().toString());
+            used.add(existing.b().toString());
+        }
+        for (Topology.Endpoint end : List.of(a, b)) {
+            if (!used.add(end.toString())) {
+                checks.add(link.get("endpoints"), "interface " + end + " is already used by another link");
+            }
+        }
+        links.add(new Topology.Link(a, b));
+    }
+
+    private static Topology.Endpoint readEndpoint(YamlChecks checks, YamlNode end, Map<String, Topology.Node> nodes) {
+        String text = checks.scalar(end, null);
+        if (text == null) {
+            return null;
+        }
+        int colon = text.indexOf(':');
+        if (colon < 0) {
+            checks.add(end, "an endpoint is 'node:interface', e.g. 'client:eth1'; found '" + text + "'");
+            return null;
+        }
+        String node = text.substring(0, colon);
+        String iface = text.substring(colon + 1);
+        if (!nodes.containsKey(node)) {
+            checks.add(end, "no node named '" + node + "' in topology.nodes (have: " + String.join(", ", nodes.keySet()) + ")");
+            return null;
+        }
+        if (!IFACE_NAME.matcher(iface).matches() || iface.equals("lo")) {
+            checks.add(end, "'" + iface + "' is not a usable interface name (1-15 letters, digits, '_', '.', '-'; not lo)");
+            return null;
+        }
+        return new Topology.Endpoint(node, iface);
+    }
+}

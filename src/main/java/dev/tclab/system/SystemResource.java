@@ -1,0 +1,35 @@
+package dev.tclab.system;
+
+import dev.tclab.lab.EngineStatus;
+import dev.tclab.lab.LabService;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Map;
+
+/** What the server can do right now: engine, lab image, kernel features, capacity. */
+@Path("/api/system")
+@Produces(MediaType.APPLICATION_JSON)
+public class SystemResource {
+
+    /** The body of GET /api/system. {@code problem} is null when labs can start. */
+    public record SystemView(EngineStatus docker, String labImage, boolean labImagePresent, Map<String, Boolean> kernel,
+                             String kernelRelease, int labsRunning, int labsMax, boolean ready, String problem) {
+    }
+
+    private final SystemStatus status;
+    private final LabService labs;
+
+    public SystemResource(SystemStatus status, LabService labs) {
+        this.status = status;
+        this.labs = labs;
+    }
+
+    @GET
+    public SystemView get() {
+        SystemStatus.Snapshot s = status.snapshot();
+        return new SystemView(s.engine(), s.image(), s.imagePresent(), s.kernel().features(), s.kernel().kernel(),
+                labs.liveCount(), labs.maxRunning(), s.ready(), s.problem());
+    }
+}

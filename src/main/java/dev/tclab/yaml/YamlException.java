@@ -1,0 +1,18 @@
+package dev.tclab.yaml;
+
+import dev.tclab.lab.FileProblem;
+
+/** YAML that could not be read at all, with where. */
+public class YamlException extends Exception {
+
+    private final FileProblem problem;
+
+    public YamlException(FileProblem problem) {
+        super(problem.toString());
+        this.problem = problem;
+    }
+
+    public FileProblem problem() {
+        return problem;
+    }
+}

@@ -1,0 +1,143 @@
+package dev.tclab.lab;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Alternative;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiFunction;
+
+/**
+ * An in-memory {@link LabRuntime} for tests that exercise the app above the seam. Enabled only by
+ * {@link FakeRuntimeProfile}; tests against the real engine use the Docker runtime. Tests script its answers:
+ * exec results, engine reachability, start failures.
+ */
+@Alternative
+@Priority(1)
+@ApplicationScoped
+public class FakeLabRuntime implements LabRuntime {
+
+    public final Map<String, LabSpec> running = new ConcurrentHashMap<>();
+    public final List<String> execLog = new CopyOnWriteArrayList<>();
+    public volatile boolean reachable = true;
+    public volatile boolean imagePresent = true;
+    public volatile String failStartWith;
+    public volatile KernelCapabilities kernel = new KernelCapabilities(
+            Map.of("qdisc:tbf", true, "qdisc:htb", true, "qdisc:cake", false, "link:ifb", true), "fake");
+    /** Answers exec calls: (node, command joined by spaces) to result. Default: exit 0, no output. */
+    public volatile BiFunction<String, String, ExecResult> execHandler = (node, cmd) -> new ExecResult(0, "", "", false);
+
+    /** Back to defaults, for test isolation. */
+    public void reset() {
+        running.clear();
+        execLog.clear();
+        reachable = true;
+        imagePresent = true;
+        failStartWith = null;
+        execHandler = (node, cmd) -> new ExecResult(0, "", "", false);
+    }
+
+    @Override
+    public EngineStatus engine() {
+        return reachable ? EngineStatus.up("fake-1.0", "fake://") : EngineStatus.down("fake://", "fake engine is down");
+    }
+
+    @Override
+    public boolean imagePresent(String image) throws EngineUnavailableException {
+        checkReachable();
+        return imagePresent;
+    }
+
+    @Override
+    public void start(LabSpec spec, LabProgressListener progress) throws LabStartException, EngineUnavailableException {
+        checkReachable();
+        for (LabProgressListener.Stage stage : LabProgressListener.Stage.values()) {
+            if (failStartWith != null && stage == LabProgressListener.Stage.WIRING) {
+                throw new LabStartException(failStartWith);
+            }
+            progress.onStage(stage, "");
+        }
+        running.put(spec.labId(), spec);
+    }
+
+    @Override
+    public void stop(String labId) throws EngineUnavailableException {
+        checkReachable();
+        running.remove(labId);
+    }
+
+    @Override
+    public List<NodeStatus> status(String labId) throws EngineUnavailableException {
+        checkReachable();
+        LabSpec spec = running.get(labId);
+        if (spec == null) {
+            return List.of();
+        }
+        return spec.topology().nodes().keySet().stream().map(n -> new NodeStatus(n, true, "running")).toList();
+    }
+
+    @Override
+    public ExecResult exec(String labId, String node, List<String> command, Duration timeout)
+            throws EngineUnavailableException, NodeNotFoundException {
+        node(labId, node);
+        String joined = String.join(" ", command);
+        execLog.add(node + ": " + joined);
+        return execHandler.apply(node, joined);
+    }
+
+    @Override
+    public ProcessStream stream(String labId, String node, List<String> command, boolean tty, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        node(labId, node);
+        List<String> sizes = new ArrayList<>();
+        return new ProcessStream() {
+            @Override
+            public void write(byte[] input) {
+                listener.onOutput(input);
+            }
+
+            @Override
+            public void resize(int columns, int rows) {
+                sizes.add(columns + "x" + rows);
+                listener.onOutput(("resized " + columns + "x" + rows + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+
+            @Override
+            public void close() {
+                listener.onClosed("closed");
+            }
+        };
+    }
+
+    @Override
+    public Set<String> labsOnEngine() throws EngineUnavailableException {
+        checkReachable();
+        return Set.copyOf(running.keySet());
+    }
+
+    @Override
+    public KernelCapabilities probeKernel() throws EngineUnavailableException {
+        checkReachable();
+        return kernel;
+    }
+
+    private void node(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
+        checkReachable();
+        LabSpec spec = running.get(labId);
+        if (spec == null || !spec.topology().nodes().containsKey(node)) {
+            throw new NodeNotFoundException(labId, node);
+        }
+    }
+
+    private void checkReachable() throws EngineUnavailableException {
+        if (!reachable) {
+            throw new EngineUnavailableException("fake engine is down", null);
+        }
+    }
+}
