@@ -38,6 +38,10 @@ public interface TclabConfig {
         @WithDefault("4h")
         Duration maxLifetime();
 
+        /** How often idle and expired labs are looked for. */
+        @WithDefault("30s")
+        Duration cullInterval();
+
         /** How long a lab may take to become ready before its start fails. */
         @WithDefault("60s")
         Duration startTimeout();
@@ -65,6 +69,10 @@ public interface TclabConfig {
         /** How long to wait for a connection to the engine before calling it unreachable. */
         @WithDefault("3s")
         Duration connectTimeout();
+
+        /** How often the engine is checked, so an outage is noticed and a recovery picked up by itself. */
+        @WithDefault("5s")
+        Duration checkInterval();
     }
 
     interface Learner {

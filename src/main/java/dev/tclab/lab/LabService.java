@@ -147,7 +147,7 @@ public class LabService {
     }
 
     /** Stops labs idle for longer than the idle timeout, or older than the maximum lifetime. */
-    @Scheduled(every = "${tclab.lab.cull-interval:30s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${tclab.lab.cull-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void cullScheduled() {
         cull(Instant.now());
     }
