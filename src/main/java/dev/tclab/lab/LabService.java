@@ -65,7 +65,8 @@ public class LabService {
             }
             EngineStatus engine = runtime.engine();
             if (!engine.reachable()) {
-                throw new EngineUnavailableException(engine.error(), null);
+                throw new EngineUnavailableException("cannot reach the Docker engine at " + engine.endpoint() + ": "
+                        + engine.error(), null);
             }
             Lab lab = new Lab(newId(), owner, lesson, topology, Instant.now());
             labs.put(lab.id(), lab);

@@ -143,7 +143,7 @@ class LabServiceTest {
         runtime.reachable = false;
         EngineUnavailableException down = assertThrows(EngineUnavailableException.class,
                 () -> labs.startOrGet("ann", "tbf", topology));
-        assertThat(down.getMessage()).isEqualTo("fake engine is down");
+        assertThat(down.getMessage()).isEqualTo("cannot reach the Docker engine at fake://: fake engine is down");
         assertThat(labs.labsOf("ann")).noneMatch(l -> l.phase().live());
         assertThat(Map.copyOf(runtime.running)).isEmpty();
     }
