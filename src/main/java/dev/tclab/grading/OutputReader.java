@@ -33,18 +33,18 @@ final class OutputReader {
             return new MeasurementOutcome(Map.of(), raw, m.kind().key() + " did not finish within "
                     + Commands.timeout(m).toSeconds() + " s");
         }
+        if (m.kind().isTc() && exec.exitCode() != 0) {
+            return failed(raw, "tc failed: " + firstLine(exec));
+        }
         try {
             return switch (m.kind()) {
                 case IPERF3 -> iperf(exec, raw);
                 case PING -> exec.exitCode() > 1
                         ? failed(raw, "ping could not run: " + firstLine(exec))
                         : ok(ResultTrees.ping(PingParser.parse(exec.stdout())), raw);
-                case QDISC -> tcFailed(exec).map(e -> failed(raw, e))
-                        .orElse(ok(ResultTrees.qdiscs(QdiscParser.parseJson(exec.stdout(), m.options().get("dev"))), raw));
-                case CLASSES -> tcFailed(exec).map(e -> failed(raw, e))
-                        .orElse(ok(ResultTrees.classes(ClassParser.parse(exec.stdout())), raw));
-                case FILTERS -> tcFailed(exec).map(e -> failed(raw, e))
-                        .orElse(ok(ResultTrees.filters(FilterParser.parse(exec.stdout())), raw));
+                case QDISC -> ok(ResultTrees.qdiscs(QdiscParser.parseJson(exec.stdout(), m.options().get("dev"))), raw);
+                case CLASSES -> ok(ResultTrees.classes(ClassParser.parse(exec.stdout())), raw);
+                case FILTERS -> ok(ResultTrees.filters(FilterParser.parse(exec.stdout())), raw);
                 case COMMAND -> command(m, exec, raw);
             };
         } catch (OutputParseException | TcParseException e) {
@@ -106,10 +106,6 @@ final class OutputReader {
         } catch (JsonProcessingException e) {
             throw new OutputParseException("expected JSON output, found " + excerpt(stdout) + " (" + e.getOriginalMessage() + ")", e);
         }
-    }
-
-    private static Optional<String> tcFailed(ExecResult exec) {
-        return exec.exitCode() == 0 ? Optional.empty() : Optional.of("tc failed: " + firstLine(exec));
     }
 
     private static String firstLine(ExecResult exec) {
