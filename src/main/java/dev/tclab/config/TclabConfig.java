@@ -17,6 +17,8 @@ public interface TclabConfig {
 
     Grading grading();
 
+    Docker docker();
+
     /** Identifies this app instance in container labels, so two instances can share one Docker engine. */
     @WithDefault("tclab")
     String instance();
@@ -56,6 +58,15 @@ public interface TclabConfig {
 
         /** Image of the short-lived helper that wires veth links (needs ip from iproute2); defaults to the lab image. */
         Optional<String> helperImage();
+    }
+
+    interface Docker {
+        /** Docker engine endpoint, e.g. unix:///var/run/docker.sock or tcp://host:2376. Default: DOCKER_HOST, then the local socket. */
+        Optional<String> host();
+
+        /** How long to wait for a connection to the engine before calling it unreachable. */
+        @WithDefault("3s")
+        Duration connectTimeout();
     }
 
     interface Learner {
