@@ -15,6 +15,8 @@ public interface TclabConfig {
 
     Lessons lessons();
 
+    Grading grading();
+
     Docker docker();
 
     /** Identifies this app instance in container labels, so two instances can share one Docker engine. */
@@ -78,6 +80,12 @@ public interface TclabConfig {
     interface Learner {
         /** Key that signs the learner cookie. When unset, a random key is made at start (cookies then end with a restart). */
         Optional<String> cookieSecret();
+    }
+
+    interface Grading {
+        /** Most throughput measurements (iperf3 loads) running at once on this host; more wait for a slot. */
+        @WithDefault("2")
+        int maxConcurrentMeasurements();
     }
 
     interface Lessons {
