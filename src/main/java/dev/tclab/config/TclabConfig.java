@@ -60,7 +60,7 @@ public interface TclabConfig {
         @WithDefault("256")
         long pids();
 
-        /** Image of the short-lived helper that wires veth links (needs ip from iproute2); defaults to the lab image. */
+        /** Image of the app's wiring helper container (needs ip from iproute2); defaults to the lab image. */
         Optional<String> helperImage();
     }
 
