@@ -15,6 +15,8 @@ public interface TclabConfig {
 
     Lessons lessons();
 
+    Engine engine();
+
     /** Identifies this app instance in container labels, so two instances can share one Docker engine. */
     @WithDefault("tclab")
     String instance();
@@ -59,6 +61,12 @@ public interface TclabConfig {
     interface Learner {
         /** Key that signs the learner cookie. When unset, a random key is made at start (cookies then end with a restart). */
         Optional<String> cookieSecret();
+    }
+
+    interface Engine {
+        /** How often the container engine, the lab image and the kernel are re-checked (SystemStatus). */
+        @WithDefault("5s")
+        Duration checkInterval();
     }
 
     interface Lessons {
