@@ -42,8 +42,12 @@ public class LessonCatalog implements TopologySource {
     private final Map<Path, Cached> cache = new ConcurrentHashMap<>();
 
     public LessonCatalog(CheckBlockValidator checkValidator, TclabConfig config) {
+        this(checkValidator, config.lessons().externalDir().map(Path::of));
+    }
+
+    LessonCatalog(CheckBlockValidator checkValidator, Optional<Path> externalDir) {
         this.loader = new LessonLoader(checkValidator);
-        this.externalDir = config.lessons().externalDir().map(Path::of);
+        this.externalDir = externalDir;
     }
 
     void validateAtStart(@Observes StartupEvent event) {

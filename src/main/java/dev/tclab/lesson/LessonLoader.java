@@ -61,9 +61,10 @@ public final class LessonLoader {
         String introFile = display + "/lesson.md";
         MarkdownFile intro = readMarkdown(dir.resolve("lesson.md"), introFile, checks);
         LessonMeta meta = intro.frontMatter() == null ? LessonMeta.unreadable(slug) : readMeta(intro.frontMatter(), checks);
+        LessonMeta declared = intro.frontMatter() == null ? null : meta;
         Topology topology = readTopology(dir.resolve("lab.yml"), display + "/lab.yml", problems);
-        List<Step> steps = readSteps(dir.resolve("steps"), display + "/steps", meta, checks);
-        undeclaredParameters(intro.file(), intro.body(), intro.bodyLine(), meta).forEach(checks::add);
+        List<Step> steps = readSteps(dir.resolve("steps"), display + "/steps", declared, checks);
+        undeclaredParameters(intro.file(), intro.body(), intro.bodyLine(), declared).forEach(checks::add);
         problems.addAll(checks.problems());
         Lesson lesson = new Lesson(slug, meta, introFile, intro.body(), intro.bodyLine(), steps, topology, List.of(), problems);
         LessonView validated = LessonRenderer.render(lesson, Parameters.firstChoices(meta.parameters()), null, Map.of(),
@@ -231,7 +232,11 @@ public final class LessonLoader {
         return new Step(id, title, file, md.body(), md.bodyLine());
     }
 
+    /** Uses of parameters lesson.md does not declare; none are reported while lesson.md's front matter is unreadable. */
     private static List<FileProblem> undeclaredParameters(String file, String text, int firstLine, LessonMeta meta) {
+        if (meta == null) {
+            return List.of();
+        }
         return Parameters.uses(text).stream()
                 .filter(use -> !meta.parameters().containsKey(use.name()))
                 .map(use -> new FileProblem(file, firstLine + use.line() - 1, "", "parameter '{{" + use.name()

@@ -39,7 +39,7 @@ public final class QuizParser {
             return new Result(null, checks.problems());
         }
         checks.onlyKeys(root, KEYS);
-        String id = checks.text(root, "id", "", true);
+        String id = checks.text(root, "id", null, true);
         checks.require(root.get("id"), id, ID.asMatchPredicate(), "lowercase letters, digits and '-'");
         String question = checks.text(root, "question", "", true);
         boolean multiple = checks.bool(root, "multiple", false);
