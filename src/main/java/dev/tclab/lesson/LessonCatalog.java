@@ -8,6 +8,7 @@ import dev.tclab.lab.TopologySource;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,6 +42,7 @@ public class LessonCatalog implements TopologySource {
     private final Optional<Path> externalDir;
     private final Map<Path, Cached> cache = new ConcurrentHashMap<>();
 
+    @Inject
     public LessonCatalog(CheckBlockValidator checkValidator, TclabConfig config) {
         this(checkValidator, config.lessons().externalDir().map(Path::of));
     }

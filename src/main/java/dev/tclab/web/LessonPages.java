@@ -143,7 +143,7 @@ public class LessonPages {
         return indexes;
     }
 
-    private static List<Requirement> requirements(Lesson lesson, KernelCapabilities kernel) {
+    static List<Requirement> requirements(Lesson lesson, KernelCapabilities kernel) {
         return lesson.meta().requires().stream()
                 .map(f -> new Requirement(f, !kernel.probed() ? "unknown" : kernel.supports(f) ? "yes" : "no"))
                 .toList();
