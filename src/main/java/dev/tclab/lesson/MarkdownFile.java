@@ -4,6 +4,7 @@ import dev.tclab.lab.FileProblem;
 import dev.tclab.yaml.YamlChecks;
 import dev.tclab.yaml.YamlException;
 import dev.tclab.yaml.YamlNode;
+import java.util.Arrays;
 
 /**
  * A markdown file split into its YAML front matter (between {@code ---} lines at the top) and its body.
@@ -30,8 +31,8 @@ record MarkdownFile(String file, YamlNode frontMatter, String body, int bodyLine
             checks.add(new FileProblem(file, 1, "", "the front matter opened on line 1 is never closed by a '---' line"));
             return new MarkdownFile(file, null, "", lines.length);
         }
-        String yaml = String.join("\n", java.util.Arrays.copyOfRange(lines, 1, close));
-        String body = String.join("\n", java.util.Arrays.copyOfRange(lines, close + 1, lines.length));
+        String yaml = String.join("\n", Arrays.copyOfRange(lines, 1, close));
+        String body = String.join("\n", Arrays.copyOfRange(lines, close + 1, lines.length));
         YamlNode front = null;
         try {
             front = YamlNode.parse(file, yaml, 2);

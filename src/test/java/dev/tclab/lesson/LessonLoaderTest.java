@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -186,7 +187,7 @@ class LessonLoaderTest {
         assertEquals(List.of(), problems());
         Lesson lesson = load();
         LessonView view = LessonRenderer.render(lesson, Parameters.firstChoices(lesson.meta().parameters()), null,
-                java.util.Map.of(), new YamlCheckBlockValidator());
+                Map.of(), new YamlCheckBlockValidator());
         assertEquals("at 5", view.steps().get(1).checks().get(0).title());
     }
 
@@ -214,6 +215,6 @@ class LessonLoaderTest {
 
     private static String render(Lesson lesson, String learner) {
         return LessonRenderer.render(lesson, Parameters.forLearner(learner, lesson.slug(), lesson.meta().parameters()),
-                f -> true, java.util.Map.of(), new YamlCheckBlockValidator()).steps().get(0).html();
+                f -> true, Map.of(), new YamlCheckBlockValidator()).steps().get(0).html();
     }
 }

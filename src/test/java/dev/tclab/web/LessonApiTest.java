@@ -2,6 +2,7 @@ package dev.tclab.web;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
@@ -13,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.filter.cookie.CookieFilter;
 import io.restassured.http.ContentType;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -35,15 +37,15 @@ class LessonApiTest {
     void shouldDescribeStepsAndQuizzesWithoutAnswers() {
         String body = given().when().get("/api/lessons/tbf-basics").then().statusCode(200)
                 .body("lesson.title", equalTo("Token bucket basics"))
-                .body("nodes", equalTo(java.util.List.of("client", "server")))
-                .body("steps.id", equalTo(java.util.List.of("baseline", "shape")))
+                .body("nodes", equalTo(List.of("client", "server")))
+                .body("steps.id", equalTo(List.of("baseline", "shape")))
                 .body("steps[1].checks[0].id", equalTo("shaped-to-rate"))
                 .body("steps[1].quizzes[0].id", equalTo("burst-unit"))
                 .body("steps[1].quizzes[0].options", hasSize(3))
                 .extract().asString();
-        org.junit.jupiter.api.Assertions.assertFalse(body.contains("correct"), body);
-        org.junit.jupiter.api.Assertions.assertFalse(body.contains("why"), body);
-        org.junit.jupiter.api.Assertions.assertFalse(body.contains("kilobytes; tc"), body);
+        assertFalse(body.contains("correct"), body);
+        assertFalse(body.contains("why"), body);
+        assertFalse(body.contains("kilobytes; tc"), body);
     }
 
     @Test
@@ -63,7 +65,7 @@ class LessonApiTest {
         given().filter(learner).contentType(ContentType.JSON).body("{\"choices\":[0]}")
                 .when().post("/api/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(200)
                 .body("correct", equalTo(true))
-                .body("explanations.option", equalTo(java.util.List.of(0, 1, 2)))
+                .body("explanations.option", equalTo(List.of(0, 1, 2)))
                 .body("explanations.why", everyItem(not(equalTo(""))));
         given().filter(learner).when().get("/api/lessons").then()
                 .body("find { it.slug == 'tbf-basics' }.progress.quizzesCorrect", equalTo(1));
