@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 @TestProfile(FakeRuntimeProfile.class)
 class LabResourceTest {
 
-    private static final String LESSON = "api-lab";
+    private static final String LESSON = "example";
 
     @Inject
     FakeLabRuntime runtime;

@@ -36,7 +36,7 @@ class DockerUnreachableTest {
 
     @Test
     void shouldRefuseToStartALabWithAClearError() {
-        given().contentType(ContentType.JSON).body("{\"lesson\": \"api-lab\"}").post("/api/labs")
+        given().contentType(ContentType.JSON).body("{\"lesson\": \"example\"}").post("/api/labs")
                 .then().statusCode(503)
                 .body("error", containsString("The Docker engine does not answer"))
                 .body("error", containsString("unix:///tmp/tclab-no-such-docker.sock"));
