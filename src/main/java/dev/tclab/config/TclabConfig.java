@@ -19,6 +19,9 @@ public interface TclabConfig {
 
     Docker docker();
 
+    /** Token that lesson authors send (Authorization: Bearer ...) to run self-tests over the API; unset = off. */
+    Optional<String> authorToken();
+
     /** Identifies this app instance in container labels, so two instances can share one Docker engine. */
     @WithDefault("tclab")
     String instance();
@@ -86,6 +89,10 @@ public interface TclabConfig {
         /** Most throughput measurements (iperf3 loads) running at once on this host; more wait for a slot. */
         @WithDefault("2")
         int maxConcurrentMeasurements();
+
+        /** How often checks marked {@code watch: true} are re-run in running labs until they pass. */
+        @WithDefault("10s")
+        Duration watchInterval();
     }
 
     interface Lessons {

@@ -4,6 +4,7 @@ import dev.tclab.config.TclabConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -35,9 +36,12 @@ public class LabService {
     /** Docker calls block, so starts and stops run here, never on the event loop. */
     private final ExecutorService workers = Executors.newFixedThreadPool(4, daemonThreads());
 
-    public LabService(LabRuntime runtime, TclabConfig config) {
+    private final Event<LabEnded> ended;
+
+    public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended) {
         this.runtime = runtime;
         this.config = config.lab();
+        this.ended = ended;
     }
 
     /**
@@ -89,6 +93,7 @@ public class LabService {
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
             LOG.warnf("lab %s (%s) failed to start: %s", lab.id(), lab.lesson(), e.getMessage());
             lab.failed("The lab could not start: " + e.getMessage());
+            ended.fire(new LabEnded(lab.id()));
         }
     }
 
@@ -140,6 +145,7 @@ public class LabService {
         boolean wasRunning = lab.phase() == LabPhase.RUNNING;
         if (lab.phase().live()) {
             lab.stopped(why);
+            ended.fire(new LabEnded(lab.id()));
         }
         // A lab still starting is removed by its start worker once the start returns (see runStart).
         if (wasRunning || lab.phase() == LabPhase.FAILED) {
@@ -202,6 +208,7 @@ public class LabService {
             if (nodes.isEmpty() || dead.isPresent()) {
                 String which = dead.map(n -> "node " + n.node() + " is " + n.state()).orElse("its containers are gone");
                 lab.failed("The lab died (" + which + "). Stop it and start a new one.");
+                ended.fire(new LabEnded(lab.id()));
             }
         } catch (EngineUnavailableException e) {
             // The engine being down is reported by the system status; the lab may come back with it.

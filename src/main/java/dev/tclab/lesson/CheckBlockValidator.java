@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Validates the body of a {@code check} block while a lesson is loaded. The grading engine supplies the full
- * check-spec validation; until then {@link YamlCheckBlockValidator} only requires well-formed YAML.
+ * check-spec validation; its implementation is {@code dev.tclab.grading.SpecCheckValidator}.
  */
 public interface CheckBlockValidator {
 

@@ -35,6 +35,15 @@ public class LearnerLessons {
         return catalog.lesson(slug).orElseThrow(() -> new LessonNotFoundException("There is no lesson '" + slug + "'."));
     }
 
+    /** A lesson that exists and is not broken, so its lab, pages and checks can be used. */
+    public Lesson openable(String slug) throws LessonNotFoundException, LessonBrokenException {
+        Lesson lesson = lesson(slug);
+        if (lesson.broken()) {
+            throw new LessonBrokenException(lesson);
+        }
+        return lesson;
+    }
+
     /** The lesson as this learner sees it on this host. */
     public LessonView view(Lesson lesson, String learner) {
         KernelCapabilities kernel = system.snapshot().kernel();
@@ -52,10 +61,7 @@ public class LearnerLessons {
     /** Grades the learner's answer to a quiz and keeps it as their latest attempt. */
     public QuizGrader.Result answer(String slug, String quizId, String learner, List<Integer> choices)
             throws LessonNotFoundException, LessonBrokenException, QuizGrader.InvalidAnswerException {
-        Lesson lesson = lesson(slug);
-        if (lesson.broken()) {
-            throw new LessonBrokenException(lesson);
-        }
+        Lesson lesson = openable(slug);
         Quiz quiz = view(lesson, learner).quiz(quizId).orElseThrow(() ->
                 new LessonNotFoundException("Lesson '" + slug + "' has no quiz '" + quizId + "'."));
         QuizGrader.Result result = QuizGrader.grade(quiz, choices);

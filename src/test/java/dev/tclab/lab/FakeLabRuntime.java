@@ -23,6 +23,7 @@ import java.util.function.BiFunction;
 public class FakeLabRuntime implements LabRuntime {
 
     public final Map<String, LabSpec> running = new ConcurrentHashMap<>();
+    /** Commands run since the latest lab start, as "node: command". */
     public final List<String> execLog = new CopyOnWriteArrayList<>();
     public volatile boolean reachable = true;
     public volatile boolean imagePresent = true;
@@ -63,6 +64,7 @@ public class FakeLabRuntime implements LabRuntime {
             progress.onStage(stage, "");
         }
         running.put(spec.labId(), spec);
+        execLog.clear();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.tclab.lesson;
 
+import dev.tclab.grading.SpecCheckValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -35,7 +36,7 @@ class LessonCatalogTest {
     @Test
     void shouldOfferBuiltInAndExternalLessons() throws IOException {
         writeLesson("extra", "Extra");
-        LessonCatalog catalog = new LessonCatalog(new YamlCheckBlockValidator(), Optional.of(external));
+        LessonCatalog catalog = new LessonCatalog(new SpecCheckValidator(), Optional.of(external));
         assertTrue(catalog.lesson("tbf-basics").isPresent());
         assertEquals("Extra", catalog.lesson("extra").orElseThrow().meta().title());
         assertTrue(catalog.lessons().stream().anyMatch(l -> l.slug().equals("extra")));
@@ -44,7 +45,7 @@ class LessonCatalogTest {
     @Test
     void shouldSeeAnEditOnTheNextLoadWithoutRestart() throws IOException {
         writeLesson("live", "Before");
-        LessonCatalog catalog = new LessonCatalog(new YamlCheckBlockValidator(), Optional.of(external));
+        LessonCatalog catalog = new LessonCatalog(new SpecCheckValidator(), Optional.of(external));
         assertEquals("Before", catalog.lesson("live").orElseThrow().meta().title());
         Path md = external.resolve("live/lesson.md");
         Files.writeString(md, "---\ntitle: After\nsummary: s\n---\nIntro\n");
@@ -56,7 +57,7 @@ class LessonCatalogTest {
     void shouldKeepOtherLessonsWorkingWhenOneBreaks() throws IOException {
         writeLesson("good", "Good");
         writeLesson("bad", "Bad");
-        LessonCatalog catalog = new LessonCatalog(new YamlCheckBlockValidator(), Optional.of(external));
+        LessonCatalog catalog = new LessonCatalog(new SpecCheckValidator(), Optional.of(external));
         Path md = external.resolve("bad/lesson.md");
         Files.writeString(md, "---\ntitle: [broken\n---\n");
         touch(md);
@@ -70,7 +71,7 @@ class LessonCatalogTest {
         writeLesson("lab-ok", "Lab");
         writeLesson("lab-bad", "Lab");
         Files.writeString(external.resolve("lab-bad/lab.yml"), "name: x\n");
-        LessonCatalog catalog = new LessonCatalog(new YamlCheckBlockValidator(), Optional.of(external));
+        LessonCatalog catalog = new LessonCatalog(new SpecCheckValidator(), Optional.of(external));
         assertEquals("lab-ok", catalog.topologyFor("lab-ok").orElseThrow().name());
         assertTrue(catalog.topologyFor("no-such").isEmpty());
         assertTrue(catalog.topologyFor("../etc").isEmpty());

@@ -1,5 +1,6 @@
 package dev.tclab.lesson;
 
+import dev.tclab.grading.SpecCheckValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
@@ -39,7 +40,7 @@ class LessonFoldersTest {
             assertEquals(1, roots.size(), roots.toString());
             List<LessonFolders.Folder> folders = LessonFolders.under(roots.get(0), "lessons");
             assertEquals(List.of("packed"), folders.stream().map(LessonFolders.Folder::name).toList());
-            Lesson lesson = new LessonLoader(new YamlCheckBlockValidator()).load(folders.get(0).path(), folders.get(0).display());
+            Lesson lesson = new LessonLoader(new SpecCheckValidator()).load(folders.get(0).path(), folders.get(0).display());
             assertEquals(List.of(), lesson.problems());
             assertEquals("Packed", lesson.meta().title());
             assertEquals(List.of("one"), lesson.steps().stream().map(Step::id).toList());

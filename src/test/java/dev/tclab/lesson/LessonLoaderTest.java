@@ -1,5 +1,6 @@
 package dev.tclab.lesson;
 
+import dev.tclab.grading.SpecCheckValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -67,7 +68,7 @@ class LessonLoaderTest {
     }
 
     private Lesson load() {
-        return new LessonLoader(new YamlCheckBlockValidator()).load(dir, "lessons/demo");
+        return new LessonLoader(new SpecCheckValidator()).load(dir, "lessons/demo");
     }
 
     private List<String> problems() {
@@ -183,11 +184,11 @@ class LessonLoaderTest {
 
     @Test
     void shouldValidateWithTheFirstChoiceSoBlocksParseWithRealValues() throws IOException {
-        write("steps/02-check.md", "---\ntitle: Check\n---\n```check\ntitle: at {{rate}}\nmeasure: []\n```\n");
+        write("steps/02-check.md", "---\ntitle: Check\n---\n```check\ntitle: at {{rate}}\n" + "measure:\n  - name: q\n    node: client\n    qdisc: { dev: eth1 }\nexpect:\n  - value: q.root.kind\n    equals: tbf\n" + "```\n");
         assertEquals(List.of(), problems());
         Lesson lesson = load();
         LessonView view = LessonRenderer.render(lesson, Parameters.firstChoices(lesson.meta().parameters()), null,
-                Map.of(), new YamlCheckBlockValidator());
+                Map.of(), new SpecCheckValidator());
         assertEquals("at 5", view.steps().get(1).checks().get(0).title());
     }
 
@@ -195,7 +196,7 @@ class LessonLoaderTest {
     void shouldRejectFolderNamesThatAreNotSlugs() throws IOException {
         Path odd = root.resolve("My Lesson");
         Files.createDirectories(odd);
-        Lesson lesson = new LessonLoader(new YamlCheckBlockValidator()).load(odd, "lessons/My Lesson");
+        Lesson lesson = new LessonLoader(new SpecCheckValidator()).load(odd, "lessons/My Lesson");
         assertTrue(lesson.broken());
         assertTrue(lesson.problems().get(0).message().contains("slug"), lesson.problems().toString());
     }
@@ -215,6 +216,6 @@ class LessonLoaderTest {
 
     private static String render(Lesson lesson, String learner) {
         return LessonRenderer.render(lesson, Parameters.forLearner(learner, lesson.slug(), lesson.meta().parameters()),
-                f -> true, Map.of(), new YamlCheckBlockValidator()).steps().get(0).html();
+                f -> true, Map.of(), new SpecCheckValidator()).steps().get(0).html();
     }
 }

@@ -18,8 +18,11 @@ import java.util.function.Predicate;
  */
 public final class BlockContext {
 
-    /** A check block of a step: its id and the title its button shows. */
-    public record CheckRef(String stepId, String id, String title) {
+    /**
+     * A check block of a step: its id, the title its button shows, and its spec as this learner gets it
+     * (parameters substituted), located in the lesson file so spec errors can point there.
+     */
+    public record CheckRef(String stepId, String id, String title, String file, int line, String yaml) {
     }
 
     /** A solution block: commands to run, in order, on a node. */

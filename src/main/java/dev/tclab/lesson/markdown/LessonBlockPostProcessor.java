@@ -114,7 +114,7 @@ class LessonBlockPostProcessor extends NodePostProcessor {
         String stepId = context.stepId() == null ? "intro" : context.stepId();
         id = id == null || id.isBlank() ? stepId + "-check-" + number : id;
         context.claimId("check", id, line);
-        context.checks().add(new BlockContext.CheckRef(stepId, id, title));
+        context.checks().add(new BlockContext.CheckRef(stepId, id, title, context.file(), contentLine, yaml));
         return new LessonBlocks.Check(fence.getChars(), stepId, id, title);
     }
 

@@ -1,5 +1,6 @@
 package dev.tclab.lesson.markdown;
 
+import dev.tclab.grading.SpecCheckValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tclab.lab.FileProblem;
 import dev.tclab.lab.Topology;
 import dev.tclab.lab.TopologyParser;
-import dev.tclab.lesson.YamlCheckBlockValidator;
 import dev.tclab.quiz.QuizAttempt;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +37,7 @@ class LessonMarkdownTest {
 
     private BlockContext context(Predicate<String> kernelHas, Map<String, QuizAttempt> attempts, String stepId) {
         BlockContext.Lesson lesson = new BlockContext.Lesson("demo", LAB, Set.of("qdisc:cake"), kernelHas,
-                new YamlCheckBlockValidator(), attempts);
+                new SpecCheckValidator(), attempts);
         return new BlockContext(lesson, "steps/01-a.md", stepId);
     }
 
@@ -108,7 +108,7 @@ class LessonMarkdownTest {
     @Test
     void shouldRenderCheckAsDisabledButtonWithDefaultAndExplicitIds() {
         BlockContext ctx = validating();
-        String html = render("```check\nmeasure: []\n```\n\n```check\nid: shaped\ntitle: it is shaped\nmeasure: []\n```\n", ctx);
+        String html = render("```check\nmeasure:\n  - name: q\n    node: client\n    qdisc: { dev: eth1 }\nexpect:\n  - value: q.root.kind\n    equals: tbf\n```\n\n```check\nid: shaped\ntitle: it is shaped\nmeasure:\n  - name: q\n    node: client\n    qdisc: { dev: eth1 }\nexpect:\n  - value: q.root.kind\n    equals: tbf\n```\n", ctx);
         assertEquals(List.of(), ctx.problems());
         assertTrue(html.contains("<button type=\"button\" class=\"check-run\" data-step=\"a\" data-check=\"a-check-1\" disabled=\"disabled\">Check</button>"), html);
         assertTrue(html.contains("data-check=\"shaped\" disabled=\"disabled\">Check: it is shaped</button>"), html);
@@ -130,9 +130,9 @@ class LessonMarkdownTest {
     @Test
     void shouldRejectCheckAndSolutionInLessonIntro() {
         BlockContext ctx = context(null, Map.of(), null);
-        render("```check\nmeasure: []\n```\n\n```solution client\nip a\n```\n", ctx);
+        render("```check\nmeasure:\n  - name: q\n    node: client\n    qdisc: { dev: eth1 }\nexpect:\n  - value: q.root.kind\n    equals: tbf\n```\n\n```solution client\nip a\n```\n", ctx);
         assertEquals(List.of("steps/01-a.md:4: check blocks belong in a step file (steps/*.md), not in lesson.md",
-                "steps/01-a.md:8: solution blocks belong in a step file (steps/*.md), not in lesson.md"), messages(ctx));
+                "steps/01-a.md:14: solution blocks belong in a step file (steps/*.md), not in lesson.md"), messages(ctx));
     }
 
     @Test

@@ -1,6 +1,10 @@
-package dev.tclab.lesson;
+package dev.tclab.cli;
 
+import dev.tclab.grading.SpecCheckValidator;
 import dev.tclab.lab.FileProblem;
+import dev.tclab.lesson.Lesson;
+import dev.tclab.lesson.LessonFolders;
+import dev.tclab.lesson.LessonLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +21,7 @@ public final class ValidateLessons {
     }
 
     public static void main(String[] args) {
-        LessonLoader loader = new LessonLoader(new YamlCheckBlockValidator());
+        LessonLoader loader = new LessonLoader(new SpecCheckValidator());
         List<LessonFolders.Folder> folders = new ArrayList<>();
         if (args.length == 0) {
             for (Path root : LessonFolders.classpathRoots(ValidateLessons.class.getClassLoader())) {

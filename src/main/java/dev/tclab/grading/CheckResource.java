@@ -1,0 +1,69 @@
+package dev.tclab.grading;
+
+import dev.tclab.lab.LabNotFoundException;
+import dev.tclab.lab.LabService;
+import dev.tclab.learner.LearnerCookieFilter;
+import dev.tclab.web.ApiError;
+import io.smallrye.common.annotation.Blocking;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.Map;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** Grading a learner's steps in their lab: start a check, follow it, and see which steps have passed. */
+@Path("/api/labs/{labId}")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class CheckResource {
+
+    /** Which steps passed, and the run going on in the lab (a learner's or a background watch), if any. */
+    public record StepsView(Map<String, Boolean> passed, CheckRunView active) {
+    }
+
+    private final StepChecks checks;
+    private final LabService labs;
+
+    public CheckResource(StepChecks checks, LabService labs) {
+        this.checks = checks;
+        this.labs = labs;
+    }
+
+    @POST
+    @Path("/steps/{stepId}/check")
+    public Response check(@PathParam("labId") String labId, @PathParam("stepId") String stepId, RoutingContext ctx)
+            throws LabNotFoundException, StepNotFoundException {
+        CheckRun run = checks.start(labId, LearnerCookieFilter.learnerOf(ctx), stepId);
+        return Response.accepted(CheckRunView.of(run)).build();
+    }
+
+    @GET
+    @Path("/checks/{runId}")
+    public Response run(@PathParam("labId") String labId, @PathParam("runId") String runId, RoutingContext ctx)
+            throws LabNotFoundException {
+        String owner = LearnerCookieFilter.learnerOf(ctx);
+        labs.get(labId, owner);
+        return checks.run(runId, owner).filter(r -> r.labId().equals(labId))
+                .map(r -> Response.ok(CheckRunView.of(r)).build())
+                .orElseGet(() -> ApiError.response(Response.Status.NOT_FOUND,
+                        "No check run " + runId + " in this lab; press Check again."));
+    }
+
+    @GET
+    @Path("/steps")
+    public StepsView steps(@PathParam("labId") String labId, RoutingContext ctx)
+            throws LabNotFoundException, StepNotFoundException {
+        var lab = labs.get(labId, LearnerCookieFilter.learnerOf(ctx));
+        return new StepsView(checks.stepsPassed(lab), checks.active(labId).map(CheckRunView::of).orElse(null));
+    }
+
+    @ServerExceptionMapper
+    public Response stepNotFound(StepNotFoundException e) {
+        return ApiError.response(Response.Status.NOT_FOUND, e.getMessage());
+    }
+}

@@ -1,0 +1,196 @@
+package dev.tclab.grading;
+
+import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.Lab;
+import dev.tclab.lab.LabEnded;
+import dev.tclab.lab.LabNotFoundException;
+import dev.tclab.lab.LabPhase;
+import dev.tclab.lab.LabService;
+import dev.tclab.lesson.LearnerLessons;
+import dev.tclab.lesson.LessonBrokenException;
+import dev.tclab.lesson.LessonNotFoundException;
+import dev.tclab.lesson.LessonView;
+import dev.tclab.lesson.markdown.BlockContext.CheckRef;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Predicate;
+import org.jboss.logging.Logger;
+
+/**
+ * Grades lesson steps in learners' labs: runs a step's checks when the learner asks (the Check button), and
+ * re-runs watched checks in the background so a step turns green by itself. One run at a time per lab: the
+ * measurements share the lab's links and its iperf3 server.
+ */
+@ApplicationScoped
+public class StepChecks {
+
+    private static final Logger LOG = Logger.getLogger(StepChecks.class);
+
+    private final LabService labs;
+    private final LearnerLessons lessons;
+    private final CheckRunner runner;
+    private final StepProgress progress;
+    private final BaselineStore baselines;
+    private final Map<String, CheckRun> runs = new ConcurrentHashMap<>();
+    private final Map<String, CheckRun> activeByLab = new ConcurrentHashMap<>();
+    /** Checks block for seconds (iperf3, ping); they never run on request threads. */
+    private final ExecutorService workers;
+
+    public StepChecks(LabService labs, LearnerLessons lessons, CheckRunner runner, StepProgress progress,
+                      BaselineStore baselines, TclabConfig config) {
+        this.labs = labs;
+        this.lessons = lessons;
+        this.runner = runner;
+        this.progress = progress;
+        this.baselines = baselines;
+        this.workers = Executors.newFixedThreadPool(Math.max(2, config.lab().maxRunning() / 2), runnable -> {
+            Thread thread = new Thread(runnable, "tclab-check");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * Starts grading a step in the learner's running lab, or returns the run already under way in that lab.
+     */
+    public CheckRun start(String labId, String owner, String stepId)
+            throws LabNotFoundException, StepNotFoundException {
+        Lab lab = labs.getRunning(labId, owner);
+        List<CheckRef> checks = checksOf(lab, stepId, c -> true);
+        if (checks.isEmpty()) {
+            throw new StepNotFoundException("Step '" + stepId + "' of lesson '" + lab.lesson() + "' has no checks.");
+        }
+        return launch(lab, stepId, checks);
+    }
+
+    /** A run of the learner's, by id. */
+    public Optional<CheckRun> run(String runId, String owner) {
+        return Optional.ofNullable(runs.get(runId)).filter(r -> r.owner().equals(owner));
+    }
+
+    /** For each step of the lesson with checks: whether every one of its checks has passed for this learner. */
+    public Map<String, Boolean> stepsPassed(Lab lab) throws StepNotFoundException {
+        Map<String, Boolean> passed = progress.checks(lab.owner(), lab.lesson());
+        Map<String, Boolean> steps = new java.util.LinkedHashMap<>();
+        for (LessonView.StepView step : view(lab).steps()) {
+            if (!step.checks().isEmpty()) {
+                steps.put(step.id(), step.checks().stream().allMatch(c -> Boolean.TRUE.equals(passed.get(c.id()))));
+            }
+        }
+        return steps;
+    }
+
+    /** The run going on in a lab, if any (a learner's or a background watch). */
+    public Optional<CheckRun> active(String labId) {
+        return Optional.ofNullable(activeByLab.get(labId));
+    }
+
+    private synchronized CheckRun launch(Lab lab, String stepId, List<CheckRef> checks) {
+        CheckRun active = activeByLab.get(lab.id());
+        if (active != null && !active.finished()) {
+            return active;
+        }
+        CheckRun run = new CheckRun(UUID.randomUUID().toString(), lab.id(), lab.owner(), lab.lesson(), stepId,
+                Instant.now());
+        runs.put(run.id(), run);
+        activeByLab.put(lab.id(), run);
+        workers.submit(() -> execute(run, checks));
+        return run;
+    }
+
+    private void execute(CheckRun run, List<CheckRef> checks) {
+        boolean allPassed = true;
+        boolean anyError = false;
+        for (CheckRef check : checks) {
+            CheckResult result;
+            try {
+                CheckSpec spec = CheckSpecParser.parse(check.file(), check.yaml(), check.line());
+                result = runner.run(run.labId(), check.id(), spec, run::progress);
+            } catch (CheckSpecException e) {
+                // Validation keeps such lessons out of reach, so this only happens with a lesson edited mid-run.
+                run.finish(CheckRun.State.ERROR, "This check is broken in the lesson: " + e.getMessage());
+                return;
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "check %s in lab %s failed to run", check.id(), run.labId());
+                run.finish(CheckRun.State.ERROR, "The check could not run: " + e.getMessage());
+                return;
+            }
+            run.add(result);
+            progress.record(run.owner(), run.lesson(), check.id(), result.passed());
+            allPassed &= result.passed();
+            anyError |= result.status() == CheckResult.Status.ERROR;
+        }
+        run.finish(allPassed ? CheckRun.State.PASSED : anyError ? CheckRun.State.ERROR : CheckRun.State.FAILED,
+                allPassed ? "passed" : "not yet");
+    }
+
+    /** Re-runs watched checks that have not passed yet, in every running lab with nothing else being checked. */
+    @Scheduled(every = "${tclab.grading.watch-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void watch() {
+        for (Lab lab : labs.all()) {
+            if (lab.phase() != LabPhase.RUNNING || active(lab.id()).filter(r -> !r.finished()).isPresent()) {
+                continue;
+            }
+            try {
+                Map<String, Boolean> passed = progress.checks(lab.owner(), lab.lesson());
+                for (LessonView.StepView step : view(lab).steps()) {
+                    List<CheckRef> due = checksOf(lab, step.id(), c -> watched(c) && !Boolean.TRUE.equals(passed.get(c.id())));
+                    if (!due.isEmpty()) {
+                        launch(lab, step.id(), due);
+                        break;
+                    }
+                }
+            } catch (StepNotFoundException e) {
+                LOG.debugf("not watching lab %s: %s", lab.id(), e.getMessage());
+            }
+        }
+        forgetOldRuns(Instant.now().minus(Duration.ofHours(1)));
+    }
+
+    private static boolean watched(CheckRef check) {
+        try {
+            return CheckSpecParser.parse(check.file(), check.yaml(), check.line()).watch();
+        } catch (CheckSpecException e) {
+            return false;
+        }
+    }
+
+    private List<CheckRef> checksOf(Lab lab, String stepId, Predicate<CheckRef> wanted) throws StepNotFoundException {
+        return view(lab).steps().stream().filter(s -> s.id().equals(stepId)).findFirst()
+                .orElseThrow(() -> new StepNotFoundException("Lesson '" + lab.lesson() + "' has no step '" + stepId + "'."))
+                .checks().stream().filter(wanted).toList();
+    }
+
+    private LessonView view(Lab lab) throws StepNotFoundException {
+        try {
+            return lessons.view(lessons.openable(lab.lesson()), lab.owner());
+        } catch (LessonNotFoundException | LessonBrokenException e) {
+            throw new StepNotFoundException(e.getMessage());
+        }
+    }
+
+    private void forgetOldRuns(Instant before) {
+        runs.values().removeIf(r -> r.finished() && r.startedAt().isBefore(before));
+    }
+
+    void onLabEnded(@Observes LabEnded ended) {
+        activeByLab.remove(ended.labId());
+        baselines.forget(ended.labId());
+    }
+
+    @PreDestroy
+    void stop() {
+        workers.shutdownNow();
+    }
+}

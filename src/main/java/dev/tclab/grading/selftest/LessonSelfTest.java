@@ -1,0 +1,201 @@
+package dev.tclab.grading.selftest;
+
+import dev.tclab.grading.AssertionResult;
+import dev.tclab.grading.BaselineStore;
+import dev.tclab.grading.CheckResult;
+import dev.tclab.grading.CheckRunner;
+import dev.tclab.grading.CheckSpecException;
+import dev.tclab.grading.CheckSpecParser;
+import dev.tclab.grading.SpecCheckValidator;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.LabStartException;
+import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lesson.Lesson;
+import dev.tclab.lesson.LessonRenderer;
+import dev.tclab.lesson.LessonView;
+import dev.tclab.lesson.Parameters;
+import dev.tclab.lesson.markdown.BlockContext.CheckRef;
+import dev.tclab.lesson.markdown.BlockContext.SolutionRef;
+import dev.tclab.system.SystemStatus;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * Proves a lesson works, the way a learner would go through it: in a fresh lab, for every step in order, each check
+ * must fail before the step's solution is applied and pass after. Repeated to measure how reliably it grades.
+ * Each run uses another learner's parameter values, so parameterised checks are covered too.
+ */
+@ApplicationScoped
+public class LessonSelfTest {
+
+    private static final Duration SOLUTION_TIMEOUT = Duration.ofSeconds(60);
+
+    private final LabRuntime runtime;
+    private final CheckRunner runner;
+    private final BaselineStore baselines;
+    private final SystemStatus system;
+
+    public LessonSelfTest(LabRuntime runtime, CheckRunner runner, BaselineStore baselines, SystemStatus system) {
+        this.runtime = runtime;
+        this.runner = runner;
+        this.baselines = baselines;
+        this.system = system;
+    }
+
+    public SelfTestReport run(Lesson lesson, int runs, Consumer<String> log) throws EngineUnavailableException {
+        long start = System.nanoTime();
+        if (lesson.broken()) {
+            return verdict(lesson, "broken", "the lesson does not validate: " + lesson.problems(), 0, List.of(), start);
+        }
+        KernelCapabilities kernel = kernel();
+        List<String> missing = lesson.meta().requires().stream().filter(f -> !kernel.supports(f)).toList();
+        if (!missing.isEmpty()) {
+            return verdict(lesson, "skipped", "this host's kernel lacks " + String.join(", ", missing), 0, List.of(), start);
+        }
+        Map<String, Tally> tallies = new LinkedHashMap<>();
+        int cleanRuns = 0;
+        for (int i = 1; i <= runs; i++) {
+            log.accept("lesson " + lesson.slug() + ": run " + i + " of " + runs);
+            if (runOnce(lesson, "selftest-" + i, kernel, tallies, log)) {
+                cleanRuns++;
+            }
+        }
+        List<SelfTestReport.CheckReport> checks = tallies.values().stream().map(t -> t.report(runs)).toList();
+        boolean ok = !checks.isEmpty() && checks.stream().allMatch(SelfTestReport.CheckReport::ok);
+        String reason = checks.isEmpty() ? "the lesson has no checks to test"
+                : ok ? null : "a check passed without its solution, failed with it, or a solution command failed";
+        return new SelfTestReport(lesson.slug(), ok ? "ok" : "broken", reason, runs, (double) cleanRuns / runs, checks,
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** One pass through the lesson in a fresh lab; true when every check behaved. */
+    private boolean runOnce(Lesson lesson, String learner, KernelCapabilities kernel, Map<String, Tally> tallies,
+                            Consumer<String> log) throws EngineUnavailableException {
+        LessonView view = LessonRenderer.render(lesson, Parameters.forLearner(learner, lesson.slug(),
+                lesson.meta().parameters()), kernel::supports, Map.of(), new SpecCheckValidator());
+        String labId = "st" + UUID.randomUUID().toString().substring(0, 8);
+        boolean clean = true;
+        try {
+            runtime.start(new LabSpec(labId, lesson.topology(), "selftest", lesson.slug()), (stage, detail) -> { });
+            for (LessonView.StepView step : view.steps()) {
+                Map<String, CheckResult> before = runChecks(labId, step);
+                List<String> solutionProblems = applySolutions(labId, step.solutions());
+                Map<String, CheckResult> after = runChecks(labId, step);
+                for (CheckRef check : step.checks()) {
+                    Tally tally = tallies.computeIfAbsent(step.id() + "/" + check.id(), k -> new Tally(step.id(), check.id()));
+                    clean &= tally.add(before.get(check.id()), after.get(check.id()), solutionProblems);
+                    log.accept("  " + step.id() + "/" + check.id() + ": before " + before.get(check.id()).status()
+                            + ", after " + after.get(check.id()).status());
+                }
+            }
+        } catch (LabStartException e) {
+            tallies.computeIfAbsent("lab", k -> new Tally("(lab)", "start")).problems.add(e.getMessage());
+            clean = false;
+        } finally {
+            runtime.stop(labId);
+            baselines.forget(labId);
+        }
+        return clean;
+    }
+
+    private Map<String, CheckResult> runChecks(String labId, LessonView.StepView step) {
+        Map<String, CheckResult> results = new LinkedHashMap<>();
+        for (CheckRef check : step.checks()) {
+            try {
+                results.put(check.id(), runner.run(labId, check.id(),
+                        CheckSpecParser.parse(check.file(), check.yaml(), check.line()), p -> { }));
+            } catch (CheckSpecException e) {
+                throw new IllegalStateException("a validated lesson has a check that does not parse: " + e.getMessage(), e);
+            }
+        }
+        return results;
+    }
+
+    private List<String> applySolutions(String labId, List<SolutionRef> solutions) throws EngineUnavailableException {
+        List<String> problems = new ArrayList<>();
+        for (SolutionRef solution : solutions) {
+            for (String line : solution.lines()) {
+                try {
+                    ExecResult result = runtime.exec(labId, solution.node(), List.of("sh", "-c", line), SOLUTION_TIMEOUT);
+                    if (!result.ok()) {
+                        problems.add("solution on " + solution.node() + " failed: `" + line + "`: "
+                                + (result.timedOut() ? "timed out" : (result.stderr() + result.stdout()).trim()));
+                    }
+                } catch (NodeNotFoundException e) {
+                    problems.add(e.getMessage());
+                }
+            }
+        }
+        return problems;
+    }
+
+    private KernelCapabilities kernel() throws EngineUnavailableException {
+        KernelCapabilities known = system.snapshot().kernel();
+        return known.probed() ? known : runtime.probeKernel();
+    }
+
+    private static SelfTestReport verdict(Lesson lesson, String verdict, String reason, int runs,
+                                          List<SelfTestReport.CheckReport> checks, long start) {
+        return new SelfTestReport(lesson.slug(), verdict, reason, runs, 0, checks, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** Counts for one check across runs. */
+    private static final class Tally {
+        private final String step;
+        private final String check;
+        private int failedBefore;
+        private int passedAfter;
+        private final List<String> measured = new ArrayList<>();
+        private final List<String> problems = new ArrayList<>();
+
+        Tally(String step, String check) {
+            this.step = step;
+            this.check = check;
+        }
+
+        boolean add(CheckResult before, CheckResult after, List<String> solutionProblems) {
+            boolean ok = true;
+            if (!before.passed()) {
+                failedBefore++;
+            } else {
+                ok = false;
+                problems.add("passed before its solution: " + summary(before));
+            }
+            if (after.passed()) {
+                passedAfter++;
+                measured.add(summary(after));
+            } else {
+                ok = false;
+                problems.add("did not pass after its solution (" + after.status() + "): " + after.message()
+                        + (after.errors().isEmpty() ? "" : " " + after.errors()) + "; " + summary(after));
+            }
+            problems.addAll(solutionProblems);
+            return ok && solutionProblems.isEmpty();
+        }
+
+        SelfTestReport.CheckReport report(int runs) {
+            return new SelfTestReport.CheckReport(step, check, runs, failedBefore, passedAfter, List.copyOf(measured),
+                    List.copyOf(problems));
+        }
+
+        private static String summary(CheckResult result) {
+            return result.assertions().stream().map(Tally::describe).collect(Collectors.joining("; "));
+        }
+
+        private static String describe(AssertionResult a) {
+            return a.children().isEmpty() ? a.path() + " = " + a.measured() + " (expected " + a.expected() + ")"
+                    : a.children().stream().map(Tally::describe).collect(Collectors.joining(", ", a.path() + "[", "]"));
+        }
+    }
+}

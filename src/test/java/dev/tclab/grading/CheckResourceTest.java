@@ -1,0 +1,143 @@
+package dev.tclab.grading;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.FakeLabRuntime;
+import dev.tclab.lab.FakeRuntimeProfile;
+import dev.tclab.lab.Lab;
+import dev.tclab.lab.LabService;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Check button's API, above a fake runtime that answers with real iperf3 and ping outputs (the fixtures),
+ * against the test lesson "example" (its step "shape" checks throughput and ping).
+ */
+@QuarkusTest
+@TestProfile(FakeRuntimeProfile.class)
+class CheckResourceTest {
+
+    @Inject
+    FakeLabRuntime runtime;
+
+    @Inject
+    LabService labs;
+
+    @AfterEach
+    void clean() throws Exception {
+        for (Lab lab : labs.all()) {
+            if (lab.phase().live()) {
+                labs.stop(lab.id(), lab.owner());
+            }
+        }
+        runtime.reset();
+    }
+
+    private static String fixture(String path) {
+        try (var in = CheckResourceTest.class.getClassLoader().getResourceAsStream("fixtures/" + path)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void labAnswers(String iperf3Fixture) {
+        runtime.execHandler = (node, command) -> command.contains("iperf3")
+                ? new ExecResult(0, fixture(iperf3Fixture), "", false)
+                : command.contains("ping") ? new ExecResult(0, fixture("ping/ping-iputils.txt"), "", false)
+                : new ExecResult(0, "", "", false);
+    }
+
+    private static String learner() {
+        return given().get("/api/labs").then().extract().cookie("tclab_learner");
+    }
+
+    private static String runningLab(String learner) throws InterruptedException {
+        String id = given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
+                .body("{\"lesson\": \"example\"}").post("/api/labs").then().statusCode(202).extract().path("id");
+        for (int i = 0; i < 100 && !"running".equals(given().cookie("tclab_learner", learner).get("/api/labs/" + id)
+                .path("status")); i++) {
+            Thread.sleep(10);
+        }
+        return id;
+    }
+
+    private static JsonPath checkToTheEnd(String learner, String lab, String step) throws InterruptedException {
+        String run = given().cookie("tclab_learner", learner).post("/api/labs/" + lab + "/steps/" + step + "/check")
+                .then().statusCode(202).body("step", equalTo(step)).extract().path("id");
+        JsonPath body = null;
+        for (int i = 0; i < 200; i++) {
+            body = given().cookie("tclab_learner", learner).get("/api/labs/" + lab + "/checks/" + run)
+                    .then().statusCode(200).extract().jsonPath();
+            if (body.getBoolean("finished")) {
+                return body;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the check run did not finish: " + body.prettify());
+    }
+
+    @Test
+    void shouldPassAStepFromMeasuredValuesAndShowThem() throws Exception {
+        labAnswers("iperf3/iperf3-tcp-tbf10.json");
+        String learner = learner();
+        String lab = runningLab(learner);
+
+        JsonPath run = checkToTheEnd(learner, lab, "shape");
+
+        org.assertj.core.api.Assertions.assertThat(run.getString("state")).as(run.prettify()).isEqualTo("passed");
+        org.assertj.core.api.Assertions.assertThat(run.getList("results.status")).containsOnly("passed");
+        org.assertj.core.api.Assertions.assertThat(run.getString("results[0].assertions[0].measured")).contains("Mbit/s");
+        org.assertj.core.api.Assertions.assertThat(runtime.execLog).anySatisfy(c -> org.assertj.core.api.Assertions
+                .assertThat(c).startsWith("client: iperf3").contains("-C cubic").contains("-J"));
+        given().cookie("tclab_learner", learner).get("/api/labs/" + lab + "/steps").then().statusCode(200)
+                .body("passed.shape", equalTo(true));
+    }
+
+    @Test
+    void shouldFailAStepWhenTheLabIsNotShapedAndSayWhatWasMeasured() throws Exception {
+        labAnswers("iperf3/iperf3-tcp-reverse.json");
+        String learner = learner();
+        String lab = runningLab(learner);
+
+        JsonPath run = checkToTheEnd(learner, lab, "shape");
+
+        org.assertj.core.api.Assertions.assertThat(run.getString("state")).as(run.prettify()).isEqualTo("failed");
+        org.assertj.core.api.Assertions.assertThat(run.getList("results[0].assertions.passed")).contains(false);
+        given().cookie("tclab_learner", learner).get("/api/labs/" + lab + "/steps").then()
+                .body("passed.shape", equalTo(false));
+    }
+
+    @Test
+    void shouldKeepOtherLearnersOutAndExplainUnknownSteps() throws Exception {
+        String owner = learner();
+        String lab = runningLab(owner);
+        given().cookie("tclab_learner", learner()).post("/api/labs/" + lab + "/steps/shape/check")
+                .then().statusCode(404).body("error", containsString("No lab " + lab + " of yours"));
+        given().cookie("tclab_learner", owner).post("/api/labs/" + lab + "/steps/nope/check")
+                .then().statusCode(404).body("error", equalTo("Lesson 'example' has no step 'nope'."));
+        given().cookie("tclab_learner", owner).get("/api/labs/" + lab + "/checks/no-such-run")
+                .then().statusCode(404).body("error", containsString("press Check again"));
+    }
+
+    @Test
+    void shouldRefuseToCheckAStoppedLab() throws Exception {
+        String learner = learner();
+        String lab = runningLab(learner);
+        given().cookie("tclab_learner", learner).delete("/api/labs/" + lab).then().statusCode(204);
+        given().cookie("tclab_learner", learner).post("/api/labs/" + lab + "/steps/shape/check").then().statusCode(404);
+        given().cookie("tclab_learner", learner).get("/api/labs").then().body("id", hasItem(lab));
+    }
+}

@@ -1,0 +1,42 @@
+package dev.tclab.grading.selftest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tclab.lesson.LessonCatalog;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Lesson CI: every built-in lesson passes its own self-test on the real engine (each check fails before its step's
+ * solution and passes after), once per lesson here; `bin/tclab selftest --runs N` gives the N-run report.
+ */
+@QuarkusTest
+class BuiltInLessonsSelfTestIT {
+
+    @Inject
+    LessonSelfTest selfTest;
+
+    @Inject
+    LessonCatalog catalog;
+
+    @TestFactory
+    Stream<DynamicTest> everyBuiltInLessonPassesItsSelfTest() throws IOException {
+        List<String> slugs;
+        try (Stream<Path> dirs = Files.list(Path.of("src/main/resources/lessons"))) {
+            slugs = dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        assertThat(slugs).as("built-in lessons").isNotEmpty();
+        return slugs.stream().map(slug -> DynamicTest.dynamicTest(slug, () -> {
+            SelfTestReport report = selfTest.run(catalog.lesson(slug).orElseThrow(), 1, System.out::println);
+            System.out.print(report.text());
+            assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
+        }));
+    }
+}
