@@ -6,18 +6,16 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 
 import dev.tclab.lab.ExecResult;
+import dev.tclab.tc.Fixtures;
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
-import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabService;
+import dev.tclab.lab.Labs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,32 +35,17 @@ class CheckResourceTest {
 
     @AfterEach
     void clean() throws Exception {
-        for (Lab lab : labs.all()) {
-            if (lab.phase().live()) {
-                labs.stop(lab.id(), lab.owner());
-            }
-        }
-        runtime.reset();
+        Labs.clean(labs, runtime);
     }
 
-    private static String fixture(String path) {
-        try (var in = CheckResourceTest.class.getClassLoader().getResourceAsStream("fixtures/" + path)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     private void labAnswers(String iperf3Fixture) {
         runtime.execHandler = (node, command) -> command.contains("iperf3")
-                ? new ExecResult(0, fixture(iperf3Fixture), "", false)
-                : command.contains("ping") ? new ExecResult(0, fixture("ping/ping-iputils.txt"), "", false)
+                ? new ExecResult(0, Fixtures.read(iperf3Fixture), "", false)
+                : command.contains("ping") ? new ExecResult(0, Fixtures.read("ping/ping-iputils.txt"), "", false)
                 : new ExecResult(0, "", "", false);
     }
 
-    private static String learner() {
-        return given().get("/api/labs").then().extract().cookie("tclab_learner");
-    }
 
     private static String runningLab(String learner) throws InterruptedException {
         String id = given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
@@ -92,7 +75,7 @@ class CheckResourceTest {
     @Test
     void shouldPassAStepFromMeasuredValuesAndShowThem() throws Exception {
         labAnswers("iperf3/iperf3-tcp-tbf10.json");
-        String learner = learner();
+        String learner = Labs.newLearner();
         String lab = runningLab(learner);
 
         JsonPath run = checkToTheEnd(learner, lab, "shape");
@@ -109,7 +92,7 @@ class CheckResourceTest {
     @Test
     void shouldFailAStepWhenTheLabIsNotShapedAndSayWhatWasMeasured() throws Exception {
         labAnswers("iperf3/iperf3-tcp-reverse.json");
-        String learner = learner();
+        String learner = Labs.newLearner();
         String lab = runningLab(learner);
 
         JsonPath run = checkToTheEnd(learner, lab, "shape");
@@ -122,9 +105,9 @@ class CheckResourceTest {
 
     @Test
     void shouldKeepOtherLearnersOutAndExplainUnknownSteps() throws Exception {
-        String owner = learner();
+        String owner = Labs.newLearner();
         String lab = runningLab(owner);
-        given().cookie("tclab_learner", learner()).post("/api/labs/" + lab + "/steps/shape/check")
+        given().cookie("tclab_learner", Labs.newLearner()).post("/api/labs/" + lab + "/steps/shape/check")
                 .then().statusCode(404).body("error", containsString("No lab " + lab + " of yours"));
         given().cookie("tclab_learner", owner).post("/api/labs/" + lab + "/steps/nope/check")
                 .then().statusCode(404).body("error", equalTo("Lesson 'example' has no step 'nope'."));
@@ -134,7 +117,7 @@ class CheckResourceTest {
 
     @Test
     void shouldRefuseToCheckAStoppedLab() throws Exception {
-        String learner = learner();
+        String learner = Labs.newLearner();
         String lab = runningLab(learner);
         given().cookie("tclab_learner", learner).delete("/api/labs/" + lab).then().statusCode(204);
         given().cookie("tclab_learner", learner).post("/api/labs/" + lab + "/steps/shape/check").then().statusCode(404);

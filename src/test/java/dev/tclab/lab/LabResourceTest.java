@@ -28,18 +28,9 @@ class LabResourceTest {
 
     @AfterEach
     void clean() throws Exception {
-        for (Lab lab : labs.all()) {
-            if (lab.phase().live()) {
-                labs.stop(lab.id(), lab.owner());
-            }
-        }
-        runtime.reset();
+        Labs.clean(labs, runtime);
     }
 
-    /** A new visitor's learner cookie, as the server hands it out. */
-    private static String newLearner() {
-        return given().get("/api/labs").then().statusCode(200).extract().cookie("tclab_learner");
-    }
 
     private static String startLab(String learner) {
         return given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
@@ -49,7 +40,7 @@ class LabResourceTest {
 
     @Test
     void shouldStartALabAndShowItsNodesAndInterfaces() throws Exception {
-        String learner = newLearner();
+        String learner = Labs.newLearner();
         String id = startLab(learner);
         for (int i = 0; i < 100 && !"running".equals(given().cookie("tclab_learner", learner)
                 .get("/api/labs/" + id).path("status")); i++) {
@@ -71,8 +62,8 @@ class LabResourceTest {
 
     @Test
     void shouldNotShowOrStopAnotherLearnersLab() {
-        String id = startLab(newLearner());
-        String intruder = newLearner();
+        String id = startLab(Labs.newLearner());
+        String intruder = Labs.newLearner();
         given().cookie("tclab_learner", intruder).get("/api/labs/" + id).then().statusCode(404)
                 .body("error", containsString("No lab " + id + " of yours"));
         given().cookie("tclab_learner", intruder).delete("/api/labs/" + id).then().statusCode(404);
@@ -81,7 +72,7 @@ class LabResourceTest {
 
     @Test
     void shouldIgnoreAForgedLearnerCookie() {
-        String learner = newLearner();
+        String learner = Labs.newLearner();
         String id = startLab(learner);
         String forged = learner.substring(0, learner.indexOf('.')) + ".forged-signature";
         given().cookie("tclab_learner", forged).get("/api/labs/" + id).then().statusCode(404);
@@ -89,7 +80,7 @@ class LabResourceTest {
 
     @Test
     void shouldStopALab() {
-        String learner = newLearner();
+        String learner = Labs.newLearner();
         String id = startLab(learner);
         given().cookie("tclab_learner", learner).delete("/api/labs/" + id).then().statusCode(204);
         given().cookie("tclab_learner", learner).get("/api/labs/" + id).then().statusCode(200)
@@ -98,7 +89,7 @@ class LabResourceTest {
 
     @Test
     void shouldExplainBadRequests() {
-        String learner = newLearner();
+        String learner = Labs.newLearner();
         given().cookie("tclab_learner", learner).contentType(ContentType.JSON).body("{}").post("/api/labs")
                 .then().statusCode(400).body("error", containsString("{\"lesson\": \"<slug>\"}"));
         given().cookie("tclab_learner", learner).contentType(ContentType.JSON).body("{\"lesson\": \"no-such\"}")
@@ -109,10 +100,10 @@ class LabResourceTest {
 
     @Test
     void shouldSayWhenTheServerIsFull() {
-        startLab(newLearner());
-        startLab(newLearner());
-        startLab(newLearner());
-        given().cookie("tclab_learner", newLearner()).contentType(ContentType.JSON)
+        startLab(Labs.newLearner());
+        startLab(Labs.newLearner());
+        startLab(Labs.newLearner());
+        given().cookie("tclab_learner", Labs.newLearner()).contentType(ContentType.JSON)
                 .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
                 .then().statusCode(503).header("Retry-After", "60").body("error", containsString("The server is full"));
     }
@@ -120,7 +111,7 @@ class LabResourceTest {
     @Test
     void shouldSayWhenDockerIsDown() {
         runtime.reachable = false;
-        given().cookie("tclab_learner", newLearner()).contentType(ContentType.JSON)
+        given().cookie("tclab_learner", Labs.newLearner()).contentType(ContentType.JSON)
                 .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
                 .then().statusCode(503).body("error", containsString("The Docker engine does not answer"));
     }

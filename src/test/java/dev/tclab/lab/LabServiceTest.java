@@ -30,12 +30,7 @@ class LabServiceTest {
     @BeforeEach
     @AfterEach
     void clean() throws Exception {
-        for (Lab lab : labs.all()) {
-            if (lab.phase().live()) {
-                labs.stop(lab.id(), lab.owner());
-            }
-        }
-        runtime.reset();
+        Labs.clean(labs, runtime);
     }
 
     private Lab running(String owner, String lesson) throws Exception {

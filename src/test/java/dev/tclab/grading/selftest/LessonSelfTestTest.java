@@ -3,15 +3,13 @@ package dev.tclab.grading.selftest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.ExecResult;
+import dev.tclab.tc.Fixtures;
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lesson.LessonCatalog;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -39,13 +37,6 @@ class LessonSelfTestTest {
         runtime.reset();
     }
 
-    private static String fixture(String path) {
-        try (var in = LessonSelfTestTest.class.getClassLoader().getResourceAsStream("fixtures/" + path)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     private void labShapedOnlyAfterTheSolution(boolean solutionWorks) {
         runtime.execHandler = (node, command) -> {
@@ -55,10 +46,10 @@ class LessonSelfTestTest {
                         : new ExecResult(2, "", "Error: Specified qdisc kind is unknown.", false);
             }
             if (command.contains("iperf3")) {
-                return new ExecResult(0, fixture(shaped && solutionWorks ? "iperf3/iperf3-tcp-tbf10.json"
+                return new ExecResult(0, Fixtures.read(shaped && solutionWorks ? "iperf3/iperf3-tcp-tbf10.json"
                         : "iperf3/iperf3-tcp-reverse.json"), "", false);
             }
-            return new ExecResult(0, fixture("ping/ping-iputils.txt"), "", false);
+            return new ExecResult(0, Fixtures.read("ping/ping-iputils.txt"), "", false);
         };
     }
 
