@@ -15,6 +15,8 @@ public interface TclabConfig {
 
     Lessons lessons();
 
+    Docker docker();
+
     Terminal terminal();
 
     Stats stats();
@@ -58,6 +60,15 @@ public interface TclabConfig {
 
         /** Image of the short-lived helper that wires veth links (needs ip from iproute2); defaults to the lab image. */
         Optional<String> helperImage();
+    }
+
+    interface Docker {
+        /** Docker engine endpoint, e.g. unix:///var/run/docker.sock or tcp://host:2376. Default: DOCKER_HOST, then the local socket. */
+        Optional<String> host();
+
+        /** How long to wait for a connection to the engine before calling it unreachable. */
+        @WithDefault("3s")
+        Duration connectTimeout();
     }
 
     interface Learner {

@@ -169,10 +169,12 @@ public class LabService {
             }
         }
         forgetOldLabs(now);
-        reapOrphans();
     }
 
-    /** Removes containers on the engine that belong to this instance but to no live lab (e.g. after a crash). */
+    /**
+     * Removes containers on the engine that belong to this instance but to no live lab: left by a crash, or by a
+     * stop while the engine was down. Run when the app starts and when the engine comes back.
+     */
     public void reapOrphans() {
         try {
             Set<String> onEngine = runtime.labsOnEngine();

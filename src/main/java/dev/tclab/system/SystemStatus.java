@@ -10,7 +10,6 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.concurrent.CompletableFuture;
 import org.jboss.logging.Logger;
 
 /**
@@ -59,8 +58,9 @@ public class SystemStatus {
                 missingImageHint(image), KernelCapabilities.unknown());
     }
 
+    /** The first check, reap included, finishes before the app serves: at most the engine's connect timeout. */
     void onStart(@Observes StartupEvent event) {
-        CompletableFuture.runAsync(this::refresh);
+        refresh();
     }
 
     public Snapshot snapshot() {

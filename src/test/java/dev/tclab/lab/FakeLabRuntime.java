@@ -1,6 +1,5 @@
 package dev.tclab.lab;
 
-import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +18,6 @@ import java.util.function.BiFunction;
  * exec results, engine reachability, start failures.
  */
 @Alternative
-@Priority(1)
 @ApplicationScoped
 public class FakeLabRuntime implements LabRuntime {
 

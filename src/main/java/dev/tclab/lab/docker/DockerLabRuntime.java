@@ -1,0 +1,293 @@
+package dev.tclab.lab.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.ConflictException;
+import com.github.dockerjava.api.exception.DockerException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.core.DockerClientConfig;
+import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.EngineStatus;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lab.LabProgressListener;
+import dev.tclab.lab.LabProgressListener.Stage;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.LabStartException;
+import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.NodeStatus;
+import dev.tclab.lab.ProcessStream;
+import dev.tclab.lab.StreamListener;
+import dev.tclab.lab.Topology;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Labs on a Docker engine. Each node is a hardened container with no Docker network at all; links are veth pairs
+ * created straight into the nodes' network namespaces (see {@link Wiring}), so every lab gets the same addresses
+ * and interface names, and lab traffic never leaves the lab.
+ */
+@ApplicationScoped
+public class DockerLabRuntime implements LabRuntime {
+
+    private final DockerClient docker;
+    private final String endpoint;
+    private final String instance;
+    private final String defaultImage;
+    private final NodeContainers containers;
+    private final Wiring wiring;
+    private final Duration startTimeout;
+    private final ExecutorService pool = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "tclab-docker");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    public DockerLabRuntime(DockerClient docker, DockerClientConfig clientConfig, TclabConfig config) {
+        this.docker = docker;
+        this.endpoint = clientConfig.getDockerHost().toString();
+        this.instance = config.instance();
+        this.defaultImage = config.lab().image();
+        this.containers = new NodeContainers(docker, config);
+        this.wiring = new Wiring(docker, instance, config.lab().helperImage().orElse(defaultImage));
+        this.startTimeout = config.lab().startTimeout();
+    }
+
+    @Override
+    public EngineStatus engine() {
+        try {
+            docker.pingCmd().exec();
+            return EngineStatus.up(docker.versionCmd().exec().getVersion(), endpoint);
+        } catch (RuntimeException e) {
+            return EngineStatus.down(endpoint, describe(e));
+        }
+    }
+
+    @Override
+    public boolean imagePresent(String image) throws EngineUnavailableException {
+        return engineCall(() -> {
+            try {
+                docker.inspectImageCmd(image).exec();
+                return true;
+            } catch (NotFoundException e) {
+                return false;
+            }
+        });
+    }
+
+    @Override
+    public void start(LabSpec spec, LabProgressListener progress) throws LabStartException, EngineUnavailableException {
+        Topology topology = spec.topology();
+        long deadline = System.nanoTime() + startTimeout.toNanos();
+        try {
+            progress.onStage(Stage.CREATING, topology.nodes().size() + " nodes");
+            List<Callable<NodeContainers.Started>> creations = new ArrayList<>();
+            for (Topology.Node node : topology.nodes().values()) {
+                String image = node.image() == null ? defaultImage : node.image();
+                creations.add(() -> containers.createAndStart(instance, spec, node, image));
+            }
+            Map<String, Long> pids = new java.util.HashMap<>();
+            for (NodeContainers.Started started : all(creations, deadline)) {
+                pids.put(started.node(), started.pid());
+            }
+            progress.onStage(Stage.WIRING, topology.links().size() + " links");
+            wiring.connect(topology.links(), pids, remaining(deadline));
+            progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
+            List<Callable<Void>> setups = new ArrayList<>();
+            for (Topology.Node node : topology.nodes().values()) {
+                setups.add(() -> {
+                    configure(spec.labId(), node, topology.interfacesOf(node.name()), remaining(deadline));
+                    return null;
+                });
+            }
+            all(setups, deadline);
+            progress.onStage(Stage.READY, "");
+        } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
+            removeQuietly(spec.labId());
+            throw e;
+        }
+    }
+
+    /** Brings the node's links up and runs its setup commands, stopping at the first that fails. */
+    private void configure(String labId, Topology.Node node, List<String> interfaces, Duration timeout)
+            throws LabStartException {
+        StringBuilder script = new StringBuilder("ip link set lo up\n");
+        for (String iface : interfaces) {
+            script.append("ip link set ").append(iface).append(" up || exit 1\n");
+        }
+        for (String command : node.exec()) {
+            String quoted = "'" + command.replace("'", "'\\''") + "'";
+            script.append("sh -c ").append(quoted).append(" || { echo \"setup command failed: \"")
+                    .append(quoted).append(" >&2; exit 1; }\n");
+        }
+        ExecResult result = DockerExec.run(docker, NodeContainers.name(labId, node.name()),
+                List.of("sh", "-c", script.toString()), timeout);
+        if (!result.ok()) {
+            throw new LabStartException("setting up node " + node.name() + " failed"
+                    + (result.timedOut() ? " (timed out)" : "") + ": " + (result.stderr() + result.stdout()).trim());
+        }
+    }
+
+    @Override
+    public void stop(String labId) throws EngineUnavailableException {
+        engineCall(() -> {
+            List<Container> found = docker.listContainersCmd().withShowAll(true)
+                    .withLabelFilter(Labels.nodesOf(instance, labId)).exec();
+            List<Future<Void>> removals = found.stream().map(c -> pool.submit(() -> {
+                containers.remove(c.getId());
+                return (Void) null;
+            })).toList();
+            for (Future<?> removal : removals) {
+                removal.get();
+            }
+            return null;
+        });
+    }
+
+    private void removeQuietly(String labId) {
+        try {
+            stop(labId);
+        } catch (EngineUnavailableException | RuntimeException e) {
+            // The reaper removes what is left once the engine answers again.
+        }
+    }
+
+    @Override
+    public List<NodeStatus> status(String labId) throws EngineUnavailableException {
+        return engineCall(() -> docker.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Labels.nodesOf(instance, labId)).exec().stream()
+                .map(c -> new NodeStatus(c.getLabels().get(Labels.NODE), "running".equals(c.getState()), c.getState()))
+                .toList());
+    }
+
+    @Override
+    public ExecResult exec(String labId, String node, List<String> command, Duration timeout)
+            throws EngineUnavailableException, NodeNotFoundException {
+        try {
+            return engineCall(() -> DockerExec.run(docker, NodeContainers.name(labId, node), command, timeout));
+        } catch (NotFoundException | ConflictException e) {
+            throw new NodeNotFoundException(labId, node);
+        }
+    }
+
+    @Override
+    public ProcessStream stream(String labId, String node, List<String> command, boolean tty, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        String streamId = UUID.randomUUID().toString().substring(0, 8);
+        try {
+            return engineCall(() -> new DockerProcessStream(docker, NodeContainers.name(labId, node), streamId,
+                    command, tty, listener, pool));
+        } catch (NotFoundException | ConflictException e) {
+            throw new NodeNotFoundException(labId, node);
+        }
+    }
+
+    @Override
+    public Set<String> labsOnEngine() throws EngineUnavailableException {
+        return engineCall(() -> {
+            Set<String> labs = new HashSet<>();
+            for (Container c : docker.listContainersCmd().withShowAll(true)
+                    .withLabelFilter(Labels.nodesOf(instance, null)).exec()) {
+                labs.add(c.getLabels().get(Labels.LAB));
+            }
+            return labs;
+        });
+    }
+
+    @Override
+    public KernelCapabilities probeKernel() throws EngineUnavailableException {
+        return engineCall(() -> KernelProbe.read(containers.runThrowaway(instance, defaultImage,
+                List.of("sh", "-c", KernelProbe.SCRIPT), Duration.ofSeconds(30))));
+    }
+
+    @PreDestroy
+    void close() {
+        wiring.remove();
+        pool.shutdownNow();
+    }
+
+    /** Runs the tasks in parallel and waits for all; the first failure (after all finished) is thrown. */
+    private <T> List<T> all(List<Callable<T>> tasks, long deadline) throws LabStartException, EngineUnavailableException {
+        List<Future<T>> futures = tasks.stream().map(pool::submit).toList();
+        List<T> results = new ArrayList<>();
+        Exception first = null;
+        for (Future<T> future : futures) {
+            try {
+                results.add(future.get(Math.max(1, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS));
+            } catch (ExecutionException e) {
+                first = first == null ? (Exception) e.getCause() : first;
+            } catch (java.util.concurrent.TimeoutException e) {
+                future.cancel(true);
+                first = first == null ? new LabStartException("the lab did not become ready within " + startTimeout.toSeconds() + " s") : first;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LabStartException("interrupted while starting", e);
+            }
+        }
+        if (first instanceof LabStartException lse) {
+            throw lse;
+        }
+        if (first instanceof EngineUnavailableException eue) {
+            throw eue;
+        }
+        if (first instanceof DockerException de) {
+            throw new LabStartException("the Docker engine refused: " + de.getMessage().trim(), de);
+        }
+        if (first != null) {
+            throw toEngineUnavailable((RuntimeException) first);
+        }
+        return results;
+    }
+
+    private Duration remaining(long deadline) {
+        return Duration.ofNanos(Math.max(Duration.ofSeconds(1).toNanos(), deadline - System.nanoTime()));
+    }
+
+    /** A call to the engine: Docker's own API errors pass through; failing to reach the engine becomes a checked error. */
+    private <T> T engineCall(Callable<T> call) throws EngineUnavailableException {
+        try {
+            return call.call();
+        } catch (DockerException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw toEngineUnavailable(e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof DockerException de) {
+                throw de;
+            }
+            if (e.getCause() instanceof RuntimeException re) {
+                throw toEngineUnavailable(re);
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private EngineUnavailableException toEngineUnavailable(RuntimeException e) {
+        return new EngineUnavailableException("cannot reach the Docker engine at " + endpoint + ": " + describe(e), e);
+    }
+
+    private static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return message.trim();
+    }
+}

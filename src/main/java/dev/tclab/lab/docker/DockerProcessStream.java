@@ -1,0 +1,112 @@
+package dev.tclab.lab.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.model.Frame;
+import dev.tclab.lab.ProcessStream;
+import dev.tclab.lab.StreamListener;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.logging.Logger;
+
+/**
+ * A long-running process in a lab node (a shell with a TTY, or a statistics sampler) attached over a Docker exec.
+ * Closing it ends the attachment and kills the process: without that, a sampler loop would outlive its viewers.
+ */
+final class DockerProcessStream implements ProcessStream {
+
+    private static final Logger LOG = Logger.getLogger(DockerProcessStream.class);
+
+    private final DockerClient docker;
+    private final String containerId;
+    private final String pidFile;
+    private final Executor background;
+    private final QueueInputStream stdin = new QueueInputStream();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean reported = new AtomicBoolean();
+    private final String execId;
+    private final ResultCallback.Adapter<Frame> callback;
+
+    DockerProcessStream(DockerClient docker, String containerId, String streamId, List<String> command, boolean tty,
+                        StreamListener listener, Executor background) {
+        this.docker = docker;
+        this.containerId = containerId;
+        this.background = background;
+        this.pidFile = "/run/tclab-stream-" + streamId + ".pid";
+        // The wrapper records the process's pid inside the container, so close() can signal exactly it.
+        List<String> wrapped = new ArrayList<>(List.of("sh", "-c", "echo $$ > " + pidFile + "; exec \"$@\"", "sh"));
+        wrapped.addAll(command);
+        this.execId = docker.execCreateCmd(containerId).withCmd(wrapped.toArray(String[]::new))
+                .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true).withTty(tty)
+                .withEnv(List.of("TERM=xterm-256color", "LANG=C.UTF-8")).exec().getId();
+        this.callback = new ResultCallback.Adapter<>() {
+            @Override
+            public void onNext(Frame frame) {
+                listener.onOutput(frame.getPayload());
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                super.onError(error);
+                finished(listener, closed.get() ? "closed" : "the stream broke: " + error.getMessage());
+            }
+
+            @Override
+            public void onComplete() {
+                super.onComplete();
+                finished(listener, closed.get() ? "closed" : "the process exited");
+            }
+        };
+        docker.execStartCmd(execId).withTty(tty).withStdIn(stdin).exec(callback);
+    }
+
+    private void finished(StreamListener listener, String reason) {
+        if (reported.compareAndSet(false, true)) {
+            listener.onClosed(reason);
+        }
+    }
+
+    @Override
+    public void write(byte[] input) {
+        stdin.offer(input);
+    }
+
+    @Override
+    public void resize(int columns, int rows) {
+        try {
+            docker.resizeExecCmd(execId).withSize(rows, columns).exec();
+        } catch (RuntimeException e) {
+            LOG.debugf("resize of exec %s failed: %s", execId, e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        stdin.close();
+        try {
+            callback.close();
+        } catch (IOException e) {
+            LOG.debugf("closing exec %s: %s", execId, e.getMessage());
+        }
+        background.execute(this::killProcess);
+    }
+
+    /** Hangs up the process group (a TTY shell and its jobs), or the process alone when it leads no group. */
+    private void killProcess() {
+        String script = "p=$(cat " + pidFile + " 2>/dev/null) && { kill -HUP -- -$p 2>/dev/null || kill -HUP $p; "
+                + "sleep 0.5; if kill -0 $p 2>/dev/null; then kill -KILL $p; fi; }; rm -f " + pidFile;
+        try {
+            DockerExec.run(docker, containerId, List.of("sh", "-c", script), Duration.ofSeconds(5));
+        } catch (RuntimeException e) {
+            // The container is gone (lab stopped): so is the process.
+            LOG.debugf("could not kill stream process in %s: %s", containerId, e.getMessage());
+        }
+    }
+}

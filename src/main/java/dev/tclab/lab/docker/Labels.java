@@ -1,0 +1,39 @@
+package dev.tclab.lab.docker;
+
+import dev.tclab.lab.LabSpec;
+import java.util.Map;
+
+/** The labels on every container tclab creates, so that its containers can always be found and reaped. */
+final class Labels {
+
+    static final String APP = "tclab.app";
+    static final String INSTANCE = "tclab.instance";
+    static final String LAB = "tclab.lab";
+    static final String OWNER = "tclab.owner";
+    static final String LESSON = "tclab.lesson";
+    static final String NODE = "tclab.node";
+    static final String ROLE = "tclab.role";
+
+    static final String ROLE_NODE = "node";
+    static final String ROLE_WIRING = "wiring";
+    static final String ROLE_PROBE = "probe";
+
+    private Labels() {
+    }
+
+    static Map<String, String> node(String instance, LabSpec spec, String node) {
+        return Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_NODE, LAB, spec.labId(),
+                OWNER, spec.owner(), LESSON, spec.lesson(), NODE, node);
+    }
+
+    static Map<String, String> service(String instance, String role) {
+        return Map.of(APP, "tclab", INSTANCE, instance, ROLE, role);
+    }
+
+    /** Filter for every node container of this instance (optionally of one lab). */
+    static Map<String, String> nodesOf(String instance, String labId) {
+        return labId == null
+                ? Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_NODE)
+                : Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_NODE, LAB, labId);
+    }
+}

@@ -1,0 +1,89 @@
+package dev.tclab.lab.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.ConflictException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.HostConfig;
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.LabStartException;
+import dev.tclab.lab.Topology;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Creates a lab's veth links directly inside its nodes' network namespaces, with their final interface names:
+ * {@code ip link add eth1 netns <pidA> type veth peer name eth1 netns <pidB>}. That needs NET_ADMIN and the host's
+ * PID namespace (to name the nodes' namespaces by pid), so it runs in a helper container of the app, never in a lab
+ * node and never privileged. The helper lives as long as the app: one exec per lab start costs ~50 ms, where a
+ * fresh helper container per lab would add the cost of a container create and start to every lab start.
+ */
+final class Wiring {
+
+    private final DockerClient docker;
+    private final String instance;
+    private final String image;
+    private final String name;
+
+    Wiring(DockerClient docker, String instance, String image) {
+        this.docker = docker;
+        this.instance = instance;
+        this.image = image;
+        this.name = "tclab-wiring-" + instance;
+    }
+
+    void connect(List<Topology.Link> links, Map<String, Long> pids, Duration timeout) throws LabStartException {
+        if (links.isEmpty()) {
+            return;
+        }
+        StringBuilder script = new StringBuilder("set -e\n");
+        for (Topology.Link link : links) {
+            script.append("ip link add ").append(link.a().iface()).append(" netns ").append(pids.get(link.a().node()))
+                    .append(" type veth peer name ").append(link.b().iface()).append(" netns ")
+                    .append(pids.get(link.b().node())).append('\n');
+        }
+        ExecResult result = DockerExec.run(docker, helper(), List.of("sh", "-c", script.toString()), timeout);
+        if (!result.ok()) {
+            throw new LabStartException("wiring the links failed: " + (result.stderr() + result.stdout()).trim()
+                    + " (node pids " + pids + ")");
+        }
+    }
+
+    /** The helper container's name, creating or restarting it when needed. */
+    private synchronized String helper() {
+        try {
+            if (Boolean.TRUE.equals(docker.inspectContainerCmd(name).exec().getState().getRunning())) {
+                return name;
+            }
+            docker.removeContainerCmd(name).withForce(true).exec();
+        } catch (NotFoundException e) {
+            // Not created yet.
+        }
+        HostConfig host = HostConfig.newHostConfig()
+                .withNetworkMode("none")
+                .withPidMode("host")
+                .withCapDrop(Capability.ALL)
+                .withCapAdd(Capability.NET_ADMIN)
+                .withSecurityOpts(List.of("no-new-privileges"))
+                .withMemory(64L * 1024 * 1024)
+                .withPidsLimit(64L)
+                .withInit(true);
+        try {
+            docker.createContainerCmd(image).withName(name).withLabels(Labels.service(instance, Labels.ROLE_WIRING))
+                    .withCmd("sleep", "infinity").withHostConfig(host).exec();
+        } catch (ConflictException e) {
+            // Created concurrently by another app thread; start it below either way.
+        }
+        docker.startContainerCmd(name).exec();
+        return name;
+    }
+
+    void remove() {
+        try {
+            docker.removeContainerCmd(name).withForce(true).exec();
+        } catch (RuntimeException e) {
+            // Gone already, or the engine is down; the next start replaces it.
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package dev.tclab.lab.docker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Container;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lab.LabProgressListener;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.TestTopologies;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The Docker runtime against the real engine: wiring, shaping, routing, isolation, hardening and cleanup. */
+@QuarkusTest
+class DockerLabRuntimeIT {
+
+    @Inject
+    LabRuntime runtime;
+
+    @Inject
+    DockerClient docker;
+
+    private final List<String> started = new ArrayList<>();
+
+    @AfterEach
+    void stopLabs() throws EngineUnavailableException {
+        for (String lab : started) {
+            runtime.stop(lab);
+        }
+    }
+
+    private String start(String topology) throws Exception {
+        String id = "t" + UUID.randomUUID().toString().substring(0, 8);
+        started.add(id);
+        List<LabProgressListener.Stage> stages = new ArrayList<>();
+        runtime.start(new LabSpec(id, TestTopologies.load(topology), "tester", topology),
+                (stage, detail) -> stages.add(stage));
+        assertEquals(List.of(LabProgressListener.Stage.values()), stages, "progress events in order");
+        return id;
+    }
+
+    private ExecResult sh(String lab, String node, String script) throws Exception {
+        return runtime.exec(lab, node, List.of("sh", "-c", script), Duration.ofSeconds(30));
+    }
+
+    /** iperf3's receiver-side goodput in Mbit/s, with cubic pinned (the host default may be BBR). */
+    private double iperf3Mbps(String lab, String server) throws Exception {
+        ExecResult run = sh(lab, "client", "iperf3 -c " + server + " -C cubic -t 3 -J");
+        assertTrue(run.ok(), run.stderr());
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.stdout());
+        return json.at("/end/sum_received/bits_per_second").asDouble() / 1e6;
+    }
+
+    @Test
+    void shouldShapeTwoNodeLinkWithTbfAndLeaveNothingBehindWhenStopped() throws Exception {
+        String lab = start("two-node");
+        assertTrue(sh(lab, "client", "ping -c 2 -W 2 10.0.0.2").ok(), "ping crosses the veth link");
+        double unshaped = iperf3Mbps(lab, "10.0.0.2");
+
+        assertTrue(sh(lab, "client", "tc qdisc add dev eth1 root tbf rate 10mbit burst 32kb latency 100ms").ok());
+        double shaped = iperf3Mbps(lab, "10.0.0.2");
+
+        assertThat(unshaped).as("unshaped veth goodput, Mbit/s").isGreaterThan(200);
+        assertThat(shaped).as("goodput under tbf 10mbit, Mbit/s").isBetween(8.5, 11.5);
+
+        runtime.stop(lab);
+        assertThat(containersOf(lab)).isEmpty();
+        assertThat(runtime.labsOnEngine()).doesNotContain(lab);
+        runtime.stop(lab); // idempotent
+    }
+
+    @Test
+    void shouldRouteClientToServerThroughTwoRouters() throws Exception {
+        String lab = start("four-node");
+        ExecResult trace = sh(lab, "client", "ping -c 2 -W 2 198.51.100.10 && ip route get 198.51.100.10");
+        assertTrue(trace.ok(), trace.stdout() + trace.stderr());
+        assertThat(trace.stdout()).contains("via 192.168.1.1 dev eth1");
+        ExecResult hops = sh(lab, "server", "ping -c 1 -W 2 -t 62 192.168.1.2 | grep -o 'ttl=[0-9]*'");
+        assertThat(hops.stdout().trim()).as("two routers decrement the TTL twice").isEqualTo("ttl=62");
+    }
+
+    @Test
+    void shouldIsolateTwoLabsWithIdenticalAddresses() throws Exception {
+        String first = start("two-node");
+        String second = start("two-node");
+        assertTrue(sh(first, "client", "ping -c 1 -W 2 10.0.0.2").ok());
+        assertTrue(sh(second, "client", "ping -c 1 -W 2 10.0.0.2").ok());
+
+        assertTrue(sh(second, "server", "ip link set eth1 down").ok());
+
+        assertTrue(sh(first, "client", "ping -c 1 -W 2 10.0.0.2").ok(), "the first lab's server still answers");
+        assertNotEquals(0, sh(second, "client", "ping -c 1 -W 1 10.0.0.2").exitCode(),
+                "the second lab's client only ever reached its own server");
+    }
+
+    @Test
+    void shouldHardenNodesAndGiveThemNoRouteOut() throws Exception {
+        String lab = start("two-node");
+        ExecResult routes = sh(lab, "client", "ip route");
+        assertThat(routes.stdout().trim()).isEqualTo("10.0.0.0/24 dev eth1 proto kernel scope link src 10.0.0.1");
+        ExecResult out = sh(lab, "client", "ping -c 1 -W 1 192.0.2.1");
+        assertThat(out.stderr()).contains("Network is unreachable");
+
+        for (Container c : containersOf(lab)) {
+            InspectContainerResponse inspect = docker.inspectContainerCmd(c.getId()).exec();
+            var host = inspect.getHostConfig();
+            assertEquals("none", host.getNetworkMode());
+            assertThat(host.getPrivileged()).isFalse();
+            assertThat(List.of(host.getCapAdd())).extracting(Enum::name).containsExactlyInAnyOrder("NET_ADMIN", "NET_RAW");
+            assertThat(List.of(host.getCapDrop())).extracting(Enum::name).containsExactly("ALL");
+            assertThat(host.getSecurityOpts()).contains("no-new-privileges");
+            assertThat(host.getMemory()).isEqualTo(256L * 1024 * 1024);
+            assertThat(host.getPidsLimit()).isEqualTo(256L);
+            assertThat(c.getLabels()).containsEntry("tclab.app", "tclab").containsEntry("tclab.instance", "tclab-test")
+                    .containsEntry("tclab.lab", lab).containsEntry("tclab.owner", "tester")
+                    .containsEntry("tclab.lesson", "two-node").containsKey("tclab.node");
+        }
+        ExecResult mount = sh(lab, "client", "mount -t tmpfs none /mnt");
+        assertNotEquals(0, mount.exitCode(), "no CAP_SYS_ADMIN in a lab node");
+    }
+
+    @Test
+    void shouldReportSetupFailureAndRemoveThePartialLab() throws Exception {
+        String id = "t" + UUID.randomUUID().toString().substring(0, 8);
+        var bad = TestTopologies.load("two-node");
+        var client = bad.nodes().get("client");
+        var broken = new dev.tclab.lab.Topology(bad.name(), new java.util.LinkedHashMap<>(Map.of(
+                "client", new dev.tclab.lab.Topology.Node("client", null, false, Map.of(), Map.of(),
+                        List.of("ip addr add 10.0.0.1/24 dev eth9")),
+                "server", bad.nodes().get("server"))), bad.links());
+        var error = org.junit.jupiter.api.Assertions.assertThrows(dev.tclab.lab.LabStartException.class,
+                () -> runtime.start(new LabSpec(id, broken, "tester", "broken"), (s, d) -> { }));
+        assertThat(error.getMessage()).contains("client").contains("ip addr add 10.0.0.1/24 dev eth9");
+        assertThat(containersOf(id)).isEmpty();
+        assertThat(client).isNotNull();
+    }
+
+    @Test
+    void shouldProbeTheKernelFeaturesOfTheDockerHost() throws Exception {
+        KernelCapabilities kernel = runtime.probeKernel();
+        assertThat(kernel.supports("qdisc:tbf")).isTrue();
+        assertThat(kernel.supports("qdisc:htb")).isTrue();
+        assertThat(kernel.supports("qdisc:ingress")).isTrue();
+        assertThat(kernel.supports("link:veth")).isTrue();
+        assertThat(kernel.supports("classifier:u32")).isTrue();
+        assertThat(kernel.features()).containsKeys("qdisc:cake", "qdisc:sfq", "qdisc:netem", "classifier:matchall",
+                "link:ifb", "action:mirred");
+        assertThat(kernel.kernel()).isNotBlank().isNotEqualTo("unknown");
+    }
+
+    @Test
+    void shouldStreamATerminalWithTtyAndKillItOnClose() throws Exception {
+        String lab = start("two-node");
+        StringBuffer out = new StringBuffer();
+        var closed = new java.util.concurrent.CompletableFuture<String>();
+        var shell = runtime.stream(lab, "client", List.of("bash", "-i"), true, new dev.tclab.lab.StreamListener() {
+            @Override
+            public void onOutput(byte[] chunk) {
+                out.append(new String(chunk, java.nio.charset.StandardCharsets.UTF_8));
+            }
+
+            @Override
+            public void onClosed(String reason) {
+                closed.complete(reason);
+            }
+        });
+        shell.resize(100, 30);
+        shell.write("stty size; echo marker-$((6*7))\n".getBytes());
+        awaitContains(out, "marker-42");
+        assertThat(out.toString()).contains("30 100").contains("root@client");
+        shell.close();
+        closed.get(5, java.util.concurrent.TimeUnit.SECONDS);
+        awaitTrue(() -> !sh(lab, "client", "ps -eo args").stdout().contains("bash -i"));
+    }
+
+    private static void awaitContains(StringBuffer out, String text) throws InterruptedException {
+        for (int i = 0; i < 100 && !out.toString().contains(text); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(out.toString()).contains(text);
+    }
+
+    private interface Probe {
+        boolean holds() throws Exception;
+    }
+
+    private static void awaitTrue(Probe probe) throws Exception {
+        for (int i = 0; i < 50; i++) {
+            if (probe.holds()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        assertTrue(probe.holds());
+    }
+
+    private List<Container> containersOf(String lab) {
+        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("tclab.lab", lab)).exec();
+    }
+}
