@@ -18,11 +18,8 @@ import java.util.concurrent.ScheduledExecutorService;
 @ApplicationScoped
 public class TerminalSessions {
 
-    /**
-     * A login shell (so /etc/bash.bashrc sets the prompt naming the node) with a terminal type xterm.js understands
-     * and a UTF-8 locale.
-     */
-    static final List<String> SHELL = List.of("env", "TERM=xterm-256color", "LANG=C.UTF-8", "bash", "-l");
+    /** A login shell, so /etc/bash.bashrc sets the prompt naming the node (the runtime sets TERM and a UTF-8 LANG). */
+    static final List<String> SHELL = List.of("bash", "-l");
 
     private final LabRuntime runtime;
     private final TclabConfig.Terminal config;

@@ -38,4 +38,10 @@ public final class TestLabs {
     public static void stop(String labId, String cookie) {
         given().cookie(LearnerIds.COOKIE, cookie).delete("/api/labs/" + labId);
     }
+
+    /** As {@link #stop(String, String)}, for @AfterAll methods, where RestAssured no longer points at the app. */
+    public static void stop(java.net.URI base, String labId, String cookie) {
+        given().baseUri("http://" + base.getHost()).port(base.getPort()).cookie(LearnerIds.COOKIE, cookie)
+                .delete("/api/labs/" + labId);
+    }
 }
