@@ -17,6 +17,7 @@ export class NodeTerminal {
     this.backoff = 500;
     this.closedForGood = false;
     this.shellEnded = false;
+    this.pending = []; // input typed (or run from a command block) before the socket opened
     this.term.onData((data) => this.input(this.encoder.encode(data)));
     this.term.onBinary((data) => this.input(Uint8Array.from(data, (c) => c.charCodeAt(0) & 0xff)));
     this.term.onResize(({ cols, rows }) => this.control({ type: 'resize', cols, rows }));
@@ -38,6 +39,7 @@ export class NodeTerminal {
       this.shellEnded = false;
       this.refit();
       this.control({ type: 'resize', cols: this.term.cols, rows: this.term.rows });
+      for (const bytes of this.pending.splice(0)) socket.send(bytes);
     };
     socket.onmessage = (event) => {
       if (typeof event.data === 'string') {
@@ -91,6 +93,7 @@ export class NodeTerminal {
       return;
     }
     if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(bytes);
+    else if (!this.closedForGood) this.pending.push(bytes);
   }
 
   control(message) {
