@@ -15,6 +15,8 @@ public interface TclabConfig {
 
     Lessons lessons();
 
+    Grading grading();
+
     Docker docker();
 
     Terminal terminal();
@@ -42,6 +44,10 @@ public interface TclabConfig {
         @WithDefault("4h")
         Duration maxLifetime();
 
+        /** How often idle and expired labs are looked for. */
+        @WithDefault("30s")
+        Duration cullInterval();
+
         /** How long a lab may take to become ready before its start fails. */
         @WithDefault("60s")
         Duration startTimeout();
@@ -58,7 +64,7 @@ public interface TclabConfig {
         @WithDefault("256")
         long pids();
 
-        /** Image of the short-lived helper that wires veth links (needs ip from iproute2); defaults to the lab image. */
+        /** Image of the app's wiring helper container (needs ip from iproute2); defaults to the lab image. */
         Optional<String> helperImage();
     }
 
@@ -69,11 +75,21 @@ public interface TclabConfig {
         /** How long to wait for a connection to the engine before calling it unreachable. */
         @WithDefault("3s")
         Duration connectTimeout();
+
+        /** How often the engine is checked, so an outage is noticed and a recovery picked up by itself. */
+        @WithDefault("5s")
+        Duration checkInterval();
     }
 
     interface Learner {
         /** Key that signs the learner cookie. When unset, a random key is made at start (cookies then end with a restart). */
         Optional<String> cookieSecret();
+    }
+
+    interface Grading {
+        /** Most throughput measurements (iperf3 loads) running at once on this host; more wait for a slot. */
+        @WithDefault("2")
+        int maxConcurrentMeasurements();
     }
 
     interface Lessons {

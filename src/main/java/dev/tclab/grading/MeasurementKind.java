@@ -52,6 +52,11 @@ public enum MeasurementKind {
         return load;
     }
 
+    /** Whether the platform runs tc for it (a non-zero exit then means tc refused, e.g. no such device). */
+    public boolean isTc() {
+        return this == QDISC || this == CLASSES || this == FILTERS;
+    }
+
     public Map<String, Unit> fields() {
         return fields;
     }

@@ -65,7 +65,8 @@ public class LabService {
             }
             EngineStatus engine = runtime.engine();
             if (!engine.reachable()) {
-                throw new EngineUnavailableException(engine.error(), null);
+                throw new EngineUnavailableException("cannot reach the Docker engine at " + engine.endpoint() + ": "
+                        + engine.error(), null);
             }
             Lab lab = new Lab(newId(), owner, lesson, topology, Instant.now());
             labs.put(lab.id(), lab);
@@ -147,7 +148,7 @@ public class LabService {
     }
 
     /** Stops labs idle for longer than the idle timeout, or older than the maximum lifetime. */
-    @Scheduled(every = "${tclab.lab.cull-interval:30s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${tclab.lab.cull-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void cullScheduled() {
         cull(Instant.now());
     }

@@ -72,8 +72,10 @@ public final class TopologyParser {
     }
 
     private static void readNode(YamlChecks checks, String name, YamlNode spec, Map<String, Topology.Node> nodes) {
-        checks.require(spec, name, NODE_NAME.asMatchPredicate(),
-                "node names are 1-20 lowercase letters, digits or '-', starting with a letter");
+        if (!NODE_NAME.matcher(name).matches()) {
+            checks.add(spec.keyProblem("'" + name + "' is not valid: node names are 1-20 lowercase letters, digits or '-',"
+                    + " starting with a letter"));
+        }
         if (spec.isScalar() && (spec.text() == null || spec.text().isEmpty())) {
             nodes.put(name, new Topology.Node(name, null, false, Map.of(), Map.of(), List.of()));
             return;
@@ -92,8 +94,11 @@ public final class TopologyParser {
         Map<String, String> env = stringMap(checks, spec.get("env"));
         Map<String, String> sysctls = stringMap(checks, spec.get("sysctls"));
         if (spec.get("sysctls") != null) {
-            spec.get("sysctls").entries().forEach((key, value) -> checks.require(value, key, SYSCTL.asMatchPredicate(),
-                    "only network sysctls (net.*) can be set per lab node"));
+            spec.get("sysctls").entries().forEach((key, value) -> {
+                if (!SYSCTL.matcher(key).matches()) {
+                    checks.add(value.keyProblem("'" + key + "' cannot be set: only network sysctls (net.*) are per lab node"));
+                }
+            });
         }
         List<String> exec = new ArrayList<>();
         for (YamlNode command : checks.list(spec, "exec", false)) {

@@ -67,7 +67,7 @@ public class SystemStatus {
         return current;
     }
 
-    @Scheduled(every = "${tclab.engine.check-interval:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${tclab.docker.check-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void refresh() {
         Snapshot before = current;
         EngineStatus engine = runtime.engine();

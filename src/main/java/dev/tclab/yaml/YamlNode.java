@@ -26,12 +26,15 @@ public final class YamlNode {
     private final String path;
     private final Node node;
     private final int lineOffset;
+    /** The node of this value's key when it is a mapping entry, else null. */
+    private final Node key;
 
-    private YamlNode(String file, String path, Node node, int lineOffset) {
+    private YamlNode(String file, String path, Node node, int lineOffset, Node key) {
         this.file = file;
         this.path = path;
         this.node = node;
         this.lineOffset = lineOffset;
+        this.key = key;
     }
 
     /**
@@ -49,7 +52,7 @@ public final class YamlNode {
             if (root == null) {
                 throw new YamlException(new FileProblem(file, firstLine, "", "is empty"));
             }
-            return new YamlNode(file, "", root, firstLine - 1);
+            return new YamlNode(file, "", root, firstLine - 1, null);
         } catch (MarkedYAMLException e) {
             int line = e.getProblemMark() == null ? firstLine : e.getProblemMark().getLine() + firstLine;
             throw new YamlException(new FileProblem(file, line, "", "is not valid YAML: " + e.getProblem()));
@@ -94,13 +97,20 @@ public final class YamlNode {
         return new FileProblem(file, line(), path, message);
     }
 
+    /** A problem with this entry's key (e.g. a bad name), located at the key's line. */
+    public FileProblem keyProblem(String message) {
+        int line = key == null ? line() : key.getStartMark().getLine() + 1 + lineOffset;
+        return new FileProblem(file, line, path, message);
+    }
+
     /** The entries of a mapping, in file order; empty for anything else. Keys are the scalar keys' text. */
     public Map<String, YamlNode> entries() {
         Map<String, YamlNode> entries = new LinkedHashMap<>();
         if (node instanceof MappingNode mapping) {
             for (NodeTuple tuple : mapping.getValue()) {
                 String key = tuple.getKeyNode() instanceof ScalarNode s ? s.getValue() : String.valueOf(tuple.getKeyNode());
-                entries.put(key, new YamlNode(file, path.isEmpty() ? key : path + "." + key, tuple.getValueNode(), lineOffset));
+                entries.put(key, new YamlNode(file, path.isEmpty() ? key : path + "." + key, tuple.getValueNode(), lineOffset,
+                        tuple.getKeyNode()));
             }
         }
         return entries;
@@ -117,7 +127,7 @@ public final class YamlNode {
         if (node instanceof SequenceNode sequence) {
             List<Node> values = sequence.getValue();
             for (int i = 0; i < values.size(); i++) {
-                items.add(new YamlNode(file, path + "[" + i + "]", values.get(i), lineOffset));
+                items.add(new YamlNode(file, path + "[" + i + "]", values.get(i), lineOffset, null));
             }
         }
         return items;

@@ -1,7 +1,7 @@
 package dev.tclab.lab;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
+import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +18,8 @@ import java.util.function.BiFunction;
  * exec results, engine reachability, start failures.
  */
 @Alternative
-@ApplicationScoped
+// A singleton, not application-scoped: tests read its public fields, which a client proxy would not forward.
+@Singleton
 public class FakeLabRuntime implements LabRuntime {
 
     public final Map<String, LabSpec> running = new ConcurrentHashMap<>();

@@ -43,22 +43,49 @@ final class Wiring {
                     .append(" type veth peer name ").append(link.b().iface()).append(" netns ")
                     .append(pids.get(link.b().node())).append('\n');
         }
-        ExecResult result = DockerExec.run(docker, helper(), List.of("sh", "-c", script.toString()), timeout);
+        ExecResult result = runInHelper(script.toString(), timeout);
         if (!result.ok()) {
             throw new LabStartException("wiring the links failed: " + (result.stderr() + result.stdout()).trim()
                     + " (node pids " + pids + ")");
         }
     }
 
+    /**
+     * Runs the script in the helper, once more on a fresh helper if the helper vanished meanwhile (another app
+     * instance with the same name stopping, or someone removing it by hand).
+     */
+    private ExecResult runInHelper(String script, Duration timeout) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                ExecResult result = DockerExec.run(docker, helper(), List.of("sh", "-c", script), timeout);
+                if (result.ok() || attempt == 2 || helperRunning()) {
+                    return result;
+                }
+            } catch (NotFoundException | ConflictException e) {
+                if (attempt == 2) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private boolean helperRunning() {
+        try {
+            return Boolean.TRUE.equals(docker.inspectContainerCmd(name).exec().getState().getRunning());
+        } catch (NotFoundException e) {
+            return false;
+        }
+    }
+
     /** The helper container's name, creating or restarting it when needed. */
     private synchronized String helper() {
+        if (helperRunning()) {
+            return name;
+        }
         try {
-            if (Boolean.TRUE.equals(docker.inspectContainerCmd(name).exec().getState().getRunning())) {
-                return name;
-            }
             docker.removeContainerCmd(name).withForce(true).exec();
-        } catch (NotFoundException e) {
-            // Not created yet.
+        } catch (NotFoundException | ConflictException e) {
+            // Not there (or being removed already).
         }
         HostConfig host = HostConfig.newHostConfig()
                 .withNetworkMode("none")

@@ -1,4 +1,4 @@
-package dev.tclab.terminal;
+package dev.tclab.bench;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,12 +26,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Measurements for docs/BENCHMARKS.md ("Terminal and statistics"), not tests: excluded from the default run.
- * Run: {@code mvn -B test -Dtest=TerminalStatsBenchmarkTest -DexcludedTestGroups=}
+ * Measurements for docs/BENCHMARKS.md ("Terminal and statistics"), not tests: runs only with
+ * {@code mvn -B -Pbenchmark verify -Dit.test=TerminalStatsBenchmark}; prints BENCH lines.
  */
 @Tag("benchmark")
 @QuarkusTest
-class TerminalStatsBenchmarkTest {
+class TerminalStatsBenchmark {
 
     private static final int KEYSTROKES = 400;
     private static final int LABS = 20;

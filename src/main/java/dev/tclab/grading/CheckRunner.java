@@ -1,0 +1,237 @@
+package dev.tclab.grading;
+
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.NodeNotFoundException;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+
+/**
+ * Runs a check against a lab: takes samples (each runs every measurement, loads concurrently with what runs
+ * {@code during} them), evaluates the expectations, retries, requires a stable window, and records baselines.
+ * Blocks for seconds: call it from a worker thread, never from the event loop.
+ */
+@ApplicationScoped
+public class CheckRunner {
+
+    /** How long a load runs before measurements {@code during} it start, so they see a loaded link. */
+    static final Duration LOAD_LEAD = Duration.ofSeconds(1);
+
+    private final LabRuntime runtime;
+    private final BaselineStore baselines;
+    private final MeasurementSlots slots;
+    private final Duration loadLead;
+    private final ExecutorService loads = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "tclab-check-load");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    @Inject
+    public CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots) {
+        this(runtime, baselines, slots, LOAD_LEAD);
+    }
+
+    CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead) {
+        this.runtime = runtime;
+        this.baselines = baselines;
+        this.slots = slots;
+        this.loadLead = loadLead;
+    }
+
+    /** A sample's outcome; {@code platformError} is set when the lab could not be reached at all. */
+    private record Sample(Values values, Map<String, String> raw, List<AssertionResult> assertions, boolean passed,
+                          String platformError) {
+    }
+
+    /**
+     * Runs {@code spec} in the lab. {@code checkId} names the check in progress events and the result (the spec's
+     * id or the lesson's {@code <step>-check-<n>}).
+     */
+    public CheckResult run(String labId, String checkId, CheckSpec spec, Consumer<CheckProgress> progress) {
+        Instant start = Instant.now();
+        Instant deadline = start.plus(spec.timeout());
+        int consecutive = 0;
+        int failures = 0;
+        int attempt = 0;
+        while (true) {
+            attempt++;
+            progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring"));
+            Sample sample;
+            try {
+                sample = sample(labId, checkId, spec, progress, attempt);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return done(checkId, spec, CheckResult.Status.ERROR, attempt, null, "The check was interrupted.", start, progress);
+            }
+            if (sample.platformError() != null) {
+                return done(checkId, spec, CheckResult.Status.ERROR, attempt, sample, sample.platformError(), start, progress);
+            }
+            if (sample.passed()) {
+                consecutive++;
+                if (consecutive >= spec.stable()) {
+                    String note = recordBaselines(labId, spec, sample.values());
+                    return done(checkId, spec, CheckResult.Status.PASSED, attempt, sample, passMessage(spec) + note, start, progress);
+                }
+            } else {
+                consecutive = 0;
+                failures++;
+                if (failures > spec.retries()) {
+                    return done(checkId, spec, CheckResult.Status.FAILED, attempt, sample, failMessage(sample), start, progress);
+                }
+            }
+            if (Instant.now().plus(spec.interval()).isAfter(deadline)) {
+                String why = sample.passed()
+                        ? "It held for " + consecutive + " of the " + spec.stable() + " consecutive samples needed before the "
+                                + spec.timeout().toSeconds() + " s timeout."
+                        : failMessage(sample) + " (gave up after the " + spec.timeout().toSeconds() + " s timeout)";
+                return done(checkId, spec, CheckResult.Status.FAILED, attempt, sample, why, start, progress);
+            }
+            progress.accept(new CheckProgress(checkId, CheckProgress.Stage.WAITING, attempt,
+                    sample.passed() ? "holds; sampling again (" + consecutive + "/" + spec.stable() + ")" : "does not hold yet; retrying"));
+            try {
+                Thread.sleep(spec.interval().toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return done(checkId, spec, CheckResult.Status.ERROR, attempt, sample, "The check was interrupted.", start, progress);
+            }
+        }
+    }
+
+    private Sample sample(String labId, String checkId, CheckSpec spec, Consumer<CheckProgress> progress, int attempt)
+            throws InterruptedException {
+        Map<String, Object> results = new LinkedHashMap<>();
+        Map<String, String> raw = new LinkedHashMap<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        try {
+            for (Measurement m : spec.measurements()) {
+                if (m.during() != null) {
+                    continue;
+                }
+                List<Measurement> dependents = spec.during(m.name());
+                if (dependents.isEmpty()) {
+                    keep(m, measure(labId, checkId, m, progress, attempt), results, raw, errors);
+                    continue;
+                }
+                Future<MeasurementOutcome> load = loads.submit(() -> measure(labId, checkId, m, progress, attempt));
+                Thread.sleep(loadLead.toMillis());
+                for (Measurement d : dependents) {
+                    keep(d, measure(labId, checkId, d, progress, attempt), results, raw, errors);
+                }
+                keep(m, join(load), results, raw, errors);
+            }
+        } catch (EngineUnavailableException e) {
+            return new Sample(null, raw, List.of(), false, "The lab cannot be reached: " + e.getMessage());
+        } catch (NodeNotFoundException e) {
+            return new Sample(null, raw, List.of(), false, "The lab is not running (" + e.getMessage() + "). Start it again.");
+        }
+        Values values = new Values(results, baselines.all(labId), errors);
+        List<AssertionResult> assertions = Evaluator.evaluate(spec.expect(), values);
+        boolean passed = errors.isEmpty() && assertions.stream().allMatch(AssertionResult::passed);
+        return new Sample(values, raw, assertions, passed, null);
+    }
+
+    private MeasurementOutcome join(Future<MeasurementOutcome> load)
+            throws InterruptedException, EngineUnavailableException, NodeNotFoundException {
+        try {
+            return load.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof EngineUnavailableException engine) {
+                throw engine;
+            }
+            if (e.getCause() instanceof NodeNotFoundException node) {
+                throw node;
+            }
+            throw new IllegalStateException("a load measurement failed unexpectedly", e.getCause());
+        }
+    }
+
+    private MeasurementOutcome measure(String labId, String checkId, Measurement m, Consumer<CheckProgress> progress,
+                                       int attempt) throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        if (!m.kind().load()) {
+            return execute(labId, m);
+        }
+        try (MeasurementSlots.Slot slot = slots.acquire(() -> progress.accept(new CheckProgress(checkId,
+                CheckProgress.Stage.WAITING_FOR_SLOT, attempt, "waiting for a measurement slot")))) {
+            progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring " + m.name()));
+            return execute(labId, m);
+        }
+    }
+
+    private MeasurementOutcome execute(String labId, Measurement m) throws EngineUnavailableException, NodeNotFoundException {
+        ExecResult exec = runtime.exec(labId, m.node(), Commands.argv(m), Commands.timeout(m));
+        return OutputReader.read(m, exec);
+    }
+
+    private static void keep(Measurement m, MeasurementOutcome outcome, Map<String, Object> results,
+                             Map<String, String> raw, Map<String, String> errors) {
+        results.put(m.name(), outcome.values());
+        raw.put(m.name(), outcome.raw());
+        if (outcome.error() != null) {
+            errors.put(m.name(), outcome.error());
+        }
+    }
+
+    private String recordBaselines(String labId, CheckSpec spec, Values values) {
+        StringBuilder note = new StringBuilder();
+        spec.record().forEach((name, path) -> {
+            Optional<Object> value = values.get(path);
+            if (value.isPresent() && value.get() instanceof Measure measure) {
+                baselines.record(labId, name, measure);
+            } else {
+                note.append(" Could not record ").append(name).append(": no number at ").append(path).append('.');
+            }
+        });
+        return note.toString();
+    }
+
+    private static String passMessage(CheckSpec spec) {
+        return spec.stable() > 1 ? "Passed: held for " + spec.stable() + " consecutive samples." : "Passed.";
+    }
+
+    private static String failMessage(Sample sample) {
+        Map<String, String> errors = errorsOf(sample.values());
+        if (!errors.isEmpty()) {
+            Map.Entry<String, String> first = errors.entrySet().iterator().next();
+            return "Measurement '" + first.getKey() + "' failed: " + first.getValue();
+        }
+        return sample.assertions().stream().filter(a -> !a.passed()).map(AssertionResult::message).findFirst()
+                .orElse("The expectation does not hold.");
+    }
+
+    private static CheckResult done(String checkId, CheckSpec spec, CheckResult.Status status, int attempts,
+                                    Sample sample, String message, Instant start, Consumer<CheckProgress> progress) {
+        progress.accept(new CheckProgress(checkId, CheckProgress.Stage.DONE, attempts, status.name().toLowerCase()));
+        boolean measured = sample != null && sample.values() != null;
+        return new CheckResult(checkId, spec.title(), status, attempts,
+                sample == null ? List.of() : sample.assertions(),
+                measured ? sample.values().results() : Map.of(),
+                sample == null ? Map.of() : sample.raw(),
+                measured ? errorsOf(sample.values()) : Map.of(),
+                message, Duration.between(start, Instant.now()), spec.hint());
+    }
+
+    private static Map<String, String> errorsOf(Values values) {
+        Map<String, String> errors = new LinkedHashMap<>();
+        values.results().keySet().forEach(n -> values.error(n).ifPresent(e -> errors.put(n, e)));
+        return errors;
+    }
+
+    @PreDestroy
+    void stop() {
+        loads.shutdownNow();
+    }
+}

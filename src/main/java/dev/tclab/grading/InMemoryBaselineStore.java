@@ -1,0 +1,27 @@
+package dev.tclab.grading;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Baselines kept in memory: they live as long as the lab, which does not survive a restart either. */
+@ApplicationScoped
+public class InMemoryBaselineStore implements BaselineStore {
+
+    private final Map<String, Map<String, Measure>> byLab = new ConcurrentHashMap<>();
+
+    @Override
+    public void record(String labId, String name, Measure value) {
+        byLab.computeIfAbsent(labId, id -> new ConcurrentHashMap<>()).put(name, value);
+    }
+
+    @Override
+    public Map<String, Measure> all(String labId) {
+        return Map.copyOf(byLab.getOrDefault(labId, Map.of()));
+    }
+
+    @Override
+    public void forget(String labId) {
+        byLab.remove(labId);
+    }
+}

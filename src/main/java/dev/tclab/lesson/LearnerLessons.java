@@ -1,0 +1,66 @@
+package dev.tclab.lesson;
+
+import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.quiz.Quiz;
+import dev.tclab.quiz.QuizAttempt;
+import dev.tclab.quiz.QuizGrader;
+import dev.tclab.quiz.QuizResults;
+import dev.tclab.system.SystemStatus;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Map;
+
+/** Lessons from one learner's side: their parameter values, this host's kernel, their quiz answers. */
+@ApplicationScoped
+public class LearnerLessons {
+
+    /** How far a learner is in a lesson: quizzes whose latest answer is correct, out of all quizzes. */
+    public record Progress(int quizzesCorrect, int quizzesTotal) {
+    }
+
+    private final LessonCatalog catalog;
+    private final QuizResults results;
+    private final SystemStatus system;
+    private final CheckBlockValidator checkValidator;
+
+    public LearnerLessons(LessonCatalog catalog, QuizResults results, SystemStatus system,
+                          CheckBlockValidator checkValidator) {
+        this.catalog = catalog;
+        this.results = results;
+        this.system = system;
+        this.checkValidator = checkValidator;
+    }
+
+    public Lesson lesson(String slug) throws LessonNotFoundException {
+        return catalog.lesson(slug).orElseThrow(() -> new LessonNotFoundException("There is no lesson '" + slug + "'."));
+    }
+
+    /** The lesson as this learner sees it on this host. */
+    public LessonView view(Lesson lesson, String learner) {
+        KernelCapabilities kernel = system.snapshot().kernel();
+        return LessonRenderer.render(lesson, Parameters.forLearner(learner, lesson.slug(), lesson.meta().parameters()),
+                kernel::supports, results.attempts(learner, lesson.slug()), checkValidator);
+    }
+
+    public Progress progress(Lesson lesson, String learner) {
+        Map<String, QuizAttempt> attempts = results.attempts(learner, lesson.slug());
+        int correct = (int) lesson.quizIds().stream().filter(id -> attempts.containsKey(id) && attempts.get(id).correct())
+                .count();
+        return new Progress(correct, lesson.quizIds().size());
+    }
+
+    /** Grades the learner's answer to a quiz and keeps it as their latest attempt. */
+    public QuizGrader.Result answer(String slug, String quizId, String learner, List<Integer> choices)
+            throws LessonNotFoundException, LessonBrokenException, QuizGrader.InvalidAnswerException {
+        Lesson lesson = lesson(slug);
+        if (lesson.broken()) {
+            throw new LessonBrokenException(lesson);
+        }
+        Quiz quiz = view(lesson, learner).quiz(quizId).orElseThrow(() ->
+                new LessonNotFoundException("Lesson '" + slug + "' has no quiz '" + quizId + "'."));
+        QuizGrader.Result result = QuizGrader.grade(quiz, choices);
+        results.record(learner, slug, new QuizAttempt(quizId, List.copyOf(QuizGrader.validChoices(quiz, choices)),
+                result.correct()));
+        return result;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.tclab.lesson;
+
+import dev.tclab.lab.FileProblem;
+import dev.tclab.lab.Topology;
+import java.util.List;
+
+/**
+ * A lesson as loaded from its folder. A lesson with problems is broken: it is listed with its problems and
+ * cannot be opened, while the other lessons keep working.
+ *
+ * @param introFile  the lesson.md's name as shown in problems
+ * @param intro      the markdown of lesson.md after its front matter
+ * @param introLine  the file line the intro starts on
+ * @param topology   the parsed lab.yml, or null when it is missing or broken
+ * @param quizIds    ids of every quiz in the lesson, in page order
+ */
+public record Lesson(String slug, LessonMeta meta, String introFile, String intro, int introLine, List<Step> steps,
+                     Topology topology, List<String> quizIds, List<FileProblem> problems) {
+
+    public Lesson {
+        steps = List.copyOf(steps);
+        quizIds = List.copyOf(quizIds);
+        problems = List.copyOf(problems);
+    }
+
+    public boolean broken() {
+        return !problems.isEmpty();
+    }
+}

@@ -1,0 +1,130 @@
+package dev.tclab.lesson;
+
+import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.FileProblem;
+import dev.tclab.lab.Topology;
+import dev.tclab.lab.TopologyException;
+import dev.tclab.lab.TopologySource;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jboss.logging.Logger;
+
+/**
+ * Every lesson the app knows: the built-in ones on the classpath and those in {@code tclab.lessons.external-dir}
+ * (an external lesson replaces a built-in one with the same slug). A lesson folder is read again when any of
+ * its files changed since the last read, so an author sees edits on the next page load. Also the
+ * {@link TopologySource} of labs: a lesson's lab is its lab.yml.
+ */
+@ApplicationScoped
+public class LessonCatalog implements TopologySource {
+
+    private static final Logger LOG = Logger.getLogger(LessonCatalog.class);
+    private static final Comparator<Lesson> ORDER = Comparator
+            .comparingInt((Lesson l) -> LessonMeta.LEVELS.indexOf(l.meta().level()))
+            .thenComparing(l -> l.meta().title())
+            .thenComparing(Lesson::slug);
+
+    private record Cached(long fingerprint, Lesson lesson) {
+    }
+
+    private final LessonLoader loader;
+    private final Optional<Path> externalDir;
+    private final Map<Path, Cached> cache = new ConcurrentHashMap<>();
+
+    @Inject
+    public LessonCatalog(CheckBlockValidator checkValidator, TclabConfig config) {
+        this(checkValidator, config.lessons().externalDir().map(Path::of));
+    }
+
+    LessonCatalog(CheckBlockValidator checkValidator, Optional<Path> externalDir) {
+        this.loader = new LessonLoader(checkValidator);
+        this.externalDir = externalDir;
+    }
+
+    void validateAtStart(@Observes StartupEvent event) {
+        externalDir.filter(dir -> !Files.isDirectory(dir)).ifPresent(dir ->
+                LOG.warnf("tclab.lessons.external-dir %s is not a folder; only built-in lessons are offered", dir));
+        List<Lesson> lessons = lessons();
+        for (Lesson lesson : lessons) {
+            if (lesson.broken()) {
+                LOG.warnf("Lesson '%s' is broken and will be listed as such:", lesson.slug());
+                lesson.problems().forEach(p -> LOG.warnf("  %s", p));
+            }
+        }
+        LOG.infof("%d lessons, %d broken", lessons.size(), lessons.stream().filter(Lesson::broken).count());
+    }
+
+    /** Every lesson, working and broken, beginner ones first, then by title. */
+    public List<Lesson> lessons() {
+        Map<String, Lesson> bySlug = new LinkedHashMap<>();
+        for (LessonFolders.Folder folder : folders()) {
+            Lesson lesson = current(folder);
+            bySlug.put(lesson.slug(), lesson);
+        }
+        List<Lesson> lessons = new ArrayList<>(bySlug.values());
+        lessons.sort(ORDER);
+        return lessons;
+    }
+
+    public Optional<Lesson> lesson(String slug) {
+        if (!LessonLoader.SLUG.matcher(slug).matches()) {
+            return Optional.empty();
+        }
+        Lesson found = null;
+        for (LessonFolders.Folder folder : folders()) {
+            if (folder.name().equals(slug)) {
+                found = current(folder);
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
+    /** The lesson's lab. A lesson whose lab.yml is broken throws its problems; other problems do not stop the lab. */
+    @Override
+    public Optional<Topology> topologyFor(String slug) throws TopologyException {
+        Optional<Lesson> lesson = lesson(slug);
+        if (lesson.isEmpty()) {
+            return Optional.empty();
+        }
+        if (lesson.get().topology() == null) {
+            List<FileProblem> labProblems = lesson.get().problems().stream()
+                    .filter(p -> p.file().endsWith("/lab.yml")).toList();
+            throw new TopologyException(labProblems.isEmpty() ? lesson.get().problems() : labProblems);
+        }
+        return Optional.of(lesson.get().topology());
+    }
+
+    private List<LessonFolders.Folder> folders() {
+        List<LessonFolders.Folder> folders = new ArrayList<>();
+        for (Path root : LessonFolders.classpathRoots(Thread.currentThread().getContextClassLoader())) {
+            folders.addAll(LessonFolders.under(root, "lessons"));
+        }
+        externalDir.ifPresent(dir -> folders.addAll(LessonFolders.under(dir, dir.toString())));
+        return folders;
+    }
+
+    private Lesson current(LessonFolders.Folder folder) {
+        long fingerprint = LessonFolders.fingerprint(folder.path());
+        Cached cached = cache.get(folder.path());
+        if (cached != null && cached.fingerprint() == fingerprint) {
+            return cached.lesson();
+        }
+        Lesson lesson = loader.load(folder.path(), folder.display());
+        if (cached != null && lesson.broken()) {
+            LOG.warnf("Lesson '%s' changed and is now broken: %s", lesson.slug(), lesson.problems());
+        }
+        cache.put(folder.path(), new Cached(fingerprint, lesson));
+        return lesson;
+    }
+}

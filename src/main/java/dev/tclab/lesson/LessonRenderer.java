@@ -1,0 +1,51 @@
+package dev.tclab.lesson;
+
+import dev.tclab.lab.FileProblem;
+import dev.tclab.lesson.markdown.BlockContext;
+import dev.tclab.lesson.markdown.LessonMarkdown;
+import dev.tclab.quiz.QuizAttempt;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Renders a lesson's markdown with given parameter values. Validation renders it too, with every parameter's
+ * first choice and every guarded block kept, so what is validated is exactly what learners get.
+ */
+public final class LessonRenderer {
+
+    private LessonRenderer() {
+    }
+
+    /**
+     * @param kernelHas whether the host has a kernel feature; null to keep every guarded block (validation)
+     * @param attempts  the learner's latest quiz attempts by quiz id
+     */
+    public static LessonView render(Lesson lesson, Map<String, String> values, Predicate<String> kernelHas,
+                                    Map<String, QuizAttempt> attempts, CheckBlockValidator checks) {
+        Set<String> guardFeatures = new LinkedHashSet<>(lesson.meta().requires());
+        guardFeatures.addAll(lesson.meta().uses());
+        BlockContext.Lesson shared = new BlockContext.Lesson(lesson.slug(), lesson.topology(), guardFeatures, kernelHas,
+                checks, attempts);
+        Map<String, String> seenIds = new HashMap<>();
+        List<FileProblem> problems = new ArrayList<>();
+
+        BlockContext introContext = new BlockContext(shared, lesson.introFile(), null, seenIds);
+        String intro = LessonMarkdown.render(Parameters.substitute(lesson.intro(), values), lesson.introLine(), introContext);
+        problems.addAll(introContext.problems());
+
+        List<LessonView.StepView> steps = new ArrayList<>();
+        for (Step step : lesson.steps()) {
+            BlockContext context = new BlockContext(shared, step.file(), step.id(), seenIds);
+            String html = LessonMarkdown.render(Parameters.substitute(step.body(), values), step.bodyLine(), context);
+            problems.addAll(context.problems());
+            steps.add(new LessonView.StepView(step.id(), Parameters.substitute(step.title(), values), html,
+                    List.copyOf(context.quizzes()), List.copyOf(context.checks()), List.copyOf(context.solutions())));
+        }
+        return new LessonView(lesson, values, intro, List.copyOf(introContext.quizzes()), steps, problems);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.tclab.lesson;
+
+import dev.tclab.lab.FileProblem;
+import dev.tclab.lesson.markdown.BlockContext;
+import dev.tclab.quiz.Quiz;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A lesson as one learner sees it: their parameter values substituted, blocks this host cannot run dropped,
+ * rendered to HTML.
+ *
+ * @param parameters the learner's parameter values
+ * @param introHtml  lesson.md's body as HTML
+ * @param problems   block problems met while rendering (none for a valid lesson, whatever the parameters)
+ */
+public record LessonView(Lesson lesson, Map<String, String> parameters, String introHtml, List<Quiz> introQuizzes,
+                         List<StepView> steps, List<FileProblem> problems) {
+
+    /** One step, rendered. */
+    public record StepView(String id, String title, String html, List<Quiz> quizzes, List<BlockContext.CheckRef> checks,
+                           List<BlockContext.SolutionRef> solutions) {
+    }
+
+    /** Every quiz on the page, in page order. */
+    public List<Quiz> quizzes() {
+        return Stream.concat(introQuizzes.stream(), steps.stream().flatMap(s -> s.quizzes().stream()))
+                .toList();
+    }
+
+    public Optional<Quiz> quiz(String id) {
+        return quizzes().stream().filter(q -> q.id().equals(id)).findFirst();
+    }
+}

@@ -1,0 +1,122 @@
+package dev.tclab.lesson.markdown;
+
+import dev.tclab.lab.FileProblem;
+import dev.tclab.lab.Topology;
+import dev.tclab.lesson.CheckBlockValidator;
+import dev.tclab.quiz.Quiz;
+import dev.tclab.quiz.QuizAttempt;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * What the lesson block extension needs to turn one markdown file's fenced blocks into lesson blocks, and what
+ * it collects while doing so (problems, quizzes, checks, solutions).
+ */
+public final class BlockContext {
+
+    /** A check block of a step: its id and the title its button shows. */
+    public record CheckRef(String stepId, String id, String title) {
+    }
+
+    /** A solution block: commands to run, in order, on a node. */
+    public record SolutionRef(String node, List<String> lines) {
+    }
+
+    /**
+     * What is shared by every file of one lesson.
+     *
+     * @param slug          the lesson's slug (quiz forms post to it)
+     * @param topology      the lesson's lab, or null when its lab.yml is broken (node names are then not checked)
+     * @param guardFeatures features named in requires/uses; guards may only use these
+     * @param kernelHas     whether the host has a feature; null while validating, when every guarded block is kept
+     * @param attempts      the learner's latest quiz attempts by quiz id (empty while validating)
+     */
+    public record Lesson(String slug, Topology topology, Set<String> guardFeatures, Predicate<String> kernelHas,
+                         CheckBlockValidator checkValidator, Map<String, QuizAttempt> attempts) {
+    }
+
+    private final Lesson lesson;
+    private final String file;
+    private final String stepId;
+    private final Map<String, String> seenIds;
+    private final List<FileProblem> problems = new ArrayList<>();
+    private final List<Quiz> quizzes = new ArrayList<>();
+    private final List<CheckRef> checks = new ArrayList<>();
+    private final List<SolutionRef> solutions = new ArrayList<>();
+    private int checkBlocks;
+
+    /**
+     * @param stepId  the step this file is, or null for the lesson intro
+     * @param seenIds quiz and check ids already used in the lesson, with where; shared by the lesson's files
+     */
+    public BlockContext(Lesson lesson, String file, String stepId, Map<String, String> seenIds) {
+        this.lesson = lesson;
+        this.file = file;
+        this.stepId = stepId;
+        this.seenIds = seenIds;
+    }
+
+    /** A context for one file whose ids need not be unique against other files. */
+    public BlockContext(Lesson lesson, String file, String stepId) {
+        this(lesson, file, stepId, new HashMap<>());
+    }
+
+    public List<FileProblem> problems() {
+        return problems;
+    }
+
+    public List<Quiz> quizzes() {
+        return quizzes;
+    }
+
+    public List<CheckRef> checks() {
+        return checks;
+    }
+
+    public List<SolutionRef> solutions() {
+        return solutions;
+    }
+
+    Lesson lesson() {
+        return lesson;
+    }
+
+    String file() {
+        return file;
+    }
+
+    String stepId() {
+        return stepId;
+    }
+
+    void problem(int line, String message) {
+        problems.add(new FileProblem(file, line, "", message));
+    }
+
+    /** Records the id, or a problem when the lesson already used it. */
+    void claimId(String kind, String id, int line) {
+        String earlier = seenIds.putIfAbsent(kind + ":" + id, file + ":" + line);
+        if (earlier != null) {
+            problem(line, kind + " id '" + id + "' is already used at " + earlier + "; ids are unique in a lesson");
+        }
+    }
+
+    /** Numbers this file's check blocks 1, 2, ... in file order, guarded ones included, so ids never shift. */
+    int nextCheckNumber() {
+        return ++checkBlocks;
+    }
+
+    /** Whether a block with these guards is shown on this host. */
+    boolean shows(BlockInfo info) {
+        Predicate<String> has = lesson.kernelHas();
+        if (has == null) {
+            return true;
+        }
+        return (info.ifFeature() == null || has.test(info.ifFeature()))
+                && (info.unlessFeature() == null || !has.test(info.unlessFeature()));
+    }
+}

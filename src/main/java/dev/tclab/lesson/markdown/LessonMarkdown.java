@@ -1,0 +1,40 @@
+package dev.tclab.lesson.markdown;
+
+import com.vladsch.flexmark.html.HtmlRenderer;
+import com.vladsch.flexmark.parser.Parser;
+import com.vladsch.flexmark.util.ast.Document;
+import com.vladsch.flexmark.util.data.DataHolder;
+import com.vladsch.flexmark.util.data.DataKey;
+import com.vladsch.flexmark.util.data.MutableDataSet;
+import com.vladsch.flexmark.util.data.NullableDataKey;
+import java.util.List;
+
+/**
+ * Renders lesson markdown to HTML with the lesson block extension. Raw HTML the author writes is escaped,
+ * never passed through. The same pass validates: problems land in the {@link BlockContext}.
+ */
+public final class LessonMarkdown {
+
+    /** The context of the file being rendered; without it, fenced blocks stay ordinary code blocks. */
+    static final NullableDataKey<BlockContext> CONTEXT = new NullableDataKey<>("TCLAB_BLOCK_CONTEXT");
+    /** The file line the markdown text starts on, so problems carry file lines. */
+    static final DataKey<Integer> FIRST_LINE = new DataKey<>("TCLAB_FIRST_LINE", 1);
+
+    private static final DataHolder BASE = new MutableDataSet()
+            .set(Parser.EXTENSIONS, List.of(LessonBlocksExtension.create()))
+            .set(HtmlRenderer.ESCAPE_HTML, true)
+            .toImmutable();
+
+    private LessonMarkdown() {
+    }
+
+    /**
+     * @param markdown  the text, parameters already substituted
+     * @param firstLine the file line the text starts on
+     */
+    public static String render(String markdown, int firstLine, BlockContext context) {
+        DataHolder options = new MutableDataSet(BASE).set(CONTEXT, context).set(FIRST_LINE, firstLine).toImmutable();
+        Document document = Parser.builder(options).build().parse(markdown);
+        return HtmlRenderer.builder(options).build().render(document);
+    }
+}

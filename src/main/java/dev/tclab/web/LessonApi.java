@@ -1,0 +1,127 @@
+package dev.tclab.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.lab.FileProblem;
+import dev.tclab.lesson.LearnerLessons;
+import dev.tclab.lesson.Lesson;
+import dev.tclab.lesson.LessonBrokenException;
+import dev.tclab.lesson.LessonNotFoundException;
+import dev.tclab.lesson.LessonCatalog;
+import dev.tclab.lesson.LessonView;
+import dev.tclab.learner.LearnerCookieFilter;
+import dev.tclab.quiz.Quiz;
+import dev.tclab.quiz.QuizGrader;
+import io.smallrye.common.annotation.Blocking;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Lessons and quizzes as JSON. Quiz answers never leave the server before the learner has answered. */
+@Path("/api/lessons")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class LessonApi {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String ANSWER_SHAPE = "Send {\"choices\": [0]} with the indexes of the chosen options.";
+
+    /** A lesson in the list. {@code progress} counts this learner's correctly answered quizzes. */
+    public record LessonSummary(String slug, String title, String summary, String level, int minutes,
+                                List<String> requires, List<String> uses, List<String> prerequisites, boolean broken,
+                                List<String> problems, LearnerLessons.Progress progress) {
+    }
+
+    /** A quiz as the learner gets it: no answers, no explanations. */
+    public record QuizQuestion(String id, String question, boolean multiple, List<String> options) {
+        static QuizQuestion of(Quiz quiz) {
+            return new QuizQuestion(quiz.id(), quiz.question(), quiz.multiple(),
+                    quiz.options().stream().map(Quiz.Option::text).toList());
+        }
+    }
+
+    public record CheckInfo(String id, String title) {
+    }
+
+    public record StepInfo(String id, String title, List<CheckInfo> checks, List<QuizQuestion> quizzes) {
+    }
+
+    /** One lesson for this learner: its steps with checks and quizzes, and its lab's terminal nodes. */
+    public record LessonDetail(LessonSummary lesson, List<String> nodes, List<QuizQuestion> introQuizzes,
+                               List<StepInfo> steps) {
+    }
+
+    private final LessonCatalog catalog;
+    private final LearnerLessons learnerLessons;
+
+    public LessonApi(LessonCatalog catalog, LearnerLessons learnerLessons) {
+        this.catalog = catalog;
+        this.learnerLessons = learnerLessons;
+    }
+
+    @GET
+    public List<LessonSummary> list(RoutingContext ctx) {
+        String learner = LearnerCookieFilter.learnerOf(ctx);
+        return catalog.lessons().stream().map(l -> summary(l, learner)).toList();
+    }
+
+    @GET
+    @Path("/{slug}")
+    public LessonDetail get(@PathParam("slug") String slug, RoutingContext ctx) throws LessonNotFoundException {
+        String learner = LearnerCookieFilter.learnerOf(ctx);
+        Lesson lesson = learnerLessons.lesson(slug);
+        LessonView view = learnerLessons.view(lesson, learner);
+        List<StepInfo> steps = view.steps().stream().map(s -> new StepInfo(s.id(), s.title(),
+                s.checks().stream().map(c -> new CheckInfo(c.id(), c.title())).toList(),
+                s.quizzes().stream().map(QuizQuestion::of).toList())).toList();
+        List<String> nodes = lesson.topology() == null ? List.of() : lesson.topology().interactiveNodes();
+        return new LessonDetail(summary(lesson, learner), nodes,
+                view.introQuizzes().stream().map(QuizQuestion::of).toList(), steps);
+    }
+
+    @POST
+    @Path("/{slug}/quizzes/{quizId}")
+    @Consumes(MediaType.WILDCARD)
+    public QuizGrader.Result answer(@PathParam("slug") String slug, @PathParam("quizId") String quizId, String body,
+                                    RoutingContext ctx)
+            throws LessonNotFoundException, LessonBrokenException, QuizGrader.InvalidAnswerException {
+        return learnerLessons.answer(slug, quizId, LearnerCookieFilter.learnerOf(ctx), choices(body));
+    }
+
+    private static List<Integer> choices(String body) throws QuizGrader.InvalidAnswerException {
+        JsonNode root;
+        try {
+            root = body == null || body.isBlank() ? null : JSON.readTree(body);
+        } catch (IOException e) {
+            throw new QuizGrader.InvalidAnswerException("The body is not valid JSON. " + ANSWER_SHAPE);
+        }
+        if (root == null || !root.isObject() || !root.path("choices").isArray()) {
+            throw new QuizGrader.InvalidAnswerException("The body has no \"choices\" list. " + ANSWER_SHAPE);
+        }
+        List<Integer> choices = new ArrayList<>();
+        for (JsonNode choice : root.get("choices")) {
+            if (!choice.isInt()) {
+                throw new QuizGrader.InvalidAnswerException("Choices are option indexes (whole numbers from 0), found "
+                        + choice + ". " + ANSWER_SHAPE);
+            }
+            choices.add(choice.intValue());
+        }
+        return choices;
+    }
+
+    private LessonSummary summary(Lesson lesson, String learner) {
+        return new LessonSummary(lesson.slug(), lesson.meta().title(), lesson.meta().summary(), lesson.meta().level(),
+                lesson.meta().minutes(), lesson.meta().requires(), lesson.meta().uses(), lesson.meta().prerequisites(),
+                lesson.broken(), lesson.problems().stream().map(FileProblem::toString).toList(),
+                learnerLessons.progress(lesson, learner));
+    }
+}

@@ -1,0 +1,79 @@
+package dev.tclab.grading;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.TestTopologies;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A tbf check on a real two-node lab: it fails before the learner shapes the link and passes after. */
+@QuarkusTest
+class CheckRunnerIT {
+
+    private static final String TBF_CHECK = """
+            measure:
+              - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 3 } }
+              - { name: lat, node: client, ping: { target: 10.0.0.2, count: 5, interval: 0.2 }, during: up }
+              - { name: q, node: client, qdisc: { dev: eth1 } }
+            expect:
+              - value: up.mbps
+                near: 10mbit
+                within: 15%
+                message: "measured {value} Mbit/s, expected about 10 Mbit/s: is the tbf on eth1 of the client?"
+              - { value: q.root.kind, equals: tbf }
+              - { value: q.root.options.rate, equals: 10mbit }
+            record:
+              shaped_ping: lat.avg_ms
+            """;
+
+    @Inject
+    LabRuntime runtime;
+
+    @Inject
+    CheckRunner runner;
+
+    @Inject
+    BaselineStore baselines;
+
+    private String lab;
+
+    @AfterEach
+    void stopLab() throws Exception {
+        if (lab != null) {
+            runtime.stop(lab);
+            baselines.forget(lab);
+        }
+    }
+
+    @Test
+    void shouldFailTbfCheckBeforeShapingAndPassAfter() throws Exception {
+        lab = "g" + UUID.randomUUID().toString().substring(0, 8);
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        CheckSpec spec = CheckSpecParser.parse("it.md", TBF_CHECK, 1);
+
+        CheckResult before = runner.run(lab, "tbf", spec, p -> { });
+        assertEquals(CheckResult.Status.FAILED, before.status(), before.message());
+        assertTrue(before.message().startsWith("measured "), before.message());
+        assertTrue(before.assertions().get(0).number() > 100, "unshaped veth is far above 10 Mbit/s");
+
+        ExecResult shape = runtime.exec(lab, "client",
+                List.of("tc", "qdisc", "add", "dev", "eth1", "root", "tbf", "rate", "10mbit", "burst", "32kb", "latency", "100ms"),
+                Duration.ofSeconds(10));
+        assertTrue(shape.ok(), shape.stderr());
+
+        CheckResult after = runner.run(lab, "tbf", spec, p -> { });
+        assertEquals(CheckResult.Status.PASSED, after.status(), after.message() + " " + after.assertions());
+        double mbps = after.assertions().get(0).number();
+        assertTrue(mbps > 8.5 && mbps < 11.5, "goodput through tbf 10mbit: " + mbps);
+        assertTrue(baselines.all(lab).containsKey("shaped_ping"), "the passing check recorded its baseline");
+    }
+}

@@ -1,0 +1,258 @@
+package dev.tclab.grading;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.FakeLabRuntime;
+import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.Topology;
+import dev.tclab.tc.Fixtures;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The runner against {@link FakeLabRuntime} answering with real captured outputs. */
+class CheckRunnerTest {
+
+    private static final String LAB = "lab1";
+    private static final ExecResult TBF_10 = ok(Fixtures.read("iperf3/iperf3-tcp-tbf10.json"));
+    private static final ExecResult UNSHAPED = ok(Fixtures.read("iperf3/iperf3-tcp-reverse.json"));
+
+    private final FakeLabRuntime runtime = new FakeLabRuntime();
+    private final InMemoryBaselineStore baselines = new InMemoryBaselineStore();
+    private final List<CheckProgress> progress = Collections.synchronizedList(new ArrayList<>());
+    private CheckRunner runner;
+
+    @BeforeEach
+    void startFakeLab() {
+        Topology.Node client = new Topology.Node("client", null, false, Map.of(), Map.of(), List.of());
+        Topology.Node server = new Topology.Node("server", null, false, Map.of(), Map.of(), List.of());
+        runtime.running.put(LAB, new LabSpec(LAB, new Topology("t", Map.of("client", client, "server", server), List.of()), "me", "tbf"));
+        runner = new CheckRunner(runtime, baselines, new MeasurementSlots(2), Duration.ofMillis(50));
+    }
+
+    private static ExecResult ok(String stdout) {
+        return new ExecResult(0, stdout, "", false);
+    }
+
+    private static CheckSpec spec(String yaml) throws CheckSpecException {
+        return CheckSpecParser.parse("test.md", yaml, 1);
+    }
+
+    private static final String SHAPED = """
+            measure:
+              - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 3 } }
+              - { name: q, node: client, qdisc: { dev: eth1 } }
+            expect:
+              - { value: up.mbps, near: 10mbit, within: 15%, message: "measured {value} Mbit/s" }
+              - { value: q.root.kind, equals: tbf }
+            interval: 0s
+            """;
+
+    @Test
+    void shouldRunRealCommandsAndPassWhenShaped() throws Exception {
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
+                : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), progress::add);
+        assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
+        assertEquals(List.of("client: iperf3 -c 10.0.0.2 -J -C cubic -t 3", "client: tc -s -j qdisc show dev eth1"),
+                runtime.execLog);
+        assertEquals("measured 9.641 Mbit/s", result.assertions().get(0).message());
+        assertEquals(1, result.attempts());
+        assertEquals(CheckProgress.Stage.DONE, progress.get(progress.size() - 1).stage());
+    }
+
+    @Test
+    void shouldFailWithLearnerMessageWhenUnshaped() throws Exception {
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED
+                : ok(Fixtures.read("tc/qdisc-ingress.json"));
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), progress::add);
+        assertEquals(CheckResult.Status.FAILED, result.status());
+        assertTrue(result.message().startsWith("measured 8305.5"), result.message());
+        assertFalse(result.assertions().get(1).passed());
+        assertEquals("noqueue", result.assertions().get(1).measured());
+    }
+
+    @Test
+    void shouldRetryUntilTheShaperAppears() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        runtime.execHandler = (node, cmd) -> {
+            if (cmd.startsWith("iperf3")) {
+                return runs.incrementAndGet() < 3 ? UNSHAPED : TBF_10;
+            }
+            return ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        };
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED + "retries: 2\n"), progress::add);
+        assertEquals(CheckResult.Status.PASSED, result.status());
+        assertEquals(3, result.attempts());
+        assertTrue(progress.stream().anyMatch(p -> p.stage() == CheckProgress.Stage.WAITING));
+    }
+
+    @Test
+    void shouldGiveUpAfterRetries() throws Exception {
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED + "retries: 1\n"), progress::add);
+        assertEquals(CheckResult.Status.FAILED, result.status());
+        assertEquals(2, result.attempts());
+    }
+
+    @Test
+    void shouldRequireConsecutivePassesForStableWindow() throws Exception {
+        // pass, fail, pass, pass: with stable 2 and one retry allowed, it passes on the 4th sample.
+        List<ExecResult> answers = List.of(TBF_10, UNSHAPED, TBF_10, TBF_10);
+        AtomicInteger runs = new AtomicInteger();
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? answers.get(runs.getAndIncrement())
+                : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED + "stable: 2\nretries: 1\n"), progress::add);
+        assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
+        assertEquals(4, result.attempts());
+        assertTrue(result.message().contains("2 consecutive samples"));
+    }
+
+    @Test
+    void shouldRunPingDuringLoadAndRecordBaselineForLaterRatio() throws Exception {
+        CountDownLatch loadRunning = new CountDownLatch(1);
+        runtime.execHandler = (node, cmd) -> {
+            if (cmd.startsWith("iperf3")) {
+                loadRunning.countDown();
+                sleep(300);
+                return TBF_10;
+            }
+            // The ping must start while the load runs.
+            assertTrue(await(loadRunning), "ping started before the load");
+            return ok(Fixtures.read("ping/ping-iputils-under-load.txt"));
+        };
+        String loaded = """
+                measure:
+                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 5 } }
+                  - { name: lat, node: client, ping: { target: 10.0.0.2, count: 10, interval: 0.2 }, during: up }
+                expect:
+                  - { value: lat.avg_ms, above: 50ms }
+                record:
+                  loaded_ping: lat.avg_ms
+                """;
+        CheckResult before = runner.run(LAB, "bloat", spec(loaded), progress::add);
+        assertEquals(CheckResult.Status.PASSED, before.status(), before.message());
+        assertEquals("client: ping -q -c 10 -i 0.2 -w 4 10.0.0.2", runtime.execLog.get(1));
+        assertEquals(new Measure(94.322, Unit.MS), baselines.all(LAB).get("loaded_ping"));
+
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
+                : ok("10 packets transmitted, 10 received, 0% packet loss, time 1806ms\nrtt min/avg/max/mdev = 1.0/4.5/9.0/1.2 ms\n");
+        String fixed = loaded.replace("above: 50ms", "ratio_to: baseline.loaded_ping, below: 0.1").replace("record:\n  loaded_ping: lat.avg_ms\n", "");
+        CheckResult after = runner.run(LAB, "fixed", spec(fixed), progress::add);
+        assertEquals(CheckResult.Status.PASSED, after.status(), after.message());
+        assertEquals(4.5 / 94.322, after.assertions().get(0).number(), 1e-9);
+    }
+
+    @Test
+    void shouldFailWithIperfErrorAndKeepRawOutput() throws Exception {
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3")
+                ? new ExecResult(1, Fixtures.read("iperf3/iperf3-error-refused.json"), "", false)
+                : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), progress::add);
+        assertEquals(CheckResult.Status.FAILED, result.status());
+        assertEquals("Measurement 'up' failed: iperf3 reported: unable to connect to server: Connection refused", result.message());
+        assertTrue(result.raw().get("up").contains("Connection refused"));
+    }
+
+    @Test
+    void shouldFailWhenTcCannotFindTheDevice() throws Exception {
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
+                : new ExecResult(1, "", "Cannot find device \"eth1\"\n", false);
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), progress::add);
+        assertEquals(CheckResult.Status.FAILED, result.status());
+        assertEquals("tc failed: Cannot find device \"eth1\"", result.errors().get("q"));
+    }
+
+    @Test
+    void shouldReportErrorWhenLabIsGone() throws Exception {
+        runtime.running.clear();
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), progress::add);
+        assertEquals(CheckResult.Status.ERROR, result.status());
+        assertTrue(result.message().contains("not running"), result.message());
+    }
+
+    @Test
+    void shouldReadCommandOutputWithRegexGroupsAndExitCode() throws Exception {
+        runtime.execHandler = (node, cmd) -> ok(Fixtures.read("tc/qdisc-tbf-loaded.txt"));
+        CheckResult result = runner.run(LAB, "cmd", spec("""
+                measure:
+                  - name: shown
+                    node: client
+                    command: "tc -s qdisc show dev eth1"
+                    regex: "rate (?<mbit>\\\\d+)Mbit burst (?<burst>\\\\S+)"
+                expect:
+                  - { value: shown.match.mbit, equals: 10 }
+                  - { value: shown.match.burst, equals: 32Kb }
+                  - { value: shown.exit_code, equals: 0 }
+                """), progress::add);
+        assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
+        assertEquals("client: sh -c tc -s qdisc show dev eth1", runtime.execLog.get(0));
+    }
+
+    @Test
+    void shouldMakeSecondThroughputMeasurementWaitForASlot() throws Exception {
+        MeasurementSlots oneSlot = new MeasurementSlots(1);
+        CheckRunner shared = new CheckRunner(runtime, baselines, oneSlot, Duration.ZERO);
+        CountDownLatch firstRunning = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        runtime.execHandler = (node, cmd) -> {
+            if (cmd.startsWith("iperf3") && firstRunning.getCount() == 1) {
+                firstRunning.countDown();
+                await(release);
+            }
+            return cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        };
+        Thread first = new Thread(() -> shared.run(LAB, "a", specUnchecked(SHAPED), p -> { }));
+        first.start();
+        assertTrue(await(firstRunning));
+        List<CheckProgress> second = Collections.synchronizedList(new ArrayList<>());
+        Thread secondThread = new Thread(() -> shared.run(LAB, "b", specUnchecked(SHAPED), second::add));
+        secondThread.start();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (second.stream().noneMatch(p -> p.stage() == CheckProgress.Stage.WAITING_FOR_SLOT) && System.nanoTime() < until) {
+            sleep(10);
+        }
+        assertTrue(second.stream().anyMatch(p -> p.stage() == CheckProgress.Stage.WAITING_FOR_SLOT
+                && p.detail().equals("waiting for a measurement slot")));
+        release.countDown();
+        first.join(5000);
+        secondThread.join(5000);
+        assertEquals(1, oneSlot.free());
+        assertEquals(CheckProgress.Stage.DONE, second.get(second.size() - 1).stage());
+    }
+
+    private static CheckSpec specUnchecked(String yaml) {
+        try {
+            return spec(yaml);
+        } catch (CheckSpecException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean await(CountDownLatch latch) {
+        try {
+            return latch.await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.tclab.grading;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tclab.lab.FileProblem;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CheckSpecParserTest {
+
+    private static final String FILE = "lessons/tbf-basics/steps/02-shape.md";
+
+    /** The example of the check format brief, with parameters substituted. */
+    private static final String FULL = """
+            id: shaped-to-rate
+            title: The client's uplink runs at about {{rate}} Mbit/s
+            measure:
+              - name: up
+                node: client
+                iperf3: { server: 10.0.0.2, seconds: 6, reverse: false }
+              - name: lat
+                node: client
+                ping: { target: 10.0.0.2, count: 20, interval: 0.2 }
+                during: up
+              - name: q
+                node: client
+                qdisc: { dev: eth1 }
+              - name: classes
+                node: gw
+                classes: { dev: eth1 }
+              - name: filters
+                node: gw
+                filters: { dev: eth1, parent: "ffff:" }
+              - name: addr
+                node: client
+                command: "ip -j addr show dev eth1"
+                parse: json
+            expect:
+              - value: up.mbps
+                near: "{{rate}}mbit"
+                within: 15%
+                message: "measured {value} Mbit/s, expected about {{rate}} Mbit/s: is the tbf on eth1 of the client?"
+              - value: q.root.kind
+                equals: tbf
+              - value: lat.avg_ms
+                below: 50ms
+              - value: lat.avg_ms
+                ratio_to: baseline.loaded_ping
+                below: 0.1
+              - any_of:
+                  - { value: q.root.kind, equals: tbf }
+                  - { value: q.root.kind, equals: cake }
+            record:
+              loaded_ping: lat.avg_ms
+            retries: 2
+            stable: 1
+            interval: 1s
+            timeout: 60s
+            watch: false
+            hint: "Look at `tc -s qdisc show dev eth1` on the client."
+            """;
+
+    @Test
+    void shouldParseTheDocumentedExample() throws Exception {
+        CheckSpec spec = CheckSpecParser.parse(FILE, FULL, 10, Map.of("rate", "10"));
+        assertEquals("shaped-to-rate", spec.id());
+        assertEquals("The client's uplink runs at about 10 Mbit/s", spec.title());
+        assertEquals(List.of("up", "lat", "q", "classes", "filters", "addr"),
+                spec.measurements().stream().map(Measurement::name).toList());
+        assertEquals(MeasurementKind.COMMAND, spec.measurements().get(5).kind());
+        assertEquals("json", spec.measurements().get(5).option("parse", ""));
+        assertEquals(List.of(spec.measurements().get(1)), spec.during("up"));
+        assertEquals(5, spec.expect().size());
+        Assertion.Check near = (Assertion.Check) spec.expect().get(0);
+        assertEquals(new Comparison.Near(Quantity.parse("10mbit").quantity(), Tolerance.percent(15)), near.comparison());
+        assertEquals("lat.avg_ms", spec.record().get("loaded_ping").text());
+        assertEquals(2, spec.retries());
+        assertEquals(Duration.ofSeconds(60), spec.timeout());
+    }
+
+    @Test
+    void shouldReportUndeclaredParameterAtItsLine() {
+        CheckSpecException e = assertThrows(CheckSpecException.class,
+                () -> CheckSpecParser.parse(FILE, FULL, 10, Map.of("speed", "10")));
+        assertEquals(11, e.problems().get(0).line(), "{{rate}} first appears on the second line of the block");
+        assertTrue(e.problems().get(0).message().contains("{{rate}} is not declared"));
+    }
+
+    private static List<FileProblem> problems(String yaml) {
+        return assertThrows(CheckSpecException.class, () -> CheckSpecParser.parse(FILE, yaml, 20)).problems();
+    }
+
+    @Test
+    void shouldLocateEveryProblemWithLineAndField() {
+        List<FileProblem> problems = problems("""
+                measure:
+                  - name: up
+                    node: client
+                    iperf3: { server: example.org, seconds: 99 }
+                  - name: lat
+                    node: client
+                    ping: { target: 10.0.0.2 }
+                    during: nothing
+                expect:
+                  - { value: up.speed, above: 1mbit }
+                  - { value: lat.avg_ms, below: 10mbps }
+                  - { value: lat.avg_ms, near: 5ms }
+                  - { value: ghost.x, equals: 1 }
+                  - { value: up.mbps, below: 32kb }
+                timeout: soon
+                """);
+        List<String> lines = problems.stream().map(p -> p.line() + " " + p.field() + ": " + p.message()).toList();
+        assertTrue(lines.contains("23 measure[0].iperf3.server: 'example.org' is not an IPv4 address; measurements only reach addresses inside the lab"), lines.toString());
+        assertTrue(lines.contains("23 measure[0].iperf3.seconds: expected a whole number from 1 to 30, found '99'"), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("27 measure[1].during: 'nothing' is not an earlier measurement")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("29 expect[0].value: a iperf3 result has the fields")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("30 expect[1].below: '10mbps' is ambiguous")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("31 expect[2]: 'near' needs 'within'")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("32 expect[3].value: 'ghost' is neither a measurement")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("33 expect[4].below: '32kb' is a size")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("34 timeout: expected a duration")), lines.toString());
+    }
+
+    @Test
+    void shouldRejectPingThatOutlastsItsLoad() {
+        List<FileProblem> problems = problems("""
+                measure:
+                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 3 } }
+                  - { name: lat, node: client, ping: { target: 10.0.0.2, count: 20, interval: 0.2 }, during: up }
+                """);
+        assertEquals(22, problems.get(0).line());
+        assertTrue(problems.get(0).message().contains("must end before 'up'"), problems.get(0).message());
+    }
+
+    @Test
+    void shouldRejectDuringANonLoadAndTwoLoadsAtOnce() {
+        List<FileProblem> problems = problems("""
+                measure:
+                  - { name: q, node: client, qdisc: { dev: eth1 } }
+                  - { name: lat, node: client, ping: { target: 10.0.0.2 }, during: q }
+                  - { name: up, node: client, iperf3: { server: 10.0.0.2 } }
+                  - { name: down, node: client, iperf3: { server: 10.0.0.2, reverse: true }, during: up }
+                """);
+        assertTrue(problems.get(0).message().contains("'during' needs a load"), problems.toString());
+        assertTrue(problems.get(1).message().contains("two loads cannot run at once"), problems.toString());
+    }
+
+    @Test
+    void shouldRejectMalformedStructure() {
+        assertTrue(problems("- just a list\n").get(0).message().contains("a check is a mapping"));
+        assertTrue(problems("measure: [ { name: x, node: c } ]\n").get(0).message().contains("needs one of"));
+        assertTrue(problems("measure:\n  - { name: x, node: c, qdisc: {}, ping: { target: 10.0.0.2 } }\n")
+                .get(0).message().contains("exactly one kind"));
+        assertTrue(problems("measure: [ { name: up, node: c, iperf3: { server: 10.0.0.2 } } ]\nexpect: [ { value: up.mbps, near: 5mbit, within: 2ms } ]\n")
+                .get(0).message().contains("is a time"));
+        assertTrue(problems("measure: [ { name: a, node: c, command: ls, regex: \"(\" } ]\n").get(0).message()
+                .contains("not a valid regular expression"));
+        assertTrue(problems("measure: [ { name: a, node: c, qdisc: { dev: eth1 } } ]\nrecord: { base: nothing.x }\n")
+                .get(0).message().contains("not a value of this check"));
+        assertTrue(problems("measure: [ { name: a, node: c, qdisc: { dev: eth1 } } ]\nretries: many\n").get(0).message()
+                .contains("whole number from 0 to 10"));
+        // SnakeYAML notices the unclosed flow list where the text ends: the line after the block's first line.
+        assertEquals(21, problems("measure: [ unclosed\n").get(0).line());
+    }
+}

@@ -1,0 +1,127 @@
+package dev.tclab.lab;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.notNullValue;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The labs API as a browser uses it: the learner cookie decides whose labs are visible. */
+@QuarkusTest
+@TestProfile(FakeRuntimeProfile.class)
+class LabResourceTest {
+
+    private static final String LESSON = "example";
+
+    @Inject
+    FakeLabRuntime runtime;
+
+    @Inject
+    LabService labs;
+
+    @AfterEach
+    void clean() throws Exception {
+        for (Lab lab : labs.all()) {
+            if (lab.phase().live()) {
+                labs.stop(lab.id(), lab.owner());
+            }
+        }
+        runtime.reset();
+    }
+
+    /** A new visitor's learner cookie, as the server hands it out. */
+    private static String newLearner() {
+        return given().get("/api/labs").then().statusCode(200).extract().cookie("tclab_learner");
+    }
+
+    private static String startLab(String learner) {
+        return given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
+                .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
+                .then().statusCode(202).body("status", org.hamcrest.Matchers.oneOf("starting", "running")).extract().path("id");
+    }
+
+    @Test
+    void shouldStartALabAndShowItsNodesAndInterfaces() throws Exception {
+        String learner = newLearner();
+        String id = startLab(learner);
+        for (int i = 0; i < 100 && !"running".equals(given().cookie("tclab_learner", learner)
+                .get("/api/labs/" + id).path("status")); i++) {
+            Thread.sleep(10);
+        }
+        given().cookie("tclab_learner", learner).get("/api/labs/" + id).then().statusCode(200)
+                .body("status", equalTo("running"))
+                .body("stage", equalTo("ready"))
+                .body("lesson", equalTo(LESSON))
+                .body("nodes.name", hasItems("client", "server"))
+                .body("nodes[0].interfaces", hasItems("eth1"))
+                .body("nodes[0].terminal", equalTo(true))
+                .body("readyAt", notNullValue())
+                .body("expiresAt", notNullValue());
+        given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
+                .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
+                .then().statusCode(200).body("id", equalTo(id));
+    }
+
+    @Test
+    void shouldNotShowOrStopAnotherLearnersLab() {
+        String id = startLab(newLearner());
+        String intruder = newLearner();
+        given().cookie("tclab_learner", intruder).get("/api/labs/" + id).then().statusCode(404)
+                .body("error", containsString("No lab " + id + " of yours"));
+        given().cookie("tclab_learner", intruder).delete("/api/labs/" + id).then().statusCode(404);
+        given().cookie("tclab_learner", intruder).get("/api/labs").then().statusCode(200).body("size()", equalTo(0));
+    }
+
+    @Test
+    void shouldIgnoreAForgedLearnerCookie() {
+        String learner = newLearner();
+        String id = startLab(learner);
+        String forged = learner.substring(0, learner.indexOf('.')) + ".forged-signature";
+        given().cookie("tclab_learner", forged).get("/api/labs/" + id).then().statusCode(404);
+    }
+
+    @Test
+    void shouldStopALab() {
+        String learner = newLearner();
+        String id = startLab(learner);
+        given().cookie("tclab_learner", learner).delete("/api/labs/" + id).then().statusCode(204);
+        given().cookie("tclab_learner", learner).get("/api/labs/" + id).then().statusCode(200)
+                .body("status", equalTo("stopped")).body("reason", equalTo("Stopped by the learner."));
+    }
+
+    @Test
+    void shouldExplainBadRequests() {
+        String learner = newLearner();
+        given().cookie("tclab_learner", learner).contentType(ContentType.JSON).body("{}").post("/api/labs")
+                .then().statusCode(400).body("error", containsString("{\"lesson\": \"<slug>\"}"));
+        given().cookie("tclab_learner", learner).contentType(ContentType.JSON).body("{\"lesson\": \"no-such\"}")
+                .post("/api/labs").then().statusCode(404).body("error", equalTo("There is no lesson 'no-such'."));
+        given().cookie("tclab_learner", learner).contentType(ContentType.JSON).body("{\"lesson\": ")
+                .post("/api/labs").then().statusCode(400);
+    }
+
+    @Test
+    void shouldSayWhenTheServerIsFull() {
+        startLab(newLearner());
+        startLab(newLearner());
+        startLab(newLearner());
+        given().cookie("tclab_learner", newLearner()).contentType(ContentType.JSON)
+                .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
+                .then().statusCode(503).header("Retry-After", "60").body("error", containsString("The server is full"));
+    }
+
+    @Test
+    void shouldSayWhenDockerIsDown() {
+        runtime.reachable = false;
+        given().cookie("tclab_learner", newLearner()).contentType(ContentType.JSON)
+                .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
+                .then().statusCode(503).body("error", containsString("The Docker engine does not answer"));
+    }
+}

@@ -1,0 +1,104 @@
+package dev.tclab.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TopologyParserTest {
+
+    private static List<String> problems(String yaml) {
+        return assertThrows(TopologyException.class, () -> TopologyParser.parse("lab.yml", yaml)).problems()
+                .stream().map(FileProblem::toString).toList();
+    }
+
+    @Test
+    void shouldReadNodesLinksHiddenNodesSysctlsAndSetupCommands() throws Exception {
+        Topology topology = TestTopologies.load("four-node");
+        assertThat(topology.name()).isEqualTo("four-node");
+        assertThat(topology.nodes()).containsOnlyKeys("client", "gw", "modem", "server");
+        assertThat(topology.interfacesOf("gw")).containsExactly("eth1", "eth2");
+        assertThat(topology.interactiveNodes()).containsExactly("client", "gw", "server");
+        assertThat(topology.nodes().get("gw").sysctls()).containsEntry("net.ipv4.ip_forward", "1");
+        assertThat(topology.nodes().get("server").exec()).contains("iperf3 -s -D");
+        assertThat(topology.links()).hasSize(3);
+        assertThat(topology.links().get(1).a()).isEqualTo(new Topology.Endpoint("gw", "eth2"));
+    }
+
+    @Test
+    void shouldNameFileLineAndFieldOfAnUnknownField() {
+        assertThat(problems("""
+                name: x
+                topology:
+                  nodes:
+                    client:
+                      imgae: foo
+                """)).containsExactly("lab.yml:5: topology.nodes.client.imgae: unknown field; expected one of "
+                + "kind, image, hidden, env, sysctls, exec");
+    }
+
+    @Test
+    void shouldRejectLinkToMissingNodeAndReuseOfAnInterface() {
+        List<String> found = problems("""
+                name: x
+                topology:
+                  nodes:
+                    a: {}
+                    b: {}
+                  links:
+                    - endpoints: ["a:eth1", "b:eth1"]
+                    - endpoints: ["a:eth1", "b:eth2"]
+                    - endpoints: ["a:eth3", "c:eth1"]
+                    - endpoints: ["a:eth2"]
+                """);
+        assertThat(found).containsExactly(
+                "lab.yml:8: topology.links[1].endpoints: interface a:eth1 is already used by another link",
+                "lab.yml:9: topology.links[2].endpoints[1]: no node named 'c' in topology.nodes (have: a, b)",
+                "lab.yml:10: topology.links[3].endpoints: a link has exactly two endpoints, found 1");
+    }
+
+    @Test
+    void shouldReportEverythingWrongWithANodeAtOnce() {
+        List<String> found = problems("""
+                name: Bad_Name
+                topology:
+                  nodes:
+                    Client:
+                      kind: ceos
+                      hidden: maybe
+                      sysctls: { kernel.pid_max: 10 }
+                      exec: ip addr add 10.0.0.1/24 dev eth1
+                """);
+        assertThat(found).hasSize(6).anySatisfy(p -> assertThat(p).startsWith("lab.yml:1: name: 'Bad_Name' is not valid"))
+                .anySatisfy(p -> assertThat(p).startsWith("lab.yml:4: topology.nodes.Client: 'Client' is not valid"))
+                .anySatisfy(p -> assertThat(p).isEqualTo("lab.yml:5: topology.nodes.Client.kind: only kind 'linux' is supported, found 'ceos'"))
+                .anySatisfy(p -> assertThat(p).isEqualTo("lab.yml:6: topology.nodes.Client.hidden: expected true or false, found 'maybe'"))
+                .anySatisfy(p -> assertThat(p).contains("lab.yml:7:").contains("only network sysctls"))
+                .anySatisfy(p -> assertThat(p).isEqualTo("lab.yml:8: topology.nodes.Client.exec: expected a list, found a value"));
+    }
+
+    @Test
+    void shouldLocateYamlSyntaxErrors() {
+        assertThat(problems("name: x\ntopology:\n  nodes: [a, b\n")).singleElement()
+                .satisfies(p -> assertThat(p).startsWith("lab.yml:4: is not valid YAML"));
+    }
+
+    @Test
+    void shouldRequireNameTopologyAndNodes() {
+        assertThat(problems("just text")).containsExactly("lab.yml:1: a lab.yml is a mapping with 'name' and 'topology'");
+        assertThat(problems("name: x\ntopology: {}\n"))
+                .containsExactly("lab.yml:2: topology: missing required field 'nodes' (a mapping)");
+    }
+
+    @Test
+    void shouldRejectInterfaceNamesLinuxCannotUse() {
+        assertThat(problems("""
+                name: x
+                topology:
+                  nodes: {a: {}, b: {}}
+                  links:
+                    - endpoints: ["a:averyveryverylongname", "b:lo"]
+                """)).hasSize(2).allSatisfy(p -> assertThat(p).contains("is not a usable interface name"));
+    }
+}

@@ -1,0 +1,80 @@
+package dev.tclab.lesson;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tclab.lab.TopologyException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LessonCatalogTest {
+
+    @TempDir
+    Path external;
+
+    private void writeLesson(String slug, String title) throws IOException {
+        Path dir = external.resolve(slug);
+        Files.createDirectories(dir.resolve("steps"));
+        Files.writeString(dir.resolve("lab.yml"), "name: " + slug + "\ntopology:\n  nodes:\n    client:\n");
+        Files.writeString(dir.resolve("lesson.md"), "---\ntitle: " + title + "\nsummary: s\n---\nIntro\n");
+        Files.writeString(dir.resolve("steps/01-one.md"), "---\ntitle: One\n---\nText\n");
+    }
+
+    private static void touch(Path file) throws IOException {
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+    }
+
+    @Test
+    void shouldOfferBuiltInAndExternalLessons() throws IOException {
+        writeLesson("extra", "Extra");
+        LessonCatalog catalog = new LessonCatalog(new YamlCheckBlockValidator(), Optional.of(external));
+        assertTrue(catalog.lesson("tbf-basics").isPresent());
+        assertEquals("Extra", catalog.lesson("extra").orElseThrow().meta().title());
+        assertTrue(catalog.lessons().stream().anyMatch(l -> l.slug().equals("extra")));
+    }
+
+    @Test
+    void shouldSeeAnEditOnTheNextLoadWithoutRestart() throws IOException {
+        writeLesson("live", "Before");
+        LessonCatalog catalog = new LessonCatalog(new YamlCheckBlockValidator(), Optional.of(external));
+        assertEquals("Before", catalog.lesson("live").orElseThrow().meta().title());
+        Path md = external.resolve("live/lesson.md");
+        Files.writeString(md, "---\ntitle: After\nsummary: s\n---\nIntro\n");
+        touch(md);
+        assertEquals("After", catalog.lesson("live").orElseThrow().meta().title());
+    }
+
+    @Test
+    void shouldKeepOtherLessonsWorkingWhenOneBreaks() throws IOException {
+        writeLesson("good", "Good");
+        writeLesson("bad", "Bad");
+        LessonCatalog catalog = new LessonCatalog(new YamlCheckBlockValidator(), Optional.of(external));
+        Path md = external.resolve("bad/lesson.md");
+        Files.writeString(md, "---\ntitle: [broken\n---\n");
+        touch(md);
+        assertTrue(catalog.lesson("bad").orElseThrow().broken());
+        assertFalse(catalog.lesson("good").orElseThrow().broken());
+        assertEquals(2, catalog.lessons().stream().filter(l -> l.slug().equals("good") || l.slug().equals("bad")).count());
+    }
+
+    @Test
+    void shouldServeTheLessonsLabAsTopologyAndRefuseABrokenOne() throws Exception {
+        writeLesson("lab-ok", "Lab");
+        writeLesson("lab-bad", "Lab");
+        Files.writeString(external.resolve("lab-bad/lab.yml"), "name: x\n");
+        LessonCatalog catalog = new LessonCatalog(new YamlCheckBlockValidator(), Optional.of(external));
+        assertEquals("lab-ok", catalog.topologyFor("lab-ok").orElseThrow().name());
+        assertTrue(catalog.topologyFor("no-such").isEmpty());
+        assertTrue(catalog.topologyFor("../etc").isEmpty());
+        TopologyException e = assertThrows(TopologyException.class, () -> catalog.topologyFor("lab-bad"));
+        assertTrue(e.problems().get(0).toString().contains("lab-bad/lab.yml"), e.getMessage());
+    }
+}

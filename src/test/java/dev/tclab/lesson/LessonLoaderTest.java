@@ -1,0 +1,220 @@
+package dev.tclab.lesson;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tclab.lab.FileProblem;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LessonLoaderTest {
+
+    @TempDir
+    Path root;
+    private Path dir;
+
+    private static final String LAB = """
+            name: demo
+            topology:
+              nodes:
+                client:
+                server:
+              links:
+                - endpoints: ["client:eth1", "server:eth1"]
+            """;
+    private static final String LESSON = """
+            ---
+            title: Demo
+            summary: A demo.
+            level: beginner
+            minutes: 10
+            requires: [qdisc:tbf]
+            uses: [qdisc:cake]
+            parameters:
+              rate: { choices: [5, 7], description: Mbit/s }
+            ---
+            Intro at {{rate}} Mbit/s.
+            """;
+    private static final String STEP = """
+            ---
+            title: Shape to {{rate}}
+            ---
+            ```cmd client
+            tc qdisc replace dev eth1 root tbf rate {{rate}}mbit burst 32kb latency 100ms
+            ```
+            """;
+
+    @BeforeEach
+    void writeValidLesson() throws IOException {
+        dir = root.resolve("demo");
+        write("lab.yml", LAB);
+        write("lesson.md", LESSON);
+        write("steps/01-shape.md", STEP);
+    }
+
+    private void write(String file, String text) throws IOException {
+        Path path = dir.resolve(file);
+        Files.createDirectories(path.getParent());
+        Files.writeString(path, text);
+    }
+
+    private Lesson load() {
+        return new LessonLoader(new YamlCheckBlockValidator()).load(dir, "lessons/demo");
+    }
+
+    private List<String> problems() {
+        return load().problems().stream().map(FileProblem::toString).toList();
+    }
+
+    @Test
+    void shouldLoadAValidLesson() {
+        Lesson lesson = load();
+        assertEquals(List.of(), lesson.problems());
+        assertEquals("demo", lesson.slug());
+        assertEquals("Demo", lesson.meta().title());
+        assertEquals(List.of("5", "7"), lesson.meta().parameters().get("rate").choices());
+        assertEquals(List.of("shape"), lesson.steps().stream().map(Step::id).toList());
+        assertEquals(List.of("client", "server"), lesson.topology().interactiveNodes());
+    }
+
+    @Test
+    void shouldOrderStepsByFileNameAndHonourAnIdOverride() throws IOException {
+        write("steps/02-measure.md", "---\ntitle: Measure\nid: measure-again\n---\nText\n");
+        write("steps/00-intro.md", "---\ntitle: First\n---\nText\n");
+        assertEquals(List.of("intro", "shape", "measure-again"), load().steps().stream().map(Step::id).toList());
+    }
+
+    @Test
+    void shouldRejectUndeclaredParameterWithItsLine() throws IOException {
+        write("steps/01-shape.md", STEP + "\nThen wait {{delay}} ms.\n");
+        assertEquals(List.of("lessons/demo/steps/01-shape.md:8: parameter '{{delay}}' is not declared under 'parameters' in lesson.md"),
+                problems());
+    }
+
+    @Test
+    void shouldRejectUndeclaredParameterInTheIntroWithItsFileLine() throws IOException {
+        write("lesson.md", LESSON + "\nAlso {{burst}}.\n");
+        assertEquals(List.of("lessons/demo/lesson.md:13: parameter '{{burst}}' is not declared under 'parameters' in lesson.md"),
+                problems());
+    }
+
+    @Test
+    void shouldReportBrokenFrontMatter() throws IOException {
+        write("lesson.md", "---\ntitle: [unclosed\nsummary: x\n---\nbody\n");
+        List<String> problems = problems();
+        assertEquals(1, problems.size(), problems.toString());
+        assertTrue(problems.get(0).startsWith("lessons/demo/lesson.md:3: is not valid YAML"), problems.toString());
+    }
+
+    @Test
+    void shouldReportUnclosedOrMissingFrontMatter() throws IOException {
+        write("lesson.md", "---\ntitle: x\n");
+        write("steps/01-shape.md", "no front matter\n");
+        assertEquals(List.of(
+                "lessons/demo/lesson.md:1: the front matter opened on line 1 is never closed by a '---' line",
+                "lessons/demo/steps/01-shape.md:1: missing front matter: start the file with a '---' line, the YAML (title: ...), and another '---' line"),
+                problems());
+    }
+
+    @Test
+    void shouldReportBadFrontMatterFields() throws IOException {
+        write("lesson.md", "---\ntitle: Demo\nsummary: s\nlevel: expert\nminutes: soon\nrequires: [tbf]\ncolour: red\n"
+                + "parameters: { rate: { choices: [1] } }\n---\nbody\n");
+        assertEquals(List.of(
+                "lessons/demo/lesson.md:4: level: 'expert' is not valid: one of beginner, intermediate, advanced",
+                "lessons/demo/lesson.md:5: minutes: minutes is a whole number, e.g. 40; found 'soon'",
+                "lessons/demo/lesson.md:6: requires: 'tbf' is not valid: a kernel feature name like qdisc:tbf or classifier:matchall",
+                "lessons/demo/lesson.md:7: colour: unknown field; expected one of title, summary, level, minutes, requires, uses, prerequisites, parameters"),
+                problems());
+    }
+
+    @Test
+    void shouldReportBrokenLabYmlAndStillLoadTheRest() throws IOException {
+        write("lab.yml", "name: demo\ntopology:\n  nodes:\n    client:\n  links:\n    - endpoints: [\"client:eth1\", \"nobody:eth1\"]\n");
+        Lesson lesson = load();
+        assertNull(lesson.topology());
+        assertEquals(List.of("lessons/demo/lab.yml:6: topology.links[0].endpoints[1]: no node named 'nobody' in topology.nodes (have: client)"),
+                lesson.problems().stream().map(FileProblem::toString).toList());
+        assertEquals("Demo", lesson.meta().title());
+    }
+
+    @Test
+    void shouldReportMissingFiles() throws IOException {
+        Files.delete(dir.resolve("lab.yml"));
+        Files.delete(dir.resolve("steps/01-shape.md"));
+        assertEquals(List.of("lessons/demo/lab.yml: missing: every lesson has a lab.yml describing its lab",
+                "lessons/demo/steps: no steps: add steps/01-name.md"), problems());
+    }
+
+    @Test
+    void shouldReportCommandForUnknownNodeAndBadGuardWithFileLines() throws IOException {
+        write("steps/02-more.md", "---\ntitle: More\n---\nText\n\n```cmd gateway\nip a\n```\n\n```cmd client if=qdisc:netem\nip a\n```\n");
+        assertEquals(List.of(
+                "lessons/demo/steps/02-more.md:6: lab.yml has no node 'gateway' (nodes: client, server)",
+                "lessons/demo/steps/02-more.md:10: guard feature 'qdisc:netem' is not listed in lesson.md's requires or uses"),
+                problems());
+    }
+
+    @Test
+    void shouldReportCheckThatIsNotValidYaml() throws IOException {
+        write("steps/02-check.md", "---\ntitle: Check\n---\n```check\nmeasure: [\n```\n");
+        List<String> problems = problems();
+        assertEquals(1, problems.size(), problems.toString());
+        assertTrue(problems.get(0).startsWith("lessons/demo/steps/02-check.md:"), problems.toString());
+        assertTrue(problems.get(0).contains("is not valid YAML"), problems.toString());
+    }
+
+    @Test
+    void shouldReportQuizIdsUsedTwiceAcrossFiles() throws IOException {
+        String quiz = "```quiz\nid: same\nquestion: q\noptions:\n  - { text: a, correct: true, why: x }\n  - { text: b, why: y }\n```\n";
+        write("lesson.md", LESSON + "\n" + quiz);
+        write("steps/02-q.md", "---\ntitle: Q\n---\n" + quiz);
+        assertEquals(List.of("lessons/demo/steps/02-q.md:4: quiz id 'same' is already used at lessons/demo/lesson.md:13; ids are unique in a lesson"),
+                problems());
+    }
+
+    @Test
+    void shouldValidateWithTheFirstChoiceSoBlocksParseWithRealValues() throws IOException {
+        write("steps/02-check.md", "---\ntitle: Check\n---\n```check\ntitle: at {{rate}}\nmeasure: []\n```\n");
+        assertEquals(List.of(), problems());
+        Lesson lesson = load();
+        LessonView view = LessonRenderer.render(lesson, Parameters.firstChoices(lesson.meta().parameters()), null,
+                Map.of(), new YamlCheckBlockValidator());
+        assertEquals("at 5", view.steps().get(1).checks().get(0).title());
+    }
+
+    @Test
+    void shouldRejectFolderNamesThatAreNotSlugs() throws IOException {
+        Path odd = root.resolve("My Lesson");
+        Files.createDirectories(odd);
+        Lesson lesson = new LessonLoader(new YamlCheckBlockValidator()).load(odd, "lessons/My Lesson");
+        assertTrue(lesson.broken());
+        assertTrue(lesson.problems().get(0).message().contains("slug"), lesson.problems().toString());
+    }
+
+    @Test
+    void shouldRenderLearnersTheirOwnValues() {
+        Lesson lesson = load();
+        String a = null;
+        String b = null;
+        for (int i = 0; i < 20 && (a == null || a.equals(b)); i++) {
+            a = render(lesson, "learner-a");
+            b = render(lesson, "learner-" + i);
+        }
+        assertFalse(a.equals(b), "two learners see different rates somewhere in a class of 20");
+        assertTrue(a.contains("rate 5mbit") || a.contains("rate 7mbit"), a);
+    }
+
+    private static String render(Lesson lesson, String learner) {
+        return LessonRenderer.render(lesson, Parameters.forLearner(learner, lesson.slug(), lesson.meta().parameters()),
+                f -> true, Map.of(), new YamlCheckBlockValidator()).steps().get(0).html();
+    }
+}

@@ -1,0 +1,71 @@
+package dev.tclab.system;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.tclab.lab.FakeLabRuntime;
+import dev.tclab.lab.FakeRuntimeProfile;
+import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.TestTopologies;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The engine watcher: outages are reported, and a returning engine is picked up without a restart. */
+@QuarkusTest
+@TestProfile(FakeRuntimeProfile.class)
+class SystemStatusTest {
+
+    @Inject
+    SystemStatus status;
+
+    @Inject
+    FakeLabRuntime runtime;
+
+    @AfterEach
+    void restore() {
+        runtime.reset();
+        status.refresh();
+    }
+
+    @Test
+    void shouldRecoverByItselfWhenTheEngineReturns() {
+        runtime.reachable = false;
+        status.refresh();
+        assertThat(status.snapshot().ready()).isFalse();
+        assertThat(status.snapshot().problem()).contains("fake engine is down");
+
+        runtime.reachable = true;
+        runtime.running.put("left-over", new LabSpec("left-over", TestTopologies.load("two-node"), "x", "y"));
+        status.refresh();
+
+        assertThat(status.snapshot().ready()).isTrue();
+        assertThat(status.snapshot().problem()).isNull();
+        assertThat(status.snapshot().kernel().supports("qdisc:tbf")).isTrue();
+        assertThat(runtime.running).as("orphans reaped on recovery").doesNotContainKey("left-over");
+    }
+
+    @Test
+    void shouldSayWhichCommandBuildsAMissingLabImage() {
+        runtime.imagePresent = false;
+        status.refresh();
+        given().get("/api/system").then().statusCode(200)
+                .body("labImagePresent", equalTo(false))
+                .body("ready", equalTo(false))
+                .body("problem", equalTo("The lab image tclab/lab-node:1 is missing on the Docker engine. Build it with "
+                        + "`lab-image/build.sh` (it builds offline when no registry is reachable)."));
+    }
+
+    @Test
+    void shouldListKernelFeaturesAndCapacity() {
+        given().get("/api/system").then().statusCode(200)
+                .body("docker.reachable", equalTo(true))
+                .body("kernel.'qdisc:cake'", equalTo(false))
+                .body("kernel.'qdisc:tbf'", equalTo(true))
+                .body("labsMax", equalTo(3))
+                .body("ready", equalTo(true));
+    }
+}

@@ -1,0 +1,181 @@
+package dev.tclab.web;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tclab.lab.FakeLabRuntime;
+import dev.tclab.lab.FakeRuntimeProfile;
+import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lesson.LessonCatalog;
+import dev.tclab.system.SystemStatus;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.filter.cookie.CookieFilter;
+import io.quarkus.arc.ClientProxy;
+import jakarta.inject.Inject;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@TestProfile(FakeRuntimeProfile.class)
+class LessonPagesTest {
+
+    @Inject
+    FakeLabRuntime runtime;
+    @Inject
+    SystemStatus system;
+    @Inject
+    LessonCatalog catalog;
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        for (int i = 0; i < 100 && !condition.getAsBoolean(); i++) {
+            Thread.sleep(100);
+        }
+        assertTrue(condition.getAsBoolean(), "timed out waiting until " + what);
+    }
+
+    @Test
+    void shouldListLessonsWithKernelRequirementsProgressAndBrokenOnes() throws Exception {
+        await(() -> system.snapshot().kernel().probed(), "the fake kernel is probed");
+        String page = given().when().get("/").then().statusCode(200).contentType(containsString("text/html"))
+                .extract().asString();
+        assertTrue(page.contains("<a href=\"/lessons/tbf-basics\">Token bucket basics</a>"), page);
+        assertTrue(page.contains("<span aria-hidden=\"true\">✓</span> <code>qdisc:tbf</code>"), page);
+        assertTrue(page.contains("0 of 2 answered correctly"), page);
+        assertTrue(page.contains("Broken lessons"), page);
+        assertTrue(page.contains("lessons/broken-demo/steps/01-only.md:4: lab.yml has no node &#39;server&#39;"), page);
+        assertFalse(page.contains("href=\"/lessons/broken-demo\""), "a broken lesson gets no link: " + page);
+        assertTrue(page.contains("<main id=\"main\""), page);
+        assertFalse(page.contains("class=\"banner\""), "no banner while the engine is fine: " + page);
+    }
+
+    @Test
+    void shouldMarkRequirementsUnknownUntilTheKernelIsProbed() {
+        var lesson = catalog.lesson("tbf-basics").orElseThrow();
+        assertEquals("?", LessonPages.requirements(lesson, KernelCapabilities.unknown()).get(0).symbol());
+        assertEquals("✗", LessonPages.requirements(lesson,
+                new KernelCapabilities(Map.of("qdisc:tbf", false), "k")).get(0).symbol());
+    }
+
+    @Test
+    void shouldShowABannerOnEveryPageWhenTheEngineIsDown() throws Exception {
+        // Public fields live on the bean instance, not on its client proxy.
+        FakeLabRuntime fake = ClientProxy.unwrap(runtime);
+        fake.reachable = false;
+        try {
+            await(() -> system.snapshot().problem() != null, "the engine is seen down");
+            given().when().get("/").then().statusCode(200)
+                    .body(containsString("class=\"banner\" role=\"alert\""))
+                    .body(containsString("fake engine is down"));
+            given().when().get("/lessons/tbf-basics").then().statusCode(200)
+                    .body(containsString("class=\"banner\" role=\"alert\""));
+        } finally {
+            fake.reachable = true;
+            await(() -> system.snapshot().problem() == null, "the engine is back");
+        }
+    }
+
+    @Test
+    void shouldRenderTheLessonWithCommandsChecksHintsSolutionsQuizzesAndLabPanel() {
+        String page = given().when().get("/lessons/tbf-basics").then().statusCode(200).extract().asString();
+        assertTrue(page.contains("<section id=\"lab-panel\" class=\"lab-panel\" data-lesson=\"tbf-basics\" data-nodes=\"client,server\""), page);
+        assertTrue(page.contains("id=\"lab-start\""), page);
+        assertTrue(page.contains("<link rel=\"stylesheet\" href=\"/app/lab.css\">"), page);
+        assertTrue(page.contains("<script type=\"module\" src=\"/app/lab.js\"></script>"), page);
+        assertTrue(page.contains("class=\"cmd-run\" data-node=\"client\" data-command=\"iperf3 -C cubic -c 10.0.0.2 -t 3\""), page);
+        assertTrue(page.contains("class=\"check-run\" data-step=\"shape\" data-check=\"shaped-to-rate\" disabled=\"disabled\""), page);
+        assertTrue(page.contains("<div class=\"check-result\" aria-live=\"polite\"></div>"), page);
+        assertTrue(page.contains("<details class=\"hint\">"), page);
+        assertTrue(page.contains("<summary>Show solution (on client)</summary>"), page);
+        assertTrue(page.contains("<form class=\"quiz\" id=\"quiz-burst-unit\" method=\"post\" action=\"/lessons/tbf-basics/quizzes/burst-unit\">"), page);
+        assertTrue(page.contains("id=\"step-baseline\"") && page.contains("id=\"step-shape\""), page);
+        assertFalse(page.contains("{{rate}}"), "parameters are substituted: " + page);
+        assertFalse(page.contains("Kilobits would be written"), "no explanation before answering: " + page);
+        assertFalse(page.contains("near:"), "check specs stay on the server: " + page);
+    }
+
+    @Test
+    void shouldGiveDifferentLearnersTheirOwnParameterValues() {
+        Set<String> rates = new HashSet<>();
+        for (int i = 0; i < 12 && rates.size() < 2; i++) {
+            rates.add(rateOn(given().filter(new CookieFilter()).when().get("/lessons/tbf-basics").asString()));
+        }
+        assertTrue(rates.size() >= 2, "learners see different rates: " + rates);
+        CookieFilter anna = new CookieFilter();
+        String first = rateOn(given().filter(anna).when().get("/lessons/tbf-basics").asString());
+        assertEquals(first, rateOn(given().filter(anna).when().get("/lessons/tbf-basics").asString()));
+    }
+
+    private static String rateOn(String page) {
+        Matcher m = Pattern.compile("Shape the uplink to (\\d+) Mbit/s").matcher(page);
+        assertTrue(m.find(), page);
+        return m.group(1);
+    }
+
+    @Test
+    void shouldGradeAFormAnswerAndShowTheVerdictOnTheLessonPage() {
+        CookieFilter learner = new CookieFilter();
+        given().filter(learner).redirects().follow(false).formParam("choice", "1")
+                .when().post("/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(303)
+                .header("Location", endsWith("/lessons/tbf-basics#quiz-burst-unit"));
+        String wrong = given().filter(learner).when().get("/lessons/tbf-basics").asString();
+        assertTrue(wrong.contains("Not quite."), wrong);
+        assertTrue(wrong.contains("Kilobits would be written"), wrong);
+        assertFalse(wrong.contains("reads the suffix"), "the right option is not explained yet: " + wrong);
+
+        given().filter(learner).redirects().follow(false).formParam("choice", "0")
+                .when().post("/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(303);
+        String right = given().filter(learner).when().get("/lessons/tbf-basics").asString();
+        assertTrue(right.contains("Correct!"), right);
+        assertTrue(right.contains("reads the suffix") && right.contains("Kilobits would be written"), right);
+        given().filter(learner).when().get("/").then().body(containsString("1 of 2 answered correctly"));
+    }
+
+    @Test
+    void shouldExplainARejectedFormAnswer() {
+        given().when().post("/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(400)
+                .body(containsString("Choose at least one option."));
+        given().formParam("choice", "<script>alert(1)</script>")
+                .when().post("/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(400)
+                .body(not(containsString("<script>alert(1)")))
+                .body(containsString("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    }
+
+    @Test
+    void shouldAnswerUnknownAndBrokenLessonsClearly() {
+        given().when().get("/lessons/no-such-lesson").then().statusCode(404)
+                .body(containsString("There is no lesson &#39;no-such-lesson&#39;."));
+        given().when().get("/lessons/broken-demo").then().statusCode(500)
+                .body(containsString("A broken lesson is broken"))
+                .body(containsString("{{undeclared}}"));
+    }
+
+    @Test
+    void shouldEscapeScriptInLessonMarkdownAndQuizTexts() {
+        CookieFilter learner = new CookieFilter();
+        String before = given().filter(learner).when().get("/lessons/escaping").then().statusCode(200).extract().asString();
+        given().filter(learner).redirects().follow(false).formParam("choice", "0")
+                .when().post("/lessons/escaping/quizzes/probe").then().statusCode(303);
+        String after = given().filter(learner).when().get("/lessons/escaping").asString();
+        String catalogPage = given().when().get("/").asString();
+        for (String page : new String[] {before, after, catalogPage}) {
+            assertFalse(page.contains("<script>alert"), page);
+            assertFalse(page.contains("<img src=x"), page);
+            assertFalse(page.contains("<div onclick"), page);
+            assertFalse(page.contains("href=\"javascript:"), page);
+        }
+        assertTrue(before.contains("Intro with &lt;script&gt;alert"), before);
+        assertTrue(after.contains("Because &lt;script&gt;alert('why')&lt;/script&gt; is text."), after);
+        assertTrue(catalogPage.contains("inject &lt;script&gt;alert(&#39;summary&#39;)&lt;/script&gt; markup"), catalogPage);
+    }
+}
