@@ -19,6 +19,10 @@ public interface TclabConfig {
 
     Docker docker();
 
+    Terminal terminal();
+
+    Stats stats();
+
     /** Token that lesson authors send (Authorization: Bearer ...) to run self-tests over the API; unset = off. */
     Optional<String> authorToken();
 
@@ -98,5 +102,25 @@ public interface TclabConfig {
     interface Lessons {
         /** A folder of extra lesson folders, read at every page load, so a host can add lessons without a rebuild. */
         Optional<String> externalDir();
+    }
+
+    interface Terminal {
+        /** How long a shell outlives its closed WebSocket, so a reconnecting page finds the same shell; 0 ends it at once. */
+        @WithDefault("60s")
+        Duration gracePeriod();
+
+        /** Recent output kept per shell and replayed when the page reconnects, in bytes. */
+        @WithDefault("65536")
+        int replayBytes();
+
+        /** Output queued for a slow browser beyond this many bytes is skipped (and the learner told), to bound memory. */
+        @WithDefault("4194304")
+        int maxPendingBytes();
+    }
+
+    interface Stats {
+        /** Time between two samples of a node's tc counters; between 100ms (10 Hz) and 60s. */
+        @WithDefault("1s")
+        Duration interval();
     }
 }

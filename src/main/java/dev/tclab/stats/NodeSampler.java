@@ -1,0 +1,156 @@
+package dev.tclab.stats;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.ProcessStream;
+import dev.tclab.lab.StreamListener;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * The one sampler process of a lab node, shared by everyone watching it. The learner is root in the node and may
+ * kill it: it is then restarted (with backoff if it keeps dying) and the viewers are told.
+ */
+final class NodeSampler {
+
+    private static final Logger LOG = Logger.getLogger(NodeSampler.class);
+    private static final long MAX_BACKOFF_MS = 30_000;
+
+    private final String labId;
+    private final String node;
+    private final LabRuntime runtime;
+    private final List<String> command;
+    private final ObjectMapper json;
+    private final ScheduledExecutorService restarts;
+    private final Runnable onGone;
+    private final SampleParser parser;
+    private final Set<StatsViewer> viewers = new CopyOnWriteArraySet<>();
+    private ProcessStream process;
+    private boolean stopped;
+    private int failures;
+    private long generation;
+
+    NodeSampler(String labId, String node, LabRuntime runtime, Duration interval, ObjectMapper json,
+                ScheduledExecutorService restarts, Runnable onGone) {
+        this.labId = labId;
+        this.node = node;
+        this.runtime = runtime;
+        this.command = SamplerScript.command(interval);
+        this.json = json;
+        this.restarts = restarts;
+        this.onGone = onGone;
+        this.parser = new SampleParser(node);
+    }
+
+    /** Adds a viewer and starts the process if it is not running; false when this sampler was already stopped. */
+    synchronized boolean watch(StatsViewer viewer) throws EngineUnavailableException, NodeNotFoundException {
+        if (stopped) {
+            return false;
+        }
+        if (process == null) {
+            startProcess();
+        }
+        viewers.add(viewer);
+        return true;
+    }
+
+    /** Removes a viewer; true when nobody watches any more. */
+    synchronized boolean unwatch(StatsViewer viewer) {
+        viewers.remove(viewer);
+        return viewers.isEmpty();
+    }
+
+    /** Ends the process for good; idempotent. */
+    void stop() {
+        ProcessStream toClose;
+        synchronized (this) {
+            stopped = true;
+            toClose = process;
+            process = null;
+        }
+        if (toClose != null) {
+            toClose.close();
+        }
+    }
+
+    private void startProcess() throws EngineUnavailableException, NodeNotFoundException {
+        long mine = ++generation;
+        SampleAssembler assembler = new SampleAssembler(raw -> publish(parse(raw)));
+        process = runtime.stream(labId, node, command, false, new StreamListener() {
+            @Override
+            public void onOutput(byte[] chunk) {
+                assembler.accept(chunk);
+            }
+
+            @Override
+            public void onClosed(String reason) {
+                processEnded(mine, reason);
+            }
+        });
+    }
+
+    private String parse(RawSample raw) {
+        StatsFrames.NodeSample sample;
+        synchronized (parser) {
+            sample = parser.parse(raw);
+        }
+        synchronized (this) {
+            failures = 0;
+        }
+        return write(sample);
+    }
+
+    private void processEnded(long which, String reason) {
+        long delay;
+        synchronized (this) {
+            if (stopped || which != generation) {
+                return;
+            }
+            process = null;
+            delay = Math.min(MAX_BACKOFF_MS, 1000L << Math.min(failures, 5));
+            failures++;
+        }
+        LOG.debugf("sampler of %s/%s ended (%s); restarting in %d ms", labId, node, reason, delay);
+        restarts.schedule(this::restart, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private void restart() {
+        try {
+            synchronized (this) {
+                if (stopped || process != null) {
+                    return;
+                }
+                startProcess();
+            }
+            publish(write(new StatsFrames.Notice(node, "sampler restarted")));
+        } catch (NodeNotFoundException e) {
+            String message = "The lab's " + node + " node is not running any more, so its statistics stopped.";
+            viewers.forEach(v -> v.gone(message));
+            stop();
+            onGone.run();
+        } catch (EngineUnavailableException | RuntimeException e) {
+            LOG.debugf("sampler of %s/%s could not restart: %s", labId, node, e.getMessage());
+            processEnded(generation, e.getMessage());
+        }
+    }
+
+    private void publish(String frame) {
+        viewers.forEach(v -> v.send(frame));
+    }
+
+    private String write(Object frame) {
+        try {
+            return json.writeValueAsString(frame);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("statistics frames are plain records", e);
+        }
+    }
+}

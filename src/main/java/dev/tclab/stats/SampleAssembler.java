@@ -1,0 +1,105 @@
+package dev.tclab.stats;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Turns the sampler's byte stream (chunks split anywhere) into whole {@link RawSample}s, one per round. Not
+ * thread-safe: the runtime delivers one stream's chunks one after another.
+ */
+final class SampleAssembler {
+
+    private static final int MAX_LINE = 1 << 20;
+
+    private final Consumer<RawSample> onSample;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+    private long nanos = -1;
+    private final List<RawSample.RawDevice> devices = new ArrayList<>();
+    private String dev;
+    private String section;
+    private final StringBuilder qdisc = new StringBuilder();
+    private final StringBuilder classes = new StringBuilder();
+    private final StringBuilder filters = new StringBuilder();
+    private final StringBuilder ingress = new StringBuilder();
+
+    SampleAssembler(Consumer<RawSample> onSample) {
+        this.onSample = onSample;
+    }
+
+    void accept(byte[] chunk) {
+        for (byte b : chunk) {
+            if (b == '\n') {
+                line(line.toString(StandardCharsets.UTF_8));
+                line.reset();
+            } else if (line.size() < MAX_LINE) {
+                line.write(b);
+            }
+        }
+    }
+
+    private void line(String text) {
+        if (!text.startsWith(SamplerScript.MARK)) {
+            StringBuilder target = target();
+            if (target != null) {
+                target.append(text).append('\n');
+            }
+            return;
+        }
+        String marker = text.substring(SamplerScript.MARK.length());
+        if (marker.startsWith("sample ")) {
+            devices.clear();
+            dev = null;
+            section = null;
+            nanos = parseNanos(marker.substring(7).trim());
+        } else if (marker.startsWith("dev ")) {
+            finishDevice();
+            dev = marker.substring(4).trim();
+            section = null;
+        } else if (marker.equals("end")) {
+            finishDevice();
+            if (nanos >= 0) {
+                onSample.accept(new RawSample(nanos, List.copyOf(devices)));
+            }
+            devices.clear();
+            nanos = -1;
+        } else {
+            section = marker.trim();
+        }
+    }
+
+    private StringBuilder target() {
+        if (dev == null || section == null) {
+            return null;
+        }
+        return switch (section) {
+            case "qdisc" -> qdisc;
+            case "class" -> classes;
+            case "filter" -> filters;
+            case "ingress" -> ingress;
+            default -> null;
+        };
+    }
+
+    private void finishDevice() {
+        if (dev != null) {
+            devices.add(new RawSample.RawDevice(dev, qdisc.toString(), classes.toString(), filters.toString(),
+                    ingress.toString()));
+        }
+        dev = null;
+        qdisc.setLength(0);
+        classes.setLength(0);
+        filters.setLength(0);
+        ingress.setLength(0);
+    }
+
+    private static long parseNanos(String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.tclab.stats;
+
+import dev.tclab.tc.QdiscStats;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON messages of the statistics socket (see docs/api.md, "WebSockets"). Counters are totals since the qdisc
+ * or class was created; rates are per second over the last interval and null on the first sample of a qdisc or
+ * class, or when its counters went backwards (it was replaced).
+ */
+final class StatsFrames {
+
+    private StatsFrames() {
+    }
+
+    /** One round of a node's statistics. {@code time} is the node's clock, in ms since the epoch. */
+    record NodeSample(String type, String node, long time, List<DeviceStats> devices) {
+        NodeSample(String node, long time, List<DeviceStats> devices) {
+            this("sample", node, time, devices);
+        }
+    }
+
+    /** One interface: its qdisc tree, classes, filters, and any tc output that could not be parsed (shown raw). */
+    record DeviceStats(String dev, List<QdiscView> qdiscs, List<ClassView> classes, List<FilterView> filters,
+                       List<Unparsed> unparsed) {
+    }
+
+    record QdiscView(String kind, String handle, String parent, Map<String, Object> options, QdiscStats counters,
+                     Rates rates, List<TinView> tins) {
+    }
+
+    record ClassView(String kind, String classId, String parent, String leaf, Long rateBitsPerSecond,
+                     Long ceilBitsPerSecond, QdiscStats counters, Rates rates) {
+    }
+
+    /** A classifying rule; {@code hook} is egress or ingress, {@code redirectDev} where mirred sends packets. */
+    record FilterView(String hook, String kind, String parent, String protocol, int pref, String handle,
+                      String flowid, List<String> matches, String redirectDev) {
+    }
+
+    record Rates(double bitsPerSecond, double packetsPerSecond, double dropsPerSecond, double overlimitsPerSecond) {
+    }
+
+    /** A CAKE tin (priority class) with its own throughput and drop rate. */
+    record TinView(int tin, long thresholdBytesPerSecond, long sentBytes, long drops, long backlogBytes,
+                   long avgDelayUs, long peakDelayUs, Double bitsPerSecond, Double dropsPerSecond) {
+    }
+
+    /** tc output the parsers did not understand: the widget shows it as text instead of breaking. */
+    record Unparsed(String what, String error, String raw) {
+    }
+
+    /** Something the viewers should know about a node's sampler, e.g. that it was restarted. */
+    record Notice(String type, String node, String message) {
+        Notice(String node, String message) {
+            this("notice", node, message);
+        }
+    }
+
+    /** The socket cannot go on, or a message from the page was refused. */
+    record Error(String type, String message) {
+        Error(String message) {
+            this("error", message);
+        }
+    }
+}

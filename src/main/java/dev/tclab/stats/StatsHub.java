@@ -1,0 +1,91 @@
+package dev.tclab.stats;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.NodeNotFoundException;
+import io.quarkus.runtime.ShutdownEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The samplers of this server: at most one per lab node, running while somebody watches it. Calls block (they start
+ * engine streams): never call them on the event loop.
+ */
+@ApplicationScoped
+public class StatsHub {
+
+    static final Duration MIN_INTERVAL = Duration.ofMillis(100);
+    static final Duration MAX_INTERVAL = Duration.ofSeconds(60);
+
+    private record Key(String labId, String node) {
+    }
+
+    private final LabRuntime runtime;
+    private final ObjectMapper json;
+    private final Duration interval;
+    private final Map<Key, NodeSampler> samplers = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "tclab-stats-restart");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    public StatsHub(LabRuntime runtime, ObjectMapper json, TclabConfig config) {
+        this.runtime = runtime;
+        this.json = json;
+        this.interval = config.stats().interval();
+        if (interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(MAX_INTERVAL) > 0) {
+            throw new IllegalArgumentException("tclab.stats.interval is " + interval + "; it must be between 100ms "
+                    + "(10 samples a second) and 60s.");
+        }
+    }
+
+    /** Starts delivering the node's samples to {@code viewer}, starting its sampler if nobody watched it yet. */
+    void watch(String labId, String node, StatsViewer viewer) throws EngineUnavailableException, NodeNotFoundException {
+        Key key = new Key(labId, node);
+        while (true) {
+            NodeSampler sampler = samplers.computeIfAbsent(key, k -> new NodeSampler(labId, node, runtime, interval,
+                    json, restarts, () -> samplers.remove(k)));
+            try {
+                if (sampler.watch(viewer)) {
+                    return;
+                }
+            } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
+                if (sampler.unwatch(viewer)) {
+                    samplers.remove(key, sampler);
+                    sampler.stop();
+                }
+                throw e;
+            }
+            samplers.remove(key, sampler);
+        }
+    }
+
+    /** Stops delivering to {@code viewer}; the sampler stops when nobody watches the node any more. */
+    void unwatch(String labId, String node, StatsViewer viewer) {
+        Key key = new Key(labId, node);
+        NodeSampler sampler = samplers.get(key);
+        if (sampler != null && sampler.unwatch(viewer)) {
+            samplers.remove(key, sampler);
+            sampler.stop();
+        }
+    }
+
+    /** Number of sampler processes running or restarting. */
+    public int samplerCount() {
+        return samplers.size();
+    }
+
+    void onShutdown(@Observes ShutdownEvent event) {
+        List.copyOf(samplers.values()).forEach(NodeSampler::stop);
+        restarts.shutdownNow();
+    }
+}

@@ -1,0 +1,85 @@
+package dev.tclab.stats;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.web.LabSocketAccess;
+import dev.tclab.web.SocketCloseCodes;
+import dev.tclab.web.SocketRefusedException;
+import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.OnClose;
+import io.quarkus.websockets.next.OnOpen;
+import io.quarkus.websockets.next.OnTextMessage;
+import io.quarkus.websockets.next.PathParam;
+import io.quarkus.websockets.next.UserData;
+import io.quarkus.websockets.next.WebSocket;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.smallrye.common.annotation.Blocking;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Live tc statistics of every interactive node of a learner's lab, as JSON text frames (see docs/api.md,
+ * "WebSockets"). Callbacks run on worker threads because watching may start a sampler in the lab.
+ */
+@WebSocket(path = "/ws/labs/{labId}/stats")
+public class StatsSocket {
+
+    private static final UserData.TypedKey<Watching> WATCHING = new UserData.TypedKey<>("tclab.stats");
+
+    /** The nodes a connection watches. */
+    private record Watching(String labId, List<String> nodes, WebSocketStatsViewer viewer) {
+    }
+
+    private final LabSocketAccess access;
+    private final StatsHub hub;
+    private final ObjectMapper json;
+
+    public StatsSocket(LabSocketAccess access, StatsHub hub, ObjectMapper json) {
+        this.access = access;
+        this.hub = hub;
+        this.json = json;
+    }
+
+    @OnOpen
+    @Blocking
+    public void open(WebSocketConnection connection, @PathParam String labId) {
+        WebSocketStatsViewer viewer = new WebSocketStatsViewer(connection, json);
+        List<String> watched = new ArrayList<>();
+        try {
+            LabSocketAccess.Grant grant = access.grant(connection.handshakeRequest(), labId);
+            for (String node : grant.lab().topology().interactiveNodes()) {
+                hub.watch(labId, node, viewer);
+                watched.add(node);
+            }
+            connection.userData().put(WATCHING, new Watching(labId, watched, viewer));
+        } catch (SocketRefusedException e) {
+            viewer.close(e.closeCode(), e.getMessage());
+        } catch (NodeNotFoundException e) {
+            watched.forEach(node -> hub.unwatch(labId, node, viewer));
+            viewer.close(SocketCloseCodes.LAB_NOT_FOUND, "The lab is not running any more (" + e.getMessage() + ").");
+        } catch (EngineUnavailableException e) {
+            watched.forEach(node -> hub.unwatch(labId, node, viewer));
+            viewer.error("The Docker engine does not answer: " + e.getMessage());
+            connection.close(new CloseReason(1013, "engine unavailable")).subscribe().with(ok -> { }, f -> { });
+        }
+    }
+
+    @OnTextMessage
+    @Blocking
+    public void message(WebSocketConnection connection, String message) {
+        Watching watching = connection.userData().get(WATCHING);
+        if (watching != null) {
+            watching.viewer().error("The statistics socket only sends; it takes no messages.");
+        }
+    }
+
+    @OnClose
+    @Blocking
+    public void close(WebSocketConnection connection) {
+        Watching watching = connection.userData().remove(WATCHING);
+        if (watching != null) {
+            watching.nodes().forEach(node -> hub.unwatch(watching.labId(), node, watching.viewer()));
+        }
+    }
+}

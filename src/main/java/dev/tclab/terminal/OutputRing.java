@@ -1,0 +1,58 @@
+package dev.tclab.terminal;
+
+/**
+ * The most recent bytes a shell printed, replayed to a page that reconnects so the learner sees their screen again.
+ * Not thread-safe: {@link TerminalSession} guards it.
+ */
+final class OutputRing {
+
+    private final byte[] buffer;
+    private int start;
+    private int size;
+
+    OutputRing(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("replay buffer needs at least one byte, got " + capacity);
+        }
+        this.buffer = new byte[capacity];
+    }
+
+    void append(byte[] chunk) {
+        int offset = Math.max(0, chunk.length - buffer.length);
+        for (int i = offset; i < chunk.length; i++) {
+            int end = (start + size) % buffer.length;
+            buffer[end] = chunk[i];
+            if (size < buffer.length) {
+                size++;
+            } else {
+                start = (start + 1) % buffer.length;
+            }
+        }
+    }
+
+    /**
+     * The kept output, oldest first. Once older output was dropped, the replay starts at the first line break (when
+     * there is one in the first quarter) and never inside a UTF-8 sequence, so the learner does not see half a line
+     * or a broken character at the top.
+     */
+    byte[] snapshot() {
+        byte[] all = new byte[size];
+        for (int i = 0; i < size; i++) {
+            all[i] = buffer[(start + i) % buffer.length];
+        }
+        if (size < buffer.length) {
+            return all;
+        }
+        int from = 0;
+        for (int i = 0; i < size / 4; i++) {
+            if (all[i] == '\n') {
+                from = i + 1;
+                break;
+            }
+        }
+        while (from < size && (all[from] & 0xC0) == 0x80) {
+            from++;
+        }
+        return java.util.Arrays.copyOfRange(all, from, size);
+    }
+}

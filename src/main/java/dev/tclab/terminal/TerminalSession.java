@@ -1,0 +1,166 @@
+package dev.tclab.terminal;
+
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.ProcessStream;
+import dev.tclab.lab.StreamListener;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One learner's shell on one lab node. It outlives the WebSocket that shows it by a grace period, keeping its recent
+ * output, so a page that reconnects finds the same shell and screen. At most one page is attached at a time.
+ */
+final class TerminalSession implements StreamListener {
+
+    private final SessionKey key;
+    private final OutputRing recent;
+    private final Consumer<TerminalSession> onEnd;
+    private final Object lock = new Object();
+    private ProcessStream process;
+    private TerminalSink sink;
+    private ScheduledFuture<?> expiry;
+    private String endReason;
+
+    TerminalSession(SessionKey key, int replayBytes, Consumer<TerminalSession> onEnd) {
+        this.key = key;
+        this.recent = new OutputRing(replayBytes);
+        this.onEnd = onEnd;
+    }
+
+    SessionKey key() {
+        return key;
+    }
+
+    /** Starts the shell unless it runs already; concurrent callers wait for the first one. */
+    void startIfNeeded(LabRuntime runtime, List<String> command) throws EngineUnavailableException, NodeNotFoundException {
+        synchronized (this) {
+            if (process != null || ended()) {
+                return;
+            }
+            ProcessStream started = runtime.stream(key.labId(), key.node(), command, true, this);
+            synchronized (lock) {
+                if (endReason == null) {
+                    process = started;
+                    return;
+                }
+            }
+            started.close();
+        }
+    }
+
+    /**
+     * Shows this shell on {@code page}: the recent output first, then everything new. A page attached before is
+     * told it was taken over. False when the shell has already ended (the caller then starts a new one).
+     */
+    boolean attach(TerminalSink page) {
+        TerminalSink previous;
+        synchronized (lock) {
+            if (endReason != null) {
+                return false;
+            }
+            if (expiry != null) {
+                expiry.cancel(false);
+                expiry = null;
+            }
+            previous = sink;
+            sink = page;
+            byte[] replay = recent.snapshot();
+            if (replay.length > 0) {
+                page.output(replay);
+            }
+        }
+        if (previous != null && previous != page) {
+            previous.takenOver();
+        }
+        return true;
+    }
+
+    /** The page went away: the shell ends after {@code grace} unless a page attaches again before. */
+    void detach(TerminalSink page, Duration grace, ScheduledExecutorService scheduler) {
+        synchronized (lock) {
+            if (sink != page || endReason != null) {
+                return;
+            }
+            sink = null;
+            if (!grace.isZero()) {
+                expiry = scheduler.schedule(() -> end("The terminal was closed."), grace.toMillis(), TimeUnit.MILLISECONDS);
+                return;
+            }
+        }
+        end("The terminal was closed.");
+    }
+
+    /** Types into the shell. Blocks while the engine takes the bytes. */
+    void write(byte[] input) {
+        ProcessStream target = running();
+        if (target != null) {
+            target.write(input);
+        }
+    }
+
+    void resize(int columns, int rows) {
+        ProcessStream target = running();
+        if (target != null) {
+            target.resize(columns, rows);
+        }
+    }
+
+    /** Ends the shell and releases its stream; idempotent. */
+    void end(String why) {
+        ProcessStream toClose;
+        TerminalSink attached;
+        synchronized (lock) {
+            if (endReason != null) {
+                return;
+            }
+            endReason = why;
+            toClose = process;
+            attached = sink;
+            sink = null;
+            if (expiry != null) {
+                expiry.cancel(false);
+                expiry = null;
+            }
+        }
+        if (toClose != null) {
+            toClose.close();
+        }
+        if (attached != null) {
+            attached.ended(why);
+        }
+        onEnd.accept(this);
+    }
+
+    boolean ended() {
+        synchronized (lock) {
+            return endReason != null;
+        }
+    }
+
+    @Override
+    public void onOutput(byte[] chunk) {
+        synchronized (lock) {
+            recent.append(chunk);
+            if (sink != null) {
+                sink.output(chunk);
+            }
+        }
+    }
+
+    @Override
+    public void onClosed(String reason) {
+        end(reason == null || reason.isBlank() ? "The shell ended." : reason);
+    }
+
+    private ProcessStream running() {
+        synchronized (lock) {
+            return endReason == null ? process : null;
+        }
+    }
+}

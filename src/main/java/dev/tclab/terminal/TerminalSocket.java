@@ -1,0 +1,106 @@
+package dev.tclab.terminal;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.Lab;
+import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.web.LabSocketAccess;
+import dev.tclab.web.SocketCloseCodes;
+import dev.tclab.web.SocketRefusedException;
+import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.OnBinaryMessage;
+import io.quarkus.websockets.next.OnClose;
+import io.quarkus.websockets.next.OnOpen;
+import io.quarkus.websockets.next.OnTextMessage;
+import io.quarkus.websockets.next.PathParam;
+import io.quarkus.websockets.next.UserData;
+import io.quarkus.websockets.next.WebSocket;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.smallrye.common.annotation.Blocking;
+import java.time.Instant;
+
+/**
+ * A learner's terminal on one node of their lab. Binary frames carry raw terminal bytes both ways; text frames
+ * carry JSON control messages (see docs/api.md, "WebSockets"). Every callback runs on a worker thread because it
+ * talks to the container engine.
+ */
+@WebSocket(path = "/ws/labs/{labId}/nodes/{node}/terminal")
+public class TerminalSocket {
+
+    private static final UserData.TypedKey<Attachment> ATTACHMENT = new UserData.TypedKey<>("tclab.terminal");
+
+    /** What a connection is attached to. */
+    private record Attachment(Lab lab, TerminalSession session, WebSocketTerminalSink page) {
+    }
+
+    private final LabSocketAccess access;
+    private final TerminalSessions sessions;
+    private final ObjectMapper json;
+    private final long maxPendingBytes;
+
+    public TerminalSocket(LabSocketAccess access, TerminalSessions sessions, ObjectMapper json, TclabConfig config) {
+        this.access = access;
+        this.sessions = sessions;
+        this.json = json;
+        this.maxPendingBytes = config.terminal().maxPendingBytes();
+    }
+
+    @OnOpen
+    @Blocking
+    public void open(WebSocketConnection connection, @PathParam String labId, @PathParam String node) {
+        WebSocketTerminalSink page = new WebSocketTerminalSink(connection, json, maxPendingBytes);
+        try {
+            LabSocketAccess.Grant grant = access.grant(connection.handshakeRequest(), labId);
+            if (!grant.lab().topology().interactiveNodes().contains(node)) {
+                throw new SocketRefusedException(SocketCloseCodes.BAD_REQUEST,
+                        "Lab " + labId + " has no node '" + node + "' with a terminal.");
+            }
+            TerminalSession session = sessions.attach(new SessionKey(labId, node, grant.learner()), page);
+            connection.userData().put(ATTACHMENT, new Attachment(grant.lab(), session, page));
+        } catch (SocketRefusedException e) {
+            page.close(e.closeCode(), e.getMessage());
+        } catch (NodeNotFoundException e) {
+            page.close(SocketCloseCodes.LAB_NOT_FOUND, "The lab's " + node + " node is not running any more ("
+                    + e.getMessage() + "). Stop the lab and start it again.");
+        } catch (EngineUnavailableException e) {
+            // Transient: the page reconnects with backoff and gets its shell once the engine answers again.
+            page.sendControl(new TerminalFrames.Error("The Docker engine does not answer: " + e.getMessage()));
+            connection.close(new CloseReason(1013, "engine unavailable")).subscribe().with(ok -> { }, f -> { });
+        }
+    }
+
+    @OnBinaryMessage
+    @Blocking
+    public void input(WebSocketConnection connection, byte[] keystrokes) {
+        Attachment attachment = connection.userData().get(ATTACHMENT);
+        if (attachment != null) {
+            attachment.lab().touch(Instant.now());
+            attachment.session().write(keystrokes);
+        }
+    }
+
+    @OnTextMessage
+    @Blocking
+    public void control(WebSocketConnection connection, String message) {
+        Attachment attachment = connection.userData().get(ATTACHMENT);
+        if (attachment == null) {
+            return;
+        }
+        try {
+            TerminalControl.Resize resize = TerminalControl.parse(json, message);
+            attachment.session().resize(resize.cols(), resize.rows());
+        } catch (TerminalControl.InvalidControlException e) {
+            attachment.page().sendControl(new TerminalFrames.Error(e.getMessage()));
+        }
+    }
+
+    @OnClose
+    @Blocking
+    public void close(WebSocketConnection connection) {
+        Attachment attachment = connection.userData().remove(ATTACHMENT);
+        if (attachment != null) {
+            sessions.detach(attachment.session(), attachment.page());
+        }
+    }
+}

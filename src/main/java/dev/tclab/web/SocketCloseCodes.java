@@ -1,0 +1,20 @@
+package dev.tclab.web;
+
+/**
+ * Close codes of tclab's WebSockets (documented in docs/api.md). Codes 4000-4999 are final: the page shows the
+ * last error message and does not reconnect. Others (1001, 1006, 1011...) are transient: the page reconnects.
+ */
+public final class SocketCloseCodes {
+
+    /** The request names no node with a terminal, or is otherwise malformed beyond a single message. */
+    public static final int BAD_REQUEST = 4400;
+    /** No lab with that id is running for this learner (never was, someone else's, stopped or culled). */
+    public static final int LAB_NOT_FOUND = 4404;
+    /** The same terminal was opened in another tab or window, which took it over. */
+    public static final int TAKEN_OVER = 4409;
+    /** The container engine does not answer. */
+    public static final int ENGINE_DOWN = 4503;
+
+    private SocketCloseCodes() {
+    }
+}

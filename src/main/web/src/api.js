@@ -1,0 +1,35 @@
+// The lab API (/api/labs), with the server's own error sentences surfaced to the learner.
+
+export class ApiError extends Error {}
+
+async function call(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body ? { 'Content-Type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+      credentials: 'same-origin',
+    });
+  } catch (e) {
+    throw new ApiError('The tclab server cannot be reached. Check your connection and try again.');
+  }
+  if (response.status === 204) return null;
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (e) {
+    // An answer without JSON (a proxy error page, say) is reported by its status below.
+  }
+  if (!response.ok) {
+    const message = data && data.error ? data.error : `The server answered ${response.status} ${response.statusText}.`;
+    const problems = data && Array.isArray(data.problems) && data.problems.length ? ` (${data.problems.join('; ')})` : '';
+    throw new ApiError(message + problems);
+  }
+  return data;
+}
+
+export const startLab = (lesson) => call('POST', '/api/labs', { lesson });
+export const getLab = (id) => call('GET', `/api/labs/${encodeURIComponent(id)}`);
+export const myLabs = () => call('GET', '/api/labs');
+export const stopLab = (id) => call('DELETE', `/api/labs/${encodeURIComponent(id)}`);

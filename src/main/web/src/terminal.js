@@ -1,0 +1,126 @@
+// One node's terminal: an xterm bound to /ws/labs/{lab}/nodes/{node}/terminal. Binary frames carry raw bytes both
+// ways; text frames carry JSON control messages. Reconnects with backoff; close codes 4000-4999 are final.
+import { Terminal } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+
+const MAX_BACKOFF_MS = 15000;
+
+export class NodeTerminal {
+  constructor(container, labId, node) {
+    this.labId = labId;
+    this.node = node;
+    this.term = new Terminal({ cursorBlink: true, convertEol: false, scrollback: 5000, fontSize: 14 });
+    this.fit = new FitAddon();
+    this.term.loadAddon(this.fit);
+    this.term.open(container);
+    this.encoder = new TextEncoder();
+    this.backoff = 500;
+    this.closedForGood = false;
+    this.shellEnded = false;
+    this.pending = []; // input typed (or run from a command block) before the socket opened
+    this.term.onData((data) => this.input(this.encoder.encode(data)));
+    this.term.onBinary((data) => this.input(Uint8Array.from(data, (c) => c.charCodeAt(0) & 0xff)));
+    this.term.onResize(({ cols, rows }) => this.control({ type: 'resize', cols, rows }));
+    this.resizeObserver = new ResizeObserver(() => this.refit());
+    this.resizeObserver.observe(container);
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const url = `${scheme}//${location.host}/ws/labs/${encodeURIComponent(this.labId)}/nodes/${encodeURIComponent(this.node)}/terminal`;
+    const socket = new WebSocket(url);
+    socket.binaryType = 'arraybuffer';
+    // A fresh decoder per connection: stream mode keeps a UTF-8 sequence split across frames intact.
+    const decoder = new TextDecoder('utf-8');
+    this.lastError = null;
+    socket.onopen = () => {
+      this.backoff = 500;
+      this.shellEnded = false;
+      this.refit();
+      this.control({ type: 'resize', cols: this.term.cols, rows: this.term.rows });
+      for (const bytes of this.pending.splice(0)) socket.send(bytes);
+    };
+    socket.onmessage = (event) => {
+      if (typeof event.data === 'string') {
+        this.controlMessage(event.data);
+      } else {
+        this.term.write(decoder.decode(new Uint8Array(event.data), { stream: true }));
+      }
+    };
+    socket.onclose = (event) => this.closed(event);
+    this.socket = socket;
+  }
+
+  controlMessage(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch (e) {
+      return;
+    }
+    if (message.type === 'error') {
+      this.lastError = message.message;
+      this.notice(message.message);
+    } else if (message.type === 'exit') {
+      this.shellEnded = true;
+      this.notice(`${message.reason || 'The shell ended.'} Press any key for a new shell.`);
+    }
+  }
+
+  closed(event) {
+    this.socket = null;
+    if (this.disposed) return;
+    if (event.code >= 4000 && event.code < 5000) {
+      this.closedForGood = true;
+      if (!this.lastError) this.notice(event.reason || 'The terminal was closed by the server.');
+      return;
+    }
+    if (this.shellEnded) return; // reconnect on the next key press
+    const delay = this.backoff;
+    this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff * 2);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  notice(text) {
+    this.term.write(`\r\n\x1b[1;33m[tclab] ${text.replace(/[\x00-\x1f]/g, ' ')}\x1b[0m\r\n`);
+  }
+
+  input(bytes) {
+    if (this.shellEnded && !this.socket) {
+      this.shellEnded = false;
+      this.connect();
+      return;
+    }
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(bytes);
+    else if (!this.closedForGood) this.pending.push(bytes);
+  }
+
+  control(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  /** Types a command (one line at a time) as if the learner had. */
+  type(command) {
+    for (const line of command.split('\n')) this.input(this.encoder.encode(`${line}\r`));
+    this.term.focus();
+  }
+
+  refit() {
+    if (this.term.element && this.term.element.offsetParent !== null) {
+      try {
+        this.fit.fit();
+      } catch (e) {
+        // Hidden or zero-sized: the next resize fits it.
+      }
+    }
+  }
+
+  dispose() {
+    this.disposed = true;
+    clearTimeout(this.reconnectTimer);
+    this.resizeObserver.disconnect();
+    if (this.socket) this.socket.close(1000);
+    this.term.dispose();
+  }
+}

@@ -1,0 +1,94 @@
+package dev.tclab.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The sampler's stream, split at arbitrary points, becomes samples with rates from counter deltas. */
+class SampleParserTest {
+
+    private static final String MARK = SamplerScript.MARK;
+
+    @Test
+    void shouldComputeRatesFromTwoRoundsSplitAnywhere() throws IOException {
+        List<RawSample> rounds = new ArrayList<>();
+        SampleAssembler assembler = new SampleAssembler(rounds::add);
+        String first = round(1_000_000_000L, qdisc(1_000_000, 1000, 0, 5), fixture("class-htb.txt"),
+                fixture("filter-u32-mirred.txt"));
+        // One second later: 1.25 MB more (10 Mbit/s), 1000 packets, 3 drops, 10 overlimits.
+        String second = round(2_000_000_000L, qdisc(2_250_000, 2000, 3, 15), fixture("class-htb.txt"), "");
+        byte[] stream = (first + second).getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < stream.length; i += 7) {
+            assembler.accept(java.util.Arrays.copyOfRange(stream, i, Math.min(stream.length, i + 7)));
+        }
+        assertEquals(2, rounds.size());
+
+        SampleParser parser = new SampleParser("client");
+        StatsFrames.NodeSample one = parser.parse(rounds.get(0));
+        StatsFrames.NodeSample two = parser.parse(rounds.get(1));
+
+        StatsFrames.DeviceStats dev = one.devices().get(0);
+        assertEquals("eth1", dev.dev());
+        assertNull(dev.qdiscs().get(0).rates(), "no rate before a second sample");
+        assertEquals(4, dev.classes().size(), "the four HTB classes of the fixture");
+        assertEquals("ifb0", dev.filters().get(0).redirectDev());
+        assertEquals("egress", dev.filters().get(0).hook());
+
+        StatsFrames.QdiscView tbf = two.devices().get(0).qdiscs().get(0);
+        assertEquals(10_000_000.0, tbf.rates().bitsPerSecond(), 1e-6);
+        assertEquals(1000.0, tbf.rates().packetsPerSecond(), 1e-9);
+        assertEquals(3.0, tbf.rates().dropsPerSecond(), 1e-9);
+        assertEquals(10.0, tbf.rates().overlimitsPerSecond(), 1e-9);
+        assertEquals(2_250_000, tbf.counters().bytes());
+        assertEquals(0.0, two.devices().get(0).classes().get(0).rates().bitsPerSecond(), 1e-9);
+        assertEquals(2000, two.time());
+    }
+
+    @Test
+    void shouldShowOutputItCannotParseRawAndKeepTheRest() {
+        List<RawSample> rounds = new ArrayList<>();
+        SampleAssembler assembler = new SampleAssembler(rounds::add);
+        assembler.accept(round(5L, "Cannot find device \"eth9\"\n", "Error: Cannot find device \"eth9\".\n", "")
+                .getBytes(StandardCharsets.UTF_8));
+        StatsFrames.DeviceStats dev = new SampleParser("client").parse(rounds.get(0)).devices().get(0);
+        assertTrue(dev.qdiscs().isEmpty());
+        assertEquals(List.of("qdisc", "class"), dev.unparsed().stream().map(StatsFrames.Unparsed::what).toList());
+        assertTrue(dev.unparsed().get(0).raw().contains("Cannot find device"));
+    }
+
+    @Test
+    void shouldDropARateWhenTheQdiscWasReplaced() {
+        List<RawSample> rounds = new ArrayList<>();
+        SampleAssembler assembler = new SampleAssembler(rounds::add);
+        assembler.accept((round(1_000_000_000L, qdisc(5_000_000, 10, 0, 0), "", "")
+                + round(2_000_000_000L, qdisc(100, 1, 0, 0), "", "")).getBytes(StandardCharsets.UTF_8));
+        SampleParser parser = new SampleParser("client");
+        parser.parse(rounds.get(0));
+        assertNull(parser.parse(rounds.get(1)).devices().get(0).qdiscs().get(0).rates());
+    }
+
+    private static String round(long nanos, String qdiscJson, String classText, String filterText) {
+        return MARK + "sample " + nanos + "\n" + MARK + "dev eth1\n" + MARK + "qdisc\n" + qdiscJson + "\n"
+                + MARK + "class\n" + classText + MARK + "filter\n" + filterText + MARK + "ingress\n"
+                + MARK + "end\n";
+    }
+
+    private static String qdisc(long bytes, long packets, long drops, long overlimits) {
+        return "[{\"kind\":\"tbf\",\"handle\":\"8002:\",\"root\":true,\"refcnt\":3,\"options\":{\"rate\":1250000},"
+                + "\"bytes\":" + bytes + ",\"packets\":" + packets + ",\"drops\":" + drops + ",\"overlimits\":"
+                + overlimits + ",\"requeues\":0,\"backlog\":0,\"qlen\":0}]";
+    }
+
+    private static String fixture(String name) throws IOException {
+        try (InputStream in = SampleParserTest.class.getResourceAsStream("/fixtures/tc/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package dev.tclab.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.learner.LearnerIds;
+import dev.tclab.web.SocketCloseCodes;
+import dev.tclab.web.TestLabs;
+import dev.tclab.web.TestSocket;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Live statistics of a real lab: counters and rates during an iperf3 run, sampler restarts, access rules. */
+@QuarkusTest
+class StatsDockerIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private final ObjectMapper json = new ObjectMapper();
+
+    @TestHTTPResource("/")
+    URI base;
+    @Inject
+    LearnerIds learnerIds;
+    @Inject
+    LabRuntime runtime;
+    @Inject
+    StatsHub hub;
+
+    private String cookie;
+    private String labId;
+
+    @BeforeEach
+    void startLab() throws InterruptedException {
+        cookie = learnerIds.sign(learnerIds.newId());
+        labId = TestLabs.startAndAwait("ws-test", cookie, Duration.ofSeconds(90));
+    }
+
+    @AfterEach
+    void stopLab() {
+        TestLabs.stop(labId, cookie);
+    }
+
+    private TestSocket openStats(String asCookie) throws Exception {
+        return TestSocket.open(base, "/ws/labs/" + labId + "/stats", asCookie, TestSocket.originOf(base));
+    }
+
+    @Test
+    void shouldMeasureTheShapedRateWithin10PercentOfIperf3() throws Exception {
+        sh("client", "tc qdisc add dev eth1 root tbf rate 40mbit burst 32kb latency 100ms");
+        sh("server", "iperf3 -s -D -1");
+        try (TestSocket stats = openStats(cookie)) {
+            List<JsonNode> samples = new ArrayList<>();
+            JsonNode before = nextTbfSample(stats, samples);
+            long start = before.path("time").asLong();
+            ExecResult iperf = runtime.exec(labId, "client",
+                    List.of("iperf3", "-c", "10.9.0.2", "-C", "cubic", "-t", "8", "-J"), Duration.ofSeconds(40));
+            assertTrue(iperf.ok(), "iperf3 failed: " + iperf.stdout() + iperf.stderr());
+            double iperfBits = json.readTree(iperf.stdout()).path("end").path("sum_received").path("bits_per_second").asDouble();
+
+            JsonNode last = nextTbfSample(stats, samples);
+            while (last.path("time").asLong() < start + 9_000) {
+                last = nextTbfSample(stats, samples);
+            }
+            assertTrue(tbf(last).path("counters").path("bytes").asLong() > tbf(before).path("counters").path("bytes").asLong() + 10_000_000,
+                    "the byte counter rose by the test's traffic");
+            // The steady part of the run: skip the first 2 s (slow start) and anything after it ended.
+            double sum = 0;
+            int count = 0;
+            for (JsonNode sample : samples) {
+                long t = sample.path("time").asLong();
+                JsonNode rates = tbf(sample).path("rates");
+                if (t >= start + 3_000 && t <= start + 8_000 && rates.isObject()) {
+                    sum += rates.path("bitsPerSecond").asDouble();
+                    count++;
+                }
+            }
+            assertTrue(count >= 3, "at least 3 samples in the steady part, got " + count);
+            double measured = sum / count;
+            double ratio = measured / iperfBits;
+            System.out.printf("stats vs iperf3: tclab %.0f bit/s, iperf3 %.0f bit/s, ratio %.3f%n", measured, iperfBits, ratio);
+            assertTrue(ratio > 0.9 && ratio < 1.1, "tclab measured " + measured + " bit/s, iperf3 " + iperfBits
+                    + " bit/s (ratio " + ratio + ")");
+        }
+    }
+
+    @Test
+    void shouldRestartAKilledSamplerAndSayso() throws Exception {
+        try (TestSocket stats = openStats(cookie)) {
+            nextSample(stats, "client");
+            // The bracket keeps pkill's own shell (whose command line holds the pattern) from matching.
+            sh("client", "pkill -f '[s]ample %s'");
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            boolean told = false;
+            while (!told && System.nanoTime() < deadline) {
+                JsonNode frame = json.readTree(stats.nextText(WAIT));
+                told = "notice".equals(frame.path("type").asText()) && "client".equals(frame.path("node").asText())
+                        && frame.path("message").asText().contains("sampler restarted");
+            }
+            assertTrue(told, "the viewers were told the sampler restarted");
+            nextSample(stats, "client");
+        }
+    }
+
+    @Test
+    void shouldRefuseOtherLearnersAndStopSamplersNobodyWatches() throws Exception {
+        try (TestSocket stranger = openStats(learnerIds.sign(learnerIds.newId()))) {
+            assertEquals((int) SocketCloseCodes.LAB_NOT_FOUND, stranger.awaitClose(WAIT));
+        }
+        int before = hub.samplerCount();
+        try (TestSocket first = openStats(cookie); TestSocket second = openStats(cookie)) {
+            nextSample(first, "server");
+            nextSample(second, "server");
+            assertEquals(before + 2, hub.samplerCount(), "one sampler per node, shared by both viewers");
+        }
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (hub.samplerCount() > before && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertEquals(before, hub.samplerCount(), "samplers stop when nobody watches");
+        String processes = sh("client", "ps -eo args").stdout();
+        assertTrue(!processes.contains("sample %s"), "the sampler process ended in the node:\n" + processes);
+    }
+
+    private ExecResult sh(String node, String script) throws Exception {
+        ExecResult result = runtime.exec(labId, node, List.of("sh", "-c", script), Duration.ofSeconds(30));
+        assertTrue(result.ok(), script + " failed: " + result.stdout() + result.stderr());
+        return result;
+    }
+
+    private JsonNode nextSample(TestSocket stats, String node) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode frame = json.readTree(stats.nextText(WAIT));
+            if ("sample".equals(frame.path("type").asText()) && node.equals(frame.path("node").asText())) {
+                return frame;
+            }
+        }
+        throw new AssertionError("no sample of " + node + " within " + WAIT);
+    }
+
+    private JsonNode nextTbfSample(TestSocket stats, List<JsonNode> samples) throws Exception {
+        while (true) {
+            JsonNode sample = nextSample(stats, "client");
+            if (!tbf(sample).isMissingNode()) {
+                samples.add(sample);
+                return sample;
+            }
+        }
+    }
+
+    private static JsonNode tbf(JsonNode sample) {
+        for (JsonNode dev : sample.path("devices")) {
+            if ("eth1".equals(dev.path("dev").asText())) {
+                for (JsonNode qdisc : dev.path("qdiscs")) {
+                    if ("tbf".equals(qdisc.path("kind").asText())) {
+                        return qdisc;
+                    }
+                }
+            }
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    }
+}

@@ -1,0 +1,122 @@
+package dev.tclab.terminal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tclab.learner.LearnerIds;
+import dev.tclab.web.SocketCloseCodes;
+import dev.tclab.web.TestLabs;
+import dev.tclab.web.TestSocket;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Terminals on a real lab (Docker engine, lab image): shell, resize, access rules, reconnect. */
+@QuarkusTest
+class TerminalDockerIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static String cookie;
+    private static String labId;
+    private static URI server;
+
+    @TestHTTPResource("/")
+    URI base;
+    @Inject
+    LearnerIds learnerIds;
+
+    @BeforeEach
+    void startLabOnce() throws InterruptedException {
+        if (labId == null) {
+            cookie = learnerIds.sign(learnerIds.newId());
+            labId = TestLabs.startAndAwait("ws-test", cookie, Duration.ofSeconds(90));
+            server = base;
+        }
+    }
+
+    @AfterAll
+    static void stopLab() {
+        if (labId != null) {
+            TestLabs.stop(server, labId, cookie);
+            labId = null;
+        }
+    }
+
+    private TestSocket open(String node, String asCookie) throws Exception {
+        return TestSocket.open(base, "/ws/labs/" + labId + "/nodes/" + node + "/terminal", asCookie,
+                TestSocket.originOf(base));
+    }
+
+    @Test
+    void shouldRunTypedCommandsInALoginShellWhosePromptNamesTheNode() throws Exception {
+        try (TestSocket socket = open("client", cookie)) {
+            socket.awaitOutput(out -> out.contains("@client"), WAIT);
+            socket.sendBinary("echo hel''lo\r");
+            // The typed line reads hel''lo; only the command's output reads hello.
+            socket.awaitOutput(out -> out.contains("hello\r\n"), WAIT);
+        }
+    }
+
+    @Test
+    void shouldResizeThePseudoTerminal() throws Exception {
+        try (TestSocket socket = open("server", cookie)) {
+            socket.sendText("{\"type\":\"resize\",\"cols\":123,\"rows\":45}");
+            socket.sendBinary("stty size\r");
+            socket.awaitOutput(out -> out.contains("45 123"), WAIT);
+        }
+    }
+
+    @Test
+    void shouldKeepUtf8IntactBothWays() throws Exception {
+        try (TestSocket socket = open("client", cookie)) {
+            byte[] word = "grüße €-$((1+1))\r".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            socket.sendBinary("echo ");
+            for (byte b : word) {
+                socket.sendBinary(new byte[] {b});
+            }
+            socket.awaitOutput(out -> out.contains("grüße €-2\r\n"), WAIT);
+        }
+    }
+
+    @Test
+    void shouldRefuseOtherLearnersAndOtherOrigins() throws Exception {
+        try (TestSocket stranger = open("client", learnerIds.sign(learnerIds.newId()))) {
+            assertTrue(stranger.nextText(WAIT).contains("No lab " + labId + " of yours"));
+            assertEquals(SocketCloseCodes.LAB_NOT_FOUND, stranger.awaitClose(WAIT));
+        }
+        assertThrows(ExecutionException.class, () -> TestSocket.open(base,
+                "/ws/labs/" + labId + "/nodes/client/terminal", cookie, "http://attacker.example"));
+    }
+
+    @Test
+    void shouldAnswerMalformedMessagesWithAnErrorAndKeepTheShell() throws Exception {
+        try (TestSocket socket = open("client", cookie)) {
+            socket.sendText("not json at all");
+            assertTrue(socket.nextText(WAIT).contains("not valid JSON"));
+            socket.sendText("{\"type\":\"explode\"}");
+            assertTrue(socket.nextText(WAIT).contains("Unknown control message type 'explode'"));
+            socket.sendBinary("echo still-$((40+2))\r");
+            socket.awaitOutput(out -> out.contains("still-42"), WAIT);
+        }
+    }
+
+    @Test
+    void shouldReturnToTheSameShellAfterAReconnect() throws Exception {
+        try (TestSocket first = open("server", cookie)) {
+            first.sendBinary("export X=42; echo marker-$X-set\r");
+            first.awaitOutput(out -> out.contains("marker-42-set"), WAIT);
+        }
+        try (TestSocket second = open("server", cookie)) {
+            second.awaitOutput(out -> out.contains("marker-42-set"), WAIT);
+            second.sendBinary("echo again-$X-here\r");
+            second.awaitOutput(out -> out.contains("again-42-here"), WAIT);
+        }
+    }
+}

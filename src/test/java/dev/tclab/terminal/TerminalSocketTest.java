@@ -1,0 +1,151 @@
+package dev.tclab.terminal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tclab.lab.FakeLabRuntime;
+import dev.tclab.lab.FakeRuntimeProfile;
+import dev.tclab.learner.LearnerIds;
+import dev.tclab.web.SocketCloseCodes;
+import dev.tclab.web.TestLabs;
+import dev.tclab.web.TestSocket;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The terminal socket's protocol and access rules, above the runtime seam (the fake shell echoes its input). */
+@QuarkusTest
+@TestProfile(FakeRuntimeProfile.class)
+class TerminalSocketTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @TestHTTPResource("/")
+    URI base;
+    @Inject
+    LearnerIds learnerIds;
+    @Inject
+    FakeLabRuntime runtime;
+
+    private String cookie;
+    private String labId;
+
+    @BeforeEach
+    void startLab() throws InterruptedException {
+        runtime.reset();
+        cookie = learnerIds.sign(learnerIds.newId());
+        labId = TestLabs.startAndAwait("ws-test", cookie, WAIT);
+    }
+
+    @AfterEach
+    void stopLab() {
+        TestLabs.stop(labId, cookie);
+    }
+
+    private TestSocket open(String node, String asCookie) throws Exception {
+        return TestSocket.open(base, "/ws/labs/" + labId + "/nodes/" + node + "/terminal", asCookie,
+                TestSocket.originOf(base));
+    }
+
+    @Test
+    void shouldCarryBytesBothWaysWithoutBreakingSplitUtf8() throws Exception {
+        try (TestSocket socket = open("client", cookie)) {
+            byte[] euro = "€".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            socket.sendBinary("price: ");
+            socket.sendBinary(new byte[] {euro[0]});
+            socket.sendBinary(new byte[] {euro[1], euro[2]});
+            socket.awaitOutput(out -> out.contains("price: €"), WAIT);
+        }
+    }
+
+    @Test
+    void shouldPassResizeToTheShell() throws Exception {
+        try (TestSocket socket = open("client", cookie)) {
+            socket.sendText("{\"type\":\"resize\",\"cols\":132,\"rows\":43}");
+            socket.awaitOutput(out -> out.contains("resized 132x43"), WAIT);
+        }
+    }
+
+    @Test
+    void shouldRefuseAHandshakeFromAnotherOrigin() {
+        String path = "/ws/labs/" + labId + "/nodes/client/terminal";
+        assertThrows(ExecutionException.class,
+                () -> TestSocket.open(base, path, cookie, "http://evil.example:" + base.getPort()));
+        assertThrows(ExecutionException.class, () -> TestSocket.open(base, path, cookie, null));
+    }
+
+    @Test
+    void shouldRefuseAnotherLearnerWithAClearMessage() throws Exception {
+        String stranger = learnerIds.sign(learnerIds.newId());
+        try (TestSocket socket = open("client", stranger)) {
+            assertTrue(socket.nextText(WAIT).contains("No lab " + labId + " of yours"));
+            assertEquals((int) SocketCloseCodes.LAB_NOT_FOUND, socket.awaitClose(WAIT));
+        }
+        try (TestSocket forged = open("client", "lforged.c2lnbmF0dXJl")) {
+            assertEquals((int) SocketCloseCodes.LAB_NOT_FOUND, forged.awaitClose(WAIT));
+        }
+    }
+
+    @Test
+    void shouldRefuseANodeWithoutTerminal() throws Exception {
+        try (TestSocket socket = open("modem", cookie)) {
+            assertTrue(socket.nextText(WAIT).contains("no node 'modem' with a terminal"));
+            assertEquals((int) SocketCloseCodes.BAD_REQUEST, socket.awaitClose(WAIT));
+        }
+    }
+
+    @Test
+    void shouldAnswerBadControlMessagesWithoutDisturbingOtherLearners() throws Exception {
+        String otherCookie = learnerIds.sign(learnerIds.newId());
+        String otherLab = TestLabs.startAndAwait("ws-test", otherCookie, WAIT);
+        try (TestSocket mine = open("client", cookie);
+             TestSocket theirs = TestSocket.open(base, "/ws/labs/" + otherLab + "/nodes/client/terminal",
+                     otherCookie, TestSocket.originOf(base))) {
+            mine.sendText("{not json");
+            assertTrue(mine.nextText(WAIT).contains("not valid JSON"));
+            mine.sendText("{\"type\":\"resize\",\"cols\":99999,\"rows\":24}");
+            assertTrue(mine.nextText(WAIT).contains("cols"));
+            mine.sendBinary("still here");
+            mine.awaitOutput(out -> out.contains("still here"), WAIT);
+
+            // Over the 64 KiB cap: the server drops this socket (1009, or 1006 when it cuts the TCP connection).
+            mine.sendBinary(new byte[70 * 1024]);
+            int code = mine.awaitClose(WAIT);
+            assertTrue(code == 1009 || code == 1006, "close code " + code);
+
+            theirs.sendBinary("unaffected");
+            theirs.awaitOutput(out -> out.contains("unaffected"), WAIT);
+        } finally {
+            TestLabs.stop(otherLab, otherCookie);
+        }
+    }
+
+    @Test
+    void shouldReplayRecentOutputToAReconnectingPage() throws Exception {
+        try (TestSocket first = open("server", cookie)) {
+            first.sendBinary("before the drop");
+            first.awaitOutput(out -> out.contains("before the drop"), WAIT);
+        }
+        try (TestSocket second = open("server", cookie)) {
+            second.awaitOutput(out -> out.contains("before the drop"), WAIT);
+        }
+    }
+
+    @Test
+    void shouldHandTheShellToTheNewestTab() throws Exception {
+        try (TestSocket first = open("client", cookie); TestSocket second = open("client", cookie)) {
+            assertTrue(first.nextText(WAIT).contains("another tab"));
+            assertEquals((int) SocketCloseCodes.TAKEN_OVER, first.awaitClose(WAIT));
+            second.sendBinary("here now");
+            second.awaitOutput(out -> out.contains("here now"), WAIT);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.tclab.web;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.options.WaitForSelectorState;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lab panel in a real browser (headless Debian chromium) against a real lab: start it, run command blocks into
+ * the terminals, watch the throughput plot move.
+ */
+@QuarkusTest
+class LabPageBrowserTest {
+
+    private static final double TIMEOUT_MS = 90_000;
+
+    @TestHTTPResource("/dev/lab.html")
+    URI page;
+
+    @Test
+    void shouldStartALabRunCommandBlocksAndPlotThroughput() {
+        try (Playwright playwright = Playwright.create();
+             Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
+                     .setExecutablePath(Path.of("/usr/bin/chromium")).setHeadless(true)
+                     .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                             "--disable-component-update", "--disable-sync", "--no-first-run")))) {
+            Page tab = browser.newPage();
+            tab.setDefaultTimeout(TIMEOUT_MS);
+            tab.navigate(page.toString());
+            tab.click("#lab-start");
+            Locator serverTerminal = tab.locator(".tclab-pane[data-node=server] .xterm-rows");
+            tab.locator(".tclab-tab[data-node=client]").waitFor();
+
+            tab.click("#run-hello");
+            // The run button switches to the server's tab and types there.
+            tab.waitForCondition(() -> serverTerminal.innerText().contains("hello-from-server"));
+
+            tab.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/lab-page-hello.png")));
+            tab.click("#run-shaper");
+            tab.click("#run-iperf-server");
+            tab.click("#run-iperf-client");
+            Locator clientTree = tab.locator(".tclab-pane[data-node=client] .tclab-tree");
+            tab.waitForCondition(() -> clientTree.innerText().contains("qdisc tbf"));
+            Locator plot = tab.locator(".tclab-pane[data-node=client] .tclab-chart-throughput canvas");
+            plot.waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
+            String before = (String) plot.evaluate("c => c.toDataURL()");
+            // tbf 20mbit: the qdisc's own rate shows in the tree once iperf3 pushes traffic through it.
+            tab.waitForCondition(() -> tbfMbits(clientTree.innerText()) > 10);
+            String after = (String) plot.evaluate("c => c.toDataURL()");
+            tab.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/lab-page-iperf.png")).setFullPage(true));
+            assertNotEquals(before, after, "the throughput plot changed while iperf3 ran");
+            assertTrue(tab.locator(".tclab-pane[data-node=client] .xterm-rows").innerText().contains("iperf3 -c"));
+            tab.click("#lab-stop");
+            tab.locator("#lab-start").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
+        }
+    }
+
+    /** The rate the tree shows for the tbf qdisc, in Mbit/s; 0 while it shows none. */
+    private static double tbfMbits(String tree) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("qdisc tbf \\S+ — ([0-9.]+) Mbit/s").matcher(tree);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+}

@@ -1,0 +1,141 @@
+package dev.tclab.web;
+
+import dev.tclab.learner.LearnerIds;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A WebSocket client for tests (the JDK's, which, unlike Vert.x's, sends exactly the Origin it is given, or
+ * none): sends a chosen cookie and Origin, collects what the server sends.
+ */
+public final class TestSocket implements WebSocket.Listener, AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private final ByteArrayOutputStream binary = new ByteArrayOutputStream();
+    private final StringBuilder partialText = new StringBuilder();
+    private final BlockingQueue<String> texts = new LinkedBlockingQueue<>();
+    private final CompletableFuture<Integer> closed = new CompletableFuture<>();
+    private WebSocket socket;
+
+    private TestSocket() {
+    }
+
+    /**
+     * Opens a socket to {@code path} on the server at {@code base}. {@code origin} null sends no Origin header;
+     * {@code cookie} null sends no cookie. Fails (ExecutionException) when the handshake is refused.
+     */
+    public static TestSocket open(URI base, String path, String cookie, String origin) throws Exception {
+        TestSocket test = new TestSocket();
+        WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10));
+        if (cookie != null) {
+            builder.header("Cookie", LearnerIds.COOKIE + "=" + cookie);
+        }
+        if (origin != null) {
+            builder.header("Origin", origin);
+        }
+        URI uri = URI.create("ws://" + base.getHost() + ":" + base.getPort() + path);
+        test.socket = builder.buildAsync(uri, test).get(20, TimeUnit.SECONDS);
+        return test;
+    }
+
+    /** The Origin a browser would send for a page of the server at {@code base}. */
+    public static String originOf(URI base) {
+        return "http://" + base.getHost() + ":" + base.getPort();
+    }
+
+    @Override
+    public synchronized CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+        byte[] bytes = new byte[data.remaining()];
+        data.get(bytes);
+        binary.writeBytes(bytes);
+        notifyAll();
+        webSocket.request(1);
+        return null;
+    }
+
+    @Override
+    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+        partialText.append(data);
+        if (last) {
+            texts.add(partialText.toString());
+            partialText.setLength(0);
+        }
+        webSocket.request(1);
+        return null;
+    }
+
+    @Override
+    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+        closed.complete(statusCode);
+        return null;
+    }
+
+    @Override
+    public void onError(WebSocket webSocket, Throwable error) {
+        closed.complete(-1);
+    }
+
+    public void sendBinary(String text) {
+        sendBinary(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public void sendBinary(byte[] bytes) {
+        socket.sendBinary(ByteBuffer.wrap(bytes), true).join();
+    }
+
+    public void sendText(String text) {
+        socket.sendText(text, true).join();
+    }
+
+    /** Everything received in binary frames so far, decoded as UTF-8. */
+    public synchronized String output() {
+        return binary.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Waits until the binary output matches, and returns it; fails with the output so far on timeout. */
+    public synchronized String awaitOutput(Predicate<String> condition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.test(output())) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError("expected output did not arrive within " + timeout + "; got:\n" + output());
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return output();
+    }
+
+    /** The next text frame, or fails after the timeout. */
+    public String nextText(Duration timeout) throws InterruptedException {
+        String text = texts.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (text == null) {
+            throw new AssertionError("no text frame within " + timeout);
+        }
+        return text;
+    }
+
+    /** The close code the server sent, waiting for the close; fails if the socket stays open. */
+    public int awaitClose(Duration timeout) throws Exception {
+        return closed.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        if (!socket.isOutputClosed()) {
+            socket.sendClose(WebSocket.NORMAL_CLOSURE, "").orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null).join();
+        }
+        socket.abort();
+    }
+}
