@@ -48,6 +48,10 @@ class TerminalThreadsIT {
             openAndClose(labId, cookie, TERMINALS, pages);
             int after = settledThreadCount(before + SLACK);
             assertTrue(after <= before + SLACK, "threads before: " + before + ", after 200 terminals: " + after);
+            // The last sockets' closes reach the server just after the pages are done: give them a moment.
+            for (int i = 0; i < 50 && sessions.openCount() > 0; i++) {
+                Thread.sleep(100);
+            }
             assertEquals(0, sessions.openCount(), "every shell ended with its socket");
         } finally {
             pages.shutdownNow();
