@@ -33,7 +33,8 @@ import java.util.stream.Collectors;
 
 /**
  * Proves a lesson works, the way a learner would go through it: in a fresh lab, for every step in order, each check
- * must fail before the step's solution is applied and pass after. Repeated to measure how reliably it grades.
+ * must fail before the step's solution is applied and pass after. A step without a solution is measure-only (it
+ * records a baseline, say): its checks must pass as the lab stands. Repeated to measure how reliably it grades.
  * Each run uses another learner's parameter values, so parameterised checks are covered too.
  */
 @ApplicationScoped
@@ -89,18 +90,21 @@ public class LessonSelfTest {
         try {
             runtime.start(new LabSpec(labId, lesson.topology(), "selftest", lesson.slug()), (stage, detail) -> { });
             for (LessonView.StepView step : view.steps()) {
-                Map<String, CheckResult> before = runChecks(labId, step);
+                boolean measureOnly = step.solutions().isEmpty();
+                Map<String, CheckResult> before = measureOnly ? Map.of() : runChecks(labId, step);
                 List<String> solutionProblems = applySolutions(labId, step.solutions());
                 Map<String, CheckResult> after = runChecks(labId, step);
                 for (CheckRef check : step.checks()) {
-                    Tally tally = tallies.computeIfAbsent(step.id() + "/" + check.id(), k -> new Tally(step.id(), check.id()));
+                    Tally tally = tallies.computeIfAbsent(step.id() + "/" + check.id(),
+                            k -> new Tally(step.id(), check.id(), measureOnly));
                     clean &= tally.add(before.get(check.id()), after.get(check.id()), solutionProblems);
-                    log.accept("  " + step.id() + "/" + check.id() + ": before " + before.get(check.id()).status()
+                    log.accept("  " + step.id() + "/" + check.id() + ": "
+                            + (measureOnly ? "measure-only" : "before " + before.get(check.id()).status())
                             + ", after " + after.get(check.id()).status());
                 }
             }
         } catch (LabStartException e) {
-            tallies.computeIfAbsent("lab", k -> new Tally("(lab)", "start")).problems.add(e.getMessage());
+            tallies.computeIfAbsent("lab", k -> new Tally("(lab)", "start", false)).problems.add(e.getMessage());
             clean = false;
         } finally {
             runtime.stop(labId);
@@ -154,30 +158,34 @@ public class LessonSelfTest {
     private static final class Tally {
         private final String step;
         private final String check;
+        private final boolean measureOnly;
         private int failedBefore;
         private int passedAfter;
         private final List<String> measured = new ArrayList<>();
         private final List<String> problems = new ArrayList<>();
 
-        Tally(String step, String check) {
+        Tally(String step, String check, boolean measureOnly) {
             this.step = step;
             this.check = check;
+            this.measureOnly = measureOnly;
         }
 
+        /** Counts one run; {@code before} is null for a measure-only step. */
         boolean add(CheckResult before, CheckResult after, List<String> solutionProblems) {
             boolean ok = true;
-            if (!before.passed()) {
-                failedBefore++;
-            } else {
+            if (before != null && before.passed()) {
                 ok = false;
                 problems.add("passed before its solution: " + summary(before));
+            } else if (before != null) {
+                failedBefore++;
             }
             if (after.passed()) {
                 passedAfter++;
                 measured.add(summary(after));
             } else {
                 ok = false;
-                problems.add("did not pass after its solution (" + after.status() + "): " + after.message()
+                problems.add((measureOnly ? "did not pass (" : "did not pass after its solution (") + after.status() + "): "
+                        + after.message()
                         + (after.errors().isEmpty() ? "" : " " + after.errors()) + "; " + summary(after));
             }
             problems.addAll(solutionProblems);
@@ -185,8 +193,8 @@ public class LessonSelfTest {
         }
 
         SelfTestReport.CheckReport report(int runs) {
-            return new SelfTestReport.CheckReport(step, check, runs, failedBefore, passedAfter, List.copyOf(measured),
-                    List.copyOf(problems));
+            return new SelfTestReport.CheckReport(step, check, measureOnly, runs, failedBefore, passedAfter,
+                    List.copyOf(measured), List.copyOf(problems));
         }
 
         private static String summary(CheckResult result) {

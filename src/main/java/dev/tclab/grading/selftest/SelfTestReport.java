@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * What a lesson self-test found. A lesson is {@code ok} when, in every run, each check failed before its step's
- * solution was applied and passed after; {@code broken} otherwise; {@code skipped} when this host's kernel lacks
+ * solution was applied and passed after (a check of a measure-only step, one without a solution such as recording
+ * a baseline, must pass as the lab stands); {@code broken} otherwise; {@code skipped} when this host's kernel lacks
  * something the lesson requires.
  *
  * @param reason   why the lesson is broken or skipped, in words; null when ok
@@ -16,16 +17,17 @@ public record SelfTestReport(String lesson, String verdict, String reason, int r
     /**
      * One check over all runs.
      *
-     * @param failedBefore runs in which it did not pass before the solution (as it must)
-     * @param passedAfter  runs in which it passed after the solution (as it must)
+     * @param measureOnly  its step has no solution: it is run once per run and must pass
+     * @param failedBefore runs in which it did not pass before the solution (as it must); 0 when measure-only
+     * @param passedAfter  runs in which it passed after the solution (as it must), or passed as it stands
      * @param measured     what the passing runs measured, one line per run (assertion values)
      * @param problems     what went wrong, per run
      */
-    public record CheckReport(String step, String check, int runs, int failedBefore, int passedAfter,
-                              List<String> measured, List<String> problems) {
+    public record CheckReport(String step, String check, boolean measureOnly, int runs, int failedBefore,
+                              int passedAfter, List<String> measured, List<String> problems) {
 
         public boolean ok() {
-            return failedBefore == runs && passedAfter == runs && problems.isEmpty();
+            return (measureOnly || failedBefore == runs) && passedAfter == runs && problems.isEmpty();
         }
     }
 
@@ -42,8 +44,11 @@ public record SelfTestReport(String lesson, String verdict, String reason, int r
             out.append("  ").append(reason).append('\n');
         }
         for (CheckReport check : checks) {
-            out.append(String.format("  %-4s %s / %s: failed before %d/%d, passed after %d/%d%n", check.ok() ? "ok" : "BAD",
-                    check.step(), check.check(), check.failedBefore(), check.runs(), check.passedAfter(), check.runs()));
+            String counts = check.measureOnly()
+                    ? String.format("measure-only step, passed %d/%d", check.passedAfter(), check.runs())
+                    : String.format("failed before %d/%d, passed after %d/%d", check.failedBefore(), check.runs(),
+                            check.passedAfter(), check.runs());
+            out.append(String.format("  %-4s %s / %s: %s%n", check.ok() ? "ok" : "BAD", check.step(), check.check(), counts));
             check.measured().forEach(m -> out.append("         measured: ").append(m).append('\n'));
             check.problems().forEach(p -> out.append("         problem: ").append(p).append('\n'));
         }
