@@ -24,10 +24,10 @@ class LessonApiTest {
     @Test
     void shouldListWorkingAndBrokenLessons() {
         given().when().get("/api/lessons").then().statusCode(200)
-                .body("slug", hasItem("tbf-basics"))
-                .body("find { it.slug == 'tbf-basics' }.broken", equalTo(false))
-                .body("find { it.slug == 'tbf-basics' }.requires", hasItem("qdisc:tbf"))
-                .body("find { it.slug == 'tbf-basics' }.progress.quizzesTotal", equalTo(2))
+                .body("slug", hasItem("web-test"))
+                .body("find { it.slug == 'web-test' }.broken", equalTo(false))
+                .body("find { it.slug == 'web-test' }.requires", hasItem("qdisc:tbf"))
+                .body("find { it.slug == 'web-test' }.progress.quizzesTotal", equalTo(2))
                 .body("find { it.slug == 'broken-demo' }.broken", equalTo(true))
                 .body("find { it.slug == 'broken-demo' }.problems",
                         hasItem(containsString("broken-demo/steps/01-only.md:4: lab.yml has no node 'server'")));
@@ -35,8 +35,8 @@ class LessonApiTest {
 
     @Test
     void shouldDescribeStepsAndQuizzesWithoutAnswers() {
-        String body = given().when().get("/api/lessons/tbf-basics").then().statusCode(200)
-                .body("lesson.title", equalTo("Token bucket basics"))
+        String body = given().when().get("/api/lessons/web-test").then().statusCode(200)
+                .body("lesson.title", equalTo("Token bucket drill"))
                 .body("nodes", equalTo(List.of("client", "server")))
                 .body("steps.id", equalTo(List.of("baseline", "shape")))
                 .body("steps[1].checks[0].id", equalTo("shaped-to-rate"))
@@ -51,7 +51,7 @@ class LessonApiTest {
     @Test
     void shouldGradeAWrongAnswerExplainingOnlyTheChosenOption() {
         given().contentType(ContentType.JSON).body("{\"choices\":[1]}")
-                .when().post("/api/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(200)
+                .when().post("/api/lessons/web-test/quizzes/burst-unit").then().statusCode(200)
                 .body("correct", equalTo(false))
                 .body("explanations", hasSize(1))
                 .body("explanations[0].option", equalTo(1))
@@ -63,12 +63,12 @@ class LessonApiTest {
     void shouldGradeARightAnswerExplainingEveryOptionAndCountProgress() {
         CookieFilter learner = new CookieFilter();
         given().filter(learner).contentType(ContentType.JSON).body("{\"choices\":[0]}")
-                .when().post("/api/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(200)
+                .when().post("/api/lessons/web-test/quizzes/burst-unit").then().statusCode(200)
                 .body("correct", equalTo(true))
                 .body("explanations.option", equalTo(List.of(0, 1, 2)))
                 .body("explanations.why", everyItem(not(equalTo(""))));
         given().filter(learner).when().get("/api/lessons").then()
-                .body("find { it.slug == 'tbf-basics' }.progress.quizzesCorrect", equalTo(1));
+                .body("find { it.slug == 'web-test' }.progress.quizzesCorrect", equalTo(1));
     }
 
     @Test
@@ -77,7 +77,7 @@ class LessonApiTest {
                 .when().post("/api/lessons/no-such-lesson/quizzes/burst-unit").then().statusCode(404)
                 .body("error", containsString("no-such-lesson"));
         given().contentType(ContentType.JSON).body("{\"choices\":[0]}")
-                .when().post("/api/lessons/tbf-basics/quizzes/nope").then().statusCode(404)
+                .when().post("/api/lessons/web-test/quizzes/nope").then().statusCode(404)
                 .body("error", containsString("no quiz 'nope'"));
         given().when().get("/api/lessons/no-such-lesson").then().statusCode(404);
     }
@@ -85,19 +85,19 @@ class LessonApiTest {
     @Test
     void shouldRejectMalformedAnswersWithAClearMessage() {
         given().contentType(ContentType.JSON).body("{not json")
-                .when().post("/api/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(400)
+                .when().post("/api/lessons/web-test/quizzes/burst-unit").then().statusCode(400)
                 .body("error", containsString("not valid JSON"));
         given().contentType(ContentType.JSON).body("{\"answer\":1}")
-                .when().post("/api/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(400)
+                .when().post("/api/lessons/web-test/quizzes/burst-unit").then().statusCode(400)
                 .body("error", containsString("\"choices\""));
         given().contentType(ContentType.JSON).body("{\"choices\":[7]}")
-                .when().post("/api/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(400)
+                .when().post("/api/lessons/web-test/quizzes/burst-unit").then().statusCode(400)
                 .body("error", containsString("Option 7 does not exist"));
         given().contentType(ContentType.JSON).body("{\"choices\":[0,1]}")
-                .when().post("/api/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(400)
+                .when().post("/api/lessons/web-test/quizzes/burst-unit").then().statusCode(400)
                 .body("error", containsString("exactly one"));
         given().contentType(ContentType.JSON).body("{\"choices\":[\"a\"]}")
-                .when().post("/api/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(400)
+                .when().post("/api/lessons/web-test/quizzes/burst-unit").then().statusCode(400)
                 .body("error", containsString("option indexes"));
     }
 
@@ -110,9 +110,9 @@ class LessonApiTest {
 
     @Test
     void shouldStartTheLabFromTheLessonsLabYml() {
-        given().contentType(ContentType.JSON).body("{\"lesson\":\"tbf-basics\"}")
+        given().contentType(ContentType.JSON).body("{\"lesson\":\"web-test\"}")
                 .when().post("/api/labs").then().statusCode(202)
-                .body("lesson", equalTo("tbf-basics"));
+                .body("lesson", equalTo("web-test"));
         given().contentType(ContentType.JSON).body("{\"lesson\":\"no-such-lesson\"}")
                 .when().post("/api/labs").then().statusCode(404);
     }

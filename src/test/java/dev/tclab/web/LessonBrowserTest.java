@@ -58,15 +58,15 @@ class LessonBrowserTest {
             Page page = context.newPage();
             page.navigate(root.toString());
             page.getByRole(AriaRole.LINK,
-                    new Page.GetByRoleOptions().setName("Token bucket basics")).click();
-            assertTrue(page.url().endsWith("/lessons/tbf-basics"), page.url());
+                    new Page.GetByRoleOptions().setName("Token bucket drill")).click();
+            assertTrue(page.url().endsWith("/lessons/web-test"), page.url());
 
             Locator quiz = page.locator("#quiz-burst-unit");
             assertEquals(0, quiz.locator(".quiz-why").count(), "no explanation before answering");
             quiz.getByLabel("32 kilobits", new Locator.GetByLabelOptions().setExact(true)).check();
             quiz.getByRole(AriaRole.BUTTON,
                     new Locator.GetByRoleOptions().setName("Check answer")).click();
-            page.waitForURL("**/lessons/tbf-basics#quiz-burst-unit");
+            page.waitForURL("**/lessons/web-test#quiz-burst-unit");
 
             quiz = page.locator("#quiz-burst-unit");
             assertTrue(quiz.locator(".quiz-result").textContent().startsWith("Not quite."));
@@ -86,7 +86,7 @@ class LessonBrowserTest {
             assertTrue(quiz.locator(".quiz-option.is-right .quiz-why").textContent().contains("reads the suffix"));
 
             page.navigate(root.toString());
-            assertTrue(page.locator("article:has(a[href='/lessons/tbf-basics']) .progress").textContent().contains("1 of 2 answered correctly"));
+            assertTrue(page.locator("article:has(a[href='/lessons/web-test']) .progress").textContent().contains("1 of 2 answered correctly"));
         }
     }
 
@@ -94,7 +94,7 @@ class LessonBrowserTest {
     void shouldRevealHintsAndSolutionsOnlyWhenAsked() {
         try (var context = browser.newContext()) {
             Page page = context.newPage();
-            page.navigate(root + "lessons/tbf-basics");
+            page.navigate(root + "lessons/web-test");
             Locator solution = page.locator("details.solution");
             assertFalse(solution.locator("pre").isVisible(), "the solution starts hidden");
             solution.locator("summary").click();

@@ -49,7 +49,7 @@ class LessonPagesTest {
         await(() -> system.snapshot().kernel().probed(), "the fake kernel is probed");
         String page = given().when().get("/").then().statusCode(200).contentType(containsString("text/html"))
                 .extract().asString();
-        assertTrue(page.contains("<a href=\"/lessons/tbf-basics\">Token bucket basics</a>"), page);
+        assertTrue(page.contains("<a href=\"/lessons/web-test\">Token bucket drill</a>"), page);
         assertTrue(page.contains("<span aria-hidden=\"true\">✓</span> <code>qdisc:tbf</code>"), page);
         assertTrue(page.contains("0 of 2 answered correctly"), page);
         assertTrue(page.contains("Broken lessons"), page);
@@ -61,7 +61,7 @@ class LessonPagesTest {
 
     @Test
     void shouldMarkRequirementsUnknownUntilTheKernelIsProbed() {
-        var lesson = catalog.lesson("tbf-basics").orElseThrow();
+        var lesson = catalog.lesson("web-test").orElseThrow();
         assertEquals("?", LessonPages.requirements(lesson, KernelCapabilities.unknown()).get(0).symbol());
         assertEquals("✗", LessonPages.requirements(lesson,
                 new KernelCapabilities(Map.of("qdisc:tbf", false), "k")).get(0).symbol());
@@ -77,7 +77,7 @@ class LessonPagesTest {
             given().when().get("/").then().statusCode(200)
                     .body(containsString("class=\"banner\" role=\"alert\""))
                     .body(containsString("fake engine is down"));
-            given().when().get("/lessons/tbf-basics").then().statusCode(200)
+            given().when().get("/lessons/web-test").then().statusCode(200)
                     .body(containsString("class=\"banner\" role=\"alert\""));
         } finally {
             fake.reachable = true;
@@ -87,8 +87,8 @@ class LessonPagesTest {
 
     @Test
     void shouldRenderTheLessonWithCommandsChecksHintsSolutionsQuizzesAndLabPanel() {
-        String page = given().when().get("/lessons/tbf-basics").then().statusCode(200).extract().asString();
-        assertTrue(page.contains("<section id=\"lab-panel\" class=\"lab-panel\" data-lesson=\"tbf-basics\" data-nodes=\"client,server\""), page);
+        String page = given().when().get("/lessons/web-test").then().statusCode(200).extract().asString();
+        assertTrue(page.contains("<section id=\"lab-panel\" class=\"lab-panel\" data-lesson=\"web-test\" data-nodes=\"client,server\""), page);
         assertTrue(page.contains("id=\"lab-start\""), page);
         assertTrue(page.contains("<link rel=\"stylesheet\" href=\"/app/lab.css\">"), page);
         assertTrue(page.contains("<script type=\"module\" src=\"/app/lab.js\"></script>"), page);
@@ -97,7 +97,7 @@ class LessonPagesTest {
         assertTrue(page.contains("<div class=\"check-result\" aria-live=\"polite\"></div>"), page);
         assertTrue(page.contains("<details class=\"hint\">"), page);
         assertTrue(page.contains("<summary>Show solution (on client)</summary>"), page);
-        assertTrue(page.contains("<form class=\"quiz\" id=\"quiz-burst-unit\" method=\"post\" action=\"/lessons/tbf-basics/quizzes/burst-unit\">"), page);
+        assertTrue(page.contains("<form class=\"quiz\" id=\"quiz-burst-unit\" method=\"post\" action=\"/lessons/web-test/quizzes/burst-unit\">"), page);
         assertTrue(page.contains("id=\"step-baseline\"") && page.contains("id=\"step-shape\""), page);
         assertFalse(page.contains("{{rate}}"), "parameters are substituted: " + page);
         assertFalse(page.contains("Kilobits would be written"), "no explanation before answering: " + page);
@@ -108,12 +108,12 @@ class LessonPagesTest {
     void shouldGiveDifferentLearnersTheirOwnParameterValues() {
         Set<String> rates = new HashSet<>();
         for (int i = 0; i < 12 && rates.size() < 2; i++) {
-            rates.add(rateOn(given().filter(new CookieFilter()).when().get("/lessons/tbf-basics").asString()));
+            rates.add(rateOn(given().filter(new CookieFilter()).when().get("/lessons/web-test").asString()));
         }
         assertTrue(rates.size() >= 2, "learners see different rates: " + rates);
         CookieFilter anna = new CookieFilter();
-        String first = rateOn(given().filter(anna).when().get("/lessons/tbf-basics").asString());
-        assertEquals(first, rateOn(given().filter(anna).when().get("/lessons/tbf-basics").asString()));
+        String first = rateOn(given().filter(anna).when().get("/lessons/web-test").asString());
+        assertEquals(first, rateOn(given().filter(anna).when().get("/lessons/web-test").asString()));
     }
 
     private static String rateOn(String page) {
@@ -126,16 +126,16 @@ class LessonPagesTest {
     void shouldGradeAFormAnswerAndShowTheVerdictOnTheLessonPage() {
         CookieFilter learner = new CookieFilter();
         given().filter(learner).redirects().follow(false).formParam("choice", "1")
-                .when().post("/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(303)
-                .header("Location", endsWith("/lessons/tbf-basics#quiz-burst-unit"));
-        String wrong = given().filter(learner).when().get("/lessons/tbf-basics").asString();
+                .when().post("/lessons/web-test/quizzes/burst-unit").then().statusCode(303)
+                .header("Location", endsWith("/lessons/web-test#quiz-burst-unit"));
+        String wrong = given().filter(learner).when().get("/lessons/web-test").asString();
         assertTrue(wrong.contains("Not quite."), wrong);
         assertTrue(wrong.contains("Kilobits would be written"), wrong);
         assertFalse(wrong.contains("reads the suffix"), "the right option is not explained yet: " + wrong);
 
         given().filter(learner).redirects().follow(false).formParam("choice", "0")
-                .when().post("/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(303);
-        String right = given().filter(learner).when().get("/lessons/tbf-basics").asString();
+                .when().post("/lessons/web-test/quizzes/burst-unit").then().statusCode(303);
+        String right = given().filter(learner).when().get("/lessons/web-test").asString();
         assertTrue(right.contains("Correct!"), right);
         assertTrue(right.contains("reads the suffix") && right.contains("Kilobits would be written"), right);
         given().filter(learner).when().get("/").then().body(containsString("1 of 2 answered correctly"));
@@ -143,10 +143,10 @@ class LessonPagesTest {
 
     @Test
     void shouldExplainARejectedFormAnswer() {
-        given().when().post("/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(400)
+        given().when().post("/lessons/web-test/quizzes/burst-unit").then().statusCode(400)
                 .body(containsString("Choose at least one option."));
         given().formParam("choice", "<script>alert(1)</script>")
-                .when().post("/lessons/tbf-basics/quizzes/burst-unit").then().statusCode(400)
+                .when().post("/lessons/web-test/quizzes/burst-unit").then().statusCode(400)
                 .body(not(containsString("<script>alert(1)")))
                 .body(containsString("&lt;script&gt;alert(1)&lt;/script&gt;"));
     }

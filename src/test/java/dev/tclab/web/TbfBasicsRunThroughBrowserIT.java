@@ -1,0 +1,124 @@
+package dev.tclab.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.options.WaitForSelectorState;
+import dev.tclab.grading.SpecCheckValidator;
+import dev.tclab.lesson.Lesson;
+import dev.tclab.lesson.LessonCatalog;
+import dev.tclab.lesson.LessonRenderer;
+import dev.tclab.lesson.Parameters;
+import dev.tclab.quiz.Quiz;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lesson 1 from start to finish, as a learner does it, in headless Chromium against a real lab: start the lab,
+ * click every command block of every step (they run in the client's terminal), watch the statistics move, press
+ * every Check until each step passes, and answer every quiz.
+ */
+@QuarkusTest
+class TbfBasicsRunThroughBrowserIT {
+
+    private static final double TIMEOUT_MS = 120_000;
+
+    @TestHTTPResource("/")
+    URI root;
+
+    @Inject
+    LessonCatalog catalog;
+
+    @Test
+    void shouldTakeALearnerThroughTokenBucketBasics() {
+        try (Playwright playwright = Playwright.create();
+             Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
+                     .setExecutablePath(Path.of("/usr/bin/chromium")).setHeadless(true)
+                     .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                             "--disable-component-update", "--disable-sync", "--no-first-run")))) {
+            Page page = browser.newPage();
+            page.setDefaultTimeout(TIMEOUT_MS);
+            page.navigate(root + "lessons/tbf-basics");
+            page.click("#lab-start");
+            Locator terminal = page.locator(".tclab-pane[data-node=client] .xterm-rows");
+            page.waitForCondition(() -> terminal.innerText().contains("root@client"));
+
+            Locator steps = page.locator("section.step");
+            for (int i = 0; i < steps.count(); i++) {
+                Locator step = steps.nth(i);
+                for (Locator command : step.locator("button.cmd-run").all()) {
+                    command.click();
+                }
+                waitForTheShell(page, terminal, "step" + i);
+                if (i == 1) {
+                    Locator tree = page.locator(".tclab-pane[data-node=client] .tclab-tree");
+                    page.waitForCondition(() -> tree.innerText().contains("qdisc tbf"));
+                }
+                Locator check = step.locator("button.check-run");
+                page.waitForCondition(check::isEnabled);
+                check.click();
+                Locator result = step.locator(".check-result");
+                page.waitForCondition(() -> result.innerText().contains("✓") || result.innerText().contains("✗")
+                        || result.innerText().contains("⚠"));
+                assertThat(result.innerText()).as("step " + (i + 1)).contains("✓ Passed");
+            }
+            page.waitForCondition(() -> page.locator("section.step.step-passed").count() == steps.count());
+            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/tbf-basics-run-through.png")));
+
+            List<Quiz> quizzes = quizzesOfTbfBasics();
+            for (Quiz quiz : quizzes) {
+                Locator form = page.locator("#quiz-" + quiz.id());
+                List<Locator> inputs = form.locator("input[type=radio], input[type=checkbox]").all();
+                IntStream.range(0, quiz.options().size()).filter(o -> quiz.options().get(o).correct())
+                        .forEach(o -> inputs.get(o).check());
+                form.locator("button[type=submit]").click();
+                page.waitForLoadState();
+                assertThat(page.locator("#quiz-" + quiz.id() + " .quiz-result").textContent()).startsWith("Correct!");
+            }
+            page.navigate(root.toString());
+            assertThat(page.locator("article:has(a[href='/lessons/tbf-basics']) .progress").textContent())
+                    .contains(quizzes.size() + " of " + quizzes.size() + " answered correctly");
+
+            page.navigate(root + "lessons/tbf-basics");
+            page.click("#lab-stop");
+            page.locator("#lab-start").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
+        }
+    }
+
+    /**
+     * Waits until the shell has run everything typed so far, by typing a marker. A command that hangs (an iperf3
+     * stuck behind a bucket smaller than a frame) is interrupted, as a learner would with Ctrl-C.
+     */
+    private static void waitForTheShell(Page page, Locator terminal, String marker) {
+        page.locator(".tclab-pane[data-node=client] .xterm-helper-textarea").focus();
+        page.keyboard().type("echo " + marker + "-$((6*7))\n");
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try {
+                page.waitForCondition(() -> terminal.innerText().contains(marker + "-42"),
+                        new Page.WaitForConditionOptions().setTimeout(30_000));
+                return;
+            } catch (com.microsoft.playwright.TimeoutError stuck) {
+                page.keyboard().press("Control+C");
+                page.keyboard().type("echo " + marker + "-$((6*7))\n");
+            }
+        }
+        assertThat(terminal.innerText()).contains(marker + "-42");
+    }
+
+    private List<Quiz> quizzesOfTbfBasics() {
+        Lesson lesson = catalog.lesson("tbf-basics").orElseThrow();
+        return LessonRenderer.render(lesson, Parameters.firstChoices(lesson.meta().parameters()), feature -> false,
+                Map.of(), new SpecCheckValidator()).quizzes();
+    }
+}
