@@ -57,7 +57,7 @@ class TbfBasicsRunThroughBrowserIT {
             Locator steps = page.locator("section.step");
             for (int i = 0; i < steps.count(); i++) {
                 Locator step = steps.nth(i);
-                for (Locator command : step.locator("button.cmd-run").all()) {
+                for (Locator command : step.locator("button.cmd-run:visible").all()) {
                     command.click();
                 }
                 waitForTheShell(page, terminal, "step" + i);
