@@ -1,5 +1,6 @@
 package dev.tclab.grading;
 
+import dev.tclab.lab.WorkerThreads;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabRuntime;
@@ -34,11 +35,7 @@ public class CheckRunner {
     private final BaselineStore baselines;
     private final MeasurementSlots slots;
     private final Duration loadLead;
-    private final ExecutorService loads = Executors.newCachedThreadPool(runnable -> {
-        Thread thread = new Thread(runnable, "tclab-check-load");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService loads = Executors.newCachedThreadPool(WorkerThreads.named("tclab-check-load"));
 
     @Inject
     public CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots) {

@@ -1,5 +1,6 @@
 package dev.tclab.grading;
 
+import dev.tclab.lab.WorkerThreads;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabEnded;
@@ -54,11 +55,7 @@ public class StepChecks {
         this.runner = runner;
         this.progress = progress;
         this.baselines = baselines;
-        this.workers = Executors.newFixedThreadPool(Math.max(2, config.lab().maxRunning() / 2), runnable -> {
-            Thread thread = new Thread(runnable, "tclab-check");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.workers = Executors.newFixedThreadPool(Math.max(2, config.lab().maxRunning() / 2), WorkerThreads.named("tclab-check"));
     }
 
     /**
@@ -67,6 +64,7 @@ public class StepChecks {
     public CheckRun start(String labId, String owner, String stepId)
             throws LabNotFoundException, StepNotFoundException {
         Lab lab = labs.getRunning(labId, owner);
+        lab.touch(Instant.now());
         List<CheckRef> checks = checksOf(lab, stepId, c -> true);
         if (checks.isEmpty()) {
             throw new StepNotFoundException("Step '" + stepId + "' of lesson '" + lab.lesson() + "' has no checks.");

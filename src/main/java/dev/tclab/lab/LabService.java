@@ -34,7 +34,7 @@ public class LabService {
     private final TclabConfig.Lab config;
     private final Map<String, Lab> labs = new ConcurrentHashMap<>();
     /** Docker calls block, so starts and stops run here, never on the event loop. */
-    private final ExecutorService workers = Executors.newFixedThreadPool(4, daemonThreads());
+    private final ExecutorService workers = Executors.newFixedThreadPool(4, WorkerThreads.named("tclab-lab-worker"));
 
     private final Event<LabEnded> ended;
 
@@ -97,13 +97,15 @@ public class LabService {
         }
     }
 
-    /** The lab, if it exists and belongs to {@code owner}. Marks it as in use. */
+    /**
+     * The lab, if it exists and belongs to {@code owner}. Looking does not count as using it: an open page that
+     * polls must not keep a lab from idle culling; starting, typing and checking do ({@link Lab#touch}).
+     */
     public Lab get(String labId, String owner) throws LabNotFoundException {
         Lab lab = labs.get(labId);
         if (lab == null || !lab.owner().equals(owner)) {
             throw new LabNotFoundException(labId);
         }
-        lab.touch(Instant.now());
         return lab;
     }
 
@@ -243,13 +245,5 @@ public class LabService {
         byte[] bytes = new byte[5];
         RANDOM.nextBytes(bytes);
         return HexFormat.of().formatHex(bytes);
-    }
-
-    private static java.util.concurrent.ThreadFactory daemonThreads() {
-        return runnable -> {
-            Thread thread = new Thread(runnable, "tclab-lab-worker");
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

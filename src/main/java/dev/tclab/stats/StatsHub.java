@@ -1,5 +1,6 @@
 package dev.tclab.stats;
 
+import dev.tclab.lab.WorkerThreads;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.EngineUnavailableException;
@@ -32,11 +33,7 @@ public class StatsHub {
     private final ObjectMapper json;
     private final Duration interval;
     private final Map<Key, NodeSampler> samplers = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "tclab-stats-restart");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-restart"));
 
     public StatsHub(LabRuntime runtime, ObjectMapper json, TclabConfig config) {
         this.runtime = runtime;

@@ -1,5 +1,6 @@
 package dev.tclab.terminal;
 
+import dev.tclab.lab.WorkerThreads;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.LabRuntime;
@@ -24,11 +25,7 @@ public class TerminalSessions {
     private final LabRuntime runtime;
     private final TclabConfig.Terminal config;
     private final Map<SessionKey, TerminalSession> sessions = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService expiries = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "tclab-terminal-expiry");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService expiries = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-terminal-expiry"));
 
     public TerminalSessions(LabRuntime runtime, TclabConfig config) {
         this.runtime = runtime;

@@ -95,6 +95,18 @@ class LabServiceTest {
     }
 
     @Test
+    void shouldNotCountLookingAtALabAsUsingIt() throws Exception {
+        Lab lab = running("ann", "tbf");
+        Instant before = lab.lastActivity();
+        Thread.sleep(5);
+        labs.get(lab.id(), "ann");
+        labs.refresh(lab);
+        assertThat(lab.lastActivity()).isEqualTo(before);
+        labs.startOrGet("ann", "tbf", topology);
+        assertThat(lab.lastActivity()).isAfter(before);
+    }
+
+    @Test
     void shouldStopLabsPastTheirMaximumLifetime() throws Exception {
         Lab lab = running("ann", "tbf");
         Instant muchLater = Instant.now().plus(Duration.ofHours(5));

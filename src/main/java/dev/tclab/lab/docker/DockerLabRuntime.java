@@ -1,5 +1,6 @@
 package dev.tclab.lab.docker;
 
+import dev.tclab.lab.WorkerThreads;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.DockerException;
@@ -51,11 +52,7 @@ public class DockerLabRuntime implements LabRuntime {
     private final NodeContainers containers;
     private final Wiring wiring;
     private final Duration startTimeout;
-    private final ExecutorService pool = Executors.newCachedThreadPool(runnable -> {
-        Thread thread = new Thread(runnable, "tclab-docker");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService pool = Executors.newCachedThreadPool(WorkerThreads.named("tclab-docker"));
 
     public DockerLabRuntime(DockerClient docker, DockerClientConfig clientConfig, TclabConfig config) {
         this.docker = docker;
