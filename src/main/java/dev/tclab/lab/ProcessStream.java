@@ -3,7 +3,7 @@ package dev.tclab.lab;
 /** A running process in a lab node, started by {@link LabRuntime#stream}. Closing it ends the process's stream. */
 public interface ProcessStream extends AutoCloseable {
 
-    /** Sends bytes to the process's standard input. */
+    /** Queues bytes for the process's standard input. Never blocks: terminal keystrokes arrive on the event loop. */
     void write(byte[] input);
 
     /** Resizes the pseudo-terminal (only for streams started with a TTY). */

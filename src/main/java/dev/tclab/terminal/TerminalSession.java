@@ -96,7 +96,7 @@ final class TerminalSession implements StreamListener {
         end("The terminal was closed.");
     }
 
-    /** Types into the shell. Blocks while the engine takes the bytes. */
+    /** Types into the shell: queues the bytes for the exec's stdin, never blocking (it runs on the event loop). */
     void write(byte[] input) {
         ProcessStream target = running();
         if (target != null) {

@@ -18,12 +18,13 @@ import io.quarkus.websockets.next.UserData;
 import io.quarkus.websockets.next.WebSocket;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.common.annotation.Blocking;
+import io.smallrye.common.annotation.NonBlocking;
 import java.time.Instant;
 
 /**
  * A learner's terminal on one node of their lab. Binary frames carry raw terminal bytes both ways; text frames
- * carry JSON control messages (see docs/api.md, "WebSockets"). Every callback runs on a worker thread because it
- * talks to the container engine.
+ * carry JSON control messages (see docs/api.md, "WebSockets"). Callbacks that talk to the container engine run on
+ * worker threads; keystrokes do not wait for it.
  */
 @WebSocket(path = "/ws/labs/{labId}/nodes/{node}/terminal")
 public class TerminalSocket {
@@ -70,8 +71,12 @@ public class TerminalSocket {
         }
     }
 
+    /**
+     * Runs on the event loop: the bytes only join the exec's stdin queue, so this never blocks, and skipping the
+     * hand-off to a worker thread takes a thread switch out of every keystroke's round trip.
+     */
     @OnBinaryMessage
-    @Blocking
+    @NonBlocking
     public void input(WebSocketConnection connection, byte[] keystrokes) {
         Attachment attachment = connection.userData().get(ATTACHMENT);
         if (attachment != null) {
