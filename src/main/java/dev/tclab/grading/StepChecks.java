@@ -143,7 +143,8 @@ public class StepChecks {
             try {
                 Map<String, Boolean> passed = progress.checks(lab.owner(), lab.lesson());
                 for (LessonView.StepView step : view(lab).steps()) {
-                    List<CheckRef> due = checksOf(lab, step.id(), c -> watched(c) && !Boolean.TRUE.equals(passed.get(c.id())));
+                    List<CheckRef> due = step.checks().stream()
+                            .filter(c -> watched(c) && !Boolean.TRUE.equals(passed.get(c.id()))).toList();
                     if (!due.isEmpty()) {
                         launch(lab, step.id(), due);
                         break;
