@@ -102,6 +102,8 @@ class LabPanel {
       pane.dataset.node = node;
       const termBox = el('div', 'tclab-terminal');
       const statsBox = el('div', 'tclab-stats');
+      const scope = (lab.nodes.find((n) => n.name === node) || {}).stats || [];
+      if (scope.length) statsBox.append(el('p', 'tclab-stats-scope', `Statistics shown for: ${scope.join(', ')}`));
       pane.append(termBox, statsBox);
       panes.append(pane);
       this.tabs.set(node, { tab, pane });

@@ -128,6 +128,8 @@ class NodeStats {
 
   devTree(dev) {
     const ul = el('ul');
+    const rootQdisc = dev.qdiscs.find((q) => q.parent === 'root');
+    const rootHandle = rootQdisc ? rootQdisc.handle : null;
     // A class's parent is another class id, or for top classes "root" (tc text) or the qdisc's handle.
     const isChild = (c, parentId) => c.parent === parentId
       || (parentId.endsWith(':') && (c.parent === 'root' || c.parent === parentId.slice(0, -1)) && c.classId.startsWith(parentId));
@@ -136,6 +138,7 @@ class NodeStats {
       for (const c of dev.classes.filter((c) => isChild(c, parentId))) {
         const li = el('li', 'tclab-tree-class', `class ${c.kind} ${c.classId}${c.rateBitsPerSecond ? ` rate ${rate(c.rateBitsPerSecond)}` : ''}${c.ceilBitsPerSecond ? ` ceil ${rate(c.ceilBitsPerSecond)}` : ''} — ${counters(c)}`);
         const sub = el('ul');
+        filterItems('egress', c.classId).forEach((x) => sub.append(x));
         childrenOf(c.classId).forEach((x) => sub.append(x));
         for (const q of dev.qdiscs.filter((q) => q.parent === c.classId || (c.leaf && q.handle === c.leaf))) sub.append(qdiscItem(q));
         if (sub.childElementCount) li.append(sub);
@@ -143,14 +146,18 @@ class NodeStats {
       }
       return items;
     };
+    // Filters hang under the qdisc or class they are attached to; ingress ones under the ingress qdisc.
+    const filterItems = (hook, attachedTo) => dev.filters
+      .filter((f) => f.hook === hook && (hook === 'ingress' || f.parent === attachedTo || (!f.parent && attachedTo === rootHandle)))
+      .map((f) => {
+        const target = f.redirectDev ? ` → redirect to ${f.redirectDev}` : f.flowid ? ` → class ${f.flowid}` : '';
+        return el('li', 'tclab-tree-filter', `filter ${f.kind} pref ${f.pref} ${(f.matches || []).join(' ')}${target}`);
+      });
     const qdiscItem = (q) => {
       const li = el('li', 'tclab-tree-qdisc', `qdisc ${q.kind} ${q.handle} — ${counters(q)}`);
       const sub = el('ul');
       const hook = q.parent === 'ingress' ? 'ingress' : 'egress';
-      for (const f of dev.filters.filter((f) => f.hook === hook && (hook === 'ingress' || !f.parent || f.parent === q.handle))) {
-        const target = f.redirectDev ? ` → redirect to ${f.redirectDev}` : f.flowid ? ` → class ${f.flowid}` : '';
-        sub.append(el('li', 'tclab-tree-filter', `filter ${f.kind} pref ${f.pref} ${(f.matches || []).join(' ')}${target}`));
-      }
+      filterItems(hook, q.handle).forEach((x) => sub.append(x));
       if (q.parent !== 'ingress') childrenOf(q.handle).forEach((x) => sub.append(x));
       if (sub.childElementCount) li.append(sub);
       return li;

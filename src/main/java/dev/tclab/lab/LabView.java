@@ -8,14 +8,17 @@ import java.util.Locale;
 public record LabView(String id, String lesson, String status, String stage, String reason, List<NodeView> nodes,
                       Instant createdAt, Instant readyAt, Instant expiresAt) {
 
-    /** A node, its interfaces, and whether the learner gets a terminal on it. */
-    public record NodeView(String name, List<String> interfaces, boolean terminal) {
+    /**
+     * A node, its interfaces, and whether the learner gets a terminal on it. {@code stats} lists the interfaces (or
+     * patterns like {@code ifb*}) whose statistics are shown; empty means all of them.
+     */
+    public record NodeView(String name, List<String> interfaces, boolean terminal, List<String> stats) {
     }
 
     public static LabView of(Lab lab, java.time.Duration idleTimeout) {
         Topology topology = lab.topology();
         List<NodeView> nodes = topology.nodes().values().stream()
-                .map(n -> new NodeView(n.name(), topology.interfacesOf(n.name()), !n.hidden())).toList();
+                .map(n -> new NodeView(n.name(), topology.interfacesOf(n.name()), !n.hidden(), n.stats())).toList();
         Instant expires = lab.phase().live() ? lab.lastActivity().plus(idleTimeout) : null;
         return new LabView(lab.id(), lab.lesson(), lab.phase().name().toLowerCase(Locale.ROOT),
                 lab.stage() == null ? null : lab.stage().name().toLowerCase(Locale.ROOT), lab.reason(), nodes,

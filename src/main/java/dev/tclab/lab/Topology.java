@@ -20,9 +20,11 @@ public record Topology(String name, Map<String, Node> nodes, List<Link> links) {
      * @param hidden  true when the learner gets no terminal on it (an ISP "modem", say)
      * @param sysctls namespaced kernel settings applied when the container is created
      * @param exec    shell commands run in order once the links are up, before the learner arrives
+     * @param stats   the interfaces whose tc statistics the page shows, as names or shell patterns
+     *                ({@code ifb*}); empty means every interface but lo
      */
     public record Node(String name, String image, boolean hidden, Map<String, String> env,
-                       Map<String, String> sysctls, List<String> exec) {
+                       Map<String, String> sysctls, List<String> exec, List<String> stats) {
     }
 
     /** One end of a link: a node and the interface name it gets there. */

@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
 /**
  * Reads a lab.yml: a subset of containerlab's topology format ({@code name}, {@code topology.nodes} with
  * {@code kind: linux}, {@code image}, {@code env}, {@code exec}; {@code topology.links[].endpoints}), plus
- * {@code hidden} (no learner terminal) and {@code sysctls}. Every problem is reported with file, line and field.
+ * {@code hidden} (no learner terminal), {@code sysctls} and {@code stats} (the interfaces
+ * whose statistics the page shows). Every problem is reported with file, line and field.
  */
 public final class TopologyParser {
 
@@ -22,13 +23,16 @@ public final class TopologyParser {
     static final Pattern NODE_NAME = Pattern.compile("[a-z][a-z0-9-]{0,19}");
     /** Linux interface names: at most 15 characters, no slash, no blanks. */
     static final Pattern IFACE_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,14}");
+    /** An interface name in which {@code *} stands for any characters; safe in a shell {@code case} pattern. */
+    static final Pattern IFACE_PATTERN = Pattern.compile("[A-Za-z*][A-Za-z0-9_.*-]{0,14}");
     static final Pattern LAB_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
     /** Only network sysctls are namespaced per container; others would need a privileged container. */
     static final Pattern SYSCTL = Pattern.compile("net\\.[a-z0-9_.]+");
 
     private static final List<String> TOP_KEYS = List.of("name", "topology");
     private static final List<String> TOPOLOGY_KEYS = List.of("nodes", "links");
-    private static final List<String> NODE_KEYS = List.of("kind", "image", "hidden", "env", "sysctls", "exec");
+    private static final List<String> NODE_KEYS = List.of("kind", "image", "hidden", "env", "sysctls", "exec",
+            "stats");
     private static final List<String> LINK_KEYS = List.of("endpoints");
 
     private TopologyParser() {
@@ -77,7 +81,7 @@ public final class TopologyParser {
                     + " starting with a letter"));
         }
         if (spec.isScalar() && (spec.text() == null || spec.text().isEmpty())) {
-            nodes.put(name, new Topology.Node(name, null, false, Map.of(), Map.of(), List.of()));
+            nodes.put(name, new Topology.Node(name, null, false, Map.of(), Map.of(), List.of(), List.of()));
             return;
         }
         if (!spec.isMap()) {
@@ -107,7 +111,31 @@ public final class TopologyParser {
                 exec.add(text);
             }
         }
-        nodes.put(name, new Topology.Node(name, image, hidden, env, sysctls, exec));
+        nodes.put(name, new Topology.Node(name, image, hidden, env, sysctls, exec, readStats(checks, spec, hidden)));
+    }
+
+    private static List<String> readStats(YamlChecks checks, YamlNode spec, boolean hidden) {
+        YamlNode node = spec.get("stats");
+        List<String> patterns = new ArrayList<>();
+        for (YamlNode item : checks.list(spec, "stats", false)) {
+            String text = checks.scalar(item, null);
+            if (text == null) {
+                continue;
+            }
+            if (!IFACE_PATTERN.matcher(text).matches() || text.equals("lo")) {
+                checks.add(item, "'" + text + "' is not an interface name or pattern (1-15 letters, digits, '_', '.',"
+                        + " '-', and '*' for any characters, e.g. ifb*; lo is never shown)");
+            } else {
+                patterns.add(text);
+            }
+        }
+        if (node != null && node.isList() && node.items().isEmpty()) {
+            checks.add(node, "list the interfaces to show, e.g. [eth2, \"ifb*\"], or leave 'stats' out to show all");
+        }
+        if (node != null && hidden) {
+            checks.add(node, "a hidden node has no terminal and no statistics on the page; remove 'stats' or 'hidden'");
+        }
+        return patterns;
     }
 
     private static Map<String, String> stringMap(YamlChecks checks, YamlNode map) {

@@ -38,12 +38,12 @@ final class NodeSampler {
     private int failures;
     private long generation;
 
-    NodeSampler(String labId, String node, LabRuntime runtime, Duration interval, ObjectMapper json,
-                ScheduledExecutorService restarts, Runnable onGone) {
+    NodeSampler(String labId, String node, List<String> interfaces, LabRuntime runtime, Duration interval,
+                ObjectMapper json, ScheduledExecutorService restarts, Runnable onGone) {
         this.labId = labId;
         this.node = node;
         this.runtime = runtime;
-        this.command = SamplerScript.command(interval);
+        this.command = SamplerScript.command(interval, interfaces);
         this.json = json;
         this.restarts = restarts;
         this.onGone = onGone;

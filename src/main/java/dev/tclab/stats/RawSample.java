@@ -1,6 +1,7 @@
 package dev.tclab.stats;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * One round of the sampler's output, split by its marker lines but not parsed yet.
@@ -10,7 +11,13 @@ import java.util.List;
  */
 record RawSample(long nanos, List<RawDevice> devices) {
 
-    /** The raw output of the four tc commands for one interface. */
-    record RawDevice(String dev, String qdiscJson, String classText, String filterText, String ingressFilterText) {
+    /**
+     * The raw output of the tc commands for one interface.
+     *
+     * @param filterText       the filters of the root qdisc
+     * @param filtersByParent  the filters of each class and inner qdisc, by its id ({@code 1:10}, {@code 10:})
+     */
+    record RawDevice(String dev, String qdiscJson, String classText, String filterText,
+                     Map<String, String> filtersByParent, String ingressFilterText) {
     }
 }

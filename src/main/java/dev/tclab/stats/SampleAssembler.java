@@ -3,7 +3,9 @@ package dev.tclab.stats;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -24,6 +26,8 @@ final class SampleAssembler {
     private final StringBuilder classes = new StringBuilder();
     private final StringBuilder filters = new StringBuilder();
     private final StringBuilder ingress = new StringBuilder();
+    private final Map<String, StringBuilder> filtersByParent = new LinkedHashMap<>();
+    private StringBuilder parentFilters;
 
     SampleAssembler(Consumer<RawSample> onSample) {
         this.onSample = onSample;
@@ -58,6 +62,9 @@ final class SampleAssembler {
             finishDevice();
             dev = marker.substring(4).trim();
             section = null;
+        } else if (marker.startsWith("filter ")) {
+            section = "filter at";
+            parentFilters = filtersByParent.computeIfAbsent(marker.substring(7).trim(), p -> new StringBuilder());
         } else if (marker.equals("end")) {
             finishDevice();
             if (nanos >= 0) {
@@ -79,20 +86,25 @@ final class SampleAssembler {
             case "class" -> classes;
             case "filter" -> filters;
             case "ingress" -> ingress;
+            case "filter at" -> parentFilters;
             default -> null;
         };
     }
 
     private void finishDevice() {
         if (dev != null) {
+            Map<String, String> byParent = new LinkedHashMap<>();
+            filtersByParent.forEach((parent, text) -> byParent.put(parent, text.toString()));
             devices.add(new RawSample.RawDevice(dev, qdisc.toString(), classes.toString(), filters.toString(),
-                    ingress.toString()));
+                    byParent, ingress.toString()));
         }
         dev = null;
         qdisc.setLength(0);
         classes.setLength(0);
         filters.setLength(0);
         ingress.setLength(0);
+        filtersByParent.clear();
+        parentFilters = null;
     }
 
     private static long parseNanos(String text) {

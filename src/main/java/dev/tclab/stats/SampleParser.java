@@ -10,6 +10,7 @@ import dev.tclab.tc.TcFilter;
 import dev.tclab.tc.TcParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /** Parses a round of raw sampler output into a {@link StatsFrames.NodeSample} with rates. One per sampler. */
 final class SampleParser {
@@ -52,8 +53,9 @@ final class SampleParser {
             unparsed.add(new StatsFrames.Unparsed("class", e.getMessage(), raw.classText()));
         }
         List<StatsFrames.FilterView> filters = new ArrayList<>();
-        filters(raw.filterText(), "egress", filters, unparsed);
-        filters(raw.ingressFilterText(), "ingress", filters, unparsed);
+        filters(raw.filterText(), "egress", null, filters, unparsed);
+        raw.filtersByParent().forEach((parent, text) -> filters(text, "egress", parent, filters, unparsed));
+        filters(raw.ingressFilterText(), "ingress", null, filters, unparsed);
         return new StatsFrames.DeviceStats(raw.dev(), qdiscs, classes, filters, unparsed);
     }
 
@@ -71,17 +73,36 @@ final class SampleParser {
                 qdisc.stats(), rates.rates(key, nanos, qdisc.stats()), tins);
     }
 
-    private static void filters(String text, String hook, List<StatsFrames.FilterView> into,
+    /**
+     * Adds the rules in {@code text}, the output of {@code tc filter show} for {@code parent} (null: the root qdisc
+     * or the ingress hook, whose output names the parent itself). The u32 filters of one qdisc and its classes share
+     * their hash tables, so a rule can show up under more than one parent of the same qdisc; it is listed once,
+     * under the first.
+     */
+    private static void filters(String text, String hook, String parent, List<StatsFrames.FilterView> into,
                                 List<StatsFrames.Unparsed> unparsed) {
         try {
             for (TcFilter filter : FilterParser.parse(text)) {
-                if (filter.isRule()) {
-                    into.add(new StatsFrames.FilterView(hook, filter.kind(), filter.parent(), filter.protocol(),
-                            filter.pref(), filter.handle(), filter.flowid(), filter.matches(), filter.redirectDev()));
+                String at = filter.parent() != null ? filter.parent() : parent;
+                if (filter.isRule() && into.stream().noneMatch(f -> sameRule(f, hook, at, filter))) {
+                    into.add(new StatsFrames.FilterView(hook, filter.kind(), at, filter.protocol(), filter.pref(),
+                            filter.handle(), filter.flowid(), filter.matches(), filter.redirectDev()));
                 }
             }
         } catch (TcParseException e) {
-            unparsed.add(new StatsFrames.Unparsed(hook + " filter", e.getMessage(), text));
+            unparsed.add(new StatsFrames.Unparsed(hook + " filter" + (parent == null ? "" : " at " + parent),
+                    e.getMessage(), text));
         }
+    }
+
+    private static boolean sameRule(StatsFrames.FilterView seen, String hook, String at, TcFilter filter) {
+        return seen.hook().equals(hook) && Objects.equals(qdiscOf(seen.parent()), qdiscOf(at))
+                && seen.kind().equals(filter.kind()) && seen.pref() == filter.pref()
+                && Objects.equals(seen.protocol(), filter.protocol()) && Objects.equals(seen.handle(), filter.handle());
+    }
+
+    /** The qdisc part of a parent id: {@code 1:} for {@code 1:10}. */
+    private static String qdiscOf(String parent) {
+        return parent == null ? null : parent.substring(0, parent.indexOf(':') + 1);
     }
 }

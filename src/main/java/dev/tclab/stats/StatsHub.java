@@ -45,12 +45,17 @@ public class StatsHub {
         }
     }
 
-    /** Starts delivering the node's samples to {@code viewer}, starting its sampler if nobody watched it yet. */
-    void watch(String labId, String node, StatsViewer viewer) throws EngineUnavailableException, NodeNotFoundException {
+    /**
+     * Starts delivering the node's samples to {@code viewer}, starting its sampler if nobody watched it yet.
+     *
+     * @param interfaces the node's interfaces to sample (lab.yml's {@code stats}); empty means all
+     */
+    void watch(String labId, String node, List<String> interfaces, StatsViewer viewer)
+            throws EngineUnavailableException, NodeNotFoundException {
         Key key = new Key(labId, node);
         while (true) {
-            NodeSampler sampler = samplers.computeIfAbsent(key, k -> new NodeSampler(labId, node, runtime, interval,
-                    json, restarts, () -> samplers.remove(k)));
+            NodeSampler sampler = samplers.computeIfAbsent(key, k -> new NodeSampler(labId, node, interfaces, runtime,
+                    interval, json, restarts, () -> samplers.remove(k)));
             try {
                 if (sampler.watch(viewer)) {
                     return;

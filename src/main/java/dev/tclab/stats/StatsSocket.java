@@ -3,6 +3,7 @@ package dev.tclab.stats;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.Topology;
 import dev.tclab.web.LabSocketAccess;
 import dev.tclab.web.SocketCloseCodes;
 import dev.tclab.web.SocketRefusedException;
@@ -19,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Live tc statistics of every interactive node of a learner's lab, as JSON text frames (see docs/api.md,
+ * Live tc statistics of every interactive node of a learner's lab (the interfaces its lab.yml names, or all), as JSON text frames (see docs/api.md,
  * "WebSockets"). Callbacks run on worker threads because watching may start a sampler in the lab.
  */
 @WebSocket(path = "/ws/labs/{labId}/stats")
@@ -48,8 +49,9 @@ public class StatsSocket {
         List<String> watched = new ArrayList<>();
         try {
             LabSocketAccess.Grant grant = access.grant(connection.handshakeRequest(), labId);
-            for (String node : grant.lab().topology().interactiveNodes()) {
-                hub.watch(labId, node, viewer);
+            Topology topology = grant.lab().topology();
+            for (String node : topology.interactiveNodes()) {
+                hub.watch(labId, node, topology.nodes().get(node).stats(), viewer);
                 watched.add(node);
             }
             connection.userData().put(WATCHING, new Watching(labId, watched, viewer));

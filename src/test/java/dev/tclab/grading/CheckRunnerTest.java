@@ -34,8 +34,8 @@ class CheckRunnerTest {
 
     @BeforeEach
     void startFakeLab() {
-        Topology.Node client = new Topology.Node("client", null, false, Map.of(), Map.of(), List.of());
-        Topology.Node server = new Topology.Node("server", null, false, Map.of(), Map.of(), List.of());
+        Topology.Node client = new Topology.Node("client", null, false, Map.of(), Map.of(), List.of(), List.of());
+        Topology.Node server = new Topology.Node("server", null, false, Map.of(), Map.of(), List.of(), List.of());
         runtime.running.put(LAB, new LabSpec(LAB, new Topology("t", Map.of("client", client, "server", server), List.of()), "me", "tbf"));
         runner = new CheckRunner(runtime, baselines, new MeasurementSlots(2), Duration.ofMillis(50));
     }

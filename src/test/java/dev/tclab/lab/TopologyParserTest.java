@@ -35,7 +35,7 @@ class TopologyParserTest {
                     client:
                       imgae: foo
                 """)).containsExactly("lab.yml:5: topology.nodes.client.imgae: unknown field; expected one of "
-                + "kind, image, hidden, env, sysctls, exec");
+                + "kind, image, hidden, env, sysctls, exec, stats");
     }
 
     @Test
@@ -100,5 +100,40 @@ class TopologyParserTest {
                   links:
                     - endpoints: ["a:averyveryverylongname", "b:lo"]
                 """)).hasSize(2).allSatisfy(p -> assertThat(p).contains("is not a usable interface name"));
+    }
+
+    @Test
+    void shouldReadTheInterfacesWhoseStatisticsAreShown() throws Exception {
+        Topology topology = TopologyParser.parse("lab.yml", """
+                name: x
+                topology:
+                  nodes:
+                    gw: { stats: [eth2, "ifb*"] }
+                    server: {}
+                """);
+        assertThat(topology.nodes().get("gw").stats()).containsExactly("eth2", "ifb*");
+        assertThat(topology.nodes().get("server").stats()).as("no list: every interface").isEmpty();
+    }
+
+    @Test
+    void shouldRejectStatisticsThatCouldNeverBeShown() {
+        assertThat(problems("""
+                name: x
+                topology:
+                  nodes:
+                    a: { stats: ["eth1; reboot", lo, averyveryverylongname] }
+                    b: { stats: [] }
+                    modem: { hidden: true, stats: [eth1] }
+                """)).containsExactly(
+                "lab.yml:4: topology.nodes.a.stats[0]: 'eth1; reboot' is not an interface name or pattern (1-15 letters,"
+                        + " digits, '_', '.', '-', and '*' for any characters, e.g. ifb*; lo is never shown)",
+                "lab.yml:4: topology.nodes.a.stats[1]: 'lo' is not an interface name or pattern (1-15 letters,"
+                        + " digits, '_', '.', '-', and '*' for any characters, e.g. ifb*; lo is never shown)",
+                "lab.yml:4: topology.nodes.a.stats[2]: 'averyveryverylongname' is not an interface name or pattern"
+                        + " (1-15 letters, digits, '_', '.', '-', and '*' for any characters, e.g. ifb*; lo is never shown)",
+                "lab.yml:5: topology.nodes.b.stats: list the interfaces to show, e.g. [eth2, \"ifb*\"], or leave"
+                        + " 'stats' out to show all",
+                "lab.yml:6: topology.nodes.modem.stats: a hidden node has no terminal and no statistics on the page;"
+                        + " remove 'stats' or 'hidden'");
     }
 }

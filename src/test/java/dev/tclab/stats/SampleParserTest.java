@@ -74,6 +74,36 @@ class SampleParserTest {
         assertNull(parser.parse(rounds.get(1)).devices().get(0).qdiscs().get(0).rates());
     }
 
+    @Test
+    void shouldListFiltersAttachedToClassesAndInnerQdiscsUnderTheirParent() throws IOException {
+        List<RawSample> rounds = new ArrayList<>();
+        new SampleAssembler(rounds::add).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
+        StatsFrames.DeviceStats v0 = new SampleParser("client").parse(rounds.get(0)).devices().stream()
+                .filter(d -> d.dev().equals("v0")).findFirst().orElseThrow();
+
+        List<String> filters = v0.filters().stream().map(f -> f.parent() + " pref " + f.pref() + " " + f.handle()
+                + " -> " + f.flowid()).toList();
+        assertEquals(List.of("1: pref 1 800::800 -> 1:1", "1:1 pref 2 801::800 -> 1:10", "10: pref 1 800::800 -> 10:1"),
+                filters, "the root's filter, the class's and the inner qdisc's (same u32 handle, other qdisc)");
+        assertTrue(v0.unparsed().isEmpty(), () -> "all parsed, found " + v0.unparsed());
+        assertEquals(4, v0.classes().size());
+    }
+
+    @Test
+    void shouldListAU32RuleSharedByTwoParentsOfOneQdiscOnce() {
+        // u32 rules of one qdisc with the same pref share hash tables, so tc lists them under both parents.
+        String root = "filter parent 1: protocol ip pref 1 u32 chain 0 fh 800::800 order 2048 key ht 800 bkt 0 *flowid 1:1\n"
+                + "  match 00000016/0000ffff at 20\n";
+        String atClass = root.replace("filter parent 1: ", "filter ");
+        List<RawSample> rounds = new ArrayList<>();
+        new SampleAssembler(rounds::add).accept((MARK + "sample 1\n" + MARK + "dev eth1\n" + MARK + "qdisc\n[]\n"
+                + MARK + "class\n" + MARK + "filter\n" + root + MARK + "filter 1:1\n" + atClass + MARK + "ingress\n"
+                + MARK + "end\n").getBytes(StandardCharsets.UTF_8));
+        List<StatsFrames.FilterView> filters = new SampleParser("client").parse(rounds.get(0)).devices().get(0).filters();
+        assertEquals(1, filters.size());
+        assertEquals("1:", filters.get(0).parent());
+    }
+
     private static String round(long nanos, String qdiscJson, String classText, String filterText) {
         return MARK + "sample " + nanos + "\n" + MARK + "dev eth1\n" + MARK + "qdisc\n" + qdiscJson + "\n"
                 + MARK + "class\n" + classText + MARK + "filter\n" + filterText + MARK + "ingress\n"

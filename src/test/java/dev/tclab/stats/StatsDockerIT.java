@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.learner.LearnerIds;
@@ -18,6 +19,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -133,6 +135,54 @@ class StatsDockerIT {
         assertTrue(!processes.contains("sample %s"), "the sampler process ended in the node:\n" + processes);
     }
 
+    @Test
+    void shouldListAFilterAttachedToAClassUnderThatClass() throws Exception {
+        sh("client", "tc qdisc add dev eth1 root handle 1: htb default 20"
+                + " && tc class add dev eth1 parent 1: classid 1:1 htb rate 50mbit"
+                + " && tc class add dev eth1 parent 1:1 classid 1:10 htb rate 20mbit"
+                + " && tc class add dev eth1 parent 1:1 classid 1:20 htb rate 30mbit"
+                + " && tc filter add dev eth1 parent 1:1 protocol ip prio 2 u32 match ip dport 80 0xffff flowid 1:10");
+        try (TestSocket stats = openStats(cookie)) {
+            JsonNode filter = awaitSample(stats, "client", sample -> {
+                for (JsonNode f : device(sample, "eth1").path("filters")) {
+                    if ("1:1".equals(f.path("parent").asText())) {
+                        return f;
+                    }
+                }
+                return null;
+            });
+            assertEquals("1:10", filter.path("flowid").asText());
+            assertEquals(2, filter.path("pref").asInt());
+        }
+    }
+
+    @Test
+    void shouldSampleOnlyTheInterfacesTheLabNames() throws Exception {
+        // ws-test's server shows [eth1, eth2, "ifb*"]: a new ifb device joins, a new veth pair does not.
+        sh("server", "ip link add ifb0 type ifb && ip link set ifb0 up"
+                + " && ip link add x0 type veth peer name x1 && ip link set x0 up");
+        try (TestSocket stats = openStats(cookie)) {
+            JsonNode sample = awaitSample(stats, "server", s -> device(s, "ifb0").isMissingNode() ? null : s);
+            List<String> devices = new ArrayList<>();
+            sample.path("devices").forEach(d -> devices.add(d.path("dev").asText()));
+            assertEquals(List.of("eth1", "eth2", "ifb0"), devices.stream().sorted().toList());
+        }
+    }
+
+    /** The first non-null answer of {@code found} for the node's samples, within {@link #WAIT}. */
+    private JsonNode awaitSample(TestSocket stats, String node, Function<JsonNode, JsonNode> found) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = nextSample(stats, node);
+            JsonNode answer = found.apply(last);
+            if (answer != null) {
+                return answer;
+            }
+        }
+        throw new AssertionError("no matching sample of " + node + " within " + WAIT + "; the last was " + last);
+    }
+
     private ExecResult sh(String node, String script) throws Exception {
         ExecResult result = runtime.exec(labId, node, List.of("sh", "-c", script), Duration.ofSeconds(30));
         assertTrue(result.ok(), script + " failed: " + result.stdout() + result.stderr());
@@ -161,15 +211,20 @@ class StatsDockerIT {
     }
 
     private static JsonNode tbf(JsonNode sample) {
-        for (JsonNode dev : sample.path("devices")) {
-            if ("eth1".equals(dev.path("dev").asText())) {
-                for (JsonNode qdisc : dev.path("qdiscs")) {
-                    if ("tbf".equals(qdisc.path("kind").asText())) {
-                        return qdisc;
-                    }
-                }
+        for (JsonNode qdisc : device(sample, "eth1").path("qdiscs")) {
+            if ("tbf".equals(qdisc.path("kind").asText())) {
+                return qdisc;
             }
         }
-        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        return MissingNode.getInstance();
+    }
+
+    private static JsonNode device(JsonNode sample, String dev) {
+        for (JsonNode d : sample.path("devices")) {
+            if (dev.equals(d.path("dev").asText())) {
+                return d;
+            }
+        }
+        return MissingNode.getInstance();
     }
 }

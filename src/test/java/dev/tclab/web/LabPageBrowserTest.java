@@ -1,5 +1,6 @@
 package dev.tclab.web;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The lab panel in a real browser (headless Debian chromium) against a real lab: start it, run command blocks into
- * the terminals, watch the throughput plot move.
+ * the terminals, see a class's filter in the tree, watch the throughput plot move.
  */
 @QuarkusTest
 class LabPageBrowserTest {
@@ -47,6 +48,16 @@ class LabPageBrowserTest {
             tab.waitForCondition(() -> serverTerminal.innerText().contains("hello-from-server"));
 
             tab.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/lab-page-hello.png")));
+            assertTrue(tab.locator(".tclab-pane[data-node=server] .tclab-stats-scope").innerText()
+                    .contains("eth1, eth2, ifb*"), "the page says which interfaces the lab shows");
+            assertEquals(0, tab.locator(".tclab-pane[data-node=client] .tclab-stats-scope").count());
+            tab.click("#run-htb");
+            // The filter attached to class 1:1 hangs under that class in the tree, not under the root qdisc.
+            Locator classFilter = tab.locator(".tclab-pane[data-node=server] .tclab-tree-class:has-text('class htb 1:1 ')"
+                    + " > ul > .tclab-tree-filter");
+            tab.waitForCondition(() -> classFilter.count() == 1);
+            assertTrue(classFilter.innerText().contains("pref 2") && classFilter.innerText().contains("→ class 1:10"),
+                    classFilter.innerText());
             tab.click("#run-shaper");
             tab.click("#run-iperf-server");
             tab.click("#run-iperf-client");

@@ -161,7 +161,7 @@ class LessonBlockPostProcessor extends NodePostProcessor {
         }
         Topology topology = context.lesson().topology();
         if (topology == null) {
-            return new Topology.Node(info.node(), null, false, Map.of(), Map.of(), List.of());
+            return new Topology.Node(info.node(), null, false, Map.of(), Map.of(), List.of(), List.of());
         }
         Topology.Node node = topology.nodes().get(info.node());
         if (node == null) {

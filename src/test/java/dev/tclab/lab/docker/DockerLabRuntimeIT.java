@@ -141,7 +141,7 @@ class DockerLabRuntimeIT {
         var client = bad.nodes().get("client");
         var broken = new dev.tclab.lab.Topology(bad.name(), new java.util.LinkedHashMap<>(Map.of(
                 "client", new dev.tclab.lab.Topology.Node("client", null, false, Map.of(), Map.of(),
-                        List.of("ip addr add 10.0.0.1/24 dev eth9")),
+                        List.of("ip addr add 10.0.0.1/24 dev eth9"), List.of()),
                 "server", bad.nodes().get("server"))), bad.links());
         var error = org.junit.jupiter.api.Assertions.assertThrows(dev.tclab.lab.LabStartException.class,
                 () -> runtime.start(new LabSpec(id, broken, "tester", "broken"), (s, d) -> { }));
