@@ -34,7 +34,7 @@ function counters(item) {
   return parts.join(', ');
 }
 
-/** One node's statistics: charts of every qdisc it has, and its tree. */
+/** One node's statistics: charts of what its interfaces and qdiscs do, and its tree. */
 class NodeStats {
   constructor(container, node) {
     this.node = node;
@@ -46,67 +46,69 @@ class NodeStats {
     this.root.append(this.noticeBox, this.chartBox, this.treeBox);
     container.append(this.root);
     this.times = [];
-    this.series = new Map(); // qdisc key -> { throughput: [], backlog: [], drops: [] }
-    this.plots = null;
-    this.seriesKeys = '';
+    // Per chart: series label -> values, one per sample time.
+    this.series = Object.fromEntries(CHARTS.map((c) => [c.key, new Map()]));
+    this.plots = {};
   }
 
   sample(sample) {
-    const time = sample.time / 1000;
-    this.times.push(time);
-    const seen = new Set();
+    this.times.push(sample.time / 1000);
+    const seen = Object.fromEntries(CHARTS.map((c) => [c.key, new Set()]));
+    const put = (chartKey, label, value) => {
+      const series = this.series[chartKey];
+      if (!series.has(label)) series.set(label, this.times.slice(0, -1).map(() => null));
+      series.get(label).push(value);
+      seen[chartKey].add(label);
+    };
     for (const dev of sample.devices) {
+      // The interface's own counters move even while it has no queue of its own (noqueue).
+      if (dev.link) {
+        put('throughput', `${dev.dev} sent`, dev.link.rates ? dev.link.rates.txBitsPerSecond / 1e6 : null);
+        put('throughput', `${dev.dev} received`, dev.link.rates ? dev.link.rates.rxBitsPerSecond / 1e6 : null);
+      }
       for (const q of dev.qdiscs) {
         if (q.kind === 'noqueue') continue;
-        const key = `${dev.dev} ${q.handle} ${q.kind}`;
-        seen.add(key);
-        if (!this.series.has(key)) {
-          this.series.set(key, Object.fromEntries(CHARTS.map((c) => [c.key, this.times.slice(0, -1).map(() => null)])));
-        }
-        const data = this.series.get(key);
-        for (const chart of CHARTS) data[chart.key].push(chart.value(q));
+        for (const chart of CHARTS) put(chart.key, `${dev.dev} ${q.handle} ${q.kind}`, chart.value(q));
       }
     }
-    for (const [key, data] of this.series) {
-      if (!seen.has(key)) for (const chart of CHARTS) data[chart.key].push(null);
+    for (const chart of CHARTS) {
+      for (const [label, values] of this.series[chart.key]) {
+        if (!seen[chart.key].has(label)) values.push(null);
+        if (this.times.length > HISTORY) values.shift();
+        if (!seen[chart.key].has(label) && values.every((v) => v === null)) this.series[chart.key].delete(label);
+      }
     }
-    if (this.times.length > HISTORY) {
-      this.times.shift();
-      for (const data of this.series.values()) for (const chart of CHARTS) data[chart.key].shift();
-    }
-    for (const [key, data] of this.series) {
-      if (data.throughput.every((v) => v === null) && !seen.has(key)) this.series.delete(key);
-    }
-    this.draw();
+    if (this.times.length > HISTORY) this.times.shift();
+    CHARTS.forEach((chart) => this.draw(chart));
     this.drawTree(sample.devices);
     this.root.dataset.samples = String((Number(this.root.dataset.samples) || 0) + 1);
   }
 
-  draw() {
-    const keys = [...this.series.keys()].join('|');
-    if (keys !== this.seriesKeys || !this.plots) {
-      this.seriesKeys = keys;
-      this.chartBox.replaceChildren();
-      this.plots = CHARTS.map((chart) => {
-        const box = el('div', `tclab-chart tclab-chart-${chart.key}`);
-        this.chartBox.append(box);
-        const series = [{}].concat([...this.series.keys()].map((key, i) => ({
-          label: key, stroke: COLORS[i % COLORS.length], width: 2, spanGaps: false,
-        })));
-        return new uPlot({ title: chart.title, width: this.width(), height: 160, series,
-          axes: [{}, { size: 60 }], legend: { live: false } }, this.data(chart.key), box);
-      });
+  draw(chart) {
+    const series = this.series[chart.key];
+    const data = [this.times.slice()].concat([...series.values()].map((values) => values.slice()));
+    const labels = [...series.keys()].join('|');
+    const plot = this.plots[chart.key];
+    if (plot && plot.labels === labels) {
+      plot.uplot.setData(data);
       return;
     }
-    CHARTS.forEach((chart, i) => this.plots[i].setData(this.data(chart.key)));
+    let box = this.chartBox.querySelector(`.tclab-chart-${chart.key}`);
+    if (!box) {
+      box = el('div', `tclab-chart tclab-chart-${chart.key}`);
+      this.chartBox.append(box);
+    }
+    if (plot) plot.uplot.destroy();
+    box.replaceChildren();
+    const lines = [{}].concat([...series.keys()].map((label, i) => ({
+      label, stroke: COLORS[i % COLORS.length], width: 2, spanGaps: false,
+    })));
+    this.plots[chart.key] = { labels, uplot: new uPlot({ title: chart.title, width: this.width(), height: 160,
+      series: lines, axes: [{}, { size: 60 }], legend: { live: false } }, data, box) };
   }
 
   width() {
     return Math.max(280, Math.min(520, (this.root.clientWidth || 900) / 3 - 12));
-  }
-
-  data(chartKey) {
-    return [this.times.slice()].concat([...this.series.values()].map((data) => data[chartKey].slice()));
   }
 
   drawTree(devices) {
@@ -114,6 +116,9 @@ class NodeStats {
     for (const dev of devices) {
       const item = el('li', 'tclab-tree-dev');
       item.append(el('strong', null, dev.dev));
+      if (dev.link && dev.link.rates) {
+        item.append(` — sent ${rate(dev.link.rates.txBitsPerSecond)}, received ${rate(dev.link.rates.rxBitsPerSecond)}`);
+      }
       item.append(this.devTree(dev));
       for (const raw of dev.unparsed) {
         const box = el('details', 'tclab-unparsed');

@@ -6,10 +6,11 @@ import java.util.Map;
 /**
  * One round of the sampler's output, split by its marker lines but not parsed yet.
  *
- * @param nanos   the node's clock when the round began, in ns since the epoch
- * @param devices each interface's raw tc output, in the node's order
+ * @param nanos     the node's clock when the round began, in ns since the epoch
+ * @param linksJson {@code ip -s -j link show}: the counters of every interface of the node
+ * @param devices   each sampled interface's raw tc output, in the node's order
  */
-record RawSample(long nanos, List<RawDevice> devices) {
+record RawSample(long nanos, String linksJson, List<RawDevice> devices) {
 
     /**
      * The raw output of the tc commands for one interface.

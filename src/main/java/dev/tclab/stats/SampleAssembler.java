@@ -22,6 +22,7 @@ final class SampleAssembler {
     private final List<RawSample.RawDevice> devices = new ArrayList<>();
     private String dev;
     private String section;
+    private final StringBuilder links = new StringBuilder();
     private final StringBuilder qdisc = new StringBuilder();
     private final StringBuilder classes = new StringBuilder();
     private final StringBuilder filters = new StringBuilder();
@@ -55,6 +56,7 @@ final class SampleAssembler {
         String marker = text.substring(SamplerScript.MARK.length());
         if (marker.startsWith("sample ")) {
             devices.clear();
+            links.setLength(0);
             dev = null;
             section = null;
             nanos = parseNanos(marker.substring(7).trim());
@@ -68,7 +70,7 @@ final class SampleAssembler {
         } else if (marker.equals("end")) {
             finishDevice();
             if (nanos >= 0) {
-                onSample.accept(new RawSample(nanos, List.copyOf(devices)));
+                onSample.accept(new RawSample(nanos, links.toString(), List.copyOf(devices)));
             }
             devices.clear();
             nanos = -1;
@@ -78,6 +80,9 @@ final class SampleAssembler {
     }
 
     private StringBuilder target() {
+        if ("links".equals(section)) {
+            return links;
+        }
         if (dev == null || section == null) {
             return null;
         }

@@ -1,5 +1,8 @@
 package dev.tclab.stats;
 
+import dev.tclab.grading.parse.IpInterface;
+import dev.tclab.grading.parse.IpParser;
+import dev.tclab.grading.parse.OutputParseException;
 import dev.tclab.tc.CakeTin;
 import dev.tclab.tc.ClassParser;
 import dev.tclab.tc.FilterParser;
@@ -9,7 +12,9 @@ import dev.tclab.tc.TcClass;
 import dev.tclab.tc.TcFilter;
 import dev.tclab.tc.TcParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /** Parses a round of raw sampler output into a {@link StatsFrames.NodeSample} with rates. One per sampler. */
@@ -23,16 +28,37 @@ final class SampleParser {
     }
 
     StatsFrames.NodeSample parse(RawSample raw) {
+        Map<String, IpInterface.Counters> counters = new HashMap<>();
+        StatsFrames.Unparsed linksUnparsed = readCounters(raw.linksJson(), counters);
         List<StatsFrames.DeviceStats> devices = new ArrayList<>();
         for (RawSample.RawDevice device : raw.devices()) {
-            devices.add(device(raw.nanos(), device));
+            devices.add(device(raw.nanos(), device, counters.get(device.dev()), linksUnparsed));
         }
         rates.endRound();
         return new StatsFrames.NodeSample(node, raw.nanos() / 1_000_000, devices);
     }
 
-    private StatsFrames.DeviceStats device(long nanos, RawSample.RawDevice raw) {
+    /** Fills {@code into} with each interface's counters; what could not be parsed, or null. */
+    private static StatsFrames.Unparsed readCounters(String linksJson, Map<String, IpInterface.Counters> into) {
+        try {
+            for (IpInterface link : IpParser.parse(linksJson)) {
+                if (link.counters() != null) {
+                    into.put(link.name(), link.counters());
+                }
+            }
+            return null;
+        } catch (OutputParseException e) {
+            return new StatsFrames.Unparsed("link", e.getMessage(), linksJson);
+        }
+    }
+
+    private StatsFrames.DeviceStats device(long nanos, RawSample.RawDevice raw, IpInterface.Counters counters,
+                                           StatsFrames.Unparsed linksUnparsed) {
         List<StatsFrames.Unparsed> unparsed = new ArrayList<>();
+        if (linksUnparsed != null) {
+            unparsed.add(linksUnparsed);
+        }
+        StatsFrames.LinkView link = counters == null ? null : link(nanos, raw.dev(), counters);
         List<StatsFrames.QdiscView> qdiscs = new ArrayList<>();
         try {
             for (Qdisc qdisc : QdiscParser.parseJson(raw.qdiscJson(), raw.dev())) {
@@ -56,7 +82,14 @@ final class SampleParser {
         filters(raw.filterText(), "egress", null, filters, unparsed);
         raw.filtersByParent().forEach((parent, text) -> filters(text, "egress", parent, filters, unparsed));
         filters(raw.ingressFilterText(), "ingress", null, filters, unparsed);
-        return new StatsFrames.DeviceStats(raw.dev(), qdiscs, classes, filters, unparsed);
+        return new StatsFrames.DeviceStats(raw.dev(), link, qdiscs, classes, filters, unparsed);
+    }
+
+    private StatsFrames.LinkView link(long nanos, String dev, IpInterface.Counters c) {
+        double[] perSecond = rates.perSecond(dev + " link", nanos, c.rxBytes() * 8, c.txBytes() * 8, c.rxPackets(),
+                c.txPackets(), c.txDropped());
+        return new StatsFrames.LinkView(c, perSecond == null ? null : new StatsFrames.LinkRates(perSecond[0],
+                perSecond[1], perSecond[2], perSecond[3], perSecond[4]));
     }
 
     private StatsFrames.QdiscView qdisc(long nanos, String dev, Qdisc qdisc) {

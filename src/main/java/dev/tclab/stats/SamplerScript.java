@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The shell loop one sampler runs in a lab node: every interval, for every interface (read live, so ifb devices
- * a learner adds are included), the qdiscs as JSON, the classes and the filters (egress, per class and inner qdisc,
- * and ingress) as text, between marker lines. One long-running process per node replaces one engine exec per sample (~55 ms each).
+ * The shell loop one sampler runs in a lab node. Every interval it prints, between marker lines: the counters of
+ * all interfaces (ip's JSON), then for each sampled interface (read live, so ifb devices a learner adds are
+ * included) its qdiscs as JSON and its classes and filters (of the root qdisc, of each class and inner qdisc, and
+ * of the ingress hook) as text. One long-running process per node replaces one engine exec per sample (~55 ms
+ * each).
  */
 final class SamplerScript {
 
@@ -27,13 +29,17 @@ final class SamplerScript {
         String script = String.join("\n",
                 "while :; do",
                 "  printf '" + MARK + "sample %s\\n' \"$(date +%s%N)\"",
+                "  printf '" + MARK + "links\\n'; ip -s -j link show 2>&1; echo",
                 "  for d in $(ip -o link show | sed -n 's/^[0-9]*: \\([^:@ ]*\\).*/\\1/p'); do",
                 "    [ \"$d\" = lo ] && continue",
                 "    case \"$d\" in " + wanted + ") ;; *) continue ;; esac",
                 "    printf '" + MARK + "dev %s\\n' \"$d\"",
-                "    printf '" + MARK + "qdisc\\n'; tc -s -j qdisc show dev \"$d\" 2>&1",
+                "    q=$(tc -s -j qdisc show dev \"$d\" 2>&1)",
+                "    printf '" + MARK + "qdisc\\n%s\\n' \"$q\"",
+                // Most interfaces, most of the time, have nothing but noqueue: no classes or filters to ask for.
+                "    case \"$q\" in *'},{'*) ;; '[{\"kind\":\"noqueue\"'*) continue ;; esac",
                 "    c=$(tc -s class show dev \"$d\" 2>&1)",
-                "    printf '\\n" + MARK + "class\\n'; [ -n \"$c\" ] && printf '%s\\n' \"$c\"",
+                "    printf '" + MARK + "class\\n'; [ -n \"$c\" ] && printf '%s\\n' \"$c\"",
                 "    printf '" + MARK + "filter\\n'; tc filter show dev \"$d\" 2>&1",
                 // Filters attached to a class or an inner qdisc are listed only when asked for by parent.
                 "    for p in $(printf '%s\\n' \"$c\" | sed -n 's/^class [^ ]* \\([0-9a-f]*:[0-9a-f]*\\) .*/\\1/p')"

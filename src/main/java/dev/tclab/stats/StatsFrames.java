@@ -1,5 +1,6 @@
 package dev.tclab.stats;
 
+import dev.tclab.grading.parse.IpInterface;
 import dev.tclab.tc.QdiscStats;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +22,23 @@ final class StatsFrames {
         }
     }
 
-    /** One interface: its qdisc tree, classes, filters, and any tc output that could not be parsed (shown raw). */
-    record DeviceStats(String dev, List<QdiscView> qdiscs, List<ClassView> classes, List<FilterView> filters,
-                       List<Unparsed> unparsed) {
+    /**
+     * One interface: its own traffic counters (null when unreadable), its qdisc tree, classes, filters, and any
+     * output that could not be parsed (shown raw).
+     */
+    record DeviceStats(String dev, LinkView link, List<QdiscView> qdiscs, List<ClassView> classes,
+                       List<FilterView> filters, List<Unparsed> unparsed) {
+    }
+
+    /**
+     * What the interface itself sent and received, whatever the qdiscs: the only figures that move while the
+     * interface has no queue of its own ({@code noqueue}).
+     */
+    record LinkView(IpInterface.Counters counters, LinkRates rates) {
+    }
+
+    record LinkRates(double rxBitsPerSecond, double txBitsPerSecond, double rxPacketsPerSecond,
+                     double txPacketsPerSecond, double txDropsPerSecond) {
     }
 
     record QdiscView(String kind, String handle, String parent, Map<String, Object> options, QdiscStats counters,

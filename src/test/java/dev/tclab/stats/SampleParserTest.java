@@ -90,13 +90,48 @@ class SampleParserTest {
     }
 
     @Test
+    void shouldGiveEveryInterfaceItsOwnCountersAndSkipTcCallsOnBareNoqueue() throws IOException {
+        List<RawSample> rounds = new ArrayList<>();
+        new SampleAssembler(rounds::add).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
+        StatsFrames.NodeSample sample = new SampleParser("client").parse(rounds.get(0));
+
+        assertEquals(List.of("v1", "v0", "v3", "v2"), sample.devices().stream().map(StatsFrames.DeviceStats::dev).toList());
+        for (StatsFrames.DeviceStats dev : sample.devices()) {
+            assertTrue(dev.link() != null && dev.unparsed().isEmpty(), () -> dev.dev() + ": " + dev.unparsed());
+            assertNull(dev.link().rates(), "no rate before a second round");
+        }
+        StatsFrames.DeviceStats bare = sample.devices().get(2);
+        assertEquals(List.of("noqueue"), bare.qdiscs().stream().map(StatsFrames.QdiscView::kind).toList());
+        assertTrue(bare.classes().isEmpty() && bare.filters().isEmpty());
+    }
+
+    @Test
+    void shouldComputeInterfaceRatesFromItsCounters() {
+        List<RawSample> rounds = new ArrayList<>();
+        SampleAssembler assembler = new SampleAssembler(rounds::add);
+        assembler.accept((linksRound(1_000_000_000L, 1_000, 2_000) + linksRound(3_000_000_000L, 251_000, 1_002_000))
+                .getBytes(StandardCharsets.UTF_8));
+        SampleParser parser = new SampleParser("gw");
+        parser.parse(rounds.get(0));
+        StatsFrames.LinkRates rates = parser.parse(rounds.get(1)).devices().get(0).link().rates();
+        assertEquals(1_000_000.0, rates.rxBitsPerSecond(), 1e-6, "250 kB in 2 s");
+        assertEquals(4_000_000.0, rates.txBitsPerSecond(), 1e-6, "1 MB in 2 s");
+    }
+
+    private static String linksRound(long nanos, long rxBytes, long txBytes) {
+        return MARK + "sample " + nanos + "\n" + MARK + "links\n[{\"ifname\":\"eth2\",\"stats64\":{\"rx\":{\"bytes\":"
+                + rxBytes + ",\"packets\":1,\"dropped\":0},\"tx\":{\"bytes\":" + txBytes + ",\"packets\":1,\"dropped\":0}}}]\n"
+                + MARK + "dev eth2\n" + MARK + "qdisc\n[{\"kind\":\"noqueue\",\"handle\":\"0:\",\"root\":true}]\n" + MARK + "end\n";
+    }
+
+    @Test
     void shouldListAU32RuleSharedByTwoParentsOfOneQdiscOnce() {
         // u32 rules of one qdisc with the same pref share hash tables, so tc lists them under both parents.
         String root = "filter parent 1: protocol ip pref 1 u32 chain 0 fh 800::800 order 2048 key ht 800 bkt 0 *flowid 1:1\n"
                 + "  match 00000016/0000ffff at 20\n";
         String atClass = root.replace("filter parent 1: ", "filter ");
         List<RawSample> rounds = new ArrayList<>();
-        new SampleAssembler(rounds::add).accept((MARK + "sample 1\n" + MARK + "dev eth1\n" + MARK + "qdisc\n[]\n"
+        new SampleAssembler(rounds::add).accept((MARK + "sample 1\n" + MARK + "links\n[]\n" + MARK + "dev eth1\n" + MARK + "qdisc\n[]\n"
                 + MARK + "class\n" + MARK + "filter\n" + root + MARK + "filter 1:1\n" + atClass + MARK + "ingress\n"
                 + MARK + "end\n").getBytes(StandardCharsets.UTF_8));
         List<StatsFrames.FilterView> filters = new SampleParser("client").parse(rounds.get(0)).devices().get(0).filters();
@@ -105,7 +140,7 @@ class SampleParserTest {
     }
 
     private static String round(long nanos, String qdiscJson, String classText, String filterText) {
-        return MARK + "sample " + nanos + "\n" + MARK + "dev eth1\n" + MARK + "qdisc\n" + qdiscJson + "\n"
+        return MARK + "sample " + nanos + "\n" + MARK + "links\n[]\n" + MARK + "dev eth1\n" + MARK + "qdisc\n" + qdiscJson + "\n"
                 + MARK + "class\n" + classText + MARK + "filter\n" + filterText + MARK + "ingress\n"
                 + MARK + "end\n";
     }
