@@ -2,6 +2,7 @@ package dev.tclab.lab;
 
 import java.time.Duration;
 import java.util.List;
+import java.time.Instant;
 import java.util.Set;
 
 /**
@@ -43,6 +44,13 @@ public interface LabRuntime {
 
     /** Ids of every lab this app instance has containers for on the engine (running or not). */
     Set<String> labsOnEngine() throws EngineUnavailableException;
+
+    /**
+     * Removes the labs of any tclab instance on the engine that are past their expiry (their maximum lifetime and a
+     * grace period): no live app keeps a lab that long, so they are orphans of an app that died, e.g. a killed
+     * self-test. Returns their ids.
+     */
+    Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException;
 
     /** Which qdiscs, classifiers, actions and link types the engine host's kernel supports. */
     KernelCapabilities probeKernel() throws EngineUnavailableException;

@@ -155,7 +155,10 @@ public class LabService {
         }
     }
 
-    /** Stops labs idle for longer than the idle timeout, or older than the maximum lifetime. */
+    /**
+     * Stops labs idle for longer than the idle timeout, or older than the maximum lifetime, and notices labs whose
+     * containers died (removed by hand, killed by the kernel) so they stop holding a slot.
+     */
     @Scheduled(every = "${tclab.lab.cull-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void cullScheduled() {
         cull(Instant.now());
@@ -163,7 +166,7 @@ public class LabService {
 
     void cull(Instant now) {
         for (Lab lab : labs.values()) {
-            if (lab.phase() != LabPhase.RUNNING) {
+            if (lab.phase() != LabPhase.RUNNING || refresh(lab).phase() != LabPhase.RUNNING) {
                 continue;
             }
             String why = null;
@@ -177,12 +180,24 @@ public class LabService {
                 stopQuietly(lab, why);
             }
         }
+        removeExpiredLabs(now);
         forgetOldLabs(now);
+    }
+
+    private void removeExpiredLabs(Instant now) {
+        try {
+            Set<String> removed = runtime.removeExpiredLabs(now);
+            if (!removed.isEmpty()) {
+                LOG.infof("removed labs past their expiry, left by a tclab process that is gone: %s", removed);
+            }
+        } catch (EngineUnavailableException e) {
+            LOG.debugf("cannot look for expired labs now: %s", e.getMessage());
+        }
     }
 
     /**
      * Removes containers on the engine that belong to this instance but to no live lab: left by a crash, or by a
-     * stop while the engine was down. Run when the app starts and when the engine comes back.
+     * stop while the engine was down. Run when the app starts serving and when the engine comes back.
      */
     public void reapOrphans() {
         try {
@@ -199,7 +214,10 @@ public class LabService {
         }
     }
 
-    /** Marks a running lab whose containers are gone as failed, so the learner is told instead of left hanging. */
+    /**
+     * Marks a running lab whose containers are gone or exited as failed, so the learner is told instead of left
+     * hanging, and removes what is left of it.
+     */
     public Lab refresh(Lab lab) {
         if (lab.phase() != LabPhase.RUNNING) {
             return lab;
@@ -210,7 +228,9 @@ public class LabService {
             if (nodes.isEmpty() || dead.isPresent()) {
                 String which = dead.map(n -> "node " + n.node() + " is " + n.state()).orElse("its containers are gone");
                 lab.failed("The lab died (" + which + "). Stop it and start a new one.");
+                LOG.infof("lab %s died (%s)", lab.id(), which);
                 ended.fire(new LabEnded(lab.id()));
+                runtime.stop(lab.id());
             }
         } catch (EngineUnavailableException e) {
             // The engine being down is reported by the system status; the lab may come back with it.

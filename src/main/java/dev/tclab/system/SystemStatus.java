@@ -8,6 +8,7 @@ import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.LabService;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
+import io.quarkus.vertx.http.HttpServerStart;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
@@ -58,9 +59,19 @@ public class SystemStatus {
                 missingImageHint(image), KernelCapabilities.unknown());
     }
 
-    /** The first check, reap included, finishes before the app serves: at most the engine's connect timeout. */
+    /** The first check finishes before the app serves: at most the engine's connect timeout. */
     void onStart(@Observes StartupEvent event) {
         refresh();
+    }
+
+    /**
+     * Reaps this instance's orphans once the app listens, not before: a second copy started by mistake fails on its
+     * busy port without touching the labs of the copy that serves. A self-test serves nothing and never reaps.
+     */
+    void onServing(@Observes HttpServerStart event) {
+        if (current.engine().reachable()) {
+            labs.reapOrphans();
+        }
     }
 
     public Snapshot snapshot() {
@@ -85,17 +96,24 @@ public class SystemStatus {
             }
             KernelCapabilities kernel = before.kernel();
             if (!before.engine().reachable() || (present && !kernel.probed())) {
-                if (!before.engine().endpoint().startsWith("(")) {
+                boolean cameBack = !before.engine().reachable() && !firstCheck(before);
+                if (cameBack) {
                     LOG.infof("Docker engine %s is reachable again", engine.endpoint());
                 }
                 kernel = present ? runtime.probeKernel() : kernel;
-                labs.reapOrphans();
+                if (cameBack) {
+                    labs.reapOrphans();
+                }
             }
             current = new Snapshot(engine, image, present, missingImageHint(image), kernel);
         } catch (EngineUnavailableException e) {
             current = new Snapshot(EngineStatus.down(engine.endpoint(), e.getMessage()), image, before.imagePresent(),
                     before.imageHint(), before.kernel());
         }
+    }
+
+    private static boolean firstCheck(Snapshot before) {
+        return before.engine().endpoint().startsWith("(");
     }
 
     static String missingImageHint(String image) {

@@ -4,7 +4,9 @@ import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +25,8 @@ import java.util.function.BiFunction;
 public class FakeLabRuntime implements LabRuntime {
 
     public final Map<String, LabSpec> running = new ConcurrentHashMap<>();
+    /** Expiry of labs on the engine, as the real runtime labels them; labs without one never expire. */
+    public final Map<String, Instant> expires = new ConcurrentHashMap<>();
     /** Commands run since the latest lab start, as "node: command". */
     public final List<String> execLog = new CopyOnWriteArrayList<>();
     public volatile boolean reachable = true;
@@ -36,6 +40,7 @@ public class FakeLabRuntime implements LabRuntime {
     /** Back to defaults, for test isolation. */
     public void reset() {
         running.clear();
+        expires.clear();
         execLog.clear();
         reachable = true;
         imagePresent = true;
@@ -120,6 +125,18 @@ public class FakeLabRuntime implements LabRuntime {
     public Set<String> labsOnEngine() throws EngineUnavailableException {
         checkReachable();
         return Set.copyOf(running.keySet());
+    }
+
+    @Override
+    public Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException {
+        checkReachable();
+        Set<String> expired = new HashSet<>();
+        expires.forEach((labId, at) -> {
+            if (at.isBefore(now) && running.remove(labId) != null) {
+                expired.add(labId);
+            }
+        });
+        return expired;
     }
 
     @Override

@@ -146,6 +146,28 @@ class LabServiceTest {
     }
 
     @Test
+    void shouldFreeTheSlotOfALabWhoseContainersWereRemovedByHand() throws Exception {
+        running("a", "x");
+        Lab removed = running("b", "x");
+        running("c", "x");
+        runtime.running.remove(removed.id());
+        labs.cull(Instant.now());
+        assertThat(removed.phase()).isEqualTo(LabPhase.FAILED);
+        assertThat(labs.liveCount()).isEqualTo(2);
+        assertThat(running("d", "x").phase()).isEqualTo(LabPhase.RUNNING);
+    }
+
+    @Test
+    void shouldRemoveExpiredLabsLeftByAProcessThatIsGone() throws Exception {
+        Lab mine = running("ann", "tbf");
+        runtime.running.put("ghost", new LabSpec("ghost", topology, "x", "tbf"));
+        runtime.expires.put("ghost", Instant.now().minusSeconds(60));
+        labs.cull(Instant.now());
+        assertThat(runtime.running).containsOnlyKeys(mine.id());
+        assertThat(mine.phase()).isEqualTo(LabPhase.RUNNING);
+    }
+
+    @Test
     void shouldRefuseToStartWhileTheEngineIsDown() {
         runtime.reachable = false;
         EngineUnavailableException down = assertThrows(EngineUnavailableException.class,

@@ -4,7 +4,9 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.FakeLabRuntime;
+import dev.tclab.lab.LabService;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.TestTopologies;
@@ -24,6 +26,12 @@ class SystemStatusTest {
 
     @Inject
     FakeLabRuntime runtime;
+
+    @Inject
+    LabService labs;
+
+    @Inject
+    TclabConfig config;
 
     @AfterEach
     void restore() {
@@ -46,6 +54,17 @@ class SystemStatusTest {
         assertThat(status.snapshot().problem()).isNull();
         assertThat(status.snapshot().kernel().supports("qdisc:tbf")).isTrue();
         assertThat(runtime.running).as("orphans reaped on recovery").doesNotContainKey("left-over");
+    }
+
+    @Test
+    void shouldReapOrphansOnceServingNotAtTheFirstCheck() {
+        // Reaping before the port is bound would let a second copy started by mistake remove the first one's labs.
+        SystemStatus starting = new SystemStatus(runtime, labs, config);
+        runtime.running.put("left-over", new LabSpec("left-over", TestTopologies.load("two-node"), "x", "y"));
+        starting.refresh();
+        assertThat(runtime.running).containsKey("left-over");
+        starting.onServing(null);
+        assertThat(runtime.running).doesNotContainKey("left-over");
     }
 
     @Test

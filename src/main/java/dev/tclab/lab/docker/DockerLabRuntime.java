@@ -25,6 +25,7 @@ import dev.tclab.lab.Topology;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -203,6 +204,28 @@ public class DockerLabRuntime implements LabRuntime {
             }
             return labs;
         });
+    }
+
+    @Override
+    public Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException {
+        return engineCall(() -> {
+            Set<String> expired = new HashSet<>();
+            for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(Labels.allNodes()).exec()) {
+                if (isExpired(c.getLabels().get(Labels.EXPIRES), now)) {
+                    containers.remove(c.getId());
+                    expired.add(c.getLabels().get(Labels.LAB));
+                }
+            }
+            return expired;
+        });
+    }
+
+    private static boolean isExpired(String expires, Instant now) {
+        try {
+            return expires != null && Instant.ofEpochSecond(Long.parseLong(expires)).isBefore(now);
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.tclab.lab.docker;
 
 import dev.tclab.lab.LabSpec;
+import java.time.Instant;
 import java.util.Map;
 
 /** The labels on every container tclab creates, so that its containers can always be found and reaped. */
@@ -13,6 +14,8 @@ final class Labels {
     static final String LESSON = "tclab.lesson";
     static final String NODE = "tclab.node";
     static final String ROLE = "tclab.role";
+    /** When a node container is an orphan for sure, in epoch seconds: no live app keeps a lab that long. */
+    static final String EXPIRES = "tclab.expires";
 
     static final String ROLE_NODE = "node";
     static final String ROLE_WIRING = "wiring";
@@ -21,9 +24,14 @@ final class Labels {
     private Labels() {
     }
 
-    static Map<String, String> node(String instance, LabSpec spec, String node) {
+    static Map<String, String> node(String instance, LabSpec spec, String node, Instant expires) {
         return Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_NODE, LAB, spec.labId(),
-                OWNER, spec.owner(), LESSON, spec.lesson(), NODE, node);
+                OWNER, spec.owner(), LESSON, spec.lesson(), NODE, node, EXPIRES, Long.toString(expires.getEpochSecond()));
+    }
+
+    /** Filter for the node containers of every instance on the engine. */
+    static Map<String, String> allNodes() {
+        return Map.of(APP, "tclab", ROLE, ROLE_NODE);
     }
 
     static Map<String, String> service(String instance, String role) {

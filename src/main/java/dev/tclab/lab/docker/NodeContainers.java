@@ -11,6 +11,7 @@ import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.Topology;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -21,6 +22,9 @@ final class NodeContainers {
 
     private final DockerClient docker;
     private final TclabConfig.Lab limits;
+
+    /** Past its maximum lifetime, an app stops a lab within a cull interval; the grace keeps clear of that. */
+    static final Duration EXPIRY_GRACE = Duration.ofMinutes(10);
 
     NodeContainers(DockerClient docker, TclabConfig config) {
         this.docker = docker;
@@ -39,7 +43,8 @@ final class NodeContainers {
         CreateContainerCmd create = docker.createContainerCmd(image)
                 .withName(name(spec.labId(), node.name()))
                 .withHostName(node.name())
-                .withLabels(Labels.node(instance, spec, node.name()))
+                .withLabels(Labels.node(instance, spec, node.name(), Instant.now().plus(limits.maxLifetime())
+                        .plus(EXPIRY_GRACE)))
                 .withEnv(node.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())
                 .withCmd("sleep", "infinity")
                 .withHostConfig(hardened(node.sysctls()));

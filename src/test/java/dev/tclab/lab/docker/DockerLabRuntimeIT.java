@@ -18,6 +18,7 @@ import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +65,27 @@ class DockerLabRuntimeIT {
         assertTrue(run.ok(), run.stderr());
         var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.stdout());
         return json.at("/end/sum_received/bits_per_second").asDouble() / 1e6;
+    }
+
+    @Test
+    void shouldRemoveOnlyExpiredLabsOfAnyInstance() throws Exception {
+        String fresh = start("two-node");
+        // A lab left by another instance's process that died: labelled as the runtime labels, but past its expiry.
+        String ghost = "t" + UUID.randomUUID().toString().substring(0, 8);
+        String ghostContainer = docker.createContainerCmd("tclab/lab-node:1").withCmd("sleep", "600")
+                .withLabels(Map.of(Labels.APP, "tclab", Labels.INSTANCE, "tclab-gone", Labels.ROLE, Labels.ROLE_NODE,
+                        Labels.LAB, ghost, Labels.EXPIRES, Long.toString(Instant.now().minusSeconds(60).getEpochSecond())))
+                .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode("none"))
+                .exec().getId();
+        docker.startContainerCmd(ghostContainer).exec();
+
+        assertThat(runtime.removeExpiredLabs(Instant.now())).contains(ghost).doesNotContain(fresh);
+        assertThat(docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.LAB, ghost)).exec()).isEmpty();
+        assertTrue(sh(fresh, "client", "ping -c 1 -W 2 10.0.0.2").ok(), "the fresh lab is untouched");
+        String expires = docker.listContainersCmd().withLabelFilter(Map.of(Labels.LAB, fresh)).exec().get(0)
+                .getLabels().get(Labels.EXPIRES);
+        assertThat(Instant.ofEpochSecond(Long.parseLong(expires))).as("max lifetime (4 h) and grace")
+                .isBetween(Instant.now().plus(Duration.ofHours(4)), Instant.now().plus(Duration.ofHours(4).plusMinutes(11)));
     }
 
     @Test
