@@ -9,8 +9,7 @@ public sealed interface Assertion {
      * A value compared with an expectation. With {@code ratioTo}, the compared number is value / that other value
      * (e.g. ping under load now / ping under load recorded before the fix).
      *
-     * @param message the author's message template ({@code {value}}, {@code {expected}}, {@code {path}},
-     *                {@code {baseline}}); null for the default
+     * @param message the author's message template (placeholders: see {@link Template}); null for the default
      */
     record Check(ValuePath path, ValuePath ratioTo, Comparison comparison, String message) implements Assertion {
     }

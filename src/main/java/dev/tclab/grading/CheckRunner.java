@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,10 +58,17 @@ public class CheckRunner {
 
     /**
      * Runs {@code spec} in the lab. {@code checkId} names the check in progress events and the result (the spec's
-     * id or the lesson's {@code <step>-check-<n>}).
+     * id or the lesson's {@code <step>-check-<n>}). A check comparing with a baseline this lab has not recorded
+     * ends at once in ERROR, saying which step records it ({@code baselineSteps}): no sample could pass.
      */
-    public CheckResult run(String labId, String checkId, CheckSpec spec, Consumer<CheckProgress> progress) {
+    public CheckResult run(String labId, String checkId, CheckSpec spec, BaselineSteps baselineSteps,
+                           Consumer<CheckProgress> progress) {
         Instant start = Instant.now();
+        Set<String> missing = missingBaselines(labId, spec);
+        if (!missing.isEmpty()) {
+            return done(checkId, spec, CheckResult.Status.ERROR, 0, null, baselineSteps.explainMissing(missing), start,
+                    progress);
+        }
         Instant deadline = start.plus(spec.timeout());
         int consecutive = 0;
         int failures = 0;
@@ -106,6 +115,12 @@ public class CheckRunner {
                 return done(checkId, spec, CheckResult.Status.ERROR, attempt, sample, "The check was interrupted.", start, progress);
             }
         }
+    }
+
+    private Set<String> missingBaselines(String labId, CheckSpec spec) {
+        Set<String> missing = new TreeSet<>(spec.baselinesUsed());
+        missing.removeAll(baselines.all(labId).keySet());
+        return missing;
     }
 
     private Sample sample(String labId, String checkId, CheckSpec spec, Consumer<CheckProgress> progress, int attempt)

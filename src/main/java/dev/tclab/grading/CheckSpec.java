@@ -3,6 +3,8 @@ package dev.tclab.grading;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A parsed, validated check (the body of a {@code ```check} block; see docs/checks.md).
@@ -19,5 +21,24 @@ public record CheckSpec(String id, String title, List<Measurement> measurements,
     /** The measurements to run during {@code load}, in order. */
     public List<Measurement> during(String load) {
         return measurements.stream().filter(m -> load.equals(m.during())).toList();
+    }
+
+    /** The names of the recorded baselines the expectations compare with ({@code ratio_to: baseline.NAME}). */
+    public Set<String> baselinesUsed() {
+        Set<String> names = new TreeSet<>();
+        expect.forEach(a -> collectBaselines(a, names));
+        return names;
+    }
+
+    private static void collectBaselines(Assertion assertion, Set<String> names) {
+        if (assertion instanceof Assertion.Check check) {
+            if (check.ratioTo() != null && check.ratioTo().root().equals("baseline")) {
+                names.add(check.ratioTo().field());
+            }
+        } else if (assertion instanceof Assertion.AllOf all) {
+            all.children().forEach(c -> collectBaselines(c, names));
+        } else if (assertion instanceof Assertion.AnyOf any) {
+            any.children().forEach(c -> collectBaselines(c, names));
+        }
     }
 }

@@ -297,7 +297,10 @@ public final class CheckSpecParser {
         if (path == null || comparison == null || (item.get("ratio_to") != null && ratioTo == null)) {
             return null;
         }
-        return new Assertion.Check(path, ratioTo, comparison, checks.text(item, "message", null, false));
+        String message = checks.text(item, "message", null, false);
+        MessageUnits.problem(message, comparison, ratioTo != null ? fieldUnit(path, measurements) : unit)
+                .ifPresent(problem -> checks.add(item.get("message"), problem));
+        return new Assertion.Check(path, ratioTo, comparison, message);
     }
 
     private static Comparison readComparison(YamlChecks checks, YamlNode item, Unit unit) {

@@ -8,6 +8,9 @@ import java.util.Optional;
 /** Evaluates assertions against one sample's values. */
 public final class Evaluator {
 
+    /** Digits shown for a number that failed {@code equals}, so it never reads the same as the expected one. */
+    private static final int EXACT_DIGITS = 12;
+
     private Evaluator() {
     }
 
@@ -33,9 +36,10 @@ public final class Evaluator {
         String expected = (all ? "all of: " : "at least one of: ")
                 + String.join("; ", children.stream().map(c -> c.path() + " " + c.expected()).toList());
         String measured = String.join("; ", children.stream().map(c -> c.path() + " = " + c.measured()).toList());
-        String text = message != null ? Template.fill(message, measured, null, expected, name, null)
+        String text = message != null
+                ? Template.fill(message, new Template.Fields(measured, "", expected, name, "", ""))
                 : (passed ? "holds: " : "does not hold: ") + expected;
-        return new AssertionResult(name, measured, null, null, expected, passed, text, children);
+        return new AssertionResult(name, measured, null, null, null, expected, passed, text, children);
     }
 
     private static AssertionResult check(Assertion.Check check, Values values) {
@@ -45,54 +49,72 @@ public final class Evaluator {
             String why = values.error(check.path().root())
                     .map(e -> "not measured: " + e)
                     .orElse("no value at " + check.path());
-            return fail(check, why, expected, why);
+            return unanswered(check, why, expected, why);
         }
         Object value = found.get();
-        if (check.ratioTo() != null) {
-            return ratio(check, value, values, expected);
-        }
-        return compare(check, value, expected, null);
+        return check.ratioTo() == null ? compare(check, value, expected) : ratio(check, value, values, expected);
     }
 
-    private static AssertionResult ratio(Assertion.Check check, Object value, Values values, String expected) {
-        Optional<Object> base = values.get(check.ratioTo());
-        if (base.isEmpty() || !(base.get() instanceof Measure baseline)) {
-            String why = check.ratioTo().root().equals("baseline")
-                    ? "no " + check.ratioTo() + " recorded in this lab yet: run the earlier step's check first"
-                    : "no number at " + check.ratioTo();
-            return fail(check, why, expected, why);
-        }
-        if (!(value instanceof Measure measure) || measure.unit().dimension() != baseline.unit().dimension()) {
-            String why = check.path() + " (" + value + ") cannot be divided by " + check.ratioTo() + " (" + baseline + ")";
-            return fail(check, why, expected, why);
-        }
-        if (baseline.base() == 0) {
-            String why = check.ratioTo() + " is 0, so no ratio can be formed";
-            return fail(check, why, expected, why);
-        }
-        Measure ratio = new Measure(measure.base() / baseline.base(), Unit.NONE);
-        return compare(check, ratio, expected, baseline);
-    }
-
-    private static AssertionResult compare(Assertion.Check check, Object value, String expected, Measure baseline) {
+    private static AssertionResult compare(Assertion.Check check, Object value, String expected) {
         boolean passed;
         try {
             passed = holds(check.comparison(), value);
         } catch (IllegalArgumentException e) {
-            String why = "the check cannot compare " + check.path() + ": " + e.getMessage();
-            return fail(check, display(value), expected, why);
+            return incomparable(check, value, expected, e);
         }
-        Measure measure = value instanceof Measure m ? m : null;
-        String shown = display(value);
-        if (baseline != null) {
-            shown = shown + " (of " + baseline + ")";
+        String path = check.path().text();
+        if (!(value instanceof Measure measure)) {
+            String text = display(value);
+            Template.Fields fields = new Template.Fields(text, "", expected, path, "", "");
+            return new AssertionResult(path, text, null, null, null, expected, passed,
+                    message(check, text, fields), List.of());
         }
-        String number = measure != null ? measure.number() : display(value);
-        String message = check.message() != null
-                ? Template.fill(check.message(), number, measure, expected, check.path().text(), baseline)
-                : check.path() + " is " + shown + "; expected " + expected;
-        return new AssertionResult(check.path().text(), shown, measure == null ? null : measure.value(),
-                measure == null ? null : measure.unit().symbol(), expected, passed, message, List.of());
+        Measure shown = check.comparison().unit().filter(u -> u.dimension() == measure.unit().dimension())
+                .map(measure::in).orElse(measure);
+        String number = passed || !(check.comparison() instanceof Comparison.Equals)
+                ? shown.number() : Quantity.format(shown.value(), EXACT_DIGITS);
+        String measured = shown.withUnit(number);
+        Template.Fields fields = new Template.Fields(number, shown.unit().symbol(), expected, path, "", "");
+        return new AssertionResult(path, measured, shown.value(), shown.unit().symbol(), null, expected, passed,
+                message(check, measured, fields), List.of());
+    }
+
+    private static AssertionResult ratio(Assertion.Check check, Object value, Values values, String expected) {
+        Optional<Object> other = values.get(check.ratioTo());
+        if (other.isEmpty() || !(other.get() instanceof Measure baseline)) {
+            String why = check.ratioTo().root().equals("baseline")
+                    ? "no " + check.ratioTo() + " recorded in this lab"
+                    : "no number at " + check.ratioTo();
+            return unanswered(check, why, expected, why);
+        }
+        if (!(value instanceof Measure measure) || measure.unit().dimension() != baseline.unit().dimension()) {
+            String why = check.path() + " (" + display(value) + ") cannot be divided by " + check.ratioTo()
+                    + " (" + baseline + ")";
+            return unanswered(check, why, expected, why);
+        }
+        if (baseline.base() == 0) {
+            String why = check.ratioTo() + " is 0, so no ratio can be formed";
+            return unanswered(check, why, expected, why);
+        }
+        Measure ratio = new Measure(measure.base() / baseline.base(), Unit.NONE);
+        boolean passed;
+        try {
+            passed = holds(check.comparison(), ratio);
+        } catch (IllegalArgumentException e) {
+            return incomparable(check, ratio, expected, e);
+        }
+        Measure sameUnit = baseline.in(measure.unit());
+        String measured = measure + " = " + ratio.number() + " × " + sameUnit + " (" + check.ratioTo() + ")";
+        String path = check.path().text();
+        Template.Fields fields = new Template.Fields(measure.number(), measure.unit().symbol(), expected, path,
+                sameUnit.number(), ratio.number());
+        return new AssertionResult(path, measured, measure.value(), measure.unit().symbol(), ratio.value(), expected,
+                passed, message(check, measured, fields), List.of());
+    }
+
+    private static String message(Assertion.Check check, String measured, Template.Fields fields) {
+        return check.message() != null ? Template.fill(check.message(), fields)
+                : check.path() + " is " + measured + "; expected " + fields.expected();
     }
 
     private static boolean holds(Comparison comparison, Object value) {
@@ -144,10 +166,18 @@ public final class Evaluator {
         return String.valueOf(value).toLowerCase(Locale.ROOT).equals("null") ? "nothing" : String.valueOf(value);
     }
 
-    private static AssertionResult fail(Assertion.Check check, String measured, String expected, String why) {
-        String message = check.message() != null
-                ? Template.fill(check.message(), measured, null, expected, check.path().text(), null) + " (" + why + ")"
-                : check.path() + ": " + why + "; expected " + expected;
-        return new AssertionResult(check.path().text(), measured, null, null, expected, false, message, List.of());
+    private static AssertionResult incomparable(Assertion.Check check, Object value, String expected,
+                                                IllegalArgumentException e) {
+        return unanswered(check, display(value), expected,
+                "the check cannot compare " + check.path() + ": " + e.getMessage());
+    }
+
+    /**
+     * An assertion that could not be judged. The author's message is not used: its placeholders would be filled
+     * with an error instead of a measured value.
+     */
+    private static AssertionResult unanswered(Assertion.Check check, String measured, String expected, String why) {
+        return new AssertionResult(check.path().text(), measured, null, null, null, expected, false,
+                check.path() + ": " + why + "; expected " + expected, List.of());
     }
 }

@@ -7,6 +7,19 @@ public record Measure(double value, Unit unit) {
         return unit.toBase(value);
     }
 
+    /**
+     * The same quantity in another unit of its dimension (1250000 bytes/s is 10 Mbit/s).
+     *
+     * @throws IllegalArgumentException when {@code other} measures something else
+     */
+    public Measure in(Unit other) {
+        if (other.dimension() != unit.dimension()) {
+            throw new IllegalArgumentException(this + " is " + unit.dimension().words() + ", not "
+                    + other.dimension().words());
+        }
+        return other == unit ? this : new Measure(other.fromBase(base()), other);
+    }
+
     /** The number alone, as a learner reads it: {@code 9.61}, {@code 94.3}, {@code 12}. */
     public String number() {
         return Quantity.format(value);
@@ -14,6 +27,11 @@ public record Measure(double value, Unit unit) {
 
     @Override
     public String toString() {
-        return unit.symbol().isEmpty() ? number() : unit == Unit.PERCENT ? number() + " %" : number() + " " + unit.symbol();
+        return withUnit(number());
+    }
+
+    /** {@code number} followed by this measure's unit, as {@link #toString()} writes it. */
+    String withUnit(String number) {
+        return unit.symbol().isEmpty() ? number : unit == Unit.PERCENT ? number + " %" : number + " " + unit.symbol();
     }
 }

@@ -1,5 +1,9 @@
 package dev.tclab.grading;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -60,6 +64,16 @@ public record Quantity(double value, Unit unit, String text) {
         }
     }
 
+    /** The unit a word names, as authors write it ({@code mbit}) or as results show it ({@code Mbit/s}). */
+    static Optional<Unit> unitNamed(String word) {
+        String lower = word.toLowerCase(Locale.ROOT);
+        if (lower.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(UNITS.get(lower)).or(() -> Arrays.stream(Unit.values())
+                .filter(u -> u.symbol().equalsIgnoreCase(word)).findFirst());
+    }
+
     public boolean hasUnit() {
         return unit != Unit.NONE && unit != Unit.PERCENT;
     }
@@ -81,13 +95,23 @@ public record Quantity(double value, Unit unit, String text) {
         return fieldUnit.fromBase(unit.toBase(value));
     }
 
-    /** Numbers for people: at most three decimals, no trailing zeros. */
+    /**
+     * Numbers for people: whole numbers as they are, others to three significant digits but never fewer than the
+     * digits before the point (9.64, 0.0382, 94.3, 35888).
+     */
     static String format(double value) {
-        if (value == Math.rint(value) && Math.abs(value) < 1e15) {
-            return String.valueOf((long) value);
+        return format(value, 3);
+    }
+
+    /** Like {@link #format(double)} with {@code digits} significant digits. */
+    static String format(double value, int digits) {
+        if (!Double.isFinite(value)) {
+            return String.valueOf(value);
         }
-        String text = String.format(Locale.ROOT, Math.abs(value) >= 100 ? "%.1f" : "%.3f", value);
-        return text.contains(".") ? text.replaceAll("0+$", "").replaceAll("\\.$", "") : text;
+        BigDecimal number = BigDecimal.valueOf(value);
+        int integerDigits = number.precision() - number.scale();
+        BigDecimal rounded = number.round(new MathContext(Math.max(digits, integerDigits), RoundingMode.HALF_UP));
+        return rounded.signum() == 0 ? "0" : rounded.stripTrailingZeros().toPlainString();
     }
 
     @Override

@@ -25,7 +25,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
 /**
@@ -65,11 +64,12 @@ public class StepChecks {
             throws LabNotFoundException, StepNotFoundException {
         Lab lab = labs.getRunning(labId, owner);
         lab.touch(Instant.now());
-        List<CheckRef> checks = checksOf(lab, stepId, c -> true);
+        LessonView view = view(lab);
+        List<CheckRef> checks = checksOf(view, lab, stepId);
         if (checks.isEmpty()) {
             throw new StepNotFoundException("Step '" + stepId + "' of lesson '" + lab.lesson() + "' has no checks.");
         }
-        return launch(lab, stepId, checks);
+        return launch(lab, stepId, checks, BaselineSteps.of(view.steps()));
     }
 
     /** A run of the learner's, by id. */
@@ -94,7 +94,7 @@ public class StepChecks {
         return Optional.ofNullable(activeByLab.get(labId));
     }
 
-    private synchronized CheckRun launch(Lab lab, String stepId, List<CheckRef> checks) {
+    private synchronized CheckRun launch(Lab lab, String stepId, List<CheckRef> checks, BaselineSteps baselineSteps) {
         CheckRun active = activeByLab.get(lab.id());
         if (active != null && !active.finished()) {
             return active;
@@ -103,18 +103,18 @@ public class StepChecks {
                 Instant.now());
         runs.put(run.id(), run);
         activeByLab.put(lab.id(), run);
-        workers.submit(() -> execute(run, checks));
+        workers.submit(() -> execute(run, checks, baselineSteps));
         return run;
     }
 
-    private void execute(CheckRun run, List<CheckRef> checks) {
+    private void execute(CheckRun run, List<CheckRef> checks, BaselineSteps baselineSteps) {
         boolean allPassed = true;
         boolean anyError = false;
         for (CheckRef check : checks) {
             CheckResult result;
             try {
                 CheckSpec spec = CheckSpecParser.parse(check.file(), check.yaml(), check.line());
-                result = runner.run(run.labId(), check.id(), spec, run::progress);
+                result = runner.run(run.labId(), check.id(), spec, baselineSteps, run::progress);
             } catch (CheckSpecException e) {
                 // Validation keeps such lessons out of reach, so this only happens with a lesson edited mid-run.
                 run.finish(CheckRun.State.ERROR, "This check is broken in the lesson: " + e.getMessage());
@@ -142,11 +142,12 @@ public class StepChecks {
             }
             try {
                 Map<String, Boolean> passed = progress.checks(lab.owner(), lab.lesson());
-                for (LessonView.StepView step : view(lab).steps()) {
+                LessonView view = view(lab);
+                for (LessonView.StepView step : view.steps()) {
                     List<CheckRef> due = step.checks().stream()
                             .filter(c -> watched(c) && !Boolean.TRUE.equals(passed.get(c.id()))).toList();
                     if (!due.isEmpty()) {
-                        launch(lab, step.id(), due);
+                        launch(lab, step.id(), due, BaselineSteps.of(view.steps()));
                         break;
                     }
                 }
@@ -165,10 +166,10 @@ public class StepChecks {
         }
     }
 
-    private List<CheckRef> checksOf(Lab lab, String stepId, Predicate<CheckRef> wanted) throws StepNotFoundException {
-        return view(lab).steps().stream().filter(s -> s.id().equals(stepId)).findFirst()
+    private static List<CheckRef> checksOf(LessonView view, Lab lab, String stepId) throws StepNotFoundException {
+        return view.steps().stream().filter(s -> s.id().equals(stepId)).findFirst()
                 .orElseThrow(() -> new StepNotFoundException("Lesson '" + lab.lesson() + "' has no step '" + stepId + "'."))
-                .checks().stream().filter(wanted).toList();
+                .checks();
     }
 
     private LessonView view(Lab lab) throws StepNotFoundException {

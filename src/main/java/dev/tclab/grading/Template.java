@@ -1,16 +1,25 @@
 package dev.tclab.grading;
 
-/** Fills an author's message: {@code {value}}, {@code {unit}}, {@code {expected}}, {@code {path}}, {@code {baseline}}. */
+/**
+ * Fills an author's message (docs/checks.md, "Assertions"): {@code {value}} and {@code {unit}} (the measured value as
+ * the learner sees it), {@code {expected}}, {@code {path}}, and with {@code ratio_to} {@code {baseline}} (in
+ * {@code {unit}}) and {@code {ratio}}.
+ */
 final class Template {
+
+    /** What the placeholders stand for; {@code baseline} and {@code ratio} are empty without {@code ratio_to}. */
+    record Fields(String value, String unit, String expected, String path, String baseline, String ratio) {
+    }
 
     private Template() {
     }
 
-    static String fill(String template, String value, Measure measure, String expected, String path, Measure baseline) {
-        return template.replace("{value}", value)
-                .replace("{unit}", measure == null ? "" : measure.unit().symbol())
-                .replace("{expected}", expected)
-                .replace("{path}", path)
-                .replace("{baseline}", baseline == null ? "" : baseline.toString());
+    static String fill(String template, Fields fields) {
+        return template.replace("{value}", fields.value())
+                .replace("{unit}", fields.unit())
+                .replace("{expected}", fields.expected())
+                .replace("{path}", fields.path())
+                .replace("{baseline}", fields.baseline())
+                .replace("{ratio}", fields.ratio());
     }
 }

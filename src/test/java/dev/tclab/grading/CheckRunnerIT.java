@@ -60,7 +60,7 @@ class CheckRunnerIT {
         runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
         CheckSpec spec = CheckSpecParser.parse("it.md", TBF_CHECK, 1);
 
-        CheckResult before = runner.run(lab, "tbf", spec, p -> { });
+        CheckResult before = runner.run(lab, "tbf", spec, BaselineSteps.UNKNOWN, p -> { });
         assertEquals(CheckResult.Status.FAILED, before.status(), before.message());
         assertTrue(before.message().startsWith("measured "), before.message());
         assertTrue(before.assertions().get(0).number() > 100, "unshaped veth is far above 10 Mbit/s");
@@ -70,7 +70,7 @@ class CheckRunnerIT {
                 Duration.ofSeconds(10));
         assertTrue(shape.ok(), shape.stderr());
 
-        CheckResult after = runner.run(lab, "tbf", spec, p -> { });
+        CheckResult after = runner.run(lab, "tbf", spec, BaselineSteps.UNKNOWN, p -> { });
         assertEquals(CheckResult.Status.PASSED, after.status(), after.message() + " " + after.assertions());
         double mbps = after.assertions().get(0).number();
         assertTrue(mbps > 8.5 && mbps < 11.5, "goodput through tbf 10mbit: " + mbps);

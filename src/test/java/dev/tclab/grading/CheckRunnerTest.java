@@ -62,11 +62,11 @@ class CheckRunnerTest {
     void shouldRunRealCommandsAndPassWhenShaped() throws Exception {
         runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
                 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
-        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), progress::add);
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
         assertEquals(List.of("client: iperf3 -c 10.0.0.2 -J -C cubic -t 3", "client: tc -s -j qdisc show dev eth1"),
                 runtime.execLog);
-        assertEquals("measured 9.641 Mbit/s", result.assertions().get(0).message());
+        assertEquals("measured 9.64 Mbit/s", result.assertions().get(0).message());
         assertEquals(1, result.attempts());
         assertEquals(CheckProgress.Stage.DONE, progress.get(progress.size() - 1).stage());
     }
@@ -75,9 +75,9 @@ class CheckRunnerTest {
     void shouldFailWithLearnerMessageWhenUnshaped() throws Exception {
         runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED
                 : ok(Fixtures.read("tc/qdisc-ingress.json"));
-        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), progress::add);
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.FAILED, result.status());
-        assertTrue(result.message().startsWith("measured 8305.5"), result.message());
+        assertEquals("measured 8306 Mbit/s", result.message());
         assertFalse(result.assertions().get(1).passed());
         assertEquals("noqueue", result.assertions().get(1).measured());
     }
@@ -91,7 +91,7 @@ class CheckRunnerTest {
             }
             return ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         };
-        CheckResult result = runner.run(LAB, "shape", spec(SHAPED + "retries: 2\n"), progress::add);
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED + "retries: 2\n"), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, result.status());
         assertEquals(3, result.attempts());
         assertTrue(progress.stream().anyMatch(p -> p.stage() == CheckProgress.Stage.WAITING));
@@ -100,7 +100,7 @@ class CheckRunnerTest {
     @Test
     void shouldGiveUpAfterRetries() throws Exception {
         runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
-        CheckResult result = runner.run(LAB, "shape", spec(SHAPED + "retries: 1\n"), progress::add);
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED + "retries: 1\n"), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.FAILED, result.status());
         assertEquals(2, result.attempts());
     }
@@ -112,7 +112,7 @@ class CheckRunnerTest {
         AtomicInteger runs = new AtomicInteger();
         runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? answers.get(runs.getAndIncrement())
                 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
-        CheckResult result = runner.run(LAB, "shape", spec(SHAPED + "stable: 2\nretries: 1\n"), progress::add);
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED + "stable: 2\nretries: 1\n"), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
         assertEquals(4, result.attempts());
         assertTrue(result.message().contains("2 consecutive samples"));
@@ -140,7 +140,7 @@ class CheckRunnerTest {
                 record:
                   loaded_ping: lat.avg_ms
                 """;
-        CheckResult before = runner.run(LAB, "bloat", spec(loaded), progress::add);
+        CheckResult before = runner.run(LAB, "bloat", spec(loaded), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, before.status(), before.message());
         assertEquals("client: ping -q -c 10 -i 0.2 -w 4 10.0.0.2", runtime.execLog.get(1));
         assertEquals(new Measure(94.322, Unit.MS), baselines.all(LAB).get("loaded_ping"));
@@ -148,9 +148,33 @@ class CheckRunnerTest {
         runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
                 : ok("10 packets transmitted, 10 received, 0% packet loss, time 1806ms\nrtt min/avg/max/mdev = 1.0/4.5/9.0/1.2 ms\n");
         String fixed = loaded.replace("above: 50ms", "ratio_to: baseline.loaded_ping, below: 0.1").replace("record:\n  loaded_ping: lat.avg_ms\n", "");
-        CheckResult after = runner.run(LAB, "fixed", spec(fixed), progress::add);
+        CheckResult after = runner.run(LAB, "fixed", spec(fixed), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, after.status(), after.message());
-        assertEquals(4.5 / 94.322, after.assertions().get(0).number(), 1e-9);
+        assertEquals(4.5 / 94.322, after.assertions().get(0).ratio(), 1e-9);
+        assertEquals(4.5, after.assertions().get(0).number());
+    }
+
+    @Test
+    void shouldStopAtOnceWithoutMeasuringWhenTheLabHasNotRecordedTheBaseline() throws Exception {
+        String fixed = """
+                measure:
+                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 3 } }
+                expect:
+                  - value: up.mbps
+                    ratio_to: baseline.native_mbps
+                    above: 0.05
+                    message: "measured {value} Mbit/s, against {baseline} Mbit/s in step 1"
+                retries: 2
+                interval: 0s
+                """;
+        CheckResult result = runner.run(LAB, "back", spec(fixed), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals(CheckResult.Status.ERROR, result.status(), result.message());
+        assertEquals(0, result.attempts());
+        assertEquals(List.of(), runtime.execLog);
+        assertEquals("This check compares with baseline.native_mbps, which an earlier step's check records, and this "
+                + "lab has none yet (a new lab starts without it): press Check on that step again, then here.",
+                result.message());
+        assertEquals(CheckProgress.Stage.DONE, progress.get(progress.size() - 1).stage());
     }
 
     @Test
@@ -158,7 +182,7 @@ class CheckRunnerTest {
         runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3")
                 ? new ExecResult(1, Fixtures.read("iperf3/iperf3-error-refused.json"), "", false)
                 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
-        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), progress::add);
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.FAILED, result.status());
         assertEquals("Measurement 'up' failed: iperf3 reported: unable to connect to server: Connection refused", result.message());
         assertTrue(result.raw().get("up").contains("Connection refused"));
@@ -168,7 +192,7 @@ class CheckRunnerTest {
     void shouldFailWhenTcCannotFindTheDevice() throws Exception {
         runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
                 : new ExecResult(1, "", "Cannot find device \"eth1\"\n", false);
-        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), progress::add);
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.FAILED, result.status());
         assertEquals("tc failed: Cannot find device \"eth1\"", result.errors().get("q"));
     }
@@ -176,7 +200,7 @@ class CheckRunnerTest {
     @Test
     void shouldReportErrorWhenLabIsGone() throws Exception {
         runtime.running.clear();
-        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), progress::add);
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.ERROR, result.status());
         assertTrue(result.message().contains("not running"), result.message());
     }
@@ -194,7 +218,7 @@ class CheckRunnerTest {
                   - { value: shown.match.mbit, equals: 10 }
                   - { value: shown.match.burst, equals: 32Kb }
                   - { value: shown.exit_code, equals: 0 }
-                """), progress::add);
+                """), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
         assertEquals("client: sh -c tc -s qdisc show dev eth1", runtime.execLog.get(0));
     }
@@ -212,11 +236,11 @@ class CheckRunnerTest {
             }
             return cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         };
-        Thread first = new Thread(() -> shared.run(LAB, "a", specUnchecked(SHAPED), p -> { }));
+        Thread first = new Thread(() -> shared.run(LAB, "a", specUnchecked(SHAPED), BaselineSteps.UNKNOWN, p -> { }));
         first.start();
         assertTrue(await(firstRunning));
         List<CheckProgress> second = Collections.synchronizedList(new ArrayList<>());
-        Thread secondThread = new Thread(() -> shared.run(LAB, "b", specUnchecked(SHAPED), second::add));
+        Thread secondThread = new Thread(() -> shared.run(LAB, "b", specUnchecked(SHAPED), BaselineSteps.UNKNOWN, second::add));
         secondThread.start();
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (second.stream().noneMatch(p -> p.stage() == CheckProgress.Stage.WAITING_FOR_SLOT) && System.nanoTime() < until) {

@@ -126,6 +126,31 @@ class CheckSpecParserTest {
     }
 
     @Test
+    void shouldRejectAMessageWritingAnotherUnitThanTheValueIsShownIn() throws Exception {
+        List<FileProblem> problems = problems("""
+                measure:
+                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 3 } }
+                  - { name: q, node: client, qdisc: { dev: eth1 } }
+                expect:
+                  - { value: q.root.bytes, above: 3mb, message: "sent only {value} bytes" }
+                  - { value: up.mbps, ratio_to: baseline.native, above: 0.05, message: "{value} kbit/s" }
+                """);
+        List<String> lines = problems.stream().map(p -> p.line() + " " + p.field() + ": " + p.message()).toList();
+        assertEquals(List.of("24 expect[0].message: the message writes '{value} bytes' but {value} is shown in mb (the "
+                        + "unit of the expectation, or of the field when the expectation has none): write '{value} {unit}'",
+                "25 expect[1].message: the message writes '{value} kbit/s' but {value} is shown in Mbit/s (the unit of the "
+                        + "expectation, or of the field when the expectation has none): write '{value} {unit}'"), lines);
+        CheckSpec fine = CheckSpecParser.parse(FILE, """
+                measure:
+                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 3 } }
+                expect:
+                  - { value: up.mbps, above: 1000mbit, message: "measured {value} Mbit/s against {value} {unit}" }
+                  - { value: up.mbps, ratio_to: baseline.native, above: 0.05, message: "{value} Mbit/s, {ratio} of it" }
+                """, 20);
+        assertEquals(2, fine.expect().size());
+    }
+
+    @Test
     void shouldRejectPingThatOutlastsItsLoad() {
         List<FileProblem> problems = problems("""
                 measure:

@@ -65,16 +65,58 @@ class EvaluatorTest {
     void shouldDivideByRecordedBaseline() throws Exception {
         AssertionResult r = evaluate("  - { value: lat.avg_ms, ratio_to: baseline.loaded_ping, below: 0.1 }\n").get(0);
         assertTrue(r.passed(), r.message());
-        assertEquals(12.5 / 616, r.number(), 1e-9);
-        assertTrue(r.measured().contains("of 616 ms"), r.measured());
+        assertEquals(12.5 / 616, r.ratio(), 1e-9);
+        assertEquals(12.5, r.number());
+        assertEquals("ms", r.unit());
+        assertEquals("12.5 ms = 0.0203 × 616 ms (baseline.loaded_ping)", r.measured());
         assertFalse(evaluate("  - { value: lat.avg_ms, ratio_to: baseline.loaded_ping, below: 0.01 }\n").get(0).passed());
     }
 
     @Test
-    void shouldFailWithGuidanceWhenBaselineWasNeverRecorded() throws Exception {
-        AssertionResult r = evaluate("  - { value: lat.avg_ms, ratio_to: baseline.idle_ping, below: 0.1 }\n").get(0);
+    void shouldFillRatioMessagesWithTheMeasuredValueAndTheBaselineInItsUnit() throws Exception {
+        // tbf-basics step 5 with the server limited to 40 kbit, against a baseline recorded in bit/s.
+        Values slow = new Values(Map.of("up", Map.of("mbps", new Measure(0.0382, Unit.MBIT_PER_S))),
+                Map.of("native_mbps", new Measure(35_887_800_000.0, Unit.BIT_PER_S)), Map.of());
+        String yaml = "measure:\n  - { name: up, node: client, iperf3: { server: 10.0.0.2 } }\nexpect:\n"
+                + "  - value: up.mbps\n    ratio_to: baseline.native_mbps\n    above: 0.05\n"
+                + "    message: \"measured {value} {unit}, against {baseline} {unit} in step 1 ({ratio} of it)\"\n";
+        AssertionResult r = Evaluator.evaluate(CheckSpecParser.parse(FILE, yaml, 1).expect(), slow).get(0);
         assertFalse(r.passed());
-        assertTrue(r.message().contains("run the earlier step's check first"), r.message());
+        assertEquals("measured 0.0382 Mbit/s, against 35888 Mbit/s in step 1 (0.00000106 of it)", r.message());
+    }
+
+    @Test
+    void shouldNotFillTheAuthorsMessageWithAnError() throws Exception {
+        AssertionResult r = evaluate("  - value: lat.avg_ms\n    ratio_to: baseline.idle_ping\n    below: 0.1\n"
+                + "    message: \"the loaded ping is {value} ms against {baseline} ms before\"\n").get(0);
+        assertFalse(r.passed());
+        assertEquals("lat.avg_ms: no baseline.idle_ping recorded in this lab; expected a ratio to baseline.idle_ping "
+                + "below 0.1", r.message());
+    }
+
+    @Test
+    void shouldShowTheMeasuredValueInTheExpectationsUnit() throws Exception {
+        AssertionResult rate = evaluate("  - { value: q.root.options.rate, equals: 10mbit, message: \"{value} {unit}\" }\n")
+                .get(0);
+        assertEquals("10 Mbit/s", rate.measured());
+        assertEquals(10.0, rate.number(), 1e-12);
+        assertEquals("Mbit/s", rate.unit());
+        assertEquals("10 Mbit/s", rate.message());
+        assertEquals("9610 kbit/s", evaluate("  - { value: up.mbps, above: 1000kbit }\n").get(0).measured());
+        assertEquals("12.5 ms", evaluate("  - { value: lat.avg_ms, below: 50 }\n").get(0).measured());
+        assertEquals("0.0125 s", evaluate("  - { value: lat.avg_ms, below: 1s }\n").get(0).measured());
+    }
+
+    @Test
+    void shouldShowEveryDigitOfANumberThatIsNotEqualToTheExpectedOne() throws Exception {
+        Values typo = new Values(Map.of("q", Map.of("root", Map.of("options",
+                Map.of("rate", new Measure(1_250_125, Unit.BYTE_PER_S))))), Map.of(), Map.of());
+        String yaml = "measure:\n  - { name: q, node: client, qdisc: { dev: eth1 } }\nexpect:\n"
+                + "  - { value: q.root.options.rate, equals: 10mbit }\n";
+        AssertionResult r = Evaluator.evaluate(CheckSpecParser.parse(FILE, yaml, 1).expect(), typo).get(0);
+        assertFalse(r.passed());
+        assertEquals("10.001 Mbit/s", r.measured());
+        assertEquals("q.root.options.rate is 10.001 Mbit/s; expected equal to 10mbit", r.message());
     }
 
     @Test

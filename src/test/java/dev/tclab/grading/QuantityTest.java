@@ -61,9 +61,22 @@ class QuantityTest {
 
     @Test
     void shouldPrintMeasuresForPeople() {
-        assertEquals("9.641 Mbit/s", new Measure(9.6408, Unit.MBIT_PER_S).toString());
-        assertEquals("94.322 ms", new Measure(94.322, Unit.MS).toString());
+        assertEquals("9.64 Mbit/s", new Measure(9.6408, Unit.MBIT_PER_S).toString());
+        assertEquals("94.3 ms", new Measure(94.322, Unit.MS).toString());
         assertEquals("100 %", new Measure(100, Unit.PERCENT).toString());
-        assertEquals("616.5", new Measure(616.54, Unit.NONE).toString());
+        assertEquals("617", new Measure(616.54, Unit.NONE).toString());
+        assertEquals("35888 Mbit/s", new Measure(35887.8, Unit.MBIT_PER_S).toString());
+        assertEquals("0.00106", new Measure(0.0010645, Unit.NONE).toString());
+        assertEquals("1250000 bytes/s", new Measure(1_250_000, Unit.BYTE_PER_S).toString());
+        assertEquals("0", new Measure(0.0, Unit.NONE).toString());
+    }
+
+    @Test
+    void shouldConvertMeasuresWithinTheirDimensionOnly() {
+        assertEquals(new Measure(10, Unit.MBIT_PER_S), new Measure(1_250_000, Unit.BYTE_PER_S).in(Unit.MBIT_PER_S));
+        assertEquals(new Measure(32, Unit.KB), new Measure(32_768, Unit.BYTES).in(Unit.KB));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Measure(5, Unit.MS).in(Unit.BYTES));
+        assertEquals("5 ms is a time (us, ms, s), not a size (b, kb, mb, gb)", e.getMessage());
     }
 }

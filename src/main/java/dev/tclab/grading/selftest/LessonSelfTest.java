@@ -2,6 +2,7 @@ package dev.tclab.grading.selftest;
 
 import dev.tclab.grading.AssertionResult;
 import dev.tclab.grading.BaselineStore;
+import dev.tclab.grading.BaselineSteps;
 import dev.tclab.grading.CheckResult;
 import dev.tclab.grading.CheckRunner;
 import dev.tclab.grading.CheckSpecException;
@@ -89,11 +90,12 @@ public class LessonSelfTest {
         boolean clean = true;
         try {
             runtime.start(new LabSpec(labId, lesson.topology(), "selftest", lesson.slug()), (stage, detail) -> { });
+            BaselineSteps baselineSteps = BaselineSteps.of(view.steps());
             for (LessonView.StepView step : view.steps()) {
                 boolean measureOnly = step.solutions().isEmpty();
-                Map<String, CheckResult> before = measureOnly ? Map.of() : runChecks(labId, step);
+                Map<String, CheckResult> before = measureOnly ? Map.of() : runChecks(labId, step, baselineSteps);
                 List<String> solutionProblems = applySolutions(labId, step.solutions());
-                Map<String, CheckResult> after = runChecks(labId, step);
+                Map<String, CheckResult> after = runChecks(labId, step, baselineSteps);
                 for (CheckRef check : step.checks()) {
                     Tally tally = tallies.computeIfAbsent(step.id() + "/" + check.id(),
                             k -> new Tally(step.id(), check.id(), measureOnly));
@@ -113,12 +115,12 @@ public class LessonSelfTest {
         return clean;
     }
 
-    private Map<String, CheckResult> runChecks(String labId, LessonView.StepView step) {
+    private Map<String, CheckResult> runChecks(String labId, LessonView.StepView step, BaselineSteps baselineSteps) {
         Map<String, CheckResult> results = new LinkedHashMap<>();
         for (CheckRef check : step.checks()) {
             try {
                 results.put(check.id(), runner.run(labId, check.id(),
-                        CheckSpecParser.parse(check.file(), check.yaml(), check.line()), p -> { }));
+                        CheckSpecParser.parse(check.file(), check.yaml(), check.line()), baselineSteps, p -> { }));
             } catch (CheckSpecException e) {
                 throw new IllegalStateException("a validated lesson has a check that does not parse: " + e.getMessage(), e);
             }
