@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.lab.FileProblem;
 import dev.tclab.lab.TopologyException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,6 +66,16 @@ class LessonCatalogTest {
         assertTrue(catalog.lesson("bad").orElseThrow().broken());
         assertFalse(catalog.lesson("good").orElseThrow().broken());
         assertEquals(2, catalog.lessons().stream().filter(l -> l.slug().equals("good") || l.slug().equals("bad")).count());
+    }
+
+    @Test
+    void shouldNameProblemsRelativeToTheLessonsFolderNotByServerPath() throws IOException {
+        writeLesson("my-lesson", "Mine");
+        Files.writeString(external.resolve("my-lesson/steps/02-shape.md"), "no front matter\n");
+        LessonCatalog catalog = new LessonCatalog(new SpecCheckValidator(), Optional.of(external));
+        assertEquals(List.of("my-lesson/steps/02-shape.md:1: missing front matter: start the file with a '---' line, "
+                        + "the YAML (title: ...), and another '---' line"),
+                catalog.lesson("my-lesson").orElseThrow().problems().stream().map(FileProblem::toString).toList());
     }
 
     @Test

@@ -38,7 +38,7 @@ class LessonFoldersTest {
         try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
             List<Path> roots = LessonFolders.classpathRoots(loader);
             assertEquals(1, roots.size(), roots.toString());
-            List<LessonFolders.Folder> folders = LessonFolders.under(roots.get(0), "lessons");
+            List<LessonFolders.Folder> folders = LessonFolders.builtIn(roots.get(0));
             assertEquals(List.of("packed"), folders.stream().map(LessonFolders.Folder::name).toList());
             Lesson lesson = new LessonLoader(new SpecCheckValidator()).load(folders.get(0).path(), folders.get(0).display());
             assertEquals(List.of(), lesson.problems());
