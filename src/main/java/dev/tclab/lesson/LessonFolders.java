@@ -81,13 +81,14 @@ public final class LessonFolders {
         return new Folder(absolute, name(absolute));
     }
 
-    /** The lesson folders directly under a root, by name. A root that is not a folder has none. */
+    /** The lesson folders directly under a root, by name, skipping {@link IgnoredFiles}; a root that is not a folder has none. */
     private static List<Folder> under(Path root, String displayPrefix) {
         if (!Files.isDirectory(root)) {
             return List.of();
         }
         try (Stream<Path> children = Files.list(root)) {
             return children.filter(Files::isDirectory)
+                    .filter(p -> !IgnoredFiles.isIgnored(name(p)))
                     .sorted(Comparator.comparing(LessonFolders::name))
                     .map(p -> new Folder(p, displayPrefix + name(p)))
                     .toList();
@@ -98,11 +99,12 @@ public final class LessonFolders {
 
     /**
      * A cheap summary of every file in the folder (names, sizes, modification times); it changes when an author
-     * edits, adds or removes a file, which is when the lesson is read again.
+     * edits, adds or removes a file, which is when the lesson is read again. {@link IgnoredFiles} do not count, so an
+     * editor's swap file coming and going does not reload the lesson.
      */
     public static long fingerprint(Path folder) {
         try (Stream<Path> files = Files.walk(folder)) {
-            return files.filter(Files::isRegularFile).sorted().mapToLong(LessonFolders::fileStamp)
+            return files.filter(Files::isRegularFile).filter(file -> !IgnoredFiles.isIgnoredUnder(folder, file)).sorted().mapToLong(LessonFolders::fileStamp)
                     .reduce(17, (h, stamp) -> 31 * h + stamp);
         } catch (IOException | UncheckedIOException e) {
             // A folder being edited can vanish mid-walk: a changing fingerprint makes the next load re-read it.

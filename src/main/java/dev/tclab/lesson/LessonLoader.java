@@ -186,7 +186,8 @@ public final class LessonLoader {
         }
         List<Path> files;
         try (Stream<Path> listing = Files.list(dir)) {
-            files = listing.filter(Files::isRegularFile).sorted(Comparator.comparing(LessonLoader::folderName)).toList();
+            files = listing.filter(Files::isRegularFile).filter(path -> !IgnoredFiles.isIgnored(folderName(path)))
+                    .sorted(Comparator.comparing(LessonLoader::folderName)).toList();
         } catch (IOException e) {
             checks.add(new FileProblem(display, 0, "", "cannot be listed: " + e.getMessage()));
             return List.of();
@@ -198,7 +199,8 @@ public final class LessonLoader {
             String file = display + "/" + name;
             Matcher m = STEP_FILE.matcher(name);
             if (!m.matches()) {
-                checks.add(new FileProblem(file, 0, "", "only .md step files belong in steps/"));
+                checks.add(new FileProblem(file, 0, "", "only .md step files belong in steps/ (editor backups and "
+                        + "hidden files are ignored; move other files to the lesson folder)"));
                 continue;
             }
             Step step = readStep(path, file, m.group(1), meta, checks);

@@ -22,6 +22,7 @@ class ValidateLessonsTest {
     @Test
     void shouldNameLessonsInAFolderOfLessonsRelativeToIt() throws IOException {
         Files.createDirectories(lessons.resolve("my-lesson"));
+        Files.createDirectories(lessons.resolve(".git"));
         assertEquals(List.of("my-lesson"), displays(lessons.toAbsolutePath().toString()));
     }
 

@@ -3,6 +3,7 @@ package dev.tclab.lesson;
 import dev.tclab.grading.SpecCheckValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -76,6 +77,28 @@ class LessonCatalogTest {
         assertEquals(List.of("my-lesson/steps/02-shape.md:1: missing front matter: start the file with a '---' line, "
                         + "the YAML (title: ...), and another '---' line"),
                 catalog.lesson("my-lesson").orElseThrow().problems().stream().map(FileProblem::toString).toList());
+    }
+
+    @Test
+    void shouldNotOfferHiddenOrBackupFoldersAsLessons() throws IOException {
+        writeLesson("real", "Real");
+        Files.createDirectories(external.resolve(".git"));
+        Files.createDirectories(external.resolve("real.orig"));
+        LessonCatalog catalog = new LessonCatalog(new SpecCheckValidator(), Optional.of(external));
+        assertEquals(List.of(), catalog.lessons().stream().map(Lesson::slug)
+                .filter(slug -> slug.equals(".git") || slug.equals("real.orig")).toList());
+    }
+
+    @Test
+    void shouldKeepTheLessonWorkingWhileAStepIsOpenInAnEditor() throws IOException {
+        writeLesson("edited", "Edited");
+        LessonCatalog catalog = new LessonCatalog(new SpecCheckValidator(), Optional.of(external));
+        Lesson before = catalog.lesson("edited").orElseThrow();
+        Files.writeString(external.resolve("edited/steps/.01-one.md.swp"), "vim swap");
+        Files.writeString(external.resolve("edited/steps/01-one.md~"), "backup");
+        Lesson during = catalog.lesson("edited").orElseThrow();
+        assertFalse(during.broken(), during.problems().toString());
+        assertSame(before, during, "an editor's files do not make the catalog read the lesson again");
     }
 
     @Test

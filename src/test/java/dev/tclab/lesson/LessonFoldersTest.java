@@ -57,6 +57,18 @@ class LessonFoldersTest {
         assertNotEquals(before, LessonFolders.fingerprint(tmp));
     }
 
+    @Test
+    void shouldNotChangeTheFingerprintForEditorFiles() throws IOException {
+        Files.writeString(tmp.resolve("lesson.md"), "a");
+        long before = LessonFolders.fingerprint(tmp);
+        Files.createDirectories(tmp.resolve("steps/.hidden"));
+        Files.writeString(tmp.resolve("steps/.01-one.md.swp"), "swap");
+        Files.writeString(tmp.resolve("steps/#01-one.md#"), "autosave");
+        Files.writeString(tmp.resolve("steps/.hidden/01-one.md"), "inside a hidden folder");
+        Files.writeString(tmp.resolve("lesson.md.bak"), "backup");
+        assertEquals(before, LessonFolders.fingerprint(tmp));
+    }
+
     private static void put(ZipOutputStream zip, String name, String text) throws IOException {
         zip.putNextEntry(new ZipEntry(name));
         OutputStream out = zip;

@@ -115,6 +115,24 @@ class LessonLoaderTest {
     }
 
     @Test
+    void shouldIgnoreEditorSwapAndBackupFilesAndHiddenFiles() throws IOException {
+        for (String name : List.of(".01-shape.md.swp", ".01-shape.md.swo", "01-shape.md~", "#01-shape.md#",
+                "01-shape.md.bak", "01-shape.md.orig", ".DS_Store")) {
+            write("steps/" + name, "not a step");
+        }
+        write(".lesson.md.swp", "not a lesson");
+        assertEquals(List.of(), problems());
+        assertEquals(List.of("shape"), load().steps().stream().map(Step::id).toList());
+    }
+
+    @Test
+    void shouldStillReportOtherFilesInSteps() throws IOException {
+        write("steps/notes.txt", "todo");
+        assertEquals(List.of("lessons/demo/steps/notes.txt: only .md step files belong in steps/ (editor backups and "
+                + "hidden files are ignored; move other files to the lesson folder)"), problems());
+    }
+
+    @Test
     void shouldReportUnclosedOrMissingFrontMatter() throws IOException {
         write("lesson.md", "---\ntitle: x\n");
         write("steps/01-shape.md", "no front matter\n");
