@@ -192,6 +192,7 @@ public final class LessonLoader {
             checks.add(new FileProblem(display, 0, "", "cannot be listed: " + e.getMessage()));
             return List.of();
         }
+        List<String> stepNames = new ArrayList<>();
         List<Step> steps = new ArrayList<>();
         Set<String> ids = new HashSet<>();
         for (Path path : files) {
@@ -203,6 +204,7 @@ public final class LessonLoader {
                         + "hidden files are ignored; move other files to the lesson folder)"));
                 continue;
             }
+            stepNames.add(name);
             Step step = readStep(path, file, m.group(1), meta, checks);
             if (step != null && !ids.add(step.id())) {
                 checks.add(new FileProblem(file, 1, "id", "step id '" + step.id() + "' is used by another step"));
@@ -210,6 +212,7 @@ public final class LessonLoader {
                 steps.add(step);
             }
         }
+        StepOrder.problems(display, stepNames).forEach(checks::add);
         if (files.isEmpty()) {
             checks.add(new FileProblem(display, 0, "", "no steps: add steps/01-name.md"));
         }

@@ -133,6 +133,27 @@ class LessonLoaderTest {
     }
 
     @Test
+    void shouldReportAnUnnumberedStepAmongNumberedOnes() throws IOException {
+        write("steps/measure.md", "---\ntitle: Measure\n---\nText\n");
+        assertEquals(List.of("lessons/demo/steps/measure.md: number every step file (01-..., 02-...) or none; "
+                + "this one sorts last"), problems());
+    }
+
+    @Test
+    void shouldAcceptStepFilesWithoutAnyNumbers() throws IOException {
+        Files.move(dir.resolve("steps/01-shape.md"), dir.resolve("steps/shape.md"));
+        write("steps/measure.md", "---\ntitle: Measure\n---\nText\n");
+        assertEquals(List.of(), problems());
+    }
+
+    @Test
+    void shouldReportTwoStepFilesWithTheSameNumber() throws IOException {
+        write("steps/1-measure.md", "---\ntitle: Measure\n---\nText\n");
+        assertEquals(List.of("lessons/demo/steps/1-measure.md: has the same number as 01-shape.md; give each step "
+                + "file its own number so the order is clear"), problems());
+    }
+
+    @Test
     void shouldReportUnclosedOrMissingFrontMatter() throws IOException {
         write("lesson.md", "---\ntitle: x\n");
         write("steps/01-shape.md", "no front matter\n");
