@@ -21,23 +21,32 @@ public final class ValidateLessons {
     }
 
     public static void main(String[] args) {
-        LessonLoader loader = new LessonLoader(new SpecCheckValidator());
+        for (String arg : args) {
+            if (!Files.isDirectory(Path.of(arg))) {
+                System.err.println(arg + ": no such folder");
+                System.exit(2);
+            }
+        }
+        System.exit(report(folders(args), new LessonLoader(new SpecCheckValidator())));
+    }
+
+    /**
+     * The lesson folders the arguments name. Problems name files relative to the folder given (e.g.
+     * {@code qos/steps/02-shape.md}), never by absolute path.
+     */
+    static List<LessonFolders.Folder> folders(String... args) {
         List<LessonFolders.Folder> folders = new ArrayList<>();
         if (args.length == 0) {
             for (Path root : LessonFolders.classpathRoots(ValidateLessons.class.getClassLoader())) {
-                folders.addAll(LessonFolders.under(root, "lessons"));
+                folders.addAll(LessonFolders.builtIn(root));
             }
         }
         for (String arg : args) {
             Path dir = Path.of(arg);
-            if (!Files.isDirectory(dir)) {
-                System.err.println(arg + ": no such folder");
-                System.exit(2);
-            }
             folders.addAll(Files.isRegularFile(dir.resolve("lesson.md"))
-                    ? List.of(new LessonFolders.Folder(dir, arg.replaceAll("/+$", ""))) : LessonFolders.under(dir, arg.replaceAll("/+$", "")));
+                    ? List.of(LessonFolders.single(dir)) : LessonFolders.external(dir));
         }
-        System.exit(report(folders, loader));
+        return folders;
     }
 
     private static int report(List<LessonFolders.Folder> folders, LessonLoader loader) {

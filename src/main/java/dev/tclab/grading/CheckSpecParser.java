@@ -70,7 +70,7 @@ public final class CheckSpecParser {
     public static CheckSpec parse(String file, String yaml, int firstLine) throws CheckSpecException {
         YamlNode root;
         try {
-            root = YamlNode.parse(file, yaml, firstLine);
+            root = YamlNode.parse(file, "the check block", yaml, firstLine);
         } catch (YamlException e) {
             throw new CheckSpecException(List.of(e.problem()));
         }

@@ -41,7 +41,7 @@ public final class TopologyParser {
     public static Topology parse(String file, String text) throws TopologyException {
         YamlNode root;
         try {
-            root = YamlNode.parse(file, text, 1);
+            root = YamlNode.parse(file, "this file", text, 1);
         } catch (YamlException e) {
             throw new TopologyException(List.of(e.problem()));
         }

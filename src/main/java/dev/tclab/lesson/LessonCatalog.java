@@ -108,9 +108,9 @@ public class LessonCatalog implements TopologySource {
     private List<LessonFolders.Folder> folders() {
         List<LessonFolders.Folder> folders = new ArrayList<>();
         for (Path root : LessonFolders.classpathRoots(Thread.currentThread().getContextClassLoader())) {
-            folders.addAll(LessonFolders.under(root, "lessons"));
+            folders.addAll(LessonFolders.builtIn(root));
         }
-        externalDir.ifPresent(dir -> folders.addAll(LessonFolders.under(dir, dir.toString())));
+        externalDir.ifPresent(dir -> folders.addAll(LessonFolders.external(dir)));
         return folders;
     }
 

@@ -22,7 +22,8 @@ public final class LessonFolders {
     /**
      * A lesson folder and how problems name it.
      *
-     * @param display e.g. {@code lessons/tbf-basics} for a built-in lesson, the full path for an external one
+     * @param display how problems name the folder: {@code lessons/tbf-basics} for a built-in lesson, the folder's
+     *                name ({@code tbf-basics}) for an external one, so learners never see server paths
      */
     public record Folder(Path path, String display) {
 
@@ -64,15 +65,32 @@ public final class LessonFolders {
         return Path.of(uri);
     }
 
-    /** The lesson folders directly under a root, by name. A root that is not a folder has none. */
-    public static List<Folder> under(Path root, String displayRoot) {
+    /** The built-in lesson folders under a classpath root, named {@code lessons/<slug>} in problems. */
+    public static List<Folder> builtIn(Path root) {
+        return under(root, "lessons/");
+    }
+
+    /** The lesson folders in an author's folder of lessons, named relative to it ({@code <slug>}) in problems. */
+    public static List<Folder> external(Path root) {
+        return under(root, "");
+    }
+
+    /** One lesson folder on its own, named by its folder name in problems. */
+    public static Folder single(Path dir) {
+        Path absolute = dir.toAbsolutePath().normalize();
+        return new Folder(absolute, name(absolute));
+    }
+
+    /** The lesson folders directly under a root, by name, skipping {@link IgnoredFiles}; a root that is not a folder has none. */
+    private static List<Folder> under(Path root, String displayPrefix) {
         if (!Files.isDirectory(root)) {
             return List.of();
         }
         try (Stream<Path> children = Files.list(root)) {
             return children.filter(Files::isDirectory)
-                    .sorted(Comparator.comparing(p -> p.getFileName().toString()))
-                    .map(p -> new Folder(p, displayRoot + "/" + name(p)))
+                    .filter(p -> !IgnoredFiles.isIgnored(name(p)))
+                    .sorted(Comparator.comparing(LessonFolders::name))
+                    .map(p -> new Folder(p, displayPrefix + name(p)))
                     .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -81,11 +99,12 @@ public final class LessonFolders {
 
     /**
      * A cheap summary of every file in the folder (names, sizes, modification times); it changes when an author
-     * edits, adds or removes a file, which is when the lesson is read again.
+     * edits, adds or removes a file, which is when the lesson is read again. {@link IgnoredFiles} do not count, so an
+     * editor's swap file coming and going does not reload the lesson.
      */
     public static long fingerprint(Path folder) {
         try (Stream<Path> files = Files.walk(folder)) {
-            return files.filter(Files::isRegularFile).sorted().mapToLong(LessonFolders::fileStamp)
+            return files.filter(Files::isRegularFile).filter(file -> !IgnoredFiles.isIgnoredUnder(folder, file)).sorted().mapToLong(LessonFolders::fileStamp)
                     .reduce(17, (h, stamp) -> 31 * h + stamp);
         } catch (IOException | UncheckedIOException e) {
             // A folder being edited can vanish mid-walk: a changing fingerprint makes the next load re-read it.

@@ -186,11 +186,13 @@ public final class LessonLoader {
         }
         List<Path> files;
         try (Stream<Path> listing = Files.list(dir)) {
-            files = listing.filter(Files::isRegularFile).sorted(Comparator.comparing(LessonLoader::folderName)).toList();
+            files = listing.filter(Files::isRegularFile).filter(path -> !IgnoredFiles.isIgnored(folderName(path)))
+                    .sorted(Comparator.comparing(LessonLoader::folderName)).toList();
         } catch (IOException e) {
             checks.add(new FileProblem(display, 0, "", "cannot be listed: " + e.getMessage()));
             return List.of();
         }
+        List<String> stepNames = new ArrayList<>();
         List<Step> steps = new ArrayList<>();
         Set<String> ids = new HashSet<>();
         for (Path path : files) {
@@ -198,9 +200,11 @@ public final class LessonLoader {
             String file = display + "/" + name;
             Matcher m = STEP_FILE.matcher(name);
             if (!m.matches()) {
-                checks.add(new FileProblem(file, 0, "", "only .md step files belong in steps/"));
+                checks.add(new FileProblem(file, 0, "", "only .md step files belong in steps/ (editor backups and "
+                        + "hidden files are ignored; move other files to the lesson folder)"));
                 continue;
             }
+            stepNames.add(name);
             Step step = readStep(path, file, m.group(1), meta, checks);
             if (step != null && !ids.add(step.id())) {
                 checks.add(new FileProblem(file, 1, "id", "step id '" + step.id() + "' is used by another step"));
@@ -208,6 +212,7 @@ public final class LessonLoader {
                 steps.add(step);
             }
         }
+        StepOrder.problems(display, stepNames).forEach(checks::add);
         if (files.isEmpty()) {
             checks.add(new FileProblem(display, 0, "", "no steps: add steps/01-name.md"));
         }

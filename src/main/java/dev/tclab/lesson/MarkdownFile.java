@@ -35,7 +35,7 @@ record MarkdownFile(String file, YamlNode frontMatter, String body, int bodyLine
         String body = String.join("\n", Arrays.copyOfRange(lines, close + 1, lines.length));
         YamlNode front = null;
         try {
-            front = YamlNode.parse(file, yaml, 2);
+            front = YamlNode.parse(file, "front matter", yaml, 2);
             if (!front.isMap()) {
                 checks.add(front, "front matter is a YAML mapping (title: ...), found " + front.kind());
                 front = null;

@@ -29,7 +29,7 @@ public final class QuizParser {
     public static Result parse(String file, int line, String yaml) {
         YamlNode root;
         try {
-            root = YamlNode.parse(file, yaml, line);
+            root = YamlNode.parse(file, "the quiz block", yaml, line);
         } catch (YamlException e) {
             return new Result(null, List.of(e.problem()));
         }

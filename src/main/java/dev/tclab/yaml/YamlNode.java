@@ -41,23 +41,23 @@ public final class YamlNode {
      * Parses YAML text. {@code firstLine} is the file line the text starts on (1 for a whole file; more for a
      * block embedded in markdown), so reported lines are file lines.
      *
-     * @throws YamlException with the file and line of a syntax error
+     * @param subject what the text is, for messages: {@code front matter}, {@code the check block}, ...
+     * @throws YamlException with the file and line of a syntax error, in plain words
      */
-    public static YamlNode parse(String file, String text, int firstLine) throws YamlException {
+    public static YamlNode parse(String file, String subject, String text, int firstLine) throws YamlException {
         LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(false);
         options.setMaxAliasesForCollections(10);
         try {
             Node root = new Yaml(options).compose(new StringReader(text));
             if (root == null) {
-                throw new YamlException(new FileProblem(file, firstLine, "", "is empty"));
+                throw new YamlException(new FileProblem(file, firstLine, "", subject + " is empty"));
             }
             return new YamlNode(file, "", root, firstLine - 1, null);
         } catch (MarkedYAMLException e) {
-            int line = e.getProblemMark() == null ? firstLine : e.getProblemMark().getLine() + firstLine;
-            throw new YamlException(new FileProblem(file, line, "", "is not valid YAML: " + e.getProblem()));
+            throw new YamlException(YamlSyntaxError.describe(file, subject, e, firstLine));
         } catch (YAMLException e) {
-            throw new YamlException(new FileProblem(file, firstLine, "", "is not valid YAML: " + e.getMessage()));
+            throw new YamlException(new FileProblem(file, firstLine, "", subject + " is not valid YAML: " + e.getMessage()));
         }
     }
 

@@ -188,7 +188,10 @@ class CheckSpecParserTest {
                 .get(0).message().contains("not a value of this check"));
         assertTrue(problems("measure: [ { name: a, node: c, qdisc: { dev: eth1 } } ]\nretries: many\n").get(0).message()
                 .contains("whole number from 0 to 10"));
-        // SnakeYAML notices the unclosed flow list where the text ends: the line after the block's first line.
-        assertEquals(21, problems("measure: [ unclosed\n").get(0).line());
+        // SnakeYAML notices the unclosed flow list where the text ends; the problem points at the '[' and names that line.
+        FileProblem unclosed = problems("measure: [ unclosed\n").get(0);
+        assertEquals(20, unclosed.line());
+        assertEquals("the check block is not valid YAML: the list opened here with '[' is not closed (found the end on line 21)",
+                unclosed.message());
     }
 }

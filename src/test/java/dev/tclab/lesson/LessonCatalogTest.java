@@ -3,15 +3,18 @@ package dev.tclab.lesson;
 import dev.tclab.grading.SpecCheckValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.lab.FileProblem;
 import dev.tclab.lab.TopologyException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,6 +67,38 @@ class LessonCatalogTest {
         assertTrue(catalog.lesson("bad").orElseThrow().broken());
         assertFalse(catalog.lesson("good").orElseThrow().broken());
         assertEquals(2, catalog.lessons().stream().filter(l -> l.slug().equals("good") || l.slug().equals("bad")).count());
+    }
+
+    @Test
+    void shouldNameProblemsRelativeToTheLessonsFolderNotByServerPath() throws IOException {
+        writeLesson("my-lesson", "Mine");
+        Files.writeString(external.resolve("my-lesson/steps/02-shape.md"), "no front matter\n");
+        LessonCatalog catalog = new LessonCatalog(new SpecCheckValidator(), Optional.of(external));
+        assertEquals(List.of("my-lesson/steps/02-shape.md:1: missing front matter: start the file with a '---' line, "
+                        + "the YAML (title: ...), and another '---' line"),
+                catalog.lesson("my-lesson").orElseThrow().problems().stream().map(FileProblem::toString).toList());
+    }
+
+    @Test
+    void shouldNotOfferHiddenOrBackupFoldersAsLessons() throws IOException {
+        writeLesson("real", "Real");
+        Files.createDirectories(external.resolve(".git"));
+        Files.createDirectories(external.resolve("real.orig"));
+        LessonCatalog catalog = new LessonCatalog(new SpecCheckValidator(), Optional.of(external));
+        assertEquals(List.of(), catalog.lessons().stream().map(Lesson::slug)
+                .filter(slug -> slug.equals(".git") || slug.equals("real.orig")).toList());
+    }
+
+    @Test
+    void shouldKeepTheLessonWorkingWhileAStepIsOpenInAnEditor() throws IOException {
+        writeLesson("edited", "Edited");
+        LessonCatalog catalog = new LessonCatalog(new SpecCheckValidator(), Optional.of(external));
+        Lesson before = catalog.lesson("edited").orElseThrow();
+        Files.writeString(external.resolve("edited/steps/.01-one.md.swp"), "vim swap");
+        Files.writeString(external.resolve("edited/steps/01-one.md~"), "backup");
+        Lesson during = catalog.lesson("edited").orElseThrow();
+        assertFalse(during.broken(), during.problems().toString());
+        assertSame(before, during, "an editor's files do not make the catalog read the lesson again");
     }
 
     @Test

@@ -38,7 +38,7 @@ class LessonFoldersTest {
         try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
             List<Path> roots = LessonFolders.classpathRoots(loader);
             assertEquals(1, roots.size(), roots.toString());
-            List<LessonFolders.Folder> folders = LessonFolders.under(roots.get(0), "lessons");
+            List<LessonFolders.Folder> folders = LessonFolders.builtIn(roots.get(0));
             assertEquals(List.of("packed"), folders.stream().map(LessonFolders.Folder::name).toList());
             Lesson lesson = new LessonLoader(new SpecCheckValidator()).load(folders.get(0).path(), folders.get(0).display());
             assertEquals(List.of(), lesson.problems());
@@ -55,6 +55,18 @@ class LessonFoldersTest {
         assertEquals(before, LessonFolders.fingerprint(tmp));
         Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(10)));
         assertNotEquals(before, LessonFolders.fingerprint(tmp));
+    }
+
+    @Test
+    void shouldNotChangeTheFingerprintForEditorFiles() throws IOException {
+        Files.writeString(tmp.resolve("lesson.md"), "a");
+        long before = LessonFolders.fingerprint(tmp);
+        Files.createDirectories(tmp.resolve("steps/.hidden"));
+        Files.writeString(tmp.resolve("steps/.01-one.md.swp"), "swap");
+        Files.writeString(tmp.resolve("steps/#01-one.md#"), "autosave");
+        Files.writeString(tmp.resolve("steps/.hidden/01-one.md"), "inside a hidden folder");
+        Files.writeString(tmp.resolve("lesson.md.bak"), "backup");
+        assertEquals(before, LessonFolders.fingerprint(tmp));
     }
 
     private static void put(ZipOutputStream zip, String name, String text) throws IOException {

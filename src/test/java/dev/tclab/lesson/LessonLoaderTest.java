@@ -108,11 +108,49 @@ class LessonLoaderTest {
     }
 
     @Test
-    void shouldReportBrokenFrontMatter() throws IOException {
+    void shouldReportBrokenFrontMatterAtTheUnclosedList() throws IOException {
         write("lesson.md", "---\ntitle: [unclosed\nsummary: x\n---\nbody\n");
-        List<String> problems = problems();
-        assertEquals(1, problems.size(), problems.toString());
-        assertTrue(problems.get(0).startsWith("lessons/demo/lesson.md:3: is not valid YAML"), problems.toString());
+        assertEquals(List.of("lessons/demo/lesson.md:2: front matter is not valid YAML: the list opened here with '[' "
+                + "is not closed (found ':' on line 3)"), problems());
+    }
+
+    @Test
+    void shouldIgnoreEditorSwapAndBackupFilesAndHiddenFiles() throws IOException {
+        for (String name : List.of(".01-shape.md.swp", ".01-shape.md.swo", "01-shape.md~", "#01-shape.md#",
+                "01-shape.md.bak", "01-shape.md.orig", ".DS_Store")) {
+            write("steps/" + name, "not a step");
+        }
+        write(".lesson.md.swp", "not a lesson");
+        assertEquals(List.of(), problems());
+        assertEquals(List.of("shape"), load().steps().stream().map(Step::id).toList());
+    }
+
+    @Test
+    void shouldStillReportOtherFilesInSteps() throws IOException {
+        write("steps/notes.txt", "todo");
+        assertEquals(List.of("lessons/demo/steps/notes.txt: only .md step files belong in steps/ (editor backups and "
+                + "hidden files are ignored; move other files to the lesson folder)"), problems());
+    }
+
+    @Test
+    void shouldReportAnUnnumberedStepAmongNumberedOnes() throws IOException {
+        write("steps/measure.md", "---\ntitle: Measure\n---\nText\n");
+        assertEquals(List.of("lessons/demo/steps/measure.md: number every step file (01-..., 02-...) or none; "
+                + "this one sorts last"), problems());
+    }
+
+    @Test
+    void shouldAcceptStepFilesWithoutAnyNumbers() throws IOException {
+        Files.move(dir.resolve("steps/01-shape.md"), dir.resolve("steps/shape.md"));
+        write("steps/measure.md", "---\ntitle: Measure\n---\nText\n");
+        assertEquals(List.of(), problems());
+    }
+
+    @Test
+    void shouldReportTwoStepFilesWithTheSameNumber() throws IOException {
+        write("steps/1-measure.md", "---\ntitle: Measure\n---\nText\n");
+        assertEquals(List.of("lessons/demo/steps/1-measure.md: has the same number as 01-shape.md; give each step "
+                + "file its own number so the order is clear"), problems());
     }
 
     @Test

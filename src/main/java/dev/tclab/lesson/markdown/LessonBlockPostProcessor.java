@@ -105,7 +105,7 @@ class LessonBlockPostProcessor extends NodePostProcessor {
         String id = null;
         String title = null;
         try {
-            YamlNode root = YamlNode.parse(context.file(), yaml, contentLine);
+            YamlNode root = YamlNode.parse(context.file(), "the check block", yaml, contentLine);
             id = root.get("id") == null ? null : root.get("id").text();
             title = root.get("title") == null ? null : root.get("title").text();
         } catch (YamlException e) {
