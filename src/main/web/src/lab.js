@@ -9,6 +9,11 @@ import { LabStats } from './stats.js';
 const STAGES = { creating: 'Creating the lab nodes…', wiring: 'Wiring the network links…',
   configuring: 'Configuring the nodes…', ready: 'Almost ready…' };
 
+// Tells the page's other scripts (the Check buttons, say) at once that this lesson's lab started or stopped.
+function announce(status, id, expiresAt) {
+  document.dispatchEvent(new CustomEvent('tclab:lab', { detail: { status, id, expiresAt } }));
+}
+
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -80,6 +85,7 @@ class LabPanel {
 
   open(lab) {
     this.lab = lab;
+    announce(lab.status, lab.id, lab.expiresAt);
     const nodes = this.nodes.length ? this.nodes : lab.nodes.filter((n) => n.terminal).map((n) => n.name);
     this.say(`Lab ready: ${nodes.join(', ')}.`);
     this.startButton.hidden = true;
@@ -139,8 +145,10 @@ class LabPanel {
   async stop() {
     this.stopButton.disabled = true;
     try {
-      await stopLab(this.lab.id);
+      const { id } = this.lab;
+      await stopLab(id);
       this.close();
+      announce('stopped', id, null);
       this.say('Lab stopped.');
     } catch (e) {
       this.say(e.message, true);

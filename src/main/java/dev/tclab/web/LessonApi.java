@@ -9,6 +9,7 @@ import dev.tclab.lesson.LessonBrokenException;
 import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.lesson.LessonView;
+import dev.tclab.lesson.markdown.LessonMarkdown;
 import dev.tclab.learner.LearnerCookieFilter;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizGrader;
@@ -45,6 +46,20 @@ public class LessonApi {
         static QuizQuestion of(Quiz quiz) {
             return new QuizQuestion(quiz.id(), quiz.question(), quiz.multiple(),
                     quiz.options().stream().map(Quiz.Option::text).toList());
+        }
+    }
+
+    /** A graded answer. Each explanation also comes as HTML, rendered as the lesson page renders it. */
+    public record Verdict(boolean correct, List<Explanation> explanations) {
+        static Verdict of(QuizGrader.Result result) {
+            return new Verdict(result.correct(), result.explanations().stream().map(Explanation::of).toList());
+        }
+    }
+
+    public record Explanation(int option, boolean correct, String why, String whyHtml) {
+        static Explanation of(QuizGrader.Explanation explanation) {
+            return new Explanation(explanation.option(), explanation.correct(), explanation.why(),
+                    LessonMarkdown.inline(explanation.why()));
         }
     }
 
@@ -90,10 +105,10 @@ public class LessonApi {
     @POST
     @Path("/{slug}/quizzes/{quizId}")
     @Consumes(MediaType.WILDCARD)
-    public QuizGrader.Result answer(@PathParam("slug") String slug, @PathParam("quizId") String quizId, String body,
+    public Verdict answer(@PathParam("slug") String slug, @PathParam("quizId") String quizId, String body,
                                     RoutingContext ctx)
             throws LessonNotFoundException, LessonBrokenException, QuizGrader.InvalidAnswerException {
-        return learnerLessons.answer(slug, quizId, LearnerCookieFilter.learnerOf(ctx), choices(body));
+        return Verdict.of(learnerLessons.answer(slug, quizId, LearnerCookieFilter.learnerOf(ctx), choices(body)));
     }
 
     private static List<Integer> choices(String body) throws QuizGrader.InvalidAnswerException {

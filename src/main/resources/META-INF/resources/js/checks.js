@@ -1,8 +1,10 @@
 // Check buttons of a lesson page: enabled while the learner's lab for this lesson runs; a press asks the server to
 // measure the step in the lab, then shows every assertion with the measured and expected values. Steps that pass
 // (by a press or by the server's background watch) are marked without a reload. All text is set with textContent.
-const panel = document.getElementById('lab-panel');
-const lesson = panel?.dataset.lesson;
+import { onLabChange } from './lab-state.js';
+
+const NEEDS_LAB = 'Start the lab to check this step.';
+const lesson = document.getElementById('lab-panel')?.dataset.lesson;
 const buttons = [...document.querySelectorAll('button.check-run')];
 let labId = null;
 
@@ -74,18 +76,15 @@ async function follow(button, run) {
     run = await json(`/api/labs/${labId}/checks/${run.id}`);
     showRun(button, run);
   }
-  button.disabled = false;
   await refreshSteps();
 }
 
 async function check(button) {
-  button.disabled = true;
   try {
     const run = await json(`/api/labs/${labId}/steps/${encodeURIComponent(button.dataset.step)}/check`, { method: 'POST' });
     await follow(button, run);
   } catch (error) {
     resultArea(button)?.replaceChildren(element('p', 'check-error', error.message));
-    button.disabled = false;
   }
 }
 
@@ -99,24 +98,38 @@ async function refreshSteps() {
   }
 }
 
-async function findLab() {
-  const labs = await json('/api/labs').catch(() => []);
-  const running = labs.find((lab) => lab.lesson === lesson && lab.status === 'running');
-  labId = running ? running.id : null;
-  for (const button of buttons) {
-    if (!button.dataset.busy) button.disabled = !labId;
-    button.title = labId ? '' : 'Start the lab first: checks measure your lab.';
+// The hint says why a button is disabled: visibly next to it, and as its description and title.
+function needsLabHint(button) {
+  let hint = button.nextElementSibling;
+  if (!hint?.classList.contains('check-needs-lab')) {
+    hint = element('span', 'check-needs-lab', NEEDS_LAB);
+    hint.id = `${button.closest('.check')?.id || button.dataset.check}-needs-lab`;
+    button.after(hint);
+    button.setAttribute('aria-describedby', hint.id);
   }
-  await refreshSteps();
+  return hint;
+}
+
+function showLabState(button) {
+  if (!button.dataset.busy) button.disabled = !labId;
+  button.title = labId ? '' : NEEDS_LAB;
+  needsLabHint(button).hidden = Boolean(labId);
 }
 
 if (lesson && buttons.length) {
   for (const button of buttons) {
     button.addEventListener('click', () => {
       button.dataset.busy = '1';
-      check(button).finally(() => { delete button.dataset.busy; });
+      button.disabled = true;
+      check(button).finally(() => {
+        delete button.dataset.busy;
+        showLabState(button);
+      });
     });
   }
-  findLab();
-  setInterval(findLab, 4000);
+  onLabChange((lab) => {
+    labId = lab?.id ?? null;
+    buttons.forEach(showLabState);
+    refreshSteps();
+  });
 }

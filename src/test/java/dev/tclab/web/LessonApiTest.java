@@ -56,7 +56,15 @@ class LessonApiTest {
                 .body("explanations", hasSize(1))
                 .body("explanations[0].option", equalTo(1))
                 .body("explanations[0].correct", equalTo(false))
-                .body("explanations[0].why", containsString("32kbit"));
+                .body("explanations[0].why", containsString("32kbit"))
+                .body("explanations[0].whyHtml", equalTo("Kilobits would be written <code>32kbit</code>, a bucket eight times smaller."));
+    }
+
+    @Test
+    void shouldEscapeRawHtmlInTheExplanationHtml() {
+        given().contentType(ContentType.JSON).body("{\"choices\":[0]}")
+                .when().post("/api/lessons/escaping/quizzes/probe").then().statusCode(200)
+                .body("explanations[0].whyHtml", equalTo("Because &lt;script&gt;alert('why')&lt;/script&gt; is text."));
     }
 
     @Test

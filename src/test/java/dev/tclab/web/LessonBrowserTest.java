@@ -1,5 +1,6 @@
 package dev.tclab.web;
 
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,7 @@ import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.options.AriaRole;
 import dev.tclab.lab.FakeRuntimeProfile;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -21,7 +23,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** A learner in a real headless Chromium answers a quiz wrongly, then rightly, without any lesson script. */
+/**
+ * A learner in a real headless Chromium, on the fake lab runtime: answers quizzes in place (and without JavaScript
+ * through the plain forms), starts and stops a lab, and sees the Check buttons follow it.
+ */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
 class LessonBrowserTest {
@@ -53,8 +58,63 @@ class LessonBrowserTest {
     }
 
     @Test
-    void shouldAnswerAQuizWronglyThenRightlyAndReadTheExplanations() {
+    void shouldAnswerAQuizInPlaceWithoutReloadingThePage() {
         try (var context = browser.newContext()) {
+            Page page = context.newPage();
+            page.navigate(root + "lessons/web-test");
+            page.evaluate("window.__marker = 1");
+
+            Locator quiz = page.locator("#quiz-burst-unit");
+            assertEquals(0, quiz.locator(".quiz-why").count(), "no explanation before answering");
+            quiz.getByLabel("32 kilobits", new Locator.GetByLabelOptions().setExact(true)).check();
+            checkAnswer(quiz);
+            assertThat(quiz.locator(".quiz-result")).hasText("Not quite. Read why next to your choice, then try again.");
+            assertThat(quiz.locator(".quiz-result")).hasClass("quiz-result is-incorrect");
+            assertEquals(1, quiz.locator(".quiz-why").count());
+            assertThat(quiz.locator(".quiz-option.is-wrong .quiz-why code")).hasText("32kbit");
+            assertEquals(1, page.evaluate("window.__marker"), "the page was not reloaded");
+
+            quiz.getByLabel("32 kilobytes").check();
+            checkAnswer(quiz);
+            assertThat(quiz.locator(".quiz-result")).hasText("Correct! Every option is explained above.");
+            assertThat(quiz.locator(".quiz-why")).hasCount(3);
+            assertThat(quiz.locator(".quiz-option.is-right .quiz-why")).containsText("Right: tc reads the suffix kb");
+            assertThat(quiz.locator(".quiz-option.is-chosen")).hasCount(1);
+            assertEquals(1, page.evaluate("window.__marker"), "the page was not reloaded");
+            assertTrue(page.url().endsWith("/lessons/web-test"), page.url());
+
+            page.navigate(root.toString());
+            assertTrue(page.locator("article:has(a[href='/lessons/web-test']) .progress").textContent()
+                    .contains("1 of 2 answered correctly"), "the answer was kept on the server");
+        }
+    }
+
+    @Test
+    void shouldSayInWordsWhyAnAnswerWasNotGraded() {
+        try (var context = browser.newContext()) {
+            Page page = context.newPage();
+            page.navigate(root + "lessons/web-test");
+            page.evaluate("window.__marker = 1");
+            Locator quiz = page.locator("#quiz-burst-unit");
+
+            checkAnswer(quiz);
+            assertThat(quiz.locator(".quiz-result"))
+                    .hasText("Your answer was not graded: Choose at least one option.");
+
+            page.route("**/api/lessons/web-test/quizzes/burst-unit", route -> route.abort());
+            quiz.getByLabel("32 kilobytes").check();
+            checkAnswer(quiz);
+            assertThat(quiz.locator(".quiz-result")).hasText("Your answer was not graded: "
+                    + "The tclab server cannot be reached. Check your connection and try again.");
+            assertThat(quiz.locator(".quiz-result")).hasClass("quiz-result is-error");
+            assertThat(quiz.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Check answer"))).isEnabled();
+            assertEquals(1, page.evaluate("window.__marker"), "the page was not reloaded");
+        }
+    }
+
+    @Test
+    void shouldAnswerAQuizWithoutJavaScriptByPostingTheForm() {
+        try (var context = browser.newContext(new Browser.NewContextOptions().setJavaScriptEnabled(false))) {
             Page page = context.newPage();
             page.navigate(root.toString());
             page.getByRole(AriaRole.LINK,
@@ -62,10 +122,8 @@ class LessonBrowserTest {
             assertTrue(page.url().endsWith("/lessons/web-test"), page.url());
 
             Locator quiz = page.locator("#quiz-burst-unit");
-            assertEquals(0, quiz.locator(".quiz-why").count(), "no explanation before answering");
             quiz.getByLabel("32 kilobits", new Locator.GetByLabelOptions().setExact(true)).check();
-            quiz.getByRole(AriaRole.BUTTON,
-                    new Locator.GetByRoleOptions().setName("Check answer")).click();
+            checkAnswer(quiz);
             page.waitForURL("**/lessons/web-test#quiz-burst-unit");
 
             quiz = page.locator("#quiz-burst-unit");
@@ -76,18 +134,47 @@ class LessonBrowserTest {
                     "the learner's choice is kept");
 
             quiz.getByLabel("32 kilobytes").check();
-            quiz.getByRole(AriaRole.BUTTON,
-                    new Locator.GetByRoleOptions().setName("Check answer")).click();
+            checkAnswer(quiz);
             page.waitForLoadState();
 
             quiz = page.locator("#quiz-burst-unit");
             assertTrue(quiz.locator(".quiz-result").textContent().startsWith("Correct!"));
             assertEquals(3, quiz.locator(".quiz-why").count(), "every option is explained");
             assertTrue(quiz.locator(".quiz-option.is-right .quiz-why").textContent().contains("reads the suffix"));
-
-            page.navigate(root.toString());
-            assertTrue(page.locator("article:has(a[href='/lessons/web-test']) .progress").textContent().contains("1 of 2 answered correctly"));
         }
+    }
+
+    @Test
+    void shouldEnableChecksOnlyWhileTheLabRunsAndSayWhenItStopsIdle() {
+        try (var context = browser.newContext()) {
+            Page page = context.newPage();
+            page.navigate(root + "lessons/web-test");
+            Locator check = page.locator("#check-shaped-to-rate button.check-run");
+            Locator needsLab = page.locator("#check-shaped-to-rate .check-needs-lab");
+            Locator expiry = page.locator("#lab-expiry");
+            assertThat(needsLab).hasText("Start the lab to check this step.");
+            assertThat(check).isDisabled();
+            assertThat(check).hasAttribute("title", "Start the lab to check this step.");
+            assertThat(expiry).isHidden();
+
+            page.click("#lab-start");
+            assertThat(check).isEnabled();
+            assertThat(needsLab).isHidden();
+            assertThat(expiry).isVisible();
+            assertTrue(expiry.textContent().matches(
+                    "Stops after (44|45) idle minutes \\(about \\d\\d:\\d\\d\\) unless you use it\\."), expiry.textContent());
+
+            // From here on the page learns nothing from polling: only the lab panel's announcement can disable checks.
+            page.route("**/api/labs", route -> route.abort());
+            page.click("#lab-stop");
+            assertThat(check).isDisabled(new LocatorAssertions.IsDisabledOptions().setTimeout(1000));
+            assertThat(needsLab).isVisible();
+            assertThat(expiry).isHidden();
+        }
+    }
+
+    private static void checkAnswer(Locator quiz) {
+        quiz.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Check answer")).click();
     }
 
     @Test

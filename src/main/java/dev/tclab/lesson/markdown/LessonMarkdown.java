@@ -37,4 +37,9 @@ public final class LessonMarkdown {
         Document document = Parser.builder(options).build().parse(markdown);
         return HtmlRenderer.builder(options).build().render(document);
     }
+
+    /** A short author text (a quiz explanation, say) as the lesson page shows it, with raw HTML escaped. */
+    public static String inline(String markdown) {
+        return InlineMarkdown.html(markdown);
+    }
 }
