@@ -25,6 +25,7 @@ final class Wiring {
     private final String instance;
     private final String image;
     private final String name;
+    private volatile boolean used;
 
     Wiring(DockerClient docker, String instance, String image) {
         this.docker = docker;
@@ -79,6 +80,7 @@ final class Wiring {
 
     /** The helper container's name, creating or restarting it when needed. */
     private synchronized String helper() {
+        used = true;
         if (helperRunning()) {
             return name;
         }
@@ -106,7 +108,11 @@ final class Wiring {
         return name;
     }
 
+    /** Removes the helper when this app used it: an app that wired nothing leaves another copy's helper alone. */
     void remove() {
+        if (!used) {
+            return;
+        }
         try {
             docker.removeContainerCmd(name).withForce(true).exec();
         } catch (RuntimeException e) {
