@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Frame;
 import com.sun.management.OperatingSystemMXBean;
 import dev.tclab.learner.LearnerIds;
@@ -16,6 +17,8 @@ import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,13 +78,17 @@ class TerminalStatsBenchmark {
                 labs.add(TestLabs.startAndAwait("ws-test", cookies.get(i), Duration.ofSeconds(180)));
             }
             Thread.sleep(10_000);
+            long labsCpuBefore = labContainersCpuNanos(labs);
             double idle = cpuCoresOver(os, Duration.ofSeconds(30));
+            double labsIdle = (labContainersCpuNanos(labs) - labsCpuBefore) / 30e9;
             for (int i = 0; i < LABS; i++) {
                 viewers.add(TestSocket.open(base, "/ws/labs/" + labs.get(i) + "/stats", cookies.get(i),
                         TestSocket.originOf(base)));
             }
             Thread.sleep(10_000);
+            labsCpuBefore = labContainersCpuNanos(labs);
             double watched = cpuCoresOver(os, Duration.ofSeconds(60));
+            double labsWatched = (labContainersCpuNanos(labs) - labsCpuBefore) / 60e9;
             for (TestSocket viewer : viewers) {
                 assertTrue(viewer.nextText(Duration.ofSeconds(5)).contains("\"sample\""), "samples flow");
             }
@@ -89,12 +96,37 @@ class TerminalStatsBenchmark {
             System.out.printf("BENCH app CPU, %d labs watched at 1 Hz (2 nodes each): %.2f %% of one core in total, "
                     + "%.3f %% per lab (%.3f %% per lab above idle)%n", LABS, watched * 100, watched * 100 / LABS,
                     (watched - idle) * 100 / LABS);
+            System.out.printf("BENCH lab containers' CPU (the samplers' tc/ip/sed): nobody watching %.2f %% of one "
+                    + "core, watched %.2f %%, so %.3f %% per lab for its samplers%n", labsIdle * 100, labsWatched * 100,
+                    (labsWatched - labsIdle) * 100 / LABS);
         } finally {
             viewers.forEach(TestSocket::close);
             for (int i = 0; i < labs.size(); i++) {
                 TestLabs.stop(labs.get(i), cookies.get(i));
             }
         }
+    }
+
+    /**
+     * CPU time used so far by the labs' containers, read from the engine host's cgroups (this benchmark runs on
+     * that host): cgroup v1 cpuacct or cgroup v2, with the cgroupfs driver Debian's docker.io uses.
+     */
+    private long labContainersCpuNanos(List<String> labIds) throws java.io.IOException {
+        long total = 0;
+        for (String lab : labIds) {
+            for (Container c : docker.listContainersCmd().withLabelFilter(Map.of("tclab.lab", lab)).exec()) {
+                Path v1 = Path.of("/sys/fs/cgroup/cpuacct/docker", c.getId(), "cpuacct.usage");
+                Path v2 = Path.of("/sys/fs/cgroup/docker", c.getId(), "cpu.stat");
+                if (Files.exists(v1)) {
+                    total += Long.parseLong(Files.readString(v1).trim());
+                } else {
+                    String usec = Files.readAllLines(v2).stream().filter(l -> l.startsWith("usage_usec "))
+                            .findFirst().orElseThrow().substring(11).trim();
+                    total += Long.parseLong(usec) * 1000;
+                }
+            }
+        }
+        return total;
     }
 
     /** Cores used by this JVM (app and test client) over the period. */
