@@ -4,6 +4,8 @@ import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 
 const MAX_BACKOFF_MS = 15000;
+// The server closes a socket on a message above 64 KiB; a big paste goes as several smaller messages.
+const MAX_MESSAGE_BYTES = 16 * 1024;
 
 export class NodeTerminal {
   constructor(container, labId, node) {
@@ -92,8 +94,11 @@ export class NodeTerminal {
       this.connect();
       return;
     }
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(bytes);
-    else if (!this.closedForGood) this.pending.push(bytes);
+    for (let start = 0; start < bytes.length; start += MAX_MESSAGE_BYTES) {
+      const chunk = bytes.subarray(start, start + MAX_MESSAGE_BYTES);
+      if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(chunk);
+      else if (!this.closedForGood) this.pending.push(chunk);
+    }
   }
 
   control(message) {

@@ -7,11 +7,13 @@ import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.NodeNotFoundException;
 import dev.tclab.lab.ProcessStream;
 import dev.tclab.lab.StreamListener;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
@@ -33,21 +35,29 @@ final class NodeSampler {
     private final Runnable onGone;
     private final SampleParser parser;
     private final Set<StatsViewer> viewers = new CopyOnWriteArraySet<>();
+    private final ScheduledFuture<?> ticker;
     private ProcessStream process;
+    private boolean roundPending;
     private boolean stopped;
     private int failures;
     private long generation;
 
+    /**
+     * @param interfaces the interfaces to sample (lab.yml's {@code stats}); empty means all
+     * @param ticks      paces every sampler: each tick asks the process for one round
+     */
     NodeSampler(String labId, String node, List<String> interfaces, LabRuntime runtime, Duration interval,
-                ObjectMapper json, ScheduledExecutorService restarts, Runnable onGone) {
+                ObjectMapper json, ScheduledExecutorService restarts, ScheduledExecutorService ticks,
+                Runnable onGone) {
         this.labId = labId;
         this.node = node;
         this.runtime = runtime;
-        this.command = SamplerScript.command(interval, interfaces);
+        this.command = SamplerScript.command();
         this.json = json;
         this.restarts = restarts;
         this.onGone = onGone;
-        this.parser = new SampleParser(node);
+        this.parser = new SampleParser(node, interfaces);
+        this.ticker = ticks.scheduleAtFixedRate(this::tick, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Adds a viewer and starts the process if it is not running; false when this sampler was already stopped. */
@@ -76,13 +86,31 @@ final class NodeSampler {
             toClose = process;
             process = null;
         }
+        ticker.cancel(false);
         if (toClose != null) {
             toClose.close();
         }
     }
 
+    /**
+     * Asks the process for a round, naming the interfaces to detail, unless the last round has not arrived yet: a
+     * slow node must not pile up work.
+     */
+    private void tick() {
+        ProcessStream target;
+        synchronized (this) {
+            if (process == null || roundPending) {
+                return;
+            }
+            roundPending = true;
+            target = process;
+        }
+        target.write((String.join(" ", parser.devicesToDetail()) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
     private void startProcess() throws EngineUnavailableException, NodeNotFoundException {
         long mine = ++generation;
+        roundPending = false;
         SampleAssembler assembler = new SampleAssembler(raw -> publish(parse(raw)));
         process = runtime.stream(labId, node, command, false, new StreamListener() {
             @Override
@@ -104,6 +132,7 @@ final class NodeSampler {
         }
         synchronized (this) {
             failures = 0;
+            roundPending = false;
         }
         return write(sample);
     }

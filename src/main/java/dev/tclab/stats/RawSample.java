@@ -6,19 +6,20 @@ import java.util.Map;
 /**
  * One round of the sampler's output, split by its marker lines but not parsed yet.
  *
- * @param nanos     the node's clock when the round began, in ns since the epoch
- * @param linksJson {@code ip -s -j link show}: the counters of every interface of the node
- * @param devices   each sampled interface's raw tc output, in the node's order
+ * @param nanos      the node's clock when the round began, in ns since the epoch
+ * @param linksText  every interface of the node and its counters, a line each (see {@link SamplerScript})
+ * @param qdiscsJson {@code tc -s -j qdisc show}: every qdisc of the node
+ * @param details    the classes and filters of the interfaces the round was asked to detail, in that order
  */
-record RawSample(long nanos, String linksJson, List<RawDevice> devices) {
+record RawSample(long nanos, String linksText, String qdiscsJson, List<RawDetails> details) {
 
     /**
-     * The raw output of the tc commands for one interface.
+     * The classes and filters of one interface, as tc prints them.
      *
-     * @param filterText       the filters of the root qdisc
-     * @param filtersByParent  the filters of each class and inner qdisc, by its id ({@code 1:10}, {@code 10:})
+     * @param filterText      the filters of the root qdisc
+     * @param filtersByParent the filters of each class and inner qdisc, by its id ({@code 1:10}, {@code 10:})
      */
-    record RawDevice(String dev, String qdiscJson, String classText, String filterText,
-                     Map<String, String> filtersByParent, String ingressFilterText) {
+    record RawDetails(String dev, String classText, String filterText, Map<String, String> filtersByParent,
+                      String ingressFilterText) {
     }
 }

@@ -19,11 +19,11 @@ final class SampleAssembler {
     private final Consumer<RawSample> onSample;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream();
     private long nanos = -1;
-    private final List<RawSample.RawDevice> devices = new ArrayList<>();
+    private final List<RawSample.RawDetails> details = new ArrayList<>();
     private String dev;
     private String section;
     private final StringBuilder links = new StringBuilder();
-    private final StringBuilder qdisc = new StringBuilder();
+    private final StringBuilder qdiscs = new StringBuilder();
     private final StringBuilder classes = new StringBuilder();
     private final StringBuilder filters = new StringBuilder();
     private final StringBuilder ingress = new StringBuilder();
@@ -55,11 +55,12 @@ final class SampleAssembler {
         }
         String marker = text.substring(SamplerScript.MARK.length());
         if (marker.startsWith("sample ")) {
-            devices.clear();
+            details.clear();
             links.setLength(0);
+            qdiscs.setLength(0);
             dev = null;
             section = null;
-            nanos = parseNanos(marker.substring(7).trim());
+            nanos = nanosFromMicros(marker.substring(7).trim());
         } else if (marker.startsWith("dev ")) {
             finishDevice();
             dev = marker.substring(4).trim();
@@ -70,9 +71,9 @@ final class SampleAssembler {
         } else if (marker.equals("end")) {
             finishDevice();
             if (nanos >= 0) {
-                onSample.accept(new RawSample(nanos, links.toString(), List.copyOf(devices)));
+                onSample.accept(new RawSample(nanos, links.toString(), qdiscs.toString(), List.copyOf(details)));
             }
-            devices.clear();
+            details.clear();
             nanos = -1;
         } else {
             section = marker.trim();
@@ -83,11 +84,13 @@ final class SampleAssembler {
         if ("links".equals(section)) {
             return links;
         }
+        if ("qdiscs".equals(section)) {
+            return qdiscs;
+        }
         if (dev == null || section == null) {
             return null;
         }
         return switch (section) {
-            case "qdisc" -> qdisc;
             case "class" -> classes;
             case "filter" -> filters;
             case "ingress" -> ingress;
@@ -100,11 +103,10 @@ final class SampleAssembler {
         if (dev != null) {
             Map<String, String> byParent = new LinkedHashMap<>();
             filtersByParent.forEach((parent, text) -> byParent.put(parent, text.toString()));
-            devices.add(new RawSample.RawDevice(dev, qdisc.toString(), classes.toString(), filters.toString(),
-                    byParent, ingress.toString()));
+            details.add(new RawSample.RawDetails(dev, classes.toString(), filters.toString(), byParent,
+                    ingress.toString()));
         }
         dev = null;
-        qdisc.setLength(0);
         classes.setLength(0);
         filters.setLength(0);
         ingress.setLength(0);
@@ -112,10 +114,11 @@ final class SampleAssembler {
         parentFilters = null;
     }
 
-    private static long parseNanos(String text) {
+    /** The sample marker carries bash's clock in µs since the epoch. */
+    private static long nanosFromMicros(String text) {
         try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
+            return Math.multiplyExact(Long.parseLong(text), 1000L);
+        } catch (NumberFormatException | ArithmeticException e) {
             return -1;
         }
     }

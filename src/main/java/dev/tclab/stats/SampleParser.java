@@ -1,8 +1,5 @@
 package dev.tclab.stats;
 
-import dev.tclab.grading.parse.IpInterface;
-import dev.tclab.grading.parse.IpParser;
-import dev.tclab.grading.parse.OutputParseException;
 import dev.tclab.tc.CakeTin;
 import dev.tclab.tc.ClassParser;
 import dev.tclab.tc.FilterParser;
@@ -12,84 +9,144 @@ import dev.tclab.tc.TcClass;
 import dev.tclab.tc.TcFilter;
 import dev.tclab.tc.TcParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
-/** Parses a round of raw sampler output into a {@link StatsFrames.NodeSample} with rates. One per sampler. */
+/**
+ * Parses a round of raw sampler output into a {@link StatsFrames.NodeSample} with rates, keeping the interfaces the
+ * lab samples, and tells the sampler which interfaces to detail next time. One per sampler.
+ */
 final class SampleParser {
 
     private final String node;
+    private final Predicate<String> sampled;
     private final RateTracker rates = new RateTracker();
+    private volatile List<String> toDetail = List.of();
 
-    SampleParser(String node) {
+    /** @param interfaces names or shell-style patterns ({@code ifb*}) of the interfaces to keep; empty keeps all */
+    SampleParser(String node, List<String> interfaces) {
         this.node = node;
+        this.sampled = interfaces.isEmpty() ? dev -> true : glob(interfaces);
     }
 
     StatsFrames.NodeSample parse(RawSample raw) {
-        Map<String, IpInterface.Counters> counters = new HashMap<>();
-        StatsFrames.Unparsed linksUnparsed = readCounters(raw.linksJson(), counters);
+        List<StatsFrames.Unparsed> problems = new ArrayList<>();
+        Map<String, StatsFrames.LinkCounters> counters = new LinkedHashMap<>();
+        readCounters(raw.linksText(), counters, problems);
+        Map<String, List<Qdisc>> qdiscs = new LinkedHashMap<>();
+        readQdiscs(raw.qdiscsJson(), qdiscs, problems);
+        Map<String, RawSample.RawDetails> details = new HashMap<>();
+        raw.details().forEach(d -> details.put(d.dev(), d));
+
+        Set<String> names = new LinkedHashSet<>(counters.keySet());
+        names.addAll(qdiscs.keySet());
+        names.removeIf(dev -> dev.equals("lo") || !sampled.test(dev));
         List<StatsFrames.DeviceStats> devices = new ArrayList<>();
-        for (RawSample.RawDevice device : raw.devices()) {
-            devices.add(device(raw.nanos(), device, counters.get(device.dev()), linksUnparsed));
+        for (String dev : names) {
+            devices.add(device(raw.nanos(), dev, counters.get(dev), qdiscs.getOrDefault(dev, List.of()),
+                    details.get(dev), problems));
+        }
+        if (devices.isEmpty() && !problems.isEmpty()) {
+            devices.add(new StatsFrames.DeviceStats("?", null, List.of(), List.of(), List.of(), problems));
         }
         rates.endRound();
+        toDetail = devices.stream().filter(d -> d.qdiscs().stream().anyMatch(q -> !q.kind().equals("noqueue")))
+                .map(StatsFrames.DeviceStats::dev).toList();
         return new StatsFrames.NodeSample(node, raw.nanos() / 1_000_000, devices);
     }
 
-    /** Fills {@code into} with each interface's counters; what could not be parsed, or null. */
-    private static StatsFrames.Unparsed readCounters(String linksJson, Map<String, IpInterface.Counters> into) {
-        try {
-            for (IpInterface link : IpParser.parse(linksJson)) {
-                if (link.counters() != null) {
-                    into.put(link.name(), link.counters());
-                }
+    /** The sampled interfaces with a qdisc other than noqueue in the last round: only they have classes or filters. */
+    List<String> devicesToDetail() {
+        return toDetail;
+    }
+
+    /** Lines of "dev rx_bytes rx_packets rx_dropped tx_bytes tx_packets tx_dropped", as the sampler prints them. */
+    private static void readCounters(String linksText, Map<String, StatsFrames.LinkCounters> into,
+                                     List<StatsFrames.Unparsed> problems) {
+        for (String line : linksText.split("\n")) {
+            if (line.isBlank()) {
+                continue;
             }
-            return null;
-        } catch (OutputParseException e) {
-            return new StatsFrames.Unparsed("link", e.getMessage(), linksJson);
+            String[] f = line.trim().split(" ");
+            try {
+                if (f.length != 7) {
+                    throw new NumberFormatException("expected an interface and six counters");
+                }
+                into.put(f[0], new StatsFrames.LinkCounters(Long.parseLong(f[1]), Long.parseLong(f[2]),
+                        Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6])));
+            } catch (NumberFormatException e) {
+                problems.add(new StatsFrames.Unparsed("link", "cannot read the counters of /sys/class/net: "
+                        + e.getMessage(), linksText));
+                return;
+            }
         }
     }
 
-    private StatsFrames.DeviceStats device(long nanos, RawSample.RawDevice raw, IpInterface.Counters counters,
-                                           StatsFrames.Unparsed linksUnparsed) {
-        List<StatsFrames.Unparsed> unparsed = new ArrayList<>();
-        if (linksUnparsed != null) {
-            unparsed.add(linksUnparsed);
-        }
-        StatsFrames.LinkView link = counters == null ? null : link(nanos, raw.dev(), counters);
-        List<StatsFrames.QdiscView> qdiscs = new ArrayList<>();
+    private static void readQdiscs(String qdiscsJson, Map<String, List<Qdisc>> into,
+                                   List<StatsFrames.Unparsed> problems) {
         try {
-            for (Qdisc qdisc : QdiscParser.parseJson(raw.qdiscJson(), raw.dev())) {
-                qdiscs.add(qdisc(nanos, raw.dev(), qdisc));
+            for (Qdisc qdisc : QdiscParser.parseJson(qdiscsJson)) {
+                into.computeIfAbsent(String.valueOf(qdisc.dev()), d -> new ArrayList<>()).add(qdisc);
             }
         } catch (TcParseException e) {
-            unparsed.add(new StatsFrames.Unparsed("qdisc", e.getMessage(), raw.qdiscJson()));
+            problems.add(new StatsFrames.Unparsed("qdisc", e.getMessage(), qdiscsJson));
+        }
+    }
+
+    private StatsFrames.DeviceStats device(long nanos, String dev, StatsFrames.LinkCounters counters, List<Qdisc> qdiscs,
+                                           RawSample.RawDetails raw, List<StatsFrames.Unparsed> nodeProblems) {
+        List<StatsFrames.Unparsed> unparsed = new ArrayList<>(nodeProblems);
+        StatsFrames.LinkView link = counters == null ? null : link(nanos, dev, counters);
+        List<StatsFrames.QdiscView> qdiscViews = new ArrayList<>();
+        for (Qdisc qdisc : qdiscs) {
+            qdiscViews.add(qdisc(nanos, dev, qdisc));
         }
         List<StatsFrames.ClassView> classes = new ArrayList<>();
+        List<StatsFrames.FilterView> filters = new ArrayList<>();
+        if (raw != null) {
+            classes(nanos, raw, classes, unparsed);
+            filters(raw.filterText(), "egress", null, filters, unparsed);
+            raw.filtersByParent().forEach((parent, text) -> filters(text, "egress", parent, filters, unparsed));
+            filters(raw.ingressFilterText(), "ingress", null, filters, unparsed);
+        }
+        return new StatsFrames.DeviceStats(dev, link, qdiscViews, classes, filters, unparsed);
+    }
+
+    private void classes(long nanos, RawSample.RawDetails raw, List<StatsFrames.ClassView> into,
+                         List<StatsFrames.Unparsed> unparsed) {
         try {
             for (TcClass tcClass : ClassParser.parse(raw.classText())) {
                 String key = raw.dev() + " class " + tcClass.classId();
-                classes.add(new StatsFrames.ClassView(tcClass.kind(), tcClass.classId(), tcClass.parent(),
+                into.add(new StatsFrames.ClassView(tcClass.kind(), tcClass.classId(), tcClass.parent(),
                         tcClass.leaf(), tcClass.rateBitsPerSecond(), tcClass.ceilBitsPerSecond(), tcClass.stats(),
                         rates.rates(key, nanos, tcClass.stats())));
             }
         } catch (TcParseException e) {
             unparsed.add(new StatsFrames.Unparsed("class", e.getMessage(), raw.classText()));
         }
-        List<StatsFrames.FilterView> filters = new ArrayList<>();
-        filters(raw.filterText(), "egress", null, filters, unparsed);
-        raw.filtersByParent().forEach((parent, text) -> filters(text, "egress", parent, filters, unparsed));
-        filters(raw.ingressFilterText(), "ingress", null, filters, unparsed);
-        return new StatsFrames.DeviceStats(raw.dev(), link, qdiscs, classes, filters, unparsed);
     }
 
-    private StatsFrames.LinkView link(long nanos, String dev, IpInterface.Counters c) {
+    private StatsFrames.LinkView link(long nanos, String dev, StatsFrames.LinkCounters c) {
         double[] perSecond = rates.perSecond(dev + " link", nanos, c.rxBytes() * 8, c.txBytes() * 8, c.rxPackets(),
                 c.txPackets(), c.txDropped());
         return new StatsFrames.LinkView(c, perSecond == null ? null : new StatsFrames.LinkRates(perSecond[0],
                 perSecond[1], perSecond[2], perSecond[3], perSecond[4]));
+    }
+
+    /** lab.yml's interface patterns, where {@code *} stands for any characters. */
+    private static Predicate<String> glob(List<String> patterns) {
+        List<Pattern> compiled = patterns.stream().map(p -> Pattern.compile(Arrays.stream(p.split("\\*", -1))
+                .map(Pattern::quote).collect(Collectors.joining(".*")))).toList();
+        return dev -> compiled.stream().anyMatch(p -> p.matcher(dev).matches());
     }
 
     private StatsFrames.QdiscView qdisc(long nanos, String dev, Qdisc qdisc) {

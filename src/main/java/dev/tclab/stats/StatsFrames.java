@@ -1,6 +1,5 @@
 package dev.tclab.stats;
 
-import dev.tclab.grading.parse.IpInterface;
 import dev.tclab.tc.QdiscStats;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +33,11 @@ final class StatsFrames {
      * What the interface itself sent and received, whatever the qdiscs: the only figures that move while the
      * interface has no queue of its own ({@code noqueue}).
      */
-    record LinkView(IpInterface.Counters counters, LinkRates rates) {
+    record LinkView(LinkCounters counters, LinkRates rates) {
+    }
+
+    /** Totals since the interface was created, as the kernel counts them (layer-2 bytes). */
+    record LinkCounters(long rxBytes, long rxPackets, long rxDropped, long txBytes, long txPackets, long txDropped) {
     }
 
     record LinkRates(double rxBitsPerSecond, double txBitsPerSecond, double rxPacketsPerSecond,

@@ -34,6 +34,8 @@ public class StatsHub {
     private final Duration interval;
     private final Map<Key, NodeSampler> samplers = new ConcurrentHashMap<>();
     private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-restart"));
+    // Separate from restarts, which block on the engine: a tick only queues a line for a sampler's stdin.
+    private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-tick"));
 
     public StatsHub(LabRuntime runtime, ObjectMapper json, TclabConfig config) {
         this.runtime = runtime;
@@ -55,7 +57,7 @@ public class StatsHub {
         Key key = new Key(labId, node);
         while (true) {
             NodeSampler sampler = samplers.computeIfAbsent(key, k -> new NodeSampler(labId, node, interfaces, runtime,
-                    interval, json, restarts, () -> samplers.remove(k)));
+                    interval, json, restarts, ticks, () -> samplers.remove(k)));
             try {
                 if (sampler.watch(viewer)) {
                     return;
@@ -89,5 +91,6 @@ public class StatsHub {
     void onShutdown(@Observes ShutdownEvent event) {
         List.copyOf(samplers.values()).forEach(NodeSampler::stop);
         restarts.shutdownNow();
+        ticks.shutdownNow();
     }
 }

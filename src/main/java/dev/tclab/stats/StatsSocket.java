@@ -7,8 +7,10 @@ import dev.tclab.lab.Topology;
 import dev.tclab.web.LabSocketAccess;
 import dev.tclab.web.SocketCloseCodes;
 import dev.tclab.web.SocketRefusedException;
+import dev.tclab.web.SocketErrors;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.OnClose;
+import io.quarkus.websockets.next.OnError;
 import io.quarkus.websockets.next.OnOpen;
 import io.quarkus.websockets.next.OnTextMessage;
 import io.quarkus.websockets.next.PathParam;
@@ -18,6 +20,7 @@ import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.common.annotation.Blocking;
 import java.util.ArrayList;
 import java.util.List;
+import org.jboss.logging.Logger;
 
 /**
  * Live tc statistics of every interactive node of a learner's lab (the interfaces its lab.yml names, or all), as JSON text frames (see docs/api.md,
@@ -26,6 +29,7 @@ import java.util.List;
 @WebSocket(path = "/ws/labs/{labId}/stats")
 public class StatsSocket {
 
+    private static final Logger LOG = Logger.getLogger(StatsSocket.class);
     private static final UserData.TypedKey<Watching> WATCHING = new UserData.TypedKey<>("tclab.stats");
 
     /** The nodes a connection watches. */
@@ -74,6 +78,16 @@ public class StatsSocket {
         if (watching != null) {
             watching.viewer().error("The statistics socket only sends; it takes no messages.");
         }
+    }
+
+    /** A message too big to take closes this socket with 1009 and says why; anything else is a bug, logged. */
+    @OnError
+    public void error(WebSocketConnection connection, IllegalStateException error) {
+        if (!SocketErrors.isTooBig(error)) {
+            LOG.errorf(error, "statistics socket %s failed", connection.id());
+        }
+        new WebSocketStatsViewer(connection, json)
+                .close(SocketErrors.closeCode(error), SocketErrors.explain(error, "statistics"));
     }
 
     @OnClose

@@ -8,9 +8,11 @@ import dev.tclab.lab.NodeNotFoundException;
 import dev.tclab.web.LabSocketAccess;
 import dev.tclab.web.SocketCloseCodes;
 import dev.tclab.web.SocketRefusedException;
+import dev.tclab.web.SocketErrors;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
+import io.quarkus.websockets.next.OnError;
 import io.quarkus.websockets.next.OnOpen;
 import io.quarkus.websockets.next.OnTextMessage;
 import io.quarkus.websockets.next.PathParam;
@@ -20,6 +22,7 @@ import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.NonBlocking;
 import java.time.Instant;
+import org.jboss.logging.Logger;
 
 /**
  * A learner's terminal on one node of their lab. Binary frames carry raw terminal bytes both ways; text frames
@@ -29,6 +32,7 @@ import java.time.Instant;
 @WebSocket(path = "/ws/labs/{labId}/nodes/{node}/terminal")
 public class TerminalSocket {
 
+    private static final Logger LOG = Logger.getLogger(TerminalSocket.class);
     private static final UserData.TypedKey<Attachment> ATTACHMENT = new UserData.TypedKey<>("tclab.terminal");
 
     /** What a connection is attached to. */
@@ -98,6 +102,16 @@ public class TerminalSocket {
         } catch (TerminalControl.InvalidControlException e) {
             attachment.page().sendControl(new TerminalFrames.Error(e.getMessage()));
         }
+    }
+
+    /** A message too big to take closes this socket with 1009 and says why; anything else is a bug, logged. */
+    @OnError
+    public void error(WebSocketConnection connection, IllegalStateException error) {
+        if (!SocketErrors.isTooBig(error)) {
+            LOG.errorf(error, "terminal socket %s failed", connection.id());
+        }
+        new WebSocketTerminalSink(connection, json, maxPendingBytes)
+                .close(SocketErrors.closeCode(error), SocketErrors.explain(error, "terminal"));
     }
 
     @OnClose

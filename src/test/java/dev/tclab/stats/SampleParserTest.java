@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 class SampleParserTest {
 
     private static final String MARK = SamplerScript.MARK;
+    private static final String LINKS_ETH1 = "eth1 0 0 0 0 0 0";
 
     @Test
     void shouldComputeRatesFromTwoRoundsSplitAnywhere() throws IOException {
@@ -30,7 +31,7 @@ class SampleParserTest {
         }
         assertEquals(2, rounds.size());
 
-        SampleParser parser = new SampleParser("client");
+        SampleParser parser = new SampleParser("client", List.of());
         StatsFrames.NodeSample one = parser.parse(rounds.get(0));
         StatsFrames.NodeSample two = parser.parse(rounds.get(1));
 
@@ -57,7 +58,7 @@ class SampleParserTest {
         SampleAssembler assembler = new SampleAssembler(rounds::add);
         assembler.accept(round(5L, "Cannot find device \"eth9\"\n", "Error: Cannot find device \"eth9\".\n", "")
                 .getBytes(StandardCharsets.UTF_8));
-        StatsFrames.DeviceStats dev = new SampleParser("client").parse(rounds.get(0)).devices().get(0);
+        StatsFrames.DeviceStats dev = new SampleParser("client", List.of()).parse(rounds.get(0)).devices().get(0);
         assertTrue(dev.qdiscs().isEmpty());
         assertEquals(List.of("qdisc", "class"), dev.unparsed().stream().map(StatsFrames.Unparsed::what).toList());
         assertTrue(dev.unparsed().get(0).raw().contains("Cannot find device"));
@@ -69,7 +70,7 @@ class SampleParserTest {
         SampleAssembler assembler = new SampleAssembler(rounds::add);
         assembler.accept((round(1_000_000_000L, qdisc(5_000_000, 10, 0, 0), "", "")
                 + round(2_000_000_000L, qdisc(100, 1, 0, 0), "", "")).getBytes(StandardCharsets.UTF_8));
-        SampleParser parser = new SampleParser("client");
+        SampleParser parser = new SampleParser("client", List.of());
         parser.parse(rounds.get(0));
         assertNull(parser.parse(rounds.get(1)).devices().get(0).qdiscs().get(0).rates());
     }
@@ -78,7 +79,7 @@ class SampleParserTest {
     void shouldListFiltersAttachedToClassesAndInnerQdiscsUnderTheirParent() throws IOException {
         List<RawSample> rounds = new ArrayList<>();
         new SampleAssembler(rounds::add).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
-        StatsFrames.DeviceStats v0 = new SampleParser("client").parse(rounds.get(0)).devices().stream()
+        StatsFrames.DeviceStats v0 = new SampleParser("client", List.of()).parse(rounds.get(0)).devices().stream()
                 .filter(d -> d.dev().equals("v0")).findFirst().orElseThrow();
 
         List<String> filters = v0.filters().stream().map(f -> f.parent() + " pref " + f.pref() + " " + f.handle()
@@ -90,19 +91,33 @@ class SampleParserTest {
     }
 
     @Test
-    void shouldGiveEveryInterfaceItsOwnCountersAndSkipTcCallsOnBareNoqueue() throws IOException {
+    void shouldGiveEveryInterfaceItsCountersAndDetailOnlyThoseWithAQdisc() throws IOException {
         List<RawSample> rounds = new ArrayList<>();
         new SampleAssembler(rounds::add).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
-        StatsFrames.NodeSample sample = new SampleParser("client").parse(rounds.get(0));
+        SampleParser parser = new SampleParser("client", List.of());
+        StatsFrames.NodeSample sample = parser.parse(rounds.get(0));
 
-        assertEquals(List.of("v1", "v0", "v3", "v2"), sample.devices().stream().map(StatsFrames.DeviceStats::dev).toList());
+        assertEquals(List.of("v0", "v1", "v2", "v3"),
+                sample.devices().stream().map(StatsFrames.DeviceStats::dev).sorted().toList(), "every interface but lo");
         for (StatsFrames.DeviceStats dev : sample.devices()) {
             assertTrue(dev.link() != null && dev.unparsed().isEmpty(), () -> dev.dev() + ": " + dev.unparsed());
             assertNull(dev.link().rates(), "no rate before a second round");
         }
-        StatsFrames.DeviceStats bare = sample.devices().get(2);
+        StatsFrames.DeviceStats bare = sample.devices().stream().filter(d -> d.dev().equals("v3")).findFirst().orElseThrow();
         assertEquals(List.of("noqueue"), bare.qdiscs().stream().map(StatsFrames.QdiscView::kind).toList());
         assertTrue(bare.classes().isEmpty() && bare.filters().isEmpty());
+        assertEquals(List.of("v0", "v1"), parser.devicesToDetail().stream().sorted().toList(),
+                "next round details the interfaces with a qdisc of their own, not bare noqueue ones");
+    }
+
+    @Test
+    void shouldKeepOnlyTheInterfacesTheLabNames() throws IOException {
+        List<RawSample> rounds = new ArrayList<>();
+        new SampleAssembler(rounds::add).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
+        SampleParser parser = new SampleParser("gw", List.of("v1", "v*3"));
+        List<String> devices = parser.parse(rounds.get(0)).devices().stream().map(StatsFrames.DeviceStats::dev).toList();
+        assertEquals(List.of("v1", "v3"), devices.stream().sorted().toList());
+        assertEquals(List.of("v1"), parser.devicesToDetail());
     }
 
     @Test
@@ -111,7 +126,7 @@ class SampleParserTest {
         SampleAssembler assembler = new SampleAssembler(rounds::add);
         assembler.accept((linksRound(1_000_000_000L, 1_000, 2_000) + linksRound(3_000_000_000L, 251_000, 1_002_000))
                 .getBytes(StandardCharsets.UTF_8));
-        SampleParser parser = new SampleParser("gw");
+        SampleParser parser = new SampleParser("gw", List.of());
         parser.parse(rounds.get(0));
         StatsFrames.LinkRates rates = parser.parse(rounds.get(1)).devices().get(0).link().rates();
         assertEquals(1_000_000.0, rates.rxBitsPerSecond(), 1e-6, "250 kB in 2 s");
@@ -119,9 +134,8 @@ class SampleParserTest {
     }
 
     private static String linksRound(long nanos, long rxBytes, long txBytes) {
-        return MARK + "sample " + nanos + "\n" + MARK + "links\n[{\"ifname\":\"eth2\",\"stats64\":{\"rx\":{\"bytes\":"
-                + rxBytes + ",\"packets\":1,\"dropped\":0},\"tx\":{\"bytes\":" + txBytes + ",\"packets\":1,\"dropped\":0}}}]\n"
-                + MARK + "dev eth2\n" + MARK + "qdisc\n[{\"kind\":\"noqueue\",\"handle\":\"0:\",\"root\":true}]\n" + MARK + "end\n";
+        return MARK + "sample " + nanos / 1000 + "\n" + MARK + "links\neth2 " + rxBytes + " 1 0 " + txBytes + " 1 0\n"
+                + MARK + "qdiscs\n[{\"kind\":\"noqueue\",\"handle\":\"0:\",\"dev\":\"eth2\",\"root\":true}]\n" + MARK + "end\n";
     }
 
     @Test
@@ -131,22 +145,23 @@ class SampleParserTest {
                 + "  match 00000016/0000ffff at 20\n";
         String atClass = root.replace("filter parent 1: ", "filter ");
         List<RawSample> rounds = new ArrayList<>();
-        new SampleAssembler(rounds::add).accept((MARK + "sample 1\n" + MARK + "links\n[]\n" + MARK + "dev eth1\n" + MARK + "qdisc\n[]\n"
-                + MARK + "class\n" + MARK + "filter\n" + root + MARK + "filter 1:1\n" + atClass + MARK + "ingress\n"
-                + MARK + "end\n").getBytes(StandardCharsets.UTF_8));
-        List<StatsFrames.FilterView> filters = new SampleParser("client").parse(rounds.get(0)).devices().get(0).filters();
+        new SampleAssembler(rounds::add).accept((MARK + "sample 1\n" + MARK + "links\n" + LINKS_ETH1 + "\n"
+                + MARK + "qdiscs\n[]\n" + MARK + "dev eth1\n" + MARK + "class\n" + MARK + "filter\n" + root
+                + MARK + "filter 1:1\n" + atClass + MARK + "ingress\n" + MARK + "end\n").getBytes(StandardCharsets.UTF_8));
+        List<StatsFrames.FilterView> filters = new SampleParser("client", List.of()).parse(rounds.get(0)).devices().get(0).filters();
         assertEquals(1, filters.size());
         assertEquals("1:", filters.get(0).parent());
     }
 
+    /** A round of eth1 as the sampler prints it when asked to detail eth1. */
     private static String round(long nanos, String qdiscJson, String classText, String filterText) {
-        return MARK + "sample " + nanos + "\n" + MARK + "links\n[]\n" + MARK + "dev eth1\n" + MARK + "qdisc\n" + qdiscJson + "\n"
-                + MARK + "class\n" + classText + MARK + "filter\n" + filterText + MARK + "ingress\n"
-                + MARK + "end\n";
+        return MARK + "sample " + nanos / 1000 + "\n" + MARK + "links\n" + LINKS_ETH1 + "\n" + MARK + "qdiscs\n"
+                + qdiscJson + "\n" + MARK + "dev eth1\n" + MARK + "class\n" + classText + MARK + "filter\n"
+                + filterText + MARK + "ingress\n" + MARK + "end\n";
     }
 
     private static String qdisc(long bytes, long packets, long drops, long overlimits) {
-        return "[{\"kind\":\"tbf\",\"handle\":\"8002:\",\"root\":true,\"refcnt\":3,\"options\":{\"rate\":1250000},"
+        return "[{\"kind\":\"tbf\",\"handle\":\"8002:\",\"dev\":\"eth1\",\"root\":true,\"refcnt\":3,\"options\":{\"rate\":1250000},"
                 + "\"bytes\":" + bytes + ",\"packets\":" + packets + ",\"drops\":" + drops + ",\"overlimits\":"
                 + overlimits + ",\"requeues\":0,\"backlog\":0,\"qlen\":0}]";
     }

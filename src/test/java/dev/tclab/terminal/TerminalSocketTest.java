@@ -134,6 +134,17 @@ class TerminalSocketTest {
     }
 
     @Test
+    void shouldRefuseAMessageAbove64KiBInSmallFramesWith1009AndSayWhy() throws Exception {
+        try (TestSocket socket = open("client", cookie)) {
+            socket.sendBinary("still here");
+            socket.awaitOutput(out -> out.contains("still here"), WAIT);
+            socket.sendBinaryInFrames(new byte[100 * 1024], 20 * 1024);
+            assertTrue(socket.nextText(WAIT).contains("above 64 KiB was refused"));
+            assertEquals(1009, socket.awaitClose(WAIT));
+        }
+    }
+
+    @Test
     void shouldReplayRecentOutputToAReconnectingPage() throws Exception {
         try (TestSocket first = open("server", cookie)) {
             first.sendBinary("before the drop");

@@ -97,6 +97,14 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
         socket.sendBinary(ByteBuffer.wrap(bytes), true).join();
     }
 
+    /** Sends one binary message in frames of {@code frameSize} bytes. */
+    public void sendBinaryInFrames(byte[] bytes, int frameSize) {
+        for (int start = 0; start < bytes.length; start += frameSize) {
+            int end = Math.min(bytes.length, start + frameSize);
+            socket.sendBinary(ByteBuffer.wrap(bytes, start, end - start), end == bytes.length).join();
+        }
+    }
+
     public void sendText(String text) {
         socket.sendText(text, true).join();
     }

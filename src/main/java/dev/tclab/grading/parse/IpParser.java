@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Parses {@code ip -j addr show} and {@code ip -j [-s] link show}. */
+/** Parses {@code ip -j addr show} and {@code ip -j link show}. */
 public final class IpParser {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -41,19 +41,8 @@ public final class IpParser {
             }
             interfaces.add(new IpInterface(link.get("ifname").asText(), link.path("mtu").asInt(),
                     link.path("qdisc").asText(null), link.path("operstate").asText(null), up,
-                    link.path("address").asText(null), addresses, counters(link.get("stats64"))));
+                    link.path("address").asText(null), addresses));
         }
         return interfaces;
-    }
-
-    private static IpInterface.Counters counters(JsonNode stats) {
-        if (stats == null) {
-            return null;
-        }
-        JsonNode rx = stats.path("rx");
-        JsonNode tx = stats.path("tx");
-        return new IpInterface.Counters(rx.path("bytes").asLong(), rx.path("packets").asLong(),
-                rx.path("dropped").asLong(), tx.path("bytes").asLong(), tx.path("packets").asLong(),
-                tx.path("dropped").asLong());
     }
 }
