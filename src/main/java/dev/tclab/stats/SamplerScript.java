@@ -27,7 +27,7 @@ final class SamplerScript {
                 "  printf '" + MARK + "links\\n'",
                 "  set +f",
                 "  for p in /sys/class/net/*; do",
-                "    s=$p/statistics",
+                "    s=$p/statistics; [ -d \"$s\" ] || continue",
                 "    read -r rb < $s/rx_bytes; read -r rp < $s/rx_packets; read -r rd < $s/rx_dropped",
                 "    read -r tb < $s/tx_bytes; read -r tp < $s/tx_packets; read -r td < $s/tx_dropped",
                 "    printf '%s %s %s %s %s %s %s\\n' \"${p##*/}\" \"$rb\" \"$rp\" \"$rd\" \"$tb\" \"$tp\" \"$td\"",
