@@ -11,6 +11,7 @@ import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.http.HttpServerStart;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.ObservesAsync;
 import org.jboss.logging.Logger;
 
 /**
@@ -67,11 +68,10 @@ public class SystemStatus {
     /**
      * Reaps this instance's orphans once the app listens, not before: a second copy started by mistake fails on its
      * busy port without touching the labs of the copy that serves. A self-test serves nothing and never reaps.
+     * Quarkus fires this event asynchronously; with the engine down, the reap waits for the engine to come back.
      */
-    void onServing(@Observes HttpServerStart event) {
-        if (current.engine().reachable()) {
-            labs.reapOrphans();
-        }
+    void onServing(@ObservesAsync HttpServerStart event) {
+        labs.reapOrphans();
     }
 
     public Snapshot snapshot() {

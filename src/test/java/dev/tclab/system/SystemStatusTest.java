@@ -11,6 +11,10 @@ import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.vertx.http.HttpServerStart;
+import io.vertx.core.http.HttpServerOptions;
+import jakarta.enterprise.event.Event;
+import java.util.concurrent.TimeUnit;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
@@ -32,6 +36,9 @@ class SystemStatusTest {
 
     @Inject
     TclabConfig config;
+
+    @Inject
+    Event<HttpServerStart> serverStarted;
 
     @AfterEach
     void restore() {
@@ -57,13 +64,15 @@ class SystemStatusTest {
     }
 
     @Test
-    void shouldReapOrphansOnceServingNotAtTheFirstCheck() {
+    void shouldReapOrphansOnceServingNotAtTheFirstCheck() throws Exception {
         // Reaping before the port is bound would let a second copy started by mistake remove the first one's labs.
         SystemStatus starting = new SystemStatus(runtime, labs, config);
         runtime.running.put("left-over", new LabSpec("left-over", TestTopologies.load("two-node"), "x", "y"));
         starting.refresh();
         assertThat(runtime.running).containsKey("left-over");
-        starting.onServing(null);
+        // As Quarkus announces a listening server: asynchronously.
+        serverStarted.fireAsync(new HttpServerStart(new HttpServerOptions())).toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
         assertThat(runtime.running).doesNotContainKey("left-over");
     }
 
