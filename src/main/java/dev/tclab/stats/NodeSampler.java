@@ -105,7 +105,12 @@ final class NodeSampler {
             roundPending = true;
             target = process;
         }
-        target.write((String.join(" ", parser.devicesToDetail()) + "\n").getBytes(StandardCharsets.UTF_8));
+        try {
+            target.write((String.join(" ", parser.devicesToDetail()) + "\n").getBytes(StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+            // A periodic task that throws is never run again: this sampler would fall silent for good.
+            LOG.debugf("tick for the sampler of %s/%s failed: %s", labId, node, e.getMessage());
+        }
     }
 
     private void startProcess() throws EngineUnavailableException, NodeNotFoundException {
