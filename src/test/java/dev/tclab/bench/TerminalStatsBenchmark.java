@@ -96,7 +96,7 @@ class TerminalStatsBenchmark {
             System.out.printf("BENCH app CPU, %d labs watched at 1 Hz (2 nodes each): %.2f %% of one core in total, "
                     + "%.3f %% per lab (%.3f %% per lab above idle)%n", LABS, watched * 100, watched * 100 / LABS,
                     (watched - idle) * 100 / LABS);
-            System.out.printf("BENCH lab containers' CPU (the samplers' tc/ip/sed): nobody watching %.2f %% of one "
+            System.out.printf("BENCH lab containers' CPU (their samplers): nobody watching %.2f %% of one "
                     + "core, watched %.2f %%, so %.3f %% per lab for its samplers%n", labsIdle * 100, labsWatched * 100,
                     (labsWatched - labsIdle) * 100 / LABS);
         } finally {
