@@ -2,10 +2,9 @@ package dev.tclab.grading;
 
 import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabService;
-import dev.tclab.learner.LearnerCookieFilter;
+import dev.tclab.learner.CurrentLearner;
 import dev.tclab.web.ApiError;
 import io.smallrye.common.annotation.Blocking;
-import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -28,25 +27,27 @@ public class CheckResource {
 
     private final StepChecks checks;
     private final LabService labs;
+    private final CurrentLearner learner;
 
-    public CheckResource(StepChecks checks, LabService labs) {
+    public CheckResource(StepChecks checks, LabService labs, CurrentLearner learner) {
         this.checks = checks;
         this.labs = labs;
+        this.learner = learner;
     }
 
     @POST
     @Path("/steps/{stepId}/check")
-    public Response check(@PathParam("labId") String labId, @PathParam("stepId") String stepId, RoutingContext ctx)
+    public Response check(@PathParam("labId") String labId, @PathParam("stepId") String stepId)
             throws LabNotFoundException, StepNotFoundException {
-        CheckRun run = checks.start(labId, LearnerCookieFilter.learnerOf(ctx), stepId);
+        CheckRun run = checks.start(labId, learner.id(), stepId);
         return Response.accepted(CheckRunView.of(run)).build();
     }
 
     @GET
     @Path("/checks/{runId}")
-    public Response run(@PathParam("labId") String labId, @PathParam("runId") String runId, RoutingContext ctx)
+    public Response run(@PathParam("labId") String labId, @PathParam("runId") String runId)
             throws LabNotFoundException {
-        String owner = LearnerCookieFilter.learnerOf(ctx);
+        String owner = learner.id();
         labs.get(labId, owner);
         return checks.run(runId, owner).filter(r -> r.labId().equals(labId))
                 .map(r -> Response.ok(CheckRunView.of(r)).build())
@@ -56,9 +57,9 @@ public class CheckResource {
 
     @GET
     @Path("/steps")
-    public StepsView steps(@PathParam("labId") String labId, RoutingContext ctx)
+    public StepsView steps(@PathParam("labId") String labId)
             throws LabNotFoundException, StepNotFoundException {
-        var lab = labs.get(labId, LearnerCookieFilter.learnerOf(ctx));
+        var lab = labs.get(labId, learner.id());
         return new StepsView(checks.stepsPassed(lab), checks.active(labId).map(CheckRunView::of).orElse(null));
     }
 

@@ -1,10 +1,9 @@
 package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.learner.LearnerCookieFilter;
+import dev.tclab.learner.CurrentLearner;
 import dev.tclab.web.ApiError;
 import io.smallrye.common.annotation.Blocking;
-import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -29,15 +28,17 @@ public class LabResource {
     private final LabService labs;
     private final TopologySource topologies;
     private final Duration idleTimeout;
+    private final CurrentLearner learner;
 
-    public LabResource(LabService labs, TopologySource topologies, TclabConfig config) {
+    public LabResource(LabService labs, TopologySource topologies, TclabConfig config, CurrentLearner learner) {
         this.labs = labs;
         this.topologies = topologies;
         this.idleTimeout = config.lab().idleTimeout();
+        this.learner = learner;
     }
 
     @POST
-    public Response start(StartRequest request, RoutingContext ctx)
+    public Response start(StartRequest request)
             throws ServerFullException, EngineUnavailableException, TopologyException {
         if (request == null || request.lesson() == null || request.lesson().isBlank()) {
             return ApiError.response(Response.Status.BAD_REQUEST, "Send {\"lesson\": \"<slug>\"} to start a lesson's lab.");
@@ -46,29 +47,29 @@ public class LabResource {
         if (topology == null) {
             return ApiError.response(Response.Status.NOT_FOUND, "There is no lesson '" + request.lesson() + "'.");
         }
-        String owner = LearnerCookieFilter.learnerOf(ctx);
+        String owner = learner.id();
         LabService.StartResult result = labs.startOrGet(owner, request.lesson(), topology);
         return Response.status(result.created() ? Response.Status.ACCEPTED : Response.Status.OK)
                 .entity(LabView.of(result.lab(), idleTimeout)).build();
     }
 
     @GET
-    public List<LabView> mine(RoutingContext ctx) {
-        return labs.labsOf(LearnerCookieFilter.learnerOf(ctx)).stream().map(l -> LabView.of(l, idleTimeout)).toList();
+    public List<LabView> mine() {
+        return labs.labsOf(learner.id()).stream().map(l -> LabView.of(l, idleTimeout)).toList();
     }
 
     @GET
     @Path("/{id}")
-    public LabView get(@PathParam("id") String id, RoutingContext ctx) throws LabNotFoundException {
-        Lab lab = labs.refresh(labs.get(id, LearnerCookieFilter.learnerOf(ctx)));
+    public LabView get(@PathParam("id") String id) throws LabNotFoundException {
+        Lab lab = labs.refresh(labs.get(id, learner.id()));
         return LabView.of(lab, idleTimeout);
     }
 
     @DELETE
     @Path("/{id}")
-    public Response stop(@PathParam("id") String id, RoutingContext ctx)
+    public Response stop(@PathParam("id") String id)
             throws LabNotFoundException, EngineUnavailableException {
-        labs.stop(id, LearnerCookieFilter.learnerOf(ctx));
+        labs.stop(id, learner.id());
         return Response.noContent().build();
     }
 }

@@ -52,7 +52,7 @@ public class StatsSocket {
         WebSocketStatsViewer viewer = new WebSocketStatsViewer(connection, json);
         List<String> watched = new ArrayList<>();
         try {
-            LabSocketAccess.Grant grant = access.grant(connection.handshakeRequest(), labId);
+            LabSocketAccess.Grant grant = access.grant(labId);
             Topology topology = grant.lab().topology();
             for (String node : topology.interactiveNodes()) {
                 hub.watch(labId, node, topology.nodes().get(node).stats(), viewer);

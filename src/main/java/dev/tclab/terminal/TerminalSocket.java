@@ -56,7 +56,7 @@ public class TerminalSocket {
     public void open(WebSocketConnection connection, @PathParam String labId, @PathParam String node) {
         WebSocketTerminalSink page = new WebSocketTerminalSink(connection, json, maxPendingBytes);
         try {
-            LabSocketAccess.Grant grant = access.grant(connection.handshakeRequest(), labId);
+            LabSocketAccess.Grant grant = access.grant(labId);
             if (!grant.lab().topology().interactiveNodes().contains(node)) {
                 throw new SocketRefusedException(SocketCloseCodes.BAD_REQUEST,
                         "Lab " + labId + " has no node '" + node + "' with a terminal.");

@@ -3,18 +3,13 @@ package dev.tclab.web;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabService;
-import dev.tclab.learner.LearnerIds;
-import io.netty.handler.codec.http.cookie.Cookie;
-import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
-import io.quarkus.websockets.next.HandshakeRequest;
+import dev.tclab.learner.CurrentLearner;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.List;
-import java.util.Optional;
 
 /**
- * Who is on the other end of a WebSocket, and which of their labs it is about. The learner comes from the signed
- * {@code tclab_learner} cookie of the handshake; the lab must be running and theirs. (The Origin was already
- * checked by {@link SameOriginUpgradeCheck}.)
+ * Who is on the other end of a WebSocket, and which of their labs it is about. The learner is the connection's
+ * security identity (from the handshake's cookie, as for any request); the lab must be running and theirs. (The
+ * Origin was already checked by {@link SameOriginUpgradeCheck}.) Call it from a socket callback.
  */
 @ApplicationScoped
 public class LabSocketAccess {
@@ -23,36 +18,20 @@ public class LabSocketAccess {
     public record Grant(String learner, Lab lab) {
     }
 
-    private final LearnerIds learnerIds;
+    private final CurrentLearner learner;
     private final LabService labs;
 
-    public LabSocketAccess(LearnerIds learnerIds, LabService labs) {
-        this.learnerIds = learnerIds;
+    public LabSocketAccess(CurrentLearner learner, LabService labs) {
+        this.learner = learner;
         this.labs = labs;
     }
 
-    public Grant grant(HandshakeRequest handshake, String labId) throws SocketRefusedException {
-        String learner = learnerOf(handshake).orElseThrow(() -> new SocketRefusedException(
-                SocketCloseCodes.LAB_NOT_FOUND, "This browser has no valid tclab cookie; reload the lesson page."));
+    public Grant grant(String labId) throws SocketRefusedException {
+        String owner = learner.id();
         try {
-            return new Grant(learner, labs.getRunning(labId, learner));
+            return new Grant(owner, labs.getRunning(labId, owner));
         } catch (LabNotFoundException e) {
             throw new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND, e.getMessage());
         }
-    }
-
-    private Optional<String> learnerOf(HandshakeRequest handshake) {
-        List<String> headers = handshake.headers("Cookie");
-        if (headers == null) {
-            return Optional.empty();
-        }
-        for (String header : headers) {
-            for (Cookie cookie : ServerCookieDecoder.LAX.decode(header)) {
-                if (LearnerIds.COOKIE.equals(cookie.name())) {
-                    return learnerIds.verify(cookie.value());
-                }
-            }
-        }
-        return Optional.empty();
     }
 }

@@ -10,11 +10,10 @@ import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.lesson.LessonView;
 import dev.tclab.lesson.markdown.LessonMarkdown;
-import dev.tclab.learner.LearnerCookieFilter;
+import dev.tclab.learner.CurrentLearner;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizGrader;
 import io.smallrye.common.annotation.Blocking;
-import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -76,22 +75,24 @@ public class LessonApi {
 
     private final LessonCatalog catalog;
     private final LearnerLessons learnerLessons;
+    private final CurrentLearner learner;
 
-    public LessonApi(LessonCatalog catalog, LearnerLessons learnerLessons) {
+    public LessonApi(LessonCatalog catalog, LearnerLessons learnerLessons, CurrentLearner learner) {
         this.catalog = catalog;
         this.learnerLessons = learnerLessons;
+        this.learner = learner;
     }
 
     @GET
-    public List<LessonSummary> list(RoutingContext ctx) {
-        String learner = LearnerCookieFilter.learnerOf(ctx);
+    public List<LessonSummary> list() {
+        String learner = this.learner.id();
         return catalog.lessons().stream().map(l -> summary(l, learner)).toList();
     }
 
     @GET
     @Path("/{slug}")
-    public LessonDetail get(@PathParam("slug") String slug, RoutingContext ctx) throws LessonNotFoundException {
-        String learner = LearnerCookieFilter.learnerOf(ctx);
+    public LessonDetail get(@PathParam("slug") String slug) throws LessonNotFoundException {
+        String learner = this.learner.id();
         Lesson lesson = learnerLessons.lesson(slug);
         LessonView view = learnerLessons.view(lesson, learner);
         List<StepInfo> steps = view.steps().stream().map(s -> new StepInfo(s.id(), s.title(),
@@ -105,10 +106,9 @@ public class LessonApi {
     @POST
     @Path("/{slug}/quizzes/{quizId}")
     @Consumes(MediaType.WILDCARD)
-    public Verdict answer(@PathParam("slug") String slug, @PathParam("quizId") String quizId, String body,
-                                    RoutingContext ctx)
+    public Verdict answer(@PathParam("slug") String slug, @PathParam("quizId") String quizId, String body)
             throws LessonNotFoundException, LessonBrokenException, QuizGrader.InvalidAnswerException {
-        return Verdict.of(learnerLessons.answer(slug, quizId, LearnerCookieFilter.learnerOf(ctx), choices(body)));
+        return Verdict.of(learnerLessons.answer(slug, quizId, learner.id(), choices(body)));
     }
 
     private static List<Integer> choices(String body) throws QuizGrader.InvalidAnswerException {

@@ -7,13 +7,12 @@ import dev.tclab.lesson.LessonBrokenException;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.lesson.LessonView;
-import dev.tclab.learner.LearnerCookieFilter;
+import dev.tclab.learner.CurrentLearner;
 import dev.tclab.quiz.QuizGrader;
 import dev.tclab.system.SystemStatus;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.common.annotation.Blocking;
-import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
@@ -72,16 +71,18 @@ public class LessonPages {
     private final LessonCatalog catalog;
     private final LearnerLessons learnerLessons;
     private final SystemStatus system;
+    private final CurrentLearner learner;
 
-    public LessonPages(LessonCatalog catalog, LearnerLessons learnerLessons, SystemStatus system) {
+    public LessonPages(LessonCatalog catalog, LearnerLessons learnerLessons, SystemStatus system, CurrentLearner learner) {
         this.catalog = catalog;
         this.learnerLessons = learnerLessons;
         this.system = system;
+        this.learner = learner;
     }
 
     @GET
-    public TemplateInstance catalog(RoutingContext ctx) {
-        String learner = LearnerCookieFilter.learnerOf(ctx);
+    public TemplateInstance catalog() {
+        String learner = this.learner.id();
         KernelCapabilities kernel = system.snapshot().kernel();
         List<Card> cards = new ArrayList<>();
         List<Lesson> broken = new ArrayList<>();
@@ -97,7 +98,7 @@ public class LessonPages {
 
     @GET
     @Path("lessons/{slug}")
-    public Response lesson(@PathParam("slug") String slug, RoutingContext ctx) {
+    public Response lesson(@PathParam("slug") String slug) {
         Lesson lesson;
         try {
             lesson = learnerLessons.lesson(slug);
@@ -107,7 +108,7 @@ public class LessonPages {
         if (lesson.broken()) {
             return Response.serverError().entity(Templates.broken(lesson)).build();
         }
-        LessonView view = learnerLessons.view(lesson, LearnerCookieFilter.learnerOf(ctx));
+        LessonView view = learnerLessons.view(lesson, learner.id());
         String nodes = lesson.topology() == null ? "" : String.join(",", lesson.topology().interactiveNodes());
         return Response.ok(Templates.lesson(lesson, view, nodes)).build();
     }
@@ -117,9 +118,9 @@ public class LessonPages {
     @Path("lessons/{slug}/quizzes/{quizId}")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response answer(@PathParam("slug") String slug, @PathParam("quizId") String quizId,
-                           @FormParam("choice") List<String> choice, RoutingContext ctx) {
+                           @FormParam("choice") List<String> choice) {
         try {
-            learnerLessons.answer(slug, quizId, LearnerCookieFilter.learnerOf(ctx), indexes(choice));
+            learnerLessons.answer(slug, quizId, learner.id(), indexes(choice));
         } catch (LessonNotFoundException e) {
             return Response.status(Response.Status.NOT_FOUND).entity(Templates.notFound(e.getMessage())).build();
         } catch (LessonBrokenException e) {
