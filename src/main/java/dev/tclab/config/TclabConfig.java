@@ -23,6 +23,15 @@ public interface TclabConfig {
 
     Stats stats();
 
+    Database database();
+
+    /**
+     * Folder of the app's durable state (the embedded H2 database), relative to the working directory; created on
+     * first start. Also named in application.properties, which builds the H2 URL from it.
+     */
+    @WithDefault("data")
+    String dataDir();
+
     /** Token that lesson authors send (Authorization: Bearer ...) to run self-tests over the API; unset = off. */
     Optional<String> authorToken();
 
@@ -122,5 +131,22 @@ public interface TclabConfig {
         /** Time between two samples of a node's tc counters; between 100ms (10 Hz) and 60s. */
         @WithDefault("1s")
         Duration interval();
+    }
+
+    interface Database {
+        /** Which database keeps the app's state: h2 (embedded, in tclab.data-dir) or postgresql (tclab.database.url). */
+        @WithDefault("h2")
+        Kind kind();
+
+        /** JDBC URL of the PostgreSQL database, e.g. jdbc:postgresql://db.example:5432/tclab; used with kind=postgresql. */
+        Optional<String> url();
+
+        /** PostgreSQL user; used with kind=postgresql. */
+        Optional<String> username();
+
+        /** PostgreSQL password; used with kind=postgresql. */
+        Optional<String> password();
+
+        enum Kind { H2, POSTGRESQL }
     }
 }
