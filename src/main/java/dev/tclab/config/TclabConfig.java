@@ -78,6 +78,13 @@ public interface TclabConfig {
 
         /** Image of the app's wiring helper container (needs ip from iproute2); defaults to the lab image. */
         Optional<String> helperImage();
+
+        /**
+         * Whether a stopping server leaves its running labs running, for the next start to adopt (a redeploy keeps
+         * the class going); false stops them.
+         */
+        @WithDefault("true")
+        boolean keepOnShutdown();
     }
 
     interface Docker {

@@ -1,28 +1,59 @@
 package dev.tclab.lab;
 
 import java.time.Instant;
+import java.util.Map;
 
-/** One learner's lab and its state. Thread-safe: the start runs on a worker while requests read it. */
+/**
+ * One learner's lab and its state. Thread-safe: the start runs on a worker while requests read it. Phase changes
+ * are atomic compare-and-set steps (a stop that lands while the start finishes cannot be undone by it), and each
+ * one bumps {@link LabRecord#version()}, so the registry keeps the newest state whatever order writes arrive in.
+ */
 public final class Lab {
 
     private final String id;
     private final String owner;
     private final String lesson;
+    private final Map<String, String> parameters;
     private final Topology topology;
     private final Instant createdAt;
-    private volatile LabPhase phase = LabPhase.STARTING;
+    private LabPhase phase;
+    private long version;
     private volatile LabProgressListener.Stage stage;
-    private volatile String reason;
-    private volatile Instant readyAt;
+    private String reason;
+    private Instant readyAt;
+    private Instant endedAt;
     private volatile Instant lastActivity;
 
-    public Lab(String id, String owner, String lesson, Topology topology, Instant now) {
+    public Lab(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
+               Instant now) {
+        this(id, owner, lesson, parameters, topology, now, LabPhase.STARTING, null, now);
+    }
+
+    private Lab(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
+                Instant createdAt, LabPhase phase, Instant readyAt, Instant lastActivity) {
         this.id = id;
         this.owner = owner;
         this.lesson = lesson;
+        this.parameters = Map.copyOf(parameters);
         this.topology = topology;
-        this.createdAt = now;
-        this.lastActivity = now;
+        this.createdAt = createdAt;
+        this.phase = phase;
+        this.readyAt = readyAt;
+        this.lastActivity = lastActivity;
+    }
+
+    /**
+     * A lab found again after a restart, in the phase its record gives. Its idle time counts from now: the learner
+     * could not use it while the server was away.
+     */
+    static Lab restored(LabRecord record, Topology topology, Instant now) {
+        Lab lab = new Lab(record.id(), record.owner(), record.lesson(), record.parameters(), topology,
+                record.createdAt(), record.phase(), record.readyAt(), now);
+        lab.version = record.version();
+        lab.reason = record.reason();
+        lab.endedAt = record.endedAt();
+        lab.stage = record.readyAt() == null ? null : LabProgressListener.Stage.READY;
+        return lab;
     }
 
     public String id() {
@@ -37,6 +68,11 @@ public final class Lab {
         return lesson;
     }
 
+    /** The learner's values of the lesson's parameters, as drawn when the lab started. */
+    public Map<String, String> parameters() {
+        return parameters;
+    }
+
     public Topology topology() {
         return topology;
     }
@@ -45,7 +81,7 @@ public final class Lab {
         return createdAt;
     }
 
-    public LabPhase phase() {
+    public synchronized LabPhase phase() {
         return phase;
     }
 
@@ -55,11 +91,11 @@ public final class Lab {
     }
 
     /** Why the lab failed or was stopped, in words for the learner; null otherwise. */
-    public String reason() {
+    public synchronized String reason() {
         return reason;
     }
 
-    public Instant readyAt() {
+    public synchronized Instant readyAt() {
         return readyAt;
     }
 
@@ -67,23 +103,49 @@ public final class Lab {
         return lastActivity;
     }
 
+    /** The lab as the registry keeps it, taken atomically. */
+    public synchronized LabRecord record() {
+        return new LabRecord(id, owner, lesson, parameters, phase, createdAt, readyAt, lastActivity, endedAt, reason,
+                version);
+    }
+
     void stageReached(LabProgressListener.Stage reached) {
         stage = reached;
     }
 
-    void ready(Instant now) {
+    /** STARTING to RUNNING; false (and no change) when the lab was stopped or failed meanwhile. */
+    synchronized boolean ready(Instant now) {
+        if (phase != LabPhase.STARTING) {
+            return false;
+        }
         readyAt = now;
         phase = LabPhase.RUNNING;
+        version++;
+        return true;
     }
 
-    void failed(String why) {
-        reason = why;
-        phase = LabPhase.FAILED;
+    /** A live lab becomes FAILED; false (and no change) when it had already ended. */
+    synchronized boolean failed(String why, Instant now) {
+        return end(LabPhase.FAILED, why, now) != null;
     }
 
-    void stopped(String why) {
+    /**
+     * A live lab becomes STOPPED. Returns the phase it had, or null when it had already ended (nothing changed).
+     */
+    synchronized LabPhase stopped(String why, Instant now) {
+        return end(LabPhase.STOPPED, why, now);
+    }
+
+    private LabPhase end(LabPhase to, String why, Instant now) {
+        LabPhase was = phase;
+        if (!was.live()) {
+            return null;
+        }
         reason = why;
-        phase = LabPhase.STOPPED;
+        endedAt = now;
+        phase = to;
+        version++;
+        return was;
     }
 
     /** Marks the lab as in use now, which postpones idle culling. */

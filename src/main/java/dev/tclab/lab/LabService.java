@@ -2,6 +2,7 @@ package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -37,11 +38,16 @@ public class LabService {
     private final ExecutorService workers = Executors.newFixedThreadPool(4, WorkerThreads.named("tclab-lab-worker"));
 
     private final Event<LabEnded> ended;
+    private final LabRegistry registry;
+    private final TopologySource topologies;
 
-    public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended) {
+    public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, LabRegistry registry,
+                      TopologySource topologies) {
         this.runtime = runtime;
         this.config = config.lab();
         this.ended = ended;
+        this.registry = registry;
+        this.topologies = topologies;
     }
 
     /**
@@ -56,10 +62,21 @@ public class LabService {
 
     public StartResult startOrGet(String owner, String lesson, Topology topology)
             throws ServerFullException, EngineUnavailableException {
+        Optional<Lab> existing = liveLabOf(owner, lesson);
+        if (existing.isPresent()) {
+            existing.get().touch(Instant.now());
+            return new StartResult(existing.get(), false);
+        }
+        // Asked before taking the lock: no lock is held across an engine call.
+        EngineStatus engine = runtime.engine();
+        if (!engine.reachable()) {
+            throw new EngineUnavailableException("cannot reach the Docker engine at " + engine.endpoint() + ": "
+                    + engine.error(), null);
+        }
+        Map<String, String> parameters = topologies.parametersFor(lesson, owner);
+        Lab lab;
         synchronized (labs) {
-            Optional<Lab> existing = labs.values().stream()
-                    .filter(l -> l.owner().equals(owner) && l.lesson().equals(lesson) && l.phase().live())
-                    .findFirst();
+            existing = liveLabOf(owner, lesson);
             if (existing.isPresent()) {
                 existing.get().touch(Instant.now());
                 return new StartResult(existing.get(), false);
@@ -67,24 +84,32 @@ public class LabService {
             if (liveCount() >= config.maxRunning()) {
                 throw new ServerFullException(config.maxRunning());
             }
-            EngineStatus engine = runtime.engine();
-            if (!engine.reachable()) {
-                throw new EngineUnavailableException("cannot reach the Docker engine at " + engine.endpoint() + ": "
-                        + engine.error(), null);
-            }
-            Lab lab = new Lab(newId(), owner, lesson, topology, Instant.now());
+            lab = new Lab(newId(), owner, lesson, parameters, topology, Instant.now());
             labs.put(lab.id(), lab);
-            workers.submit(() -> runStart(lab));
-            return new StartResult(lab, true);
         }
+        try {
+            registry.save(lab.record());
+        } catch (RuntimeException e) {
+            // Not recorded, so not acknowledged: the lab is not started.
+            labs.remove(lab.id());
+            throw e;
+        }
+        workers.submit(() -> runStart(lab));
+        return new StartResult(lab, true);
+    }
+
+    private Optional<Lab> liveLabOf(String owner, String lesson) {
+        return labs.values().stream()
+                .filter(l -> l.owner().equals(owner) && l.lesson().equals(lesson) && l.phase().live())
+                .findFirst();
     }
 
     private void runStart(Lab lab) {
         LabSpec spec = new LabSpec(lab.id(), lab.topology(), lab.owner(), lab.lesson());
         try {
             runtime.start(spec, (stage, detail) -> lab.stageReached(stage));
-            if (lab.phase() == LabPhase.STARTING) {
-                lab.ready(Instant.now());
+            if (lab.ready(Instant.now())) {
+                record(lab);
                 LOG.infof("lab %s (%s) of %s is ready", lab.id(), lab.lesson(), lab.owner());
             } else {
                 // Stopped while starting: the stop ran before our containers existed, so remove them now.
@@ -92,8 +117,19 @@ public class LabService {
             }
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
             LOG.warnf("lab %s (%s) failed to start: %s", lab.id(), lab.lesson(), e.getMessage());
-            lab.failed("The lab could not start: " + e.getMessage());
-            ended.fire(new LabEnded(lab.id()));
+            if (lab.failed("The lab could not start: " + e.getMessage(), Instant.now())) {
+                record(lab);
+                ended.fire(new LabEnded(lab.id()));
+            }
+        }
+    }
+
+    /** Writes the lab's current state to the registry; a failure is logged (the next phase change writes again). */
+    private void record(Lab lab) {
+        try {
+            registry.save(lab.record());
+        } catch (RuntimeException e) {
+            LOG.errorf("could not record lab %s as %s: %s", lab.id(), lab.phase(), e.getMessage());
         }
     }
 
@@ -144,13 +180,13 @@ public class LabService {
     }
 
     private void stopLab(Lab lab, String why) throws EngineUnavailableException {
-        boolean wasRunning = lab.phase() == LabPhase.RUNNING;
-        if (lab.phase().live()) {
-            lab.stopped(why);
+        LabPhase was = lab.stopped(why, Instant.now());
+        if (was != null) {
+            record(lab);
             ended.fire(new LabEnded(lab.id()));
         }
         // A lab still starting is removed by its start worker once the start returns (see runStart).
-        if (wasRunning || lab.phase() == LabPhase.FAILED) {
+        if (was == LabPhase.RUNNING || lab.phase() == LabPhase.FAILED) {
             runtime.stop(lab.id());
         }
     }
@@ -196,10 +232,12 @@ public class LabService {
     }
 
     /**
-     * Removes containers on the engine that belong to this instance but to no live lab: left by a crash, or by a
-     * stop while the engine was down. Run when the app starts serving and when the engine comes back.
+     * Adopts the recorded labs that are still alive (see {@link #adoptRecorded}), then removes containers on the
+     * engine that belong to this instance but to no live lab: left by a crash, or by a stop while the engine was
+     * down. Run when the app starts serving and when the engine comes back.
      */
     public void reapOrphans() {
+        adoptRecorded();
         try {
             Set<String> onEngine = runtime.labsOnEngine();
             for (String labId : onEngine) {
@@ -211,6 +249,82 @@ public class LabService {
             }
         } catch (EngineUnavailableException e) {
             LOG.debugf("cannot reap orphans now: %s", e.getMessage());
+        }
+    }
+
+    void adoptAtStart(@Observes StartupEvent event) {
+        adoptRecorded();
+    }
+
+    /**
+     * Takes back the labs the registry says are live but this process does not know (it restarted): a running lab
+     * whose nodes all run is adopted as it is (same id, owner, lesson, parameters, start time); its samplers and
+     * shells start again when a page asks for them. A lab that was still starting, is past its maximum lifetime,
+     * or lost a node is recorded as ended, with the reason for the learner, and its containers are left to
+     * {@link #reapOrphans}. While the engine does not answer, the records wait for the next call.
+     */
+    public void adoptRecorded() {
+        List<LabRecord> records;
+        try {
+            records = registry.live();
+        } catch (RuntimeException e) {
+            LOG.errorf("cannot read the lab registry to adopt labs: %s", e.getMessage());
+            return;
+        }
+        for (LabRecord record : records) {
+            if (labs.containsKey(record.id())) {
+                continue;
+            }
+            try {
+                adopt(record, Instant.now());
+            } catch (EngineUnavailableException e) {
+                LOG.infof("cannot adopt labs until the engine answers: %s", e.getMessage());
+                return;
+            }
+        }
+    }
+
+    private void adopt(LabRecord record, Instant now) throws EngineUnavailableException {
+        Topology topology = topologyOf(record.lesson());
+        String failed = null;
+        String stopped = null;
+        if (record.phase() == LabPhase.STARTING) {
+            failed = "The server restarted while this lab was starting. Start it again.";
+        } else if (Duration.between(record.createdAt(), now).compareTo(config.maxLifetime()) > 0) {
+            stopped = "Stopped after reaching the maximum lab lifetime of " + config.maxLifetime().toHours() + " h.";
+        } else if (topology == null) {
+            failed = "The lesson '" + record.lesson() + "' of this lab is gone or broken. Start it again once fixed.";
+        } else {
+            List<NodeStatus> nodes = runtime.status(record.id());
+            Optional<NodeStatus> dead = nodes.stream().filter(n -> !n.running()).findFirst();
+            if (nodes.isEmpty() || dead.isPresent()) {
+                failed = "The lab did not survive the server's restart ("
+                        + dead.map(n -> "node " + n.node() + " is " + n.state()).orElse("its containers are gone")
+                        + "). Start it again.";
+            }
+        }
+        Topology shown = topology == null ? new Topology(record.lesson(), Map.of(), List.of()) : topology;
+        Lab lab = Lab.restored(record, shown, now);
+        if (failed != null) {
+            lab.failed(failed, now);
+        } else if (stopped != null) {
+            lab.stopped(stopped, now);
+        }
+        if (lab.phase().live()) {
+            LOG.infof("adopted lab %s (%s) of %s, running since %s", record.id(), record.lesson(), record.owner(),
+                    record.readyAt());
+        } else {
+            LOG.infof("lab %s of %s not adopted: %s", record.id(), record.owner(), lab.reason());
+        }
+        labs.putIfAbsent(lab.id(), lab);
+        record(lab);
+    }
+
+    private Topology topologyOf(String lesson) {
+        try {
+            return topologies.topologyFor(lesson).orElse(null);
+        } catch (TopologyException e) {
+            return null;
         }
     }
 
@@ -227,9 +341,11 @@ public class LabService {
             Optional<NodeStatus> dead = nodes.stream().filter(n -> !n.running()).findFirst();
             if (nodes.isEmpty() || dead.isPresent()) {
                 String which = dead.map(n -> "node " + n.node() + " is " + n.state()).orElse("its containers are gone");
-                lab.failed("The lab died (" + which + "). Stop it and start a new one.");
-                LOG.infof("lab %s died (%s)", lab.id(), which);
-                ended.fire(new LabEnded(lab.id()));
+                if (lab.failed("The lab died (" + which + "). Stop it and start a new one.", Instant.now())) {
+                    LOG.infof("lab %s died (%s)", lab.id(), which);
+                    record(lab);
+                    ended.fire(new LabEnded(lab.id()));
+                }
                 runtime.stop(lab.id());
             }
         } catch (EngineUnavailableException e) {
@@ -250,9 +366,15 @@ public class LabService {
         }
     }
 
+    /**
+     * Running labs stay, recorded as running, for the next start to adopt (unless configured otherwise); their
+     * expiry label still bounds their life if no server comes back. Labs still starting are left to that too.
+     */
     void onShutdown(@Observes ShutdownEvent event) {
-        labs.values().stream().filter(l -> l.phase() == LabPhase.RUNNING)
-                .forEach(l -> workers.submit(() -> stopQuietly(l, "The server stopped.")));
+        if (!config.keepOnShutdown()) {
+            labs.values().stream().filter(l -> l.phase() == LabPhase.RUNNING)
+                    .forEach(l -> workers.submit(() -> stopQuietly(l, "The server stopped.")));
+        }
         workers.shutdown();
         try {
             workers.awaitTermination(8, TimeUnit.SECONDS);

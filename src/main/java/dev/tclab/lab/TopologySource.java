@@ -1,5 +1,6 @@
 package dev.tclab.lab;
 
+import java.util.Map;
 import java.util.Optional;
 
 /** Finds the lab topology of a lesson. */
@@ -7,4 +8,9 @@ public interface TopologySource {
 
     /** The lesson's topology; empty when there is no such lesson. */
     Optional<Topology> topologyFor(String lesson) throws TopologyException;
+
+    /** The learner's values of the lesson's parameters (kept in the lab's record); empty when it has none. */
+    default Map<String, String> parametersFor(String lesson, String learner) {
+        return Map.of();
+    }
 }

@@ -105,6 +105,11 @@ public class LessonCatalog implements TopologySource {
         return Optional.of(lesson.get().topology());
     }
 
+    @Override
+    public Map<String, String> parametersFor(String slug, String learner) {
+        return lesson(slug).map(l -> Parameters.forLearner(learner, slug, l.meta().parameters())).orElse(Map.of());
+    }
+
     private List<LessonFolders.Folder> folders() {
         List<LessonFolders.Folder> folders = new ArrayList<>();
         for (Path root : LessonFolders.classpathRoots(Thread.currentThread().getContextClassLoader())) {

@@ -32,6 +32,8 @@ public class FakeLabRuntime implements LabRuntime {
     public volatile boolean reachable = true;
     public volatile boolean imagePresent = true;
     public volatile String failStartWith;
+    /** Runs as the last thing of every start, on the starting thread (tests race a stop against it). */
+    public volatile Runnable onStartReturning = () -> { };
     public volatile KernelCapabilities kernel = new KernelCapabilities(
             Map.of("qdisc:tbf", true, "qdisc:htb", true, "qdisc:cake", false, "link:ifb", true), "fake");
     /** Answers exec calls: (node, command joined by spaces) to result. Default: exit 0, no output. */
@@ -45,6 +47,7 @@ public class FakeLabRuntime implements LabRuntime {
         reachable = true;
         imagePresent = true;
         failStartWith = null;
+        onStartReturning = () -> { };
         execHandler = (node, cmd) -> new ExecResult(0, "", "", false);
     }
 
@@ -70,6 +73,7 @@ public class FakeLabRuntime implements LabRuntime {
         }
         running.put(spec.labId(), spec);
         execLog.clear();
+        onStartReturning.run();
     }
 
     @Override

@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,9 @@ class LabServiceTest {
 
     @Inject
     FakeLabRuntime runtime;
+
+    @Inject
+    LabRegistry registry;
 
     private final Topology topology = TestTopologies.load("two-node");
 
@@ -165,6 +169,86 @@ class LabServiceTest {
         labs.cull(Instant.now());
         assertThat(runtime.running).containsOnlyKeys(mine.id());
         assertThat(mine.phase()).isEqualTo(LabPhase.RUNNING);
+    }
+
+    @Test
+    void shouldKeepAStoppedLabStoppedWhenTheStopRacesTheEndOfItsStart() throws Exception {
+        int broken = 0;
+        for (int i = 0; i < 200; i++) {
+            AtomicBoolean startReturning = new AtomicBoolean();
+            runtime.onStartReturning = () -> startReturning.set(true);
+            Lab lab = labs.startOrGet("racer" + i, "tbf", topology).lab();
+            while (!startReturning.get()) {
+                Thread.onSpinWait();
+            }
+            // Sweep the stop across the few microseconds in which the start worker finishes.
+            long until = System.nanoTime() + (i % 50) * 100;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            labs.stop(lab.id(), lab.owner());
+            long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+            while (System.nanoTime() < deadline && runtime.running.containsKey(lab.id())) {
+                Thread.sleep(1);
+            }
+            if (lab.phase() != LabPhase.STOPPED || runtime.running.containsKey(lab.id())) {
+                broken++;
+            }
+        }
+        assertThat(broken).as("labs left running (or with containers) after a stop").isZero();
+    }
+
+    @Test
+    void shouldRecordEveryPhaseChange() throws Exception {
+        Lab lab = running("ann", "tbf");
+        assertThat(recorded(lab.id())).hasValueSatisfying(r -> {
+            assertThat(r.phase()).isEqualTo(LabPhase.RUNNING);
+            assertThat(r.owner()).isEqualTo("ann");
+            assertThat(r.readyAt()).isEqualTo(lab.readyAt().truncatedTo(java.time.temporal.ChronoUnit.MICROS));
+        });
+        labs.stop(lab.id(), "ann");
+        assertThat(recorded(lab.id())).isEmpty();
+    }
+
+    @Test
+    void shouldAdoptARecordedLabWhoseContainersRunAsItIs() throws Exception {
+        Instant created = Instant.now().minus(Duration.ofMinutes(20)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        registry.save(record("adopt-me", LabPhase.RUNNING, created));
+        runtime.running.put("adopt-me", new LabSpec("adopt-me", topology, "ann", "tbf"));
+        labs.reapOrphans();
+        Lab adopted = labs.getRunning("adopt-me", "ann");
+        assertThat(adopted.createdAt()).isEqualTo(created);
+        assertThat(adopted.lesson()).isEqualTo("ws-test");
+        assertThat(adopted.parameters()).containsEntry("rate", "7mbit");
+        assertThat(runtime.running).containsKey("adopt-me");
+        assertThat(labs.startOrGet("ann", "ws-test", topology).created()).as("the adopted lab is the learner's lab")
+                .isFalse();
+    }
+
+    @Test
+    void shouldTellWhyARecordedLabWasNotAdoptedAndReapItsContainers() throws Exception {
+        Instant created = Instant.now().minus(Duration.ofMinutes(5));
+        registry.save(record("was-starting", LabPhase.STARTING, created));
+        runtime.running.put("was-starting", new LabSpec("was-starting", topology, "bob", "tbf"));
+        registry.save(record("gone", LabPhase.RUNNING, created));
+        registry.save(record("too-old", LabPhase.RUNNING, Instant.now().minus(Duration.ofHours(5))));
+        runtime.running.put("too-old", new LabSpec("too-old", topology, "bob", "tbf"));
+        labs.reapOrphans();
+        assertThat(labs.get("was-starting", "ann").reason()).contains("restarted while this lab was starting");
+        assertThat(labs.get("gone", "ann").reason()).contains("did not survive the server's restart");
+        assertThat(labs.get("too-old", "ann").phase()).isEqualTo(LabPhase.STOPPED);
+        assertThat(labs.get("too-old", "ann").reason()).contains("maximum lab lifetime");
+        assertThat(runtime.running).doesNotContainKeys("was-starting", "too-old");
+        assertThat(registry.live()).extracting(LabRecord::id).doesNotContain("was-starting", "gone", "too-old");
+    }
+
+    private LabRecord record(String id, LabPhase phase, Instant created) {
+        return new LabRecord(id, "ann", "ws-test", Map.of("rate", "7mbit"), phase, created,
+                phase == LabPhase.RUNNING ? created.plusSeconds(1) : null, created, null, null, 3);
+    }
+
+    private java.util.Optional<LabRecord> recorded(String id) {
+        return registry.live().stream().filter(r -> r.id().equals(id)).findFirst();
     }
 
     @Test

@@ -1,0 +1,149 @@
+package dev.tclab.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.lab.LabPhase;
+import dev.tclab.lab.LabRecord;
+import dev.tclab.lab.LabRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The lab registry in table {@code lab} (migration V10). */
+@ApplicationScoped
+public class JdbcLabRegistry implements LabRegistry {
+
+    private static final TypeReference<Map<String, String>> PARAMETERS = new TypeReference<>() {
+    };
+    private static final int MAX_REASON = 1000;
+
+    private final Database database;
+    private final ObjectMapper json;
+
+    public JdbcLabRegistry(Database database, ObjectMapper json) {
+        this.database = database;
+        this.json = json;
+    }
+
+    @Override
+    public void save(LabRecord record) {
+        try (Connection c = database.connection()) {
+            if (update(c, record) == 0) {
+                insertUnlessKept(c, record);
+            }
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("The lab could not be recorded (database " + database.describe()
+                    + ": " + Database.firstLine(e.getMessage()) + "). Try again in a moment.", e);
+        }
+    }
+
+    private int update(Connection c, LabRecord r) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE lab SET phase = ?, ready_at = ?, last_activity = ?,"
+                + " ended_at = ?, reason = ?, version = ? WHERE id = ? AND version < ?")) {
+            s.setString(1, r.phase().name());
+            s.setObject(2, time(r.readyAt()));
+            s.setObject(3, time(r.lastActivity()));
+            s.setObject(4, time(r.endedAt()));
+            s.setString(5, reason(r.reason()));
+            s.setLong(6, r.version());
+            s.setString(7, r.id());
+            s.setLong(8, r.version());
+            return s.executeUpdate();
+        }
+    }
+
+    /** Inserts a record not kept yet; a kept one (as new or newer) stays as it is. */
+    private void insertUnlessKept(Connection c, LabRecord r) throws SQLException {
+        try (PreparedStatement exists = c.prepareStatement("SELECT 1 FROM lab WHERE id = ?")) {
+            exists.setString(1, r.id());
+            try (ResultSet rs = exists.executeQuery()) {
+                if (rs.next()) {
+                    return;
+                }
+            }
+        }
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO lab (id, owner, lesson, parameters, phase,"
+                + " created_at, ready_at, last_activity, ended_at, reason, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            s.setString(1, r.id());
+            s.setString(2, r.owner());
+            s.setString(3, r.lesson());
+            s.setString(4, parameters(r.parameters()));
+            s.setString(5, r.phase().name());
+            s.setObject(6, time(r.createdAt()));
+            s.setObject(7, time(r.readyAt()));
+            s.setObject(8, time(r.lastActivity()));
+            s.setObject(9, time(r.endedAt()));
+            s.setString(10, reason(r.reason()));
+            s.setLong(11, r.version());
+            s.executeUpdate();
+        } catch (SQLException e) {
+            // 23xxx: a concurrent save of the same lab inserted it first; the newer one wins by its version.
+            if (e.getSQLState() == null || !e.getSQLState().startsWith("23")) {
+                throw e;
+            }
+            update(c, r);
+        }
+    }
+
+    @Override
+    public List<LabRecord> live() {
+        try (Connection c = database.connection();
+             PreparedStatement s = c.prepareStatement("SELECT id, owner, lesson, parameters, phase, created_at,"
+                     + " ready_at, last_activity, ended_at, reason, version FROM lab WHERE phase IN (?, ?)")) {
+            s.setString(1, LabPhase.STARTING.name());
+            s.setString(2, LabPhase.RUNNING.name());
+            List<LabRecord> records = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    records.add(new LabRecord(rs.getString(1), rs.getString(2), rs.getString(3),
+                            parameters(rs.getString(4)), LabPhase.valueOf(rs.getString(5)), instant(rs, 6),
+                            instant(rs, 7), instant(rs, 8), instant(rs, 9), rs.getString(10), rs.getLong(11)));
+                }
+            }
+            return records;
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("The lab registry could not be read (database "
+                    + database.describe() + ": " + Database.firstLine(e.getMessage()) + ").", e);
+        }
+    }
+
+    private String parameters(Map<String, String> values) {
+        try {
+            return json.writeValueAsString(values);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a map of strings is always JSON", e);
+        }
+    }
+
+    private Map<String, String> parameters(String text) throws SQLException {
+        try {
+            return json.readValue(text, PARAMETERS);
+        } catch (JsonProcessingException e) {
+            throw new SQLException("lab parameters are not a JSON object of strings: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static String reason(String reason) {
+        return reason == null || reason.length() <= MAX_REASON ? reason : reason.substring(0, MAX_REASON - 1) + "…";
+    }
+
+    /** Microseconds, as both databases keep them (H2 would round nanoseconds, not cut them). */
+    private static OffsetDateTime time(Instant instant) {
+        return instant == null ? null : instant.truncatedTo(ChronoUnit.MICROS).atOffset(ZoneOffset.UTC);
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        OffsetDateTime time = rs.getObject(column, OffsetDateTime.class);
+        return time == null ? null : time.toInstant();
+    }
+}
