@@ -64,6 +64,12 @@ export class NodeTerminal {
     if (message.type === 'error') {
       this.lastError = message.message;
       this.notice(message.message);
+    } else if (message.type === 'shell') {
+      // A fresh shell on a page that had one: the old shell ended, or the server restarted and adopted the lab.
+      if (message.fresh && this.hadShell) {
+        this.notice('This is a new shell (the previous one ended, or the server restarted). Your lab and its settings are as you left them.');
+      }
+      this.hadShell = true;
     } else if (message.type === 'exit') {
       this.shellEnded = true;
       this.notice(`${message.reason || 'The shell ended.'} Press any key for a new shell.`);

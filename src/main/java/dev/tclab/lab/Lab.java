@@ -1,6 +1,7 @@
 package dev.tclab.lab;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 
 /**
@@ -26,7 +27,12 @@ public final class Lab {
 
     public Lab(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
                Instant now) {
-        this(id, owner, lesson, parameters, topology, now, LabPhase.STARTING, null, now);
+        this(id, owner, lesson, parameters, topology, micros(now), LabPhase.STARTING, null, now);
+    }
+
+    /** Times kept to the microsecond, as the registry's databases keep them, so a restored lab reads the same. */
+    private static Instant micros(Instant time) {
+        return time.truncatedTo(ChronoUnit.MICROS);
     }
 
     private Lab(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
@@ -118,7 +124,7 @@ public final class Lab {
         if (phase != LabPhase.STARTING) {
             return false;
         }
-        readyAt = now;
+        readyAt = micros(now);
         phase = LabPhase.RUNNING;
         version++;
         return true;
@@ -142,7 +148,7 @@ public final class Lab {
             return null;
         }
         reason = why;
-        endedAt = now;
+        endedAt = micros(now);
         phase = to;
         version++;
         return was;

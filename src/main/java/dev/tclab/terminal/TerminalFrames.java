@@ -17,6 +17,16 @@ final class TerminalFrames {
         }
     }
 
+    /**
+     * Sent once the socket has its shell: {@code fresh} when the shell was started for this connection (the first
+     * one, or after the old shell ended or the server restarted), so a reconnecting page can say so.
+     */
+    record Shell(String type, boolean fresh) {
+        Shell(boolean fresh) {
+            this("shell", fresh);
+        }
+    }
+
     private TerminalFrames() {
     }
 }

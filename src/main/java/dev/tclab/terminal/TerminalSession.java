@@ -24,6 +24,7 @@ final class TerminalSession implements StreamListener {
     private final Object lock = new Object();
     private ProcessStream process;
     private TerminalSink sink;
+    private int attaches;
     private ScheduledFuture<?> expiry;
     private String endReason;
 
@@ -35,6 +36,13 @@ final class TerminalSession implements StreamListener {
 
     SessionKey key() {
         return key;
+    }
+
+    /** How many pages attached to this shell so far; 1 right after the first attach means a new shell. */
+    int attaches() {
+        synchronized (lock) {
+            return attaches;
+        }
     }
 
     /** Starts the shell unless it runs already; concurrent callers wait for the first one. */
@@ -70,6 +78,7 @@ final class TerminalSession implements StreamListener {
             }
             previous = sink;
             sink = page;
+            attaches++;
             byte[] replay = recent.snapshot();
             if (replay.length > 0) {
                 page.output(replay);

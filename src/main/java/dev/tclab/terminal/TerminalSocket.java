@@ -63,6 +63,7 @@ public class TerminalSocket {
             }
             TerminalSession session = sessions.attach(new SessionKey(labId, node, grant.learner()), page);
             connection.userData().put(ATTACHMENT, new Attachment(grant.lab(), session, page));
+            page.sendControl(new TerminalFrames.Shell(session.attaches() == 1));
         } catch (SocketRefusedException e) {
             page.close(e.closeCode(), e.getMessage());
         } catch (NodeNotFoundException e) {

@@ -204,7 +204,7 @@ class LabServiceTest {
         assertThat(recorded(lab.id())).hasValueSatisfying(r -> {
             assertThat(r.phase()).isEqualTo(LabPhase.RUNNING);
             assertThat(r.owner()).isEqualTo("ann");
-            assertThat(r.readyAt()).isEqualTo(lab.readyAt().truncatedTo(java.time.temporal.ChronoUnit.MICROS));
+            assertThat(r.readyAt()).isEqualTo(lab.readyAt());
         });
         labs.stop(lab.id(), "ann");
         assertThat(recorded(lab.id())).isEmpty();

@@ -147,11 +147,14 @@ class TerminalSocketTest {
     @Test
     void shouldReplayRecentOutputToAReconnectingPage() throws Exception {
         try (TestSocket first = open("server", cookie)) {
+            assertEquals("{\"type\":\"shell\",\"fresh\":true}", first.nextShellFrame(WAIT));
             first.sendBinary("before the drop");
             first.awaitOutput(out -> out.contains("before the drop"), WAIT);
         }
         try (TestSocket second = open("server", cookie)) {
             second.awaitOutput(out -> out.contains("before the drop"), WAIT);
+            assertEquals("{\"type\":\"shell\",\"fresh\":false}", second.nextShellFrame(WAIT),
+                    "the same shell, so the page says nothing");
         }
     }
 

@@ -28,6 +28,8 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
     private final ByteArrayOutputStream binary = new ByteArrayOutputStream();
     private final StringBuilder partialText = new StringBuilder();
     private final BlockingQueue<String> texts = new LinkedBlockingQueue<>();
+    /** The terminal's {"type":"shell"} frames, kept apart so tests reading error frames need not skip them. */
+    private final BlockingQueue<String> shellFrames = new LinkedBlockingQueue<>();
     private final CompletableFuture<Integer> closed = new CompletableFuture<>();
     private WebSocket socket;
 
@@ -71,7 +73,8 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
     public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
         partialText.append(data);
         if (last) {
-            texts.add(partialText.toString());
+            String text = partialText.toString();
+            (text.startsWith("{\"type\":\"shell\"") ? shellFrames : texts).add(text);
             partialText.setLength(0);
         }
         webSocket.request(1);
@@ -132,6 +135,15 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
         String text = texts.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (text == null) {
             throw new AssertionError("no text frame within " + timeout);
+        }
+        return text;
+    }
+
+    /** The next {"type":"shell",...} frame of a terminal socket, or fails after the timeout. */
+    public String nextShellFrame(Duration timeout) throws InterruptedException {
+        String text = shellFrames.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (text == null) {
+            throw new AssertionError("no shell frame within " + timeout);
         }
         return text;
     }

@@ -1,0 +1,110 @@
+package dev.tclab.restart;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged application ({@code target/quarkus-app/quarkus-run.jar}, built by {@code mvn package}) run as a
+ * separate process, as {@code bin/tclab} runs it: its own data directory, instance label and port, so it can be
+ * killed with SIGKILL and started again on the same state.
+ */
+final class PackagedApp {
+
+    static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Path dataDir;
+    private final String instance;
+    private final int port;
+    private final Path logDir;
+    private Process process;
+    private int starts;
+
+    PackagedApp(Path dataDir, String instance, Path logDir) throws IOException {
+        if (!Files.isRegularFile(JAR)) {
+            throw new IllegalStateException(JAR.toAbsolutePath() + " does not exist: run this test with mvn verify,"
+                    + " which packages the app before the integration tests.");
+        }
+        this.dataDir = dataDir;
+        this.instance = instance;
+        this.logDir = logDir;
+        try (ServerSocket free = new ServerSocket(0)) {
+            this.port = free.getLocalPort();
+        }
+    }
+
+    URI base() {
+        return URI.create("http://localhost:" + port + "/");
+    }
+
+    int port() {
+        return port;
+    }
+
+    String instance() {
+        return instance;
+    }
+
+    /** Starts the app and waits until it is ready; returns how long that took. */
+    Duration start() throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m",
+                "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1",
+                "-Dtclab.data-dir=" + dataDir.toAbsolutePath(), "-Dtclab.instance=" + instance,
+                "-jar", JAR.toAbsolutePath().toString()));
+        Path log = logDir.resolve("app-start-" + (++starts) + ".log");
+        long t0 = System.nanoTime();
+        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = t0 + Duration.ofSeconds(90).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new AssertionError("the app exited with " + process.exitValue() + " while starting; see " + log);
+            }
+            if (status("q/health/ready") == 200) {
+                return Duration.ofNanos(System.nanoTime() - t0);
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the app was not ready within 90 s; see " + log);
+    }
+
+    /** SIGKILL, as the kernel's OOM killer or a power cut would: no shutdown hook runs. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            throw new AssertionError("the app did not die from SIGKILL within 20 s");
+        }
+    }
+
+    /** Stops the app if it runs (SIGTERM, then SIGKILL); for cleanup. */
+    void stop() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private int status(String path) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(base().resolve(path)).timeout(Duration.ofSeconds(2)).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+}
