@@ -1,0 +1,85 @@
+package dev.tclab.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tclab.lab.LabPhase;
+import dev.tclab.lab.LabRecord;
+import dev.tclab.lab.LabRegistry;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the lab registry must do on every supported database: run on H2 ({@link H2LabRegistryTest}) and on a real
+ * PostgreSQL ({@link PostgresLabRegistryIT}). Each test uses labs of its own.
+ */
+abstract class LabRegistryContract {
+
+    private static final Instant CREATED = Instant.parse("2026-12-01T09:00:00.123456Z");
+
+    @Inject
+    LabRegistry registry;
+
+    private static LabRecord record(String id, LabPhase phase, long version, String reason) {
+        return new LabRecord(id, "l-ann", "tbf-basics", Map.of("rate", "7mbit", "burst", "32kb"), phase, CREATED,
+                phase == LabPhase.STARTING ? null : CREATED.plusSeconds(1), CREATED.plusSeconds(60),
+                phase.live() ? null : CREATED.plusSeconds(90), reason, version);
+    }
+
+    private static String fresh() {
+        return UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    }
+
+    private Optional<LabRecord> live(String id) {
+        return registry.live().stream().filter(r -> r.id().equals(id)).findFirst();
+    }
+
+    @Test
+    void shouldBeTheDatabaseRegistry() {
+        assertThat(registry).isInstanceOf(JdbcLabRegistry.class);
+    }
+
+    @Test
+    void shouldKeepEveryFieldOfALiveLab() {
+        String id = fresh();
+        LabRecord running = record(id, LabPhase.RUNNING, 1, null);
+        registry.save(running);
+        assertThat(live(id)).contains(running);
+    }
+
+    @Test
+    void shouldKeepTheNewestVersionWhateverOrderWritesArriveIn() {
+        String id = fresh();
+        registry.save(record(id, LabPhase.STARTING, 0, null));
+        registry.save(record(id, LabPhase.STOPPED, 2, "Stopped by the learner."));
+        registry.save(record(id, LabPhase.RUNNING, 1, null));
+        assertThat(live(id)).as("a stop must not be undone by a late 'running' write").isEmpty();
+
+        String other = fresh();
+        registry.save(record(other, LabPhase.RUNNING, 5, null));
+        registry.save(record(other, LabPhase.STARTING, 0, null));
+        assertThat(live(other)).map(LabRecord::phase).contains(LabPhase.RUNNING);
+    }
+
+    @Test
+    void shouldCutAnOverlongReasonInsteadOfRefusingTheWrite() {
+        String id = fresh();
+        registry.save(record(id, LabPhase.RUNNING, 1, null));
+        registry.save(record(id, LabPhase.FAILED, 2, "x".repeat(5000)));
+        registry.save(record(id, LabPhase.RUNNING, 1, null));
+        assertThat(live(id)).isEmpty();
+    }
+
+    @Test
+    void shouldKeepTimesToTheMicrosecond() {
+        String id = fresh();
+        Instant nanos = Instant.parse("2026-12-01T09:00:00.123456789Z");
+        registry.save(new LabRecord(id, "l-bob", "tbf-basics", Map.of(), LabPhase.RUNNING, nanos, nanos, nanos,
+                null, null, 1));
+        assertThat(live(id)).map(LabRecord::createdAt).contains(nanos.truncatedTo(ChronoUnit.MICROS));
+    }
+}
