@@ -17,6 +17,10 @@ import java.util.Set;
  * Every HTTP request and WebSocket handshake gets a learner identity from the signed {@code tclab_learner} cookie.
  * A visitor without a valid cookie (none, expired key, forged signature) is a new learner: a fresh id, and the
  * cookie for it on the response. So there is never an anonymous request and nothing to challenge.
+ *
+ * <p>Hosts (workshops) get their identity from a second mechanism with a higher {@link #getPriority()}: it answers
+ * requests carrying its own session cookie with an identity holding {@link Roles#HOST} (and {@link Roles#ADMIN}
+ * where granted), and an empty item otherwise, so every other request falls through to this one.
  */
 @ApplicationScoped
 public class LearnerCookieMechanism implements HttpAuthenticationMechanism {
