@@ -101,7 +101,7 @@ public interface TclabConfig {
     }
 
     interface Learner {
-        /** Key that signs the learner cookie. When unset, a random key is made at start (cookies then end with a restart). */
+        /** Key that signs the learner cookie. When unset, a random key is made once and kept in the database. */
         Optional<String> cookieSecret();
     }
 

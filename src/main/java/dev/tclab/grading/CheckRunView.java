@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * A check run as the API shows it.
  *
- * @param state   queued, waiting_for_slot, measuring, passed, failed or error
+ * @param state   queued, waiting_for_slot, measuring, passed, failed, error, or interrupted (the server stopped while
+ *                the run went on; read back after a restart)
  * @param detail  what is happening now, or the outcome in words
  * @param results one per check of the step, in order, as they finish
  */
@@ -22,7 +23,7 @@ public record CheckRunView(String id, String step, String state, String detail, 
                              long millis, List<AssertionResult> assertions, Map<String, String> errors,
                              Map<String, String> raw) {
 
-        static ResultView of(CheckResult r) {
+        public static ResultView of(CheckResult r) {
             Map<String, String> unreadable = new java.util.TreeMap<>(r.raw());
             unreadable.keySet().retainAll(r.errors().keySet());
             return new ResultView(r.checkId(), r.title(), r.status().name().toLowerCase(Locale.ROOT), r.message(),
@@ -30,6 +31,9 @@ public record CheckRunView(String id, String step, String state, String detail, 
                     unreadable);
         }
     }
+
+    /** The state of a run the server stopped during, read back after a restart. */
+    public static final String INTERRUPTED = "interrupted";
 
     public static CheckRunView of(CheckRun run) {
         return new CheckRunView(run.id(), run.stepId(), run.state().name().toLowerCase(Locale.ROOT), run.detail(),

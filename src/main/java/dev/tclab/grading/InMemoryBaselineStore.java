@@ -1,11 +1,13 @@
 package dev.tclab.grading;
 
+import io.quarkus.arc.DefaultBean;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Baselines kept in memory: they live as long as the lab, which does not survive a restart either. */
+/** Baselines kept in memory, lost on restart: the app keeps them in its database (a bean that replaces this one). */
 @ApplicationScoped
+@DefaultBean
 public class InMemoryBaselineStore implements BaselineStore {
 
     private final Map<String, Map<String, Measure>> byLab = new ConcurrentHashMap<>();

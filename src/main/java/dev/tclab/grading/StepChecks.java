@@ -42,18 +42,21 @@ public class StepChecks {
     private final CheckRunner runner;
     private final StepProgress progress;
     private final BaselineStore baselines;
+    private final CheckRunLog log;
+    /** Runs of this process, for live progress; finished ones are read back from the log once forgotten here. */
     private final Map<String, CheckRun> runs = new ConcurrentHashMap<>();
     private final Map<String, CheckRun> activeByLab = new ConcurrentHashMap<>();
     /** Checks block for seconds (iperf3, ping); they never run on request threads. */
     private final ExecutorService workers;
 
     public StepChecks(LabService labs, LearnerLessons lessons, CheckRunner runner, StepProgress progress,
-                      BaselineStore baselines, TclabConfig config) {
+                      BaselineStore baselines, CheckRunLog log, TclabConfig config) {
         this.labs = labs;
         this.lessons = lessons;
         this.runner = runner;
         this.progress = progress;
         this.baselines = baselines;
+        this.log = log;
         this.workers = Executors.newFixedThreadPool(Math.max(2, config.lab().maxRunning() / 2), WorkerThreads.named("tclab-check"));
     }
 
@@ -72,9 +75,14 @@ public class StepChecks {
         return launch(lab, stepId, checks, BaselineSteps.of(view.steps()));
     }
 
-    /** A run of the learner's, by id. */
-    public Optional<CheckRun> run(String runId, String owner) {
-        return Optional.ofNullable(runs.get(runId)).filter(r -> r.owner().equals(owner));
+    /**
+     * A run of the learner's in a lab, by id: live from this process, else as kept (after a restart, a run that was
+     * going on when the app stopped reads as interrupted).
+     */
+    public Optional<CheckRunView> run(String labId, String runId, String owner) {
+        Optional<CheckRun> live = Optional.ofNullable(runs.get(runId))
+                .filter(r -> r.owner().equals(owner) && r.labId().equals(labId));
+        return live.isPresent() ? live.map(CheckRunView::of) : log.find(labId, runId, owner);
     }
 
     /** For each step of the lesson with checks: whether every one of its checks has passed for this learner. */
@@ -101,6 +109,7 @@ public class StepChecks {
         }
         CheckRun run = new CheckRun(UUID.randomUUID().toString(), lab.id(), lab.owner(), lab.lesson(), stepId,
                 Instant.now());
+        log.started(run);
         runs.put(run.id(), run);
         activeByLab.put(lab.id(), run);
         workers.submit(() -> execute(run, checks, baselineSteps));
@@ -117,20 +126,42 @@ public class StepChecks {
                 result = runner.run(run.labId(), check.id(), spec, baselineSteps, run::progress);
             } catch (CheckSpecException e) {
                 // Validation keeps such lessons out of reach, so this only happens with a lesson edited mid-run.
-                run.finish(CheckRun.State.ERROR, "This check is broken in the lesson: " + e.getMessage());
+                finish(run, CheckRun.State.ERROR, "This check is broken in the lesson: " + e.getMessage());
                 return;
             } catch (RuntimeException e) {
                 LOG.warnf(e, "check %s in lab %s failed to run", check.id(), run.labId());
-                run.finish(CheckRun.State.ERROR, "The check could not run: " + e.getMessage());
+                finish(run, CheckRun.State.ERROR, "The check could not run: " + e.getMessage());
+                return;
+            }
+            try {
+                log.resultAdded(run, run.results().size(), result);
+                progress.record(run.owner(), run.lesson(), check.id(), result.passed());
+            } catch (RuntimeException e) {
+                LOG.warnf("check %s in lab %s: result not kept: %s", check.id(), run.labId(), e.getMessage());
+                finish(run, CheckRun.State.ERROR, notKept(e));
                 return;
             }
             run.add(result);
-            progress.record(run.owner(), run.lesson(), check.id(), result.passed());
             allPassed &= result.passed();
             anyError |= result.status() == CheckResult.Status.ERROR;
         }
-        run.finish(allPassed ? CheckRun.State.PASSED : anyError ? CheckRun.State.ERROR : CheckRun.State.FAILED,
+        finish(run, allPassed ? CheckRun.State.PASSED : anyError ? CheckRun.State.ERROR : CheckRun.State.FAILED,
                 allPassed ? "passed" : "not yet");
+    }
+
+    /** Ends a run and keeps its outcome; an outcome that could not be kept is not announced as one. */
+    private void finish(CheckRun run, CheckRun.State state, String detail) {
+        run.finish(state, detail);
+        try {
+            log.finished(run);
+        } catch (RuntimeException e) {
+            LOG.warnf("check run %s in lab %s: outcome not kept: %s", run.id(), run.labId(), e.getMessage());
+            run.finish(CheckRun.State.ERROR, notKept(e));
+        }
+    }
+
+    private static String notKept(RuntimeException e) {
+        return "This result could not be saved, so it does not count yet: " + e.getMessage() + " Press Check again.";
     }
 
     /** Re-runs watched checks that have not passed yet, in every running lab with nothing else being checked. */
@@ -153,6 +184,8 @@ public class StepChecks {
                 }
             } catch (StepNotFoundException e) {
                 LOG.debugf("not watching lab %s: %s", lab.id(), e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.warnf("not watching lab %s this round: %s", lab.id(), e.getMessage());
             }
         }
         forgetOldRuns(Instant.now().minus(Duration.ofHours(1)));
@@ -186,7 +219,11 @@ public class StepChecks {
 
     void onLabEnded(@Observes LabEnded ended) {
         activeByLab.remove(ended.labId());
-        baselines.forget(ended.labId());
+        try {
+            baselines.forget(ended.labId());
+        } catch (RuntimeException e) {
+            LOG.warnf("baselines of ended lab %s stay in the database: %s", ended.labId(), e.getMessage());
+        }
     }
 
     @PreDestroy

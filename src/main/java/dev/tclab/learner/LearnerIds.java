@@ -1,6 +1,7 @@
 package dev.tclab.learner;
 
 import dev.tclab.config.TclabConfig;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -14,20 +15,25 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Anonymous learner ids carried in a signed cookie ({@code id.signature}), so a learner is recognised across
- * requests and WebSockets without an account, and cannot claim someone else's id.
+ * requests and WebSockets without an account, and cannot claim someone else's id. The signing key is made once and
+ * kept in the database (so learners survive a restart), unless {@code tclab.learner.cookie-secret} sets it. Made at
+ * start, so the key is never read from the database on the event loop that checks cookies.
  */
 @ApplicationScoped
+@Startup
 public class LearnerIds {
 
     public static final String COOKIE = "tclab_learner";
+    static final String KEY_NAME = "learner-cookie-key";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final byte[] key;
 
-    public LearnerIds(TclabConfig config) {
+    public LearnerIds(TclabConfig config, SecretStore secrets) {
         this.key = config.learner().cookieSecret()
                 .map(secret -> secret.getBytes(StandardCharsets.UTF_8))
-                .orElseGet(LearnerIds::randomKey);
+                .orElseGet(() -> Base64.getDecoder().decode(secrets.getOrCreate(KEY_NAME,
+                        () -> Base64.getEncoder().encodeToString(randomKey()))));
     }
 
     /** A fresh learner id. */

@@ -3,7 +3,7 @@ package dev.tclab.quiz;
 import java.util.List;
 
 /**
- * A learner's latest answer to one quiz.
+ * A learner's answer to one quiz.
  *
  * @param choices the option indexes the learner picked, ascending
  */

@@ -6,6 +6,7 @@ import dev.tclab.lab.NodeNotFoundException;
 import dev.tclab.lab.ServerFullException;
 import dev.tclab.lab.TopologyException;
 import dev.tclab.lab.FileProblem;
+import dev.tclab.store.StoreUnavailableException;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -22,6 +23,12 @@ public class ErrorMappers {
     public Response engineDown(EngineUnavailableException e) {
         return ApiError.response(Response.Status.SERVICE_UNAVAILABLE,
                 "The Docker engine does not answer, so labs are unavailable: " + e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response databaseDown(StoreUnavailableException e) {
+        return Response.fromResponse(ApiError.response(Response.Status.SERVICE_UNAVAILABLE, e.getMessage()))
+                .header("Retry-After", "10").build();
     }
 
     @ServerExceptionMapper

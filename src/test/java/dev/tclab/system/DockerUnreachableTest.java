@@ -43,6 +43,17 @@ class DockerUnreachableTest {
     }
 
     @Test
+    void shouldBeNotReadyWithTheReasonButAlive() {
+        given().get("/q/health/ready").then().statusCode(503)
+                .body("checks.find { it.name == 'Docker engine' }.status", equalTo("DOWN"))
+                .body("checks.find { it.name == 'Docker engine' }.data.reason", containsString("does not answer"))
+                .body("checks.find { it.name == 'Docker engine' }.data.endpoint",
+                        equalTo("unix:///tmp/tclab-no-such-docker.sock"))
+                .body("checks.find { it.name.contains('Database') }.status", equalTo("UP"));
+        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    @Test
     void shouldKeepServingTheRestOfTheApp() {
         given().get("/q/health/live").then().statusCode(200);
         given().get("/api/labs").then().statusCode(200).body("size()", equalTo(0));

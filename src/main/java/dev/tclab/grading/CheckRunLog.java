@@ -1,0 +1,25 @@
+package dev.tclab.grading;
+
+import java.util.Optional;
+
+/**
+ * Where check runs are kept, so that a run can be read back after a restart. Each write either stores what it was
+ * given or throws; a run whose start could not be kept does not start.
+ */
+public interface CheckRunLog {
+
+    /** Keeps a run that is starting. */
+    void started(CheckRun run);
+
+    /** Keeps one check's result of a run at its position (0, 1, ...), with its raw outputs bounded. */
+    void resultAdded(CheckRun run, int position, CheckResult result);
+
+    /** Keeps a run's final state and detail. */
+    void finished(CheckRun run);
+
+    /**
+     * A kept run of this learner in this lab. A run that never finished (the app stopped while it ran) is reported
+     * as interrupted, with what it had measured so far.
+     */
+    Optional<CheckRunView> find(String labId, String runId, String owner);
+}

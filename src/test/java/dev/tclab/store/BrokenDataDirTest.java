@@ -1,0 +1,80 @@
+package dev.tclab.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.junit.main.LaunchResult;
+import io.quarkus.test.junit.main.QuarkusMainLauncher;
+import io.quarkus.test.junit.main.QuarkusMainTest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A data directory the app cannot use is reported and left as it is: a file that is not an H2 database, and a
+ * database whose schema is newer than this tclab. Both tests use this class's directory and set its file up first.
+ */
+@QuarkusMainTest
+@TestProfile(BrokenDataDirTest.OwnDataDir.class)
+class BrokenDataDirTest {
+
+    static final Path DIR = Path.of("target", "h2-broken-" + UUID.randomUUID()).toAbsolutePath();
+
+    public static class OwnDataDir implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("tclab.data-dir", DIR.toString(),
+                    "quarkus.datasource.jdbc.url", "jdbc:h2:file:" + DIR + "/tclab;AUTO_SERVER=FALSE");
+        }
+    }
+
+    @Test
+    void shouldReportAFileThatIsNotADatabaseAndLeaveItAlone(QuarkusMainLauncher launcher) throws Exception {
+        Files.createDirectories(DIR);
+        Path file = DIR.resolve("tclab.mv.db");
+        byte[] garbage = "this is not an H2 database, it is a learner's notes\n".repeat(200).getBytes(StandardCharsets.UTF_8);
+        Files.write(file, garbage);
+
+        LaunchResult result = launcher.launch("selftest", "no-such-lesson");
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.getErrorOutput() + result.getOutput())
+                .contains("tclab cannot open its H2 database in " + DIR)
+                .contains("nothing was reset; restore a backup or move the directory aside to start afresh");
+        assertThat(Files.readAllBytes(file)).isEqualTo(garbage);
+        Files.delete(file);
+    }
+
+    @Test
+    void shouldRefuseASchemaFromANewerTclabAndChangeNothing(QuarkusMainLauncher launcher) throws Exception {
+        Files.deleteIfExists(DIR.resolve("tclab.mv.db"));
+        assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
+                .as("a first start makes and migrates the database, then the self-test finds no such lesson").isEqualTo(2);
+        String url = "jdbc:h2:file:" + DIR + "/tclab;AUTO_SERVER=FALSE";
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO \"flyway_schema_history\" (\"installed_rank\", \"version\", \"description\","
+                    + " \"type\", \"script\", \"checksum\", \"installed_by\", \"execution_time\", \"success\")"
+                    + " VALUES (99, '99', 'from the future', 'SQL', 'V99__future.sql', 0, 'test', 0, TRUE)");
+        }
+
+        LaunchResult result = launcher.launch("selftest", "no-such-lesson");
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.getErrorOutput() + result.getOutput())
+                .contains("holds schema version 99 from a newer tclab than this one")
+                .contains("nothing was changed");
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT MAX(\"installed_rank\") FROM \"flyway_schema_history\"")) {
+            rs.next();
+            assertThat(rs.getInt(1)).as("no migration ran after the refusal").isEqualTo(99);
+        }
+    }
+}
