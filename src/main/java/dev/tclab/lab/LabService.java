@@ -271,16 +271,22 @@ public class LabService {
             LOG.errorf("cannot read the lab registry to adopt labs: %s", e.getMessage());
             return;
         }
+        long start = System.nanoTime();
+        int looked = 0;
         for (LabRecord record : records) {
             if (labs.containsKey(record.id())) {
                 continue;
             }
             try {
                 adopt(record, Instant.now());
+                looked++;
             } catch (EngineUnavailableException e) {
                 LOG.infof("cannot adopt labs until the engine answers: %s", e.getMessage());
                 return;
             }
+        }
+        if (looked > 0) {
+            LOG.infof("looked at %d recorded labs in %d ms", looked, (System.nanoTime() - start) / 1_000_000);
         }
     }
 

@@ -131,7 +131,8 @@ class AppRestartIT {
         JsonPath cut = api().get("/api/labs/" + labId + "/checks/" + runId).then().statusCode(200).extract().jsonPath();
         assertThat(cut.getBoolean("finished")).as("the cut-off run is over: " + cut.prettify()).isTrue();
         assertThat(cut.getString("state")).isEqualTo("interrupted");
-        assertThat(cut.getString("detail").toLowerCase(Locale.ROOT)).contains("restart").contains("check again");
+        assertThat(cut.getString("detail").toLowerCase(Locale.ROOT)).contains("server stopped")
+                .contains("check again");
 
         Map<String, Object> again = check(last);
         assertThat(again.get("state")).as("the last step checked again after the restart: " + again)
