@@ -33,6 +33,9 @@ class CheckResourceTest {
     @Inject
     LabService labs;
 
+    @Inject
+    CheckRunLog log;
+
     @AfterEach
     void clean() throws Exception {
         Labs.clean(labs, runtime);
@@ -122,5 +125,19 @@ class CheckResourceTest {
         given().cookie("tclab_learner", learner).delete("/api/labs/" + lab).then().statusCode(204);
         given().cookie("tclab_learner", learner).post("/api/labs/" + lab + "/steps/shape/check").then().statusCode(404);
         given().cookie("tclab_learner", learner).get("/api/labs").then().body("id", hasItem(lab));
+    }
+
+    @Test
+    void shouldAnswerARunKeptByAStoppedServerAsInterruptedEvenWithoutItsLab() {
+        String learner = Labs.newLearner();
+        CheckRun run = new CheckRun(java.util.UUID.randomUUID().toString(), "gone-lab",
+                learner.substring(0, learner.lastIndexOf('.')), "example", "shape", java.time.Instant.now());
+        log.started(run); // kept, never finished, and not running in this process: as after a crash
+
+        given().cookie("tclab_learner", learner).get("/api/labs/gone-lab/checks/" + run.id()).then().statusCode(200)
+                .body("state", equalTo("interrupted")).body("finished", equalTo(true))
+                .body("detail", containsString("press Check again")).body("step", equalTo("shape"));
+        given().cookie("tclab_learner", Labs.newLearner()).get("/api/labs/gone-lab/checks/" + run.id())
+                .then().statusCode(404);
     }
 }
