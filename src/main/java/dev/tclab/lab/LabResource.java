@@ -4,6 +4,7 @@ import dev.tclab.config.TclabConfig;
 import dev.tclab.learner.LearnerCookieFilter;
 import dev.tclab.web.ApiError;
 import io.smallrye.common.annotation.Blocking;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -15,6 +16,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.util.List;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** The learner's labs: start, look at, stop. A learner only ever sees their own labs. */
 @Path("/api/labs")
@@ -28,17 +30,19 @@ public class LabResource {
 
     private final LabService labs;
     private final TopologySource topologies;
+    private final StartQuota quota;
     private final Duration idleTimeout;
 
-    public LabResource(LabService labs, TopologySource topologies, TclabConfig config) {
+    public LabResource(LabService labs, TopologySource topologies, StartQuota quota, TclabConfig config) {
         this.labs = labs;
         this.topologies = topologies;
+        this.quota = quota;
         this.idleTimeout = config.lab().idleTimeout();
     }
 
     @POST
     public Response start(StartRequest request, RoutingContext ctx)
-            throws ServerFullException, EngineUnavailableException, TopologyException {
+            throws ServerFullException, EngineUnavailableException, TopologyException, QuotaExceededException {
         if (request == null || request.lesson() == null || request.lesson().isBlank()) {
             return ApiError.response(Response.Status.BAD_REQUEST, "Send {\"lesson\": \"<slug>\"} to start a lesson's lab.");
         }
@@ -47,7 +51,10 @@ public class LabResource {
             return ApiError.response(Response.Status.NOT_FOUND, "There is no lesson '" + request.lesson() + "'.");
         }
         String owner = LearnerCookieFilter.learnerOf(ctx);
-        LabService.StartResult result = labs.startOrGet(owner, request.lesson(), topology);
+        // The peer's address, or the forwarded client's when quarkus.http.proxy.* trusts the proxy.
+        SocketAddress client = ctx.request().remoteAddress();
+        LabService.StartResult result = labs.startOrGet(owner, request.lesson(), topology,
+                quota.from(client == null ? null : client.hostAddress()));
         return Response.status(result.created() ? Response.Status.ACCEPTED : Response.Status.OK)
                 .entity(LabView.of(result.lab(), idleTimeout)).build();
     }
@@ -70,5 +77,12 @@ public class LabResource {
             throws LabNotFoundException, EngineUnavailableException {
         labs.stop(id, LearnerCookieFilter.learnerOf(ctx));
         return Response.noContent().build();
+    }
+
+    @ServerExceptionMapper
+    public Response quotaExceeded(QuotaExceededException e) {
+        Response refusal = ApiError.response(Response.Status.TOO_MANY_REQUESTS, e.getMessage());
+        return e.retryAfter().map(wait -> Response.fromResponse(refusal)
+                .header("Retry-After", String.valueOf(wait.toSeconds())).build()).orElse(refusal);
     }
 }

@@ -50,12 +50,13 @@ public class LabService {
      *
      * @throws ServerFullException        when the server already runs its maximum of labs
      * @throws EngineUnavailableException when the container engine does not answer
+     * @throws QuotaExceededException     when {@code admission} refuses the new lab
      */
     public record StartResult(Lab lab, boolean created) {
     }
 
-    public StartResult startOrGet(String owner, String lesson, Topology topology)
-            throws ServerFullException, EngineUnavailableException {
+    public StartResult startOrGet(String owner, String lesson, Topology topology, StartAdmission admission)
+            throws ServerFullException, EngineUnavailableException, QuotaExceededException {
         synchronized (labs) {
             Optional<Lab> existing = labs.values().stream()
                     .filter(l -> l.owner().equals(owner) && l.lesson().equals(lesson) && l.phase().live())
@@ -73,6 +74,7 @@ public class LabService {
                         + engine.error(), null);
             }
             Lab lab = new Lab(newId(), owner, lesson, topology, Instant.now());
+            admission.admit(lab);
             labs.put(lab.id(), lab);
             workers.submit(() -> runStart(lab));
             return new StartResult(lab, true);
