@@ -247,7 +247,7 @@ class CheckRunnerTest {
             sleep(10);
         }
         assertTrue(second.stream().anyMatch(p -> p.stage() == CheckProgress.Stage.WAITING_FOR_SLOT
-                && p.detail().equals("waiting for a measurement slot")));
+                && p.detail().equals("waiting for a measurement slot: 1st in line")));
         release.countDown();
         first.join(5000);
         secondThread.join(5000);
