@@ -173,6 +173,41 @@ class LessonBrowserTest {
         }
     }
 
+    @Test
+    void shouldRunTheLessonPageAndItsLabPanelWithoutAContentSecurityPolicyViolation() {
+        try (var context = browser.newContext()) {
+            // Injected by the browser driver, so the policy does not apply to this listener itself.
+            context.addInitScript("window.__csp = []; document.addEventListener('securitypolicyviolation', "
+                    + "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));");
+            Page page = context.newPage();
+            List<String> consoleErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
+            page.onConsoleMessage(m -> {
+                if ("error".equals(m.type())) {
+                    consoleErrors.add(m.text());
+                }
+            });
+            page.navigate(root + "lessons/web-test");
+            page.click("#lab-start");
+            // The terminal (xterm.js styles its rows with a <style> element) and the statistics panel are up.
+            page.locator(".xterm-rows").first().waitFor();
+            Locator quiz = page.locator("#quiz-burst-unit");
+            quiz.getByLabel("32 kilobytes").check();
+            checkAnswer(quiz);
+            assertThat(quiz.locator(".quiz-result")).hasText("Correct! Every option is explained above.");
+            page.click("#lab-stop");
+            assertThat(page.locator("#lab-start")).isVisible();
+
+            assertEquals(List.of(), page.evaluate("window.__csp"), "no CSP violation");
+            assertEquals(List.of(), consoleErrors.stream().filter(t -> t.contains("Content Security Policy")).toList());
+            // The listener does hear violations: an inline script is refused.
+            page.evaluate("document.body.append(Object.assign(document.createElement('script'), "
+                    + "{textContent: 'window.__inline = 1'}))");
+            page.waitForCondition(() -> !((List<?>) page.evaluate("window.__csp")).isEmpty());
+            assertTrue(page.evaluate("window.__csp").toString().contains("script-src"), page.evaluate("window.__csp").toString());
+            assertEquals(null, page.evaluate("window.__inline"), "the inline script did not run");
+        }
+    }
+
     private static void checkAnswer(Locator quiz) {
         quiz.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Check answer")).click();
     }
