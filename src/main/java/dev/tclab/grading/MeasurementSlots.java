@@ -17,9 +17,9 @@ import java.util.function.IntConsumer;
  * <p>
  * Slots go round robin per learner, so one learner's checks cannot keep another's waiting: a free slot goes to the
  * waiting learner holding the fewest slots, among equals to the one whose turn came longest ago (a learner who just
- * got a slot, or just came, goes to the back of the round); one learner's own requests are served in order. A
- * learner may hold several slots only while nobody else waits. Waiting callers are told their place in line, again
- * whenever it changes.
+ * got or gave back a slot, or just came, goes to the back of the round); one learner's own requests are served in
+ * order. A learner may hold several slots only while nobody else waits. Waiting callers are told their place in
+ * line, again whenever it changes.
  */
 @ApplicationScoped
 public class MeasurementSlots {
@@ -167,6 +167,8 @@ public class MeasurementSlots {
     private void release(String learner) {
         Learner l = learners.get(learner);
         l.held--;
+        // Giving a slot back ends a turn too: another learner already waiting goes before this one's next request.
+        l.turn = ++turns;
         forgetIfIdle(learner, l);
         free++;
         grant();
