@@ -12,11 +12,16 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.options.AriaRole;
+import com.sun.net.httpserver.HttpServer;
 import dev.tclab.lab.FakeRuntimeProfile;
+import dev.tclab.lab.LabService;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.net.InetSocketAddress;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -36,6 +41,9 @@ class LessonBrowserTest {
 
     @TestHTTPResource("/")
     URL root;
+
+    @Inject
+    LabService labs;
 
     @BeforeAll
     static void launch() {
@@ -206,6 +214,40 @@ class LessonBrowserTest {
             assertTrue(page.evaluate("window.__csp").toString().contains("script-src"), page.evaluate("window.__csp").toString());
             assertEquals(null, page.evaluate("window.__inline"), "the inline script did not run");
         }
+    }
+
+    @Test
+    void shouldStartNoLabForAPageOnAnotherSite() throws Exception {
+        // Row 10 of issue 10: a page on another site posted text/plain to /api/labs and a lab started.
+        int before = labs.liveCount();
+        byte[] evilPage = ("<form method=post enctype=text/plain action='" + root + "api/labs'>"
+                + "<input name='{\"lesson\": \"example\", \"x\": \"' value='\"}'><button>win a prize</button></form>")
+                .getBytes(StandardCharsets.UTF_8);
+        // A real server on another port: the browser treats it as another site, and as a local one (a page that
+        // came from nowhere would count as public, and the browser would stop its calls to localhost itself).
+        HttpServer evil = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        evil.createContext("/", exchange -> {
+            exchange.getResponseHeaders().set("Content-Type", "text/html");
+            exchange.sendResponseHeaders(200, evilPage.length);
+            exchange.getResponseBody().write(evilPage);
+            exchange.close();
+        });
+        evil.start();
+        try (var context = browser.newContext()) {
+            Page page = context.newPage();
+            page.navigate("http://127.0.0.1:" + evil.getAddress().getPort() + "/");
+            com.microsoft.playwright.Response fetched = page.waitForResponse(root + "api/labs", () -> page.evaluate(
+                    "url => fetch(url, {method: 'POST', mode: 'no-cors', credentials: 'include', "
+                            + "headers: {'Content-Type': 'text/plain'}, body: '{\"lesson\": \"example\"}'})",
+                    root + "api/labs"));
+            assertEquals(403, fetched.status(), "the fetch reached tclab and was refused");
+            com.microsoft.playwright.Response posted = page.waitForResponse(root + "api/labs",
+                    () -> page.click("button"));
+            assertEquals(403, posted.status(), "the form post reached tclab and was refused");
+        } finally {
+            evil.stop(0);
+        }
+        assertEquals(before, labs.liveCount(), "no lab started");
     }
 
     private static void checkAnswer(Locator quiz) {
