@@ -7,7 +7,8 @@ async function call(method, path, body) {
   try {
     response = await fetch(path, {
       method,
-      headers: body ? { 'Content-Type': 'application/json' } : {},
+      // Every change goes as JSON: tclab refuses other types (docs/api.md, "State changes").
+      headers: method === 'GET' ? {} : { 'Content-Type': 'application/json' },
       body: body ? JSON.stringify(body) : undefined,
       credentials: 'same-origin',
     });

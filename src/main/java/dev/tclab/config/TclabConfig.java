@@ -32,6 +32,8 @@ public interface TclabConfig {
     @WithDefault("data")
     String dataDir();
 
+    Quota quota();
+
     /** Token that lesson authors send (Authorization: Bearer ...) to run self-tests over the API; unset = off. */
     Optional<String> authorToken();
 
@@ -155,5 +157,27 @@ public interface TclabConfig {
         Optional<String> password();
 
         enum Kind { H2, POSTGRESQL }
+    }
+
+    /** Limits on starting labs per client, so one person (clearing cookies, scripting) cannot take every slot. */
+    interface Quota {
+        /**
+         * Live labs from one client address (IPv6: one /64). A classroom behind one NAT address shares this limit:
+         * raise it to the class size there.
+         */
+        @WithDefault("10")
+        int liveLabsPerAddress();
+
+        /** Live labs of one learner (one learner cookie), across lessons. */
+        @WithDefault("3")
+        int liveLabsPerLearner();
+
+        /** Lab starts one client address may make in a burst before it must wait (token bucket size). */
+        @WithDefault("10")
+        int startBurstPerAddress();
+
+        /** After a burst, one more start per this interval from the same address (token bucket refill). */
+        @WithDefault("10s")
+        Duration startIntervalPerAddress();
     }
 }

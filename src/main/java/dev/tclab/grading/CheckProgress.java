@@ -4,7 +4,7 @@ package dev.tclab.grading;
 public record CheckProgress(String checkId, Stage stage, int attempt, String detail) {
 
     public enum Stage {
-        /** Every measurement slot of the host is busy; the check waits for one. */
+        /** Every measurement slot of the host is busy; the check waits for one (detail: its place in line). */
         WAITING_FOR_SLOT,
         MEASURING,
         /** Pausing between samples (retry or stable window). */

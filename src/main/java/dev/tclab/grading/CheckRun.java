@@ -75,7 +75,7 @@ public final class CheckRun {
 
     void progress(CheckProgress progress) {
         switch (progress.stage()) {
-            case WAITING_FOR_SLOT -> update(State.WAITING_FOR_SLOT, "waiting for a measurement slot");
+            case WAITING_FOR_SLOT -> update(State.WAITING_FOR_SLOT, progress.detail());
             case MEASURING -> update(State.MEASURING, "measuring" + (progress.attempt() > 1 ? " (sample " + progress.attempt() + ")" : ""));
             case WAITING -> update(State.MEASURING, "waiting before the next sample");
             case DONE -> { }

@@ -63,6 +63,13 @@ public class CheckRunner {
      */
     public CheckResult run(String labId, String checkId, CheckSpec spec, BaselineSteps baselineSteps,
                            Consumer<CheckProgress> progress) {
+        // No learner behind it (a lesson self-test): the lab takes its turn for measurement slots as its own learner.
+        return run(labId, labId, checkId, spec, baselineSteps, progress);
+    }
+
+    /** As {@link #run(String, String, CheckSpec, BaselineSteps, Consumer)}, for {@code learner}'s lab. */
+    public CheckResult run(String learner, String labId, String checkId, CheckSpec spec, BaselineSteps baselineSteps,
+                           Consumer<CheckProgress> progress) {
         Instant start = Instant.now();
         Set<String> missing = missingBaselines(labId, spec);
         if (!missing.isEmpty()) {
@@ -78,7 +85,7 @@ public class CheckRunner {
             progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring"));
             Sample sample;
             try {
-                sample = sample(labId, checkId, spec, progress, attempt);
+                sample = sample(learner, labId, checkId, spec, progress, attempt);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return done(checkId, spec, CheckResult.Status.ERROR, attempt, null, "The check was interrupted.", start, progress);
@@ -123,7 +130,8 @@ public class CheckRunner {
         return missing;
     }
 
-    private Sample sample(String labId, String checkId, CheckSpec spec, Consumer<CheckProgress> progress, int attempt)
+    private Sample sample(String learner, String labId, String checkId, CheckSpec spec, Consumer<CheckProgress> progress,
+                          int attempt)
             throws InterruptedException {
         Map<String, Object> results = new LinkedHashMap<>();
         Map<String, String> raw = new LinkedHashMap<>();
@@ -135,13 +143,13 @@ public class CheckRunner {
                 }
                 List<Measurement> dependents = spec.during(m.name());
                 if (dependents.isEmpty()) {
-                    keep(m, measure(labId, checkId, m, progress, attempt), results, raw, errors);
+                    keep(m, measure(learner, labId, checkId, m, progress, attempt), results, raw, errors);
                     continue;
                 }
-                Future<MeasurementOutcome> load = loads.submit(() -> measure(labId, checkId, m, progress, attempt));
+                Future<MeasurementOutcome> load = loads.submit(() -> measure(learner, labId, checkId, m, progress, attempt));
                 Thread.sleep(loadLead.toMillis());
                 for (Measurement d : dependents) {
-                    keep(d, measure(labId, checkId, d, progress, attempt), results, raw, errors);
+                    keep(d, measure(learner, labId, checkId, d, progress, attempt), results, raw, errors);
                 }
                 keep(m, join(load), results, raw, errors);
             }
@@ -171,16 +179,29 @@ public class CheckRunner {
         }
     }
 
-    private MeasurementOutcome measure(String labId, String checkId, Measurement m, Consumer<CheckProgress> progress,
-                                       int attempt) throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+    private MeasurementOutcome measure(String learner, String labId, String checkId, Measurement m,
+                                       Consumer<CheckProgress> progress, int attempt) throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (!m.kind().load()) {
             return execute(labId, m);
         }
-        try (MeasurementSlots.Slot slot = slots.acquire(() -> progress.accept(new CheckProgress(checkId,
-                CheckProgress.Stage.WAITING_FOR_SLOT, attempt, "waiting for a measurement slot")))) {
+        try (MeasurementSlots.Slot slot = slots.acquire(learner, place -> progress.accept(new CheckProgress(checkId,
+                CheckProgress.Stage.WAITING_FOR_SLOT, attempt, "waiting for a measurement slot: " + ordinal(place)
+                + " in line")))) {
             progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring " + m.name()));
             return execute(labId, m);
         }
+    }
+
+    /** 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st. */
+    static String ordinal(int n) {
+        int lastTwo = n % 100;
+        String suffix = lastTwo >= 11 && lastTwo <= 13 ? "th" : switch (n % 10) {
+            case 1 -> "st";
+            case 2 -> "nd";
+            case 3 -> "rd";
+            default -> "th";
+        };
+        return n + suffix;
     }
 
     private MeasurementOutcome execute(String labId, Measurement m) throws EngineUnavailableException, NodeNotFoundException {

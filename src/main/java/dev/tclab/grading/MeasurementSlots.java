@@ -3,17 +3,61 @@ package dev.tclab.grading;
 import dev.tclab.config.TclabConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.util.concurrent.Semaphore;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.function.IntConsumer;
 
 /**
  * Limits throughput measurements running at once on the host: all labs share its CPUs, so thirty simultaneous
- * iperf3 runs would measure the CPU, not the shaper. Callers that must wait are told so first.
+ * iperf3 runs would measure the CPU, not the shaper.
+ * <p>
+ * Slots go round robin per learner, so one learner's checks cannot keep another's waiting: a free slot goes to the
+ * waiting learner holding the fewest slots, among equals to the one whose turn came longest ago (a learner who just
+ * got or gave back a slot, or just came, goes to the back of the round); one learner's own requests are served in
+ * order. A learner may hold several slots only while nobody else waits. Waiting callers are told their place in
+ * line, again whenever it changes.
  */
 @ApplicationScoped
 public class MeasurementSlots {
 
-    private final Semaphore slots;
+    /** A held slot; closing it frees the slot. */
+    public interface Slot extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private static final class Ticket {
+        private final String learner;
+        private boolean granted;
+
+        private Ticket(String learner) {
+            this.learner = learner;
+        }
+    }
+
+    /** A learner that holds or waits for slots. */
+    private static final class Learner {
+        private int held;
+        /** Position in the round: lower goes first among learners holding as many slots. */
+        private long turn;
+        private final List<Ticket> waiting = new ArrayList<>();
+
+        private Learner(long turn) {
+            this.turn = turn;
+        }
+    }
+
+    private static final Comparator<Learner> NEXT = Comparator.<Learner>comparingInt(l -> l.held)
+            .thenComparingLong(l -> l.turn);
+
     private final int size;
+    private int free;
+    private long turns;
+    private final Map<String, Learner> learners = new HashMap<>();
 
     @Inject
     public MeasurementSlots(TclabConfig config) {
@@ -22,37 +66,129 @@ public class MeasurementSlots {
 
     public MeasurementSlots(int size) {
         this.size = Math.max(1, size);
-        this.slots = new Semaphore(this.size, true);
+        this.free = this.size;
     }
 
-    /** A held slot; closing it frees the slot. */
-    public interface Slot extends AutoCloseable {
-        @Override
-        void close();
-    }
-
-    /** Takes a slot, calling {@code onWait} first when none is free. Blocks until one is. */
-    public Slot acquire(Runnable onWait) throws InterruptedException {
-        if (!slots.tryAcquire()) {
-            onWait.run();
-            slots.acquire();
+    /**
+     * Takes a slot for {@code learner}, blocking until one is free and it is the learner's turn. While waiting,
+     * {@code onWait} is called with the caller's place in line (1 = next), first when the wait begins and again
+     * each time the place changes; it is not called when a slot is free at once.
+     */
+    public Slot acquire(String learner, IntConsumer onWait) throws InterruptedException {
+        Ticket ticket;
+        synchronized (this) {
+            ticket = new Ticket(learner);
+            learners.computeIfAbsent(learner, l -> new Learner(++turns)).waiting.add(ticket);
+            grant();
         }
-        boolean[] released = {false};
-        return () -> {
-            synchronized (released) {
-                if (!released[0]) {
-                    released[0] = true;
-                    slots.release();
+        int shown = 0;
+        while (true) {
+            int place;
+            synchronized (this) {
+                try {
+                    while (!ticket.granted && (place = placeOf(ticket)) == shown) {
+                        wait();
+                    }
+                } catch (InterruptedException e) {
+                    abandon(ticket);
+                    throw e;
                 }
+                if (ticket.granted) {
+                    return held(learner);
+                }
+                place = placeOf(ticket);
             }
-        };
+            onWait.accept(place);
+            shown = place;
+        }
     }
 
     public int size() {
         return size;
     }
 
-    public int free() {
-        return slots.availablePermits();
+    public synchronized int free() {
+        return free;
+    }
+
+    /** Callers waiting for a slot now. */
+    public synchronized int waiting() {
+        return learners.values().stream().mapToInt(l -> l.waiting.size()).sum();
+    }
+
+    /** Gives free slots to the waiting learners whose turn it is. */
+    private void grant() {
+        while (free > 0) {
+            Learner next = learners.values().stream().filter(l -> !l.waiting.isEmpty()).min(NEXT).orElse(null);
+            if (next == null) {
+                break;
+            }
+            next.waiting.remove(0).granted = true;
+            next.held++;
+            next.turn = ++turns;
+            free--;
+        }
+        notifyAll();
+    }
+
+    /** The ticket's place in line if no slot were freed meanwhile: the order {@link #grant()} would serve. */
+    private int placeOf(Ticket ticket) {
+        record Sim(Learner learner, int held, long turn, int next) {
+        }
+        PriorityQueue<Sim> round = new PriorityQueue<>(Comparator.<Sim>comparingInt(Sim::held).thenComparingLong(Sim::turn));
+        learners.values().stream().filter(l -> !l.waiting.isEmpty()).forEach(l -> round.add(new Sim(l, l.held, l.turn, 0)));
+        long turn = turns;
+        int place = 0;
+        while (!round.isEmpty()) {
+            Sim s = round.poll();
+            place++;
+            if (s.learner().waiting.get(s.next()) == ticket) {
+                return place;
+            }
+            if (s.next() + 1 < s.learner().waiting.size()) {
+                round.add(new Sim(s.learner(), s.held() + 1, ++turn, s.next() + 1));
+            }
+        }
+        throw new IllegalStateException("a waiting ticket is not in line");
+    }
+
+    private Slot held(String learner) {
+        boolean[] released = {false};
+        return () -> {
+            synchronized (MeasurementSlots.this) {
+                if (!released[0]) {
+                    released[0] = true;
+                    release(learner);
+                }
+            }
+        };
+    }
+
+    private void release(String learner) {
+        Learner l = learners.get(learner);
+        l.held--;
+        // Giving a slot back ends a turn too: another learner already waiting goes before this one's next request.
+        l.turn = ++turns;
+        forgetIfIdle(learner, l);
+        free++;
+        grant();
+    }
+
+    /** An interrupted waiter leaves the line, or gives back the slot it got in the meantime. */
+    private void abandon(Ticket ticket) {
+        if (ticket.granted) {
+            release(ticket.learner);
+            return;
+        }
+        Learner l = learners.get(ticket.learner);
+        l.waiting.remove(ticket);
+        forgetIfIdle(ticket.learner, l);
+        notifyAll();
+    }
+
+    private void forgetIfIdle(String learner, Learner l) {
+        if (l.held == 0 && l.waiting.isEmpty()) {
+            learners.remove(learner);
+        }
     }
 }

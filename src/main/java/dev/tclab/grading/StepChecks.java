@@ -123,7 +123,7 @@ public class StepChecks {
             CheckResult result;
             try {
                 CheckSpec spec = CheckSpecParser.parse(check.file(), check.yaml(), check.line());
-                result = runner.run(run.labId(), check.id(), spec, baselineSteps, run::progress);
+                result = runner.run(run.owner(), run.labId(), check.id(), spec, baselineSteps, run::progress);
             } catch (CheckSpecException e) {
                 // Validation keeps such lessons out of reach, so this only happens with a lesson edited mid-run.
                 finish(run, CheckRun.State.ERROR, "This check is broken in the lesson: " + e.getMessage());

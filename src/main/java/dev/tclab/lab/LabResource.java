@@ -4,16 +4,20 @@ import dev.tclab.config.TclabConfig;
 import dev.tclab.learner.CurrentLearner;
 import dev.tclab.web.ApiError;
 import io.smallrye.common.annotation.Blocking;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.SocketAddress;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.util.List;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** The learner's labs: start, look at, stop. A learner only ever sees their own labs. */
 @Path("/api/labs")
@@ -27,19 +31,22 @@ public class LabResource {
 
     private final LabService labs;
     private final TopologySource topologies;
+    private final StartQuota quota;
     private final Duration idleTimeout;
     private final CurrentLearner learner;
 
-    public LabResource(LabService labs, TopologySource topologies, TclabConfig config, CurrentLearner learner) {
+    public LabResource(LabService labs, TopologySource topologies, StartQuota quota, TclabConfig config,
+                       CurrentLearner learner) {
         this.labs = labs;
         this.topologies = topologies;
+        this.quota = quota;
         this.idleTimeout = config.lab().idleTimeout();
         this.learner = learner;
     }
 
     @POST
-    public Response start(StartRequest request)
-            throws ServerFullException, EngineUnavailableException, TopologyException {
+    public Response start(StartRequest request, @Context HttpServerRequest http)
+            throws ServerFullException, EngineUnavailableException, TopologyException, QuotaExceededException {
         if (request == null || request.lesson() == null || request.lesson().isBlank()) {
             return ApiError.response(Response.Status.BAD_REQUEST, "Send {\"lesson\": \"<slug>\"} to start a lesson's lab.");
         }
@@ -48,7 +55,10 @@ public class LabResource {
             return ApiError.response(Response.Status.NOT_FOUND, "There is no lesson '" + request.lesson() + "'.");
         }
         String owner = learner.id();
-        LabService.StartResult result = labs.startOrGet(owner, request.lesson(), topology);
+        // The peer's address, or the forwarded client's when quarkus.http.proxy.* trusts the proxy.
+        SocketAddress client = http.remoteAddress();
+        LabService.StartResult result = labs.startOrGet(owner, request.lesson(), topology,
+                quota.from(client == null ? null : client.hostAddress()));
         return Response.status(result.created() ? Response.Status.ACCEPTED : Response.Status.OK)
                 .entity(LabView.of(result.lab(), idleTimeout)).build();
     }
@@ -71,5 +81,12 @@ public class LabResource {
             throws LabNotFoundException, EngineUnavailableException {
         labs.stop(id, learner.id());
         return Response.noContent().build();
+    }
+
+    @ServerExceptionMapper
+    public Response quotaExceeded(QuotaExceededException e) {
+        Response refusal = ApiError.response(Response.Status.TOO_MANY_REQUESTS, e.getMessage());
+        return e.retryAfter().map(wait -> Response.fromResponse(refusal)
+                .header("Retry-After", String.valueOf(wait.toSeconds())).build()).orElse(refusal);
     }
 }

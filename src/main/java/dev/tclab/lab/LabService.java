@@ -56,12 +56,13 @@ public class LabService {
      *
      * @throws ServerFullException        when the server already runs its maximum of labs
      * @throws EngineUnavailableException when the container engine does not answer
+     * @throws QuotaExceededException     when {@code admission} refuses the new lab
      */
     public record StartResult(Lab lab, boolean created) {
     }
 
-    public StartResult startOrGet(String owner, String lesson, Topology topology)
-            throws ServerFullException, EngineUnavailableException {
+    public StartResult startOrGet(String owner, String lesson, Topology topology, StartAdmission admission)
+            throws ServerFullException, EngineUnavailableException, QuotaExceededException {
         Optional<Lab> existing = liveLabOf(owner, lesson);
         if (existing.isPresent()) {
             existing.get().touch(Instant.now());
@@ -85,12 +86,14 @@ public class LabService {
                 throw new ServerFullException(config.maxRunning());
             }
             lab = new Lab(newId(), owner, lesson, parameters, topology, Instant.now());
+            admission.admit(lab);
             labs.put(lab.id(), lab);
         }
         try {
             registry.save(lab.record());
         } catch (RuntimeException e) {
-            // Not recorded, so not acknowledged: the lab is not started.
+            // Not recorded, so not acknowledged: the lab is not started (and no longer counts against any quota).
+            lab.failed("The lab could not be recorded: " + e.getMessage(), Instant.now());
             labs.remove(lab.id());
             throw e;
         }

@@ -61,7 +61,7 @@ class CheckResourceTest {
     }
 
     private static JsonPath checkToTheEnd(String learner, String lab, String step) throws InterruptedException {
-        String run = given().cookie("tclab_learner", learner).post("/api/labs/" + lab + "/steps/" + step + "/check")
+        String run = given().cookie("tclab_learner", learner).contentType(ContentType.JSON).post("/api/labs/" + lab + "/steps/" + step + "/check")
                 .then().statusCode(202).body("step", equalTo(step)).extract().path("id");
         JsonPath body = null;
         for (int i = 0; i < 200; i++) {
@@ -110,9 +110,9 @@ class CheckResourceTest {
     void shouldKeepOtherLearnersOutAndExplainUnknownSteps() throws Exception {
         String owner = Labs.newLearner();
         String lab = runningLab(owner);
-        given().cookie("tclab_learner", Labs.newLearner()).post("/api/labs/" + lab + "/steps/shape/check")
+        given().cookie("tclab_learner", Labs.newLearner()).contentType(ContentType.JSON).post("/api/labs/" + lab + "/steps/shape/check")
                 .then().statusCode(404).body("error", containsString("No lab " + lab + " of yours"));
-        given().cookie("tclab_learner", owner).post("/api/labs/" + lab + "/steps/nope/check")
+        given().cookie("tclab_learner", owner).contentType(ContentType.JSON).post("/api/labs/" + lab + "/steps/nope/check")
                 .then().statusCode(404).body("error", equalTo("Lesson 'example' has no step 'nope'."));
         given().cookie("tclab_learner", owner).get("/api/labs/" + lab + "/checks/no-such-run")
                 .then().statusCode(404).body("error", containsString("press Check again"));
@@ -123,7 +123,7 @@ class CheckResourceTest {
         String learner = Labs.newLearner();
         String lab = runningLab(learner);
         given().cookie("tclab_learner", learner).delete("/api/labs/" + lab).then().statusCode(204);
-        given().cookie("tclab_learner", learner).post("/api/labs/" + lab + "/steps/shape/check").then().statusCode(404);
+        given().cookie("tclab_learner", learner).contentType(ContentType.JSON).post("/api/labs/" + lab + "/steps/shape/check").then().statusCode(404);
         given().cookie("tclab_learner", learner).get("/api/labs").then().body("id", hasItem(lab));
     }
 

@@ -247,12 +247,61 @@ class CheckRunnerTest {
             sleep(10);
         }
         assertTrue(second.stream().anyMatch(p -> p.stage() == CheckProgress.Stage.WAITING_FOR_SLOT
-                && p.detail().equals("waiting for a measurement slot")));
+                && p.detail().equals("waiting for a measurement slot: 1st in line")));
         release.countDown();
         first.join(5000);
         secondThread.join(5000);
         assertEquals(1, oneSlot.free());
         assertEquals(CheckProgress.Stage.DONE, second.get(second.size() - 1).stage());
+    }
+
+    @Test
+    void shouldServeAnotherLearnersCheckBeforeTheSameLearnersNextOne() throws Exception {
+        // Row 8 of issue 10: one learner's two checks held the slots and another learner's check waited 27 s.
+        MeasurementSlots oneSlot = new MeasurementSlots(1);
+        CheckRunner shared = new CheckRunner(runtime, baselines, oneSlot, Duration.ZERO);
+        CountDownLatch firstRunning = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> iperfOrder = Collections.synchronizedList(new ArrayList<>());
+        runtime.execHandler = (node, cmd) -> {
+            if (cmd.startsWith("iperf3")) {
+                iperfOrder.add(cmd.replaceAll(".* -c (\\S+).*", "$1"));
+                if (firstRunning.getCount() == 1) {
+                    firstRunning.countDown();
+                    await(release);
+                }
+                return TBF_10;
+            }
+            return ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        };
+        List<CheckProgress> annSecond = Collections.synchronizedList(new ArrayList<>());
+        List<CheckProgress> bob = Collections.synchronizedList(new ArrayList<>());
+        Thread a1 = new Thread(() -> shared.run("ann", LAB, "a1", specUnchecked(SHAPED), BaselineSteps.UNKNOWN, p -> { }));
+        a1.start();
+        assertTrue(await(firstRunning));
+        Thread a2 = new Thread(() -> shared.run("ann", LAB, "a2", specUnchecked(SHAPED.replace("10.0.0.2", "10.0.0.3")),
+                BaselineSteps.UNKNOWN, annSecond::add));
+        a2.start();
+        awaitDetail(annSecond, "waiting for a measurement slot: 1st in line");
+        Thread b1 = new Thread(() -> shared.run("bob", LAB, "b1", specUnchecked(SHAPED.replace("10.0.0.2", "10.0.0.4")),
+                BaselineSteps.UNKNOWN, bob::add));
+        b1.start();
+        awaitDetail(bob, "waiting for a measurement slot: 1st in line");
+        awaitDetail(annSecond, "waiting for a measurement slot: 2nd in line");
+        release.countDown();
+        for (Thread t : List.of(a1, a2, b1)) {
+            t.join(5000);
+        }
+        assertEquals(List.of("10.0.0.2", "10.0.0.4", "10.0.0.3"), iperfOrder, "bob measured before ann's second check");
+        assertEquals(1, oneSlot.free());
+    }
+
+    private static void awaitDetail(List<CheckProgress> progress, String detail) {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (progress.stream().noneMatch(p -> p.detail().equals(detail)) && System.nanoTime() < until) {
+            sleep(10);
+        }
+        assertTrue(progress.stream().anyMatch(p -> p.detail().equals(detail)), detail + " in " + progress);
     }
 
     private static CheckSpec specUnchecked(String yaml) {

@@ -38,7 +38,7 @@ class LabServiceTest {
     }
 
     private Lab running(String owner, String lesson) throws Exception {
-        Lab lab = labs.startOrGet(owner, lesson, topology).lab();
+        Lab lab = labs.startOrGet(owner, lesson, topology, admitted -> { }).lab();
         for (int i = 0; i < 100 && lab.phase() == LabPhase.STARTING; i++) {
             Thread.sleep(10);
         }
@@ -48,7 +48,7 @@ class LabServiceTest {
 
     @Test
     void shouldStartInTheBackgroundAndReachRunningWithEveryStage() throws Exception {
-        LabService.StartResult result = labs.startOrGet("ann", "tbf", topology);
+        LabService.StartResult result = labs.startOrGet("ann", "tbf", topology, admitted -> { });
         assertThat(result.created()).isTrue();
         Lab lab = running("ann", "tbf");
         assertSame(result.lab(), lab);
@@ -60,7 +60,7 @@ class LabServiceTest {
     @Test
     void shouldGiveTheSameLabBackForTheSameLearnerAndLesson() throws Exception {
         Lab first = running("ann", "tbf");
-        LabService.StartResult again = labs.startOrGet("ann", "tbf", topology);
+        LabService.StartResult again = labs.startOrGet("ann", "tbf", topology, admitted -> { });
         assertThat(again.created()).isFalse();
         assertSame(first, again.lab());
         assertThat(running("bob", "tbf").id()).isNotEqualTo(first.id());
@@ -71,7 +71,7 @@ class LabServiceTest {
         running("a", "x");
         running("b", "x");
         running("c", "x");
-        ServerFullException full = assertThrows(ServerFullException.class, () -> labs.startOrGet("d", "x", topology));
+        ServerFullException full = assertThrows(ServerFullException.class, () -> labs.startOrGet("d", "x", topology, admitted -> { }));
         assertThat(full.getMessage()).contains("3 labs are running").contains("tclab.lab.max-running");
         assertThat(runtime.running).hasSize(3);
     }
@@ -106,7 +106,7 @@ class LabServiceTest {
         labs.get(lab.id(), "ann");
         labs.refresh(lab);
         assertThat(lab.lastActivity()).isEqualTo(before);
-        labs.startOrGet("ann", "tbf", topology);
+        labs.startOrGet("ann", "tbf", topology, admitted -> { });
         assertThat(lab.lastActivity()).isAfter(before);
     }
 
@@ -131,7 +131,7 @@ class LabServiceTest {
     @Test
     void shouldReportAStartFailureWithTheRuntimesReason() throws Exception {
         runtime.failStartWith = "wiring the links failed: RTNETLINK answers: File exists";
-        Lab lab = labs.startOrGet("ann", "tbf", topology).lab();
+        Lab lab = labs.startOrGet("ann", "tbf", topology, admitted -> { }).lab();
         for (int i = 0; i < 100 && lab.phase() == LabPhase.STARTING; i++) {
             Thread.sleep(10);
         }
@@ -177,7 +177,7 @@ class LabServiceTest {
         for (int i = 0; i < 200; i++) {
             AtomicBoolean startReturning = new AtomicBoolean();
             runtime.onStartReturning = () -> startReturning.set(true);
-            Lab lab = labs.startOrGet("racer" + i, "tbf", topology).lab();
+            Lab lab = labs.startOrGet("racer" + i, "tbf", topology, admitted -> { }).lab();
             while (!startReturning.get()) {
                 Thread.onSpinWait();
             }
@@ -221,7 +221,7 @@ class LabServiceTest {
         assertThat(adopted.lesson()).isEqualTo("ws-test");
         assertThat(adopted.parameters()).containsEntry("rate", "7mbit");
         assertThat(runtime.running).containsKey("adopt-me");
-        assertThat(labs.startOrGet("ann", "ws-test", topology).created()).as("the adopted lab is the learner's lab")
+        assertThat(labs.startOrGet("ann", "ws-test", topology, admitted -> { }).created()).as("the adopted lab is the learner's lab")
                 .isFalse();
     }
 
@@ -255,7 +255,7 @@ class LabServiceTest {
     void shouldRefuseToStartWhileTheEngineIsDown() {
         runtime.reachable = false;
         EngineUnavailableException down = assertThrows(EngineUnavailableException.class,
-                () -> labs.startOrGet("ann", "tbf", topology));
+                () -> labs.startOrGet("ann", "tbf", topology, admitted -> { }));
         assertThat(down.getMessage()).isEqualTo("cannot reach the Docker engine at fake://: fake engine is down");
         assertThat(labs.labsOf("ann")).noneMatch(l -> l.phase().live());
         assertThat(Map.copyOf(runtime.running)).isEmpty();

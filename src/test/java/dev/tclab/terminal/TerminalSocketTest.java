@@ -80,6 +80,9 @@ class TerminalSocketTest {
         assertThrows(ExecutionException.class,
                 () -> TestSocket.open(base, path, cookie, "http://evil.example:" + base.getPort()));
         assertThrows(ExecutionException.class, () -> TestSocket.open(base, path, cookie, null));
+        // Issue 10: userinfo before this server's host and port passed for the same origin.
+        assertThrows(ExecutionException.class, () -> TestSocket.open(base, path, cookie,
+                "http://evil.com@" + base.getHost() + ":" + base.getPort()));
     }
 
     @Test

@@ -37,6 +37,9 @@ class LabPageBrowserTest {
                      .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                              "--disable-component-update", "--disable-sync", "--no-first-run")))) {
             Page tab = browser.newPage();
+            // Heard by the browser driver's own script, which the page's Content-Security-Policy does not cover.
+            tab.addInitScript("window.__csp = []; document.addEventListener('securitypolicyviolation', "
+                    + "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));");
             tab.setDefaultTimeout(TIMEOUT_MS);
             tab.navigate(page.toString());
             tab.click("#lab-start");
@@ -71,6 +74,7 @@ class LabPageBrowserTest {
             String after = (String) plot.evaluate("c => c.toDataURL()");
             tab.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/lab-page-iperf.png")).setFullPage(true));
             assertNotEquals(before, after, "the throughput plot changed while iperf3 ran");
+            assertEquals(List.of(), tab.evaluate("window.__csp"), "terminals and plots run under the CSP");
             assertTrue(tab.locator(".tclab-pane[data-node=client] .xterm-rows").innerText().contains("iperf3 -c"));
             tab.click("#lab-stop");
             tab.locator("#lab-start").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));

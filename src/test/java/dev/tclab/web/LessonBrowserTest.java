@@ -12,11 +12,16 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.options.AriaRole;
+import com.sun.net.httpserver.HttpServer;
 import dev.tclab.lab.FakeRuntimeProfile;
+import dev.tclab.lab.LabService;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.net.InetSocketAddress;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -36,6 +41,9 @@ class LessonBrowserTest {
 
     @TestHTTPResource("/")
     URL root;
+
+    @Inject
+    LabService labs;
 
     @BeforeAll
     static void launch() {
@@ -171,6 +179,75 @@ class LessonBrowserTest {
             assertThat(needsLab).isVisible();
             assertThat(expiry).isHidden();
         }
+    }
+
+    @Test
+    void shouldRunTheLessonPageAndItsLabPanelWithoutAContentSecurityPolicyViolation() {
+        try (var context = browser.newContext()) {
+            // Injected by the browser driver, so the policy does not apply to this listener itself.
+            context.addInitScript("window.__csp = []; document.addEventListener('securitypolicyviolation', "
+                    + "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));");
+            Page page = context.newPage();
+            List<String> consoleErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
+            page.onConsoleMessage(m -> {
+                if ("error".equals(m.type())) {
+                    consoleErrors.add(m.text());
+                }
+            });
+            page.navigate(root + "lessons/web-test");
+            page.click("#lab-start");
+            // The terminal (xterm.js styles its rows with a <style> element) and the statistics panel are up.
+            page.locator(".xterm-rows").first().waitFor();
+            Locator quiz = page.locator("#quiz-burst-unit");
+            quiz.getByLabel("32 kilobytes").check();
+            checkAnswer(quiz);
+            assertThat(quiz.locator(".quiz-result")).hasText("Correct! Every option is explained above.");
+            page.click("#lab-stop");
+            assertThat(page.locator("#lab-start")).isVisible();
+
+            assertEquals(List.of(), page.evaluate("window.__csp"), "no CSP violation");
+            assertEquals(List.of(), consoleErrors.stream().filter(t -> t.contains("Content Security Policy")).toList());
+            // The listener does hear violations: an inline script is refused.
+            page.evaluate("document.body.append(Object.assign(document.createElement('script'), "
+                    + "{textContent: 'window.__inline = 1'}))");
+            page.waitForCondition(() -> !((List<?>) page.evaluate("window.__csp")).isEmpty());
+            assertTrue(page.evaluate("window.__csp").toString().contains("script-src"), page.evaluate("window.__csp").toString());
+            assertEquals(null, page.evaluate("window.__inline"), "the inline script did not run");
+        }
+    }
+
+    @Test
+    void shouldStartNoLabForAPageOnAnotherSite() throws Exception {
+        // Row 10 of issue 10: a page on another site posted text/plain to /api/labs and a lab started.
+        int before = labs.liveCount();
+        byte[] evilPage = ("<form method=post enctype=text/plain action='" + root + "api/labs'>"
+                + "<input name='{\"lesson\": \"example\", \"x\": \"' value='\"}'><button>win a prize</button></form>")
+                .getBytes(StandardCharsets.UTF_8);
+        // A real server on another port: the browser treats it as another site, and as a local one (a page that
+        // came from nowhere would count as public, and the browser would stop its calls to localhost itself).
+        HttpServer evil = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        evil.createContext("/", exchange -> {
+            exchange.getResponseHeaders().set("Content-Type", "text/html");
+            exchange.sendResponseHeaders(200, evilPage.length);
+            exchange.getResponseBody().write(evilPage);
+            exchange.close();
+        });
+        evil.start();
+        try (var context = browser.newContext()) {
+            Page page = context.newPage();
+            page.navigate("http://127.0.0.1:" + evil.getAddress().getPort() + "/");
+            com.microsoft.playwright.Response fetched = page.waitForResponse(root + "api/labs", () -> page.evaluate(
+                    "url => fetch(url, {method: 'POST', mode: 'no-cors', credentials: 'include', "
+                            + "headers: {'Content-Type': 'text/plain'}, body: '{\"lesson\": \"example\"}'})",
+                    root + "api/labs"));
+            assertEquals(403, fetched.status(), "the fetch reached tclab and was refused");
+            com.microsoft.playwright.Response posted = page.waitForResponse(root + "api/labs",
+                    () -> page.click("button"));
+            assertEquals(403, posted.status(), "the form post reached tclab and was refused");
+        } finally {
+            evil.stop(0);
+        }
+        assertEquals(before, labs.liveCount(), "no lab started");
     }
 
     private static void checkAnswer(Locator quiz) {

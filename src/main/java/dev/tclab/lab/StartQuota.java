@@ -1,0 +1,136 @@
+package dev.tclab.lab;
+
+import dev.tclab.config.TclabConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Limits lab starts per client, so that one person cannot take every lab slot of the server by clearing cookies or
+ * scripting the API: live labs per learner, live labs per client address, and a start rate per client address
+ * (a token bucket). The client address is the connection's peer, or the forwarded one when Quarkus trusts the proxy
+ * ({@code quarkus.http.proxy.*}); all IPv6 addresses of one /64 count as one client, as one host or home holds them.
+ * Counts cover the labs this quota admitted since the app started.
+ */
+@ApplicationScoped
+public class StartQuota {
+
+    private record Admitted(String client, Lab lab) {
+    }
+
+    private final TclabConfig.Quota limits;
+    private final InstantSource clock;
+    private final List<Admitted> admitted = new ArrayList<>();
+    /** Only clients whose bucket is not full: a full bucket is the same as none. */
+    private final Map<String, TokenBucket> buckets = new HashMap<>();
+
+    @Inject
+    public StartQuota(TclabConfig config) {
+        this(config.quota(), InstantSource.system());
+    }
+
+    StartQuota(TclabConfig.Quota limits, InstantSource clock) {
+        this.limits = limits;
+        this.clock = clock;
+    }
+
+    /** The admission for a start from {@code clientAddress} (an IP address), for {@link LabService#startOrGet}. */
+    public StartAdmission from(String clientAddress) {
+        String client = clientOf(clientAddress);
+        return lab -> admit(client, lab);
+    }
+
+    private synchronized void admit(String client, Lab lab) throws QuotaExceededException {
+        Instant now = clock.instant();
+        admitted.removeIf(a -> !a.lab().phase().live());
+        buckets.values().removeIf(b -> b.full(now));
+        List<String> learnersLessons = admitted.stream().filter(a -> a.lab().owner().equals(lab.owner()))
+                .map(a -> a.lab().lesson()).toList();
+        if (learnersLessons.size() >= limits.liveLabsPerLearner()) {
+            throw new QuotaExceededException("You already have " + learnersLessons.size() + " labs running ("
+                    + String.join(", ", learnersLessons) + "), the most one learner may have. Stop one you no longer "
+                    + "need (Stop lab on its lesson page), then start this one again.", null);
+        }
+        long fromClient = admitted.stream().filter(a -> a.client().equals(client)).count();
+        if (fromClient >= limits.liveLabsPerAddress()) {
+            throw new QuotaExceededException(fromClient + " labs are already running from your network address, the "
+                    + "most one address may have. Stop a lab you no longer need, then try again. (A classroom "
+                    + "sharing one address: the host raises tclab.quota.live-labs-per-address.)", null);
+        }
+        TokenBucket bucket = buckets.computeIfAbsent(client,
+                c -> new TokenBucket(Math.max(1, limits.startBurstPerAddress()), limits.startIntervalPerAddress(), now));
+        Duration wait = bucket.take(now);
+        if (!wait.isZero()) {
+            long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+            throw new QuotaExceededException("Too many labs were started from your network address in a short "
+                    + "time. Wait " + seconds + " s, then try again.", Duration.ofSeconds(seconds));
+        }
+        admitted.add(new Admitted(client, lab));
+    }
+
+    /** The client an address belongs to: the address itself, or its /64 network for IPv6. */
+    static String clientOf(String address) {
+        if (address == null || address.isBlank()) {
+            return "unknown";
+        }
+        try {
+            // An IP literal: no name lookup happens.
+            InetAddress ip = InetAddress.getByName(address);
+            if (ip instanceof Inet6Address) {
+                byte[] network = Arrays.copyOf(ip.getAddress(), 16);
+                Arrays.fill(network, 8, 16, (byte) 0);
+                return InetAddress.getByAddress(network).getHostAddress() + "/64";
+            }
+            return ip.getHostAddress();
+        } catch (UnknownHostException e) {
+            return address;
+        }
+    }
+
+    /** Starts allowed now and then: {@code capacity} at once, refilled by one every {@code interval}. */
+    static final class TokenBucket {
+        private final int capacity;
+        private final Duration interval;
+        private double tokens;
+        private Instant last;
+
+        TokenBucket(int capacity, Duration interval, Instant now) {
+            this.capacity = capacity;
+            this.interval = interval.isZero() || interval.isNegative() ? Duration.ofNanos(1) : interval;
+            this.tokens = capacity;
+            this.last = now;
+        }
+
+        /** Takes a token and returns zero, or returns how long until one is there. */
+        Duration take(Instant now) {
+            refill(now);
+            if (tokens >= 1) {
+                tokens -= 1;
+                return Duration.ZERO;
+            }
+            return Duration.ofNanos((long) Math.ceil((1 - tokens) * interval.toNanos()));
+        }
+
+        boolean full(Instant now) {
+            refill(now);
+            return tokens >= capacity;
+        }
+
+        private void refill(Instant now) {
+            if (now.isAfter(last)) {
+                tokens = Math.min(capacity, tokens + (double) Duration.between(last, now).toNanos() / interval.toNanos());
+                last = now;
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package dev.tclab.grading;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Measurement slots go round robin per learner, FIFO within a learner, and waiters learn their place in line. */
+class MeasurementSlotsTest {
+
+    /** Who got a slot, in order. */
+    private final List<String> granted = new CopyOnWriteArrayList<>();
+    /** The last place in line each waiter was told. */
+    private final Map<String, Integer> places = new ConcurrentHashMap<>();
+    private final List<Waiter> waiters = new CopyOnWriteArrayList<>();
+
+    /** A thread that takes a slot for a learner and holds it until released. */
+    private final class Waiter {
+        private final String name;
+        private final CountDownLatch release = new CountDownLatch(1);
+        private final CountDownLatch done = new CountDownLatch(1);
+        private final Thread thread;
+        private volatile boolean interrupted;
+
+        Waiter(MeasurementSlots slots, String learner, String name) {
+            this.name = name;
+            this.thread = new Thread(() -> {
+                try (MeasurementSlots.Slot slot = slots.acquire(learner, place -> places.put(name, place))) {
+                    granted.add(name);
+                    release.await();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } finally {
+                    done.countDown();
+                }
+            }, "waiter-" + name);
+            waiters.add(this);
+            thread.start();
+        }
+
+        void release() throws InterruptedException {
+            release.countDown();
+            assertTrue(done.await(5, TimeUnit.SECONDS), name + " released its slot");
+        }
+    }
+
+    @AfterEach
+    void stopWaiters() {
+        waiters.forEach(w -> w.thread.interrupt());
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < until, "timed out waiting until " + what);
+            Thread.sleep(2);
+        }
+    }
+
+    private Waiter holding(MeasurementSlots slots, String learner, String name) throws InterruptedException {
+        Waiter w = new Waiter(slots, learner, name);
+        await(() -> granted.contains(name), name + " holds a slot");
+        return w;
+    }
+
+    private Waiter waiting(MeasurementSlots slots, String learner, String name) throws InterruptedException {
+        int before = slots.waiting();
+        Waiter w = new Waiter(slots, learner, name);
+        await(() -> slots.waiting() == before + 1 && places.containsKey(name), name + " waits");
+        return w;
+    }
+
+    @Test
+    void shouldGiveAFreedSlotToAnotherLearnerBeforeASecondOneToTheSameLearner() throws Exception {
+        // Row 8: one learner's two checks held both slots and the next freed slot went to them again, so another
+        // learner's check waited 27 s.
+        MeasurementSlots slots = new MeasurementSlots(2);
+        Waiter a1 = holding(slots, "ann", "a1");
+        holding(slots, "ann", "a2");
+        waiting(slots, "ann", "a3");
+        waiting(slots, "bob", "b1");
+        assertEquals(1, places.get("b1"), "bob holds nothing, so he is next");
+        await(() -> places.get("a3") == 2, "ann's third check moves back behind bob");
+
+        a1.release();
+        await(() -> granted.size() == 3, "the freed slot is given");
+        assertEquals(List.of("a1", "a2", "b1"), granted);
+        assertEquals(1, slots.waiting(), "ann's third check still waits");
+        assertEquals(0, slots.free());
+    }
+
+    @Test
+    void shouldServeLearnersRoundRobinAndEachLearnersChecksInOrder() throws Exception {
+        MeasurementSlots slots = new MeasurementSlots(1);
+        Waiter holder = holding(slots, "host", "h");
+        waiting(slots, "ann", "a1");
+        waiting(slots, "ann", "a2");
+        waiting(slots, "ann", "a3");
+        assertEquals(Map.of("a1", 1, "a2", 2, "a3", 3), places);
+        waiting(slots, "bob", "b1");
+        waiting(slots, "cy", "c1");
+        await(() -> places.equals(Map.of("a1", 1, "b1", 2, "c1", 3, "a2", 4, "a3", 5)),
+                "late learners go ahead of ann's second and third check: " + places);
+
+        Waiter current = holder;
+        for (int i = 1; i <= 5; i++) {
+            current.release();
+            int expected = i + 1;
+            await(() -> granted.size() == expected, "the next waiter gets the slot");
+            String next = granted.get(i);
+            current = waiters.stream().filter(w -> w.name.equals(next)).findFirst().orElseThrow();
+        }
+        current.release();
+        assertEquals(List.of("h", "a1", "b1", "c1", "a2", "a3"), granted);
+        assertEquals(1, slots.free());
+        assertEquals(0, slots.waiting());
+    }
+
+    @Test
+    void shouldTakeAFreeSlotAtOnceWithoutSayingItWaits() throws Exception {
+        MeasurementSlots slots = new MeasurementSlots(2);
+        holding(slots, "ann", "a1");
+        holding(slots, "ann", "a2");
+        assertFalse(places.containsKey("a1") || places.containsKey("a2"), "nobody was told to wait");
+    }
+
+    @Test
+    void shouldLetAnInterruptedWaiterLeaveTheLineAndMoveTheOthersUp() throws Exception {
+        MeasurementSlots slots = new MeasurementSlots(1);
+        Waiter holder = holding(slots, "host", "h");
+        Waiter a1 = waiting(slots, "ann", "a1");
+        waiting(slots, "bob", "b1");
+        assertEquals(2, places.get("b1"));
+        a1.thread.interrupt();
+        assertTrue(a1.done.await(5, TimeUnit.SECONDS));
+        assertTrue(a1.interrupted);
+        await(() -> places.get("b1") == 1, "bob moves up");
+        holder.release();
+        await(() -> granted.contains("b1"), "bob gets the slot");
+        assertFalse(granted.contains("a1"));
+    }
+
+    @Test
+    void shouldNameThePlaceInWords() {
+        assertEquals(List.of("1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"),
+                List.of(1, 2, 3, 4, 11, 12, 13, 21, 22, 101).stream().map(CheckRunner::ordinal).toList());
+    }
+}
