@@ -23,12 +23,14 @@ import java.util.regex.Pattern;
 final class OutputReader {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Raw output kept per measurement for the learner to read (the API returns it): enough for any error message. */
+    static final int MAX_RAW_CHARS = 4096;
 
     private OutputReader() {
     }
 
     static MeasurementOutcome read(Measurement m, ExecResult exec) {
-        String raw = exec.stdout().isBlank() ? exec.stderr() : exec.stdout();
+        String raw = excerptOfRaw(exec);
         if (exec.timedOut()) {
             return new MeasurementOutcome(Map.of(), raw, m.kind().key() + " did not finish within "
                     + Commands.timeout(m).toSeconds() + " s");
@@ -106,6 +108,20 @@ final class OutputReader {
         } catch (JsonProcessingException e) {
             throw new OutputParseException("expected JSON output, found " + excerpt(stdout) + " (" + e.getOriginalMessage() + ")", e);
         }
+    }
+
+    /**
+     * The output to show the learner: its beginning only, saying where it was cut (by here, or by the runtime that
+     * keeps about 1 MiB per stream). A learner can make a command print without end; the API must not return that.
+     */
+    static String excerptOfRaw(ExecResult exec) {
+        String raw = exec.stdout().isBlank() ? exec.stderr() : exec.stdout();
+        if (raw.length() <= MAX_RAW_CHARS && !exec.truncated()) {
+            return raw;
+        }
+        String shown = raw.substring(0, Math.min(raw.length(), MAX_RAW_CHARS));
+        return shown + "\n[tclab: output cut here: it was " + (exec.truncated() ? "more than 1 MiB" : raw.length()
+                + " characters") + "; the first " + shown.length() + " are shown]";
     }
 
     private static String firstLine(ExecResult exec) {

@@ -25,6 +25,11 @@ final class NodeSampler {
 
     private static final Logger LOG = Logger.getLogger(NodeSampler.class);
     private static final long MAX_BACKOFF_MS = 30_000;
+    /**
+     * Most output one round may produce. A round is a few KiB (thousands of qdiscs still fit); more means the learner
+     * writes to the sampler's stdout or made a qdisc tree no page can show, and the sampler is restarted.
+     */
+    static final long MAX_ROUND_BYTES = 2L << 20;
 
     private final String labId;
     private final String node;
@@ -116,7 +121,8 @@ final class NodeSampler {
     private void startProcess() throws EngineUnavailableException, NodeNotFoundException {
         long mine = ++generation;
         roundPending = false;
-        SampleAssembler assembler = new SampleAssembler(raw -> publish(parse(raw)));
+        SampleAssembler assembler = new SampleAssembler(raw -> publish(parse(raw)), MAX_ROUND_BYTES,
+                () -> overflowed(mine));
         process = runtime.stream(labId, node, command, false, new StreamListener() {
             @Override
             public void onOutput(byte[] chunk) {
@@ -140,6 +146,30 @@ final class NodeSampler {
             roundPending = false;
         }
         return write(sample);
+    }
+
+    /** A round grew past its cap: the process is dropped (with what it sent) and restarted with backoff. */
+    private void overflowed(long which) {
+        ProcessStream toClose;
+        long delay;
+        synchronized (this) {
+            if (stopped || which != generation) {
+                return;
+            }
+            toClose = process;
+            process = null;
+            generation++; // the old process's end is no news: its restart is scheduled here
+            delay = Math.min(MAX_BACKOFF_MS, 1000L << Math.min(failures, 5));
+            failures++;
+        }
+        LOG.infof("sampler of %s/%s sent more than %d bytes in one round; restarting it", labId, node, MAX_ROUND_BYTES);
+        publish(write(new StatsFrames.Notice(node, "The statistics of " + node + " sent more than "
+                + (MAX_ROUND_BYTES >> 20) + " MiB in one round (output written to the sampler, or a qdisc tree too big"
+                + " to show), so the sampler was restarted.")));
+        if (toClose != null) {
+            toClose.close();
+        }
+        restarts.schedule(this::restart, delay, TimeUnit.MILLISECONDS);
     }
 
     private void processEnded(long which, String reason) {

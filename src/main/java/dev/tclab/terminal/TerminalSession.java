@@ -18,6 +18,10 @@ import java.util.function.Consumer;
  */
 final class TerminalSession implements StreamListener {
 
+    static final byte[] INPUT_DROPPED_NOTICE = ("\r\n[tclab: input dropped: the shell is not reading what you send "
+            + "(about 1 MiB is waiting); press Ctrl-C or wait for the running command]\r\n")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
     private final SessionKey key;
     private final OutputRing recent;
     private final Consumer<TerminalSession> onEnd;
@@ -26,6 +30,7 @@ final class TerminalSession implements StreamListener {
     private TerminalSink sink;
     private ScheduledFuture<?> expiry;
     private String endReason;
+    private boolean inputDropped;
 
     TerminalSession(SessionKey key, int replayBytes, Consumer<TerminalSession> onEnd) {
         this.key = key;
@@ -96,11 +101,22 @@ final class TerminalSession implements StreamListener {
         end("The terminal was closed.");
     }
 
-    /** Types into the shell: queues the bytes for the exec's stdin, never blocking (it runs on the event loop). */
+    /**
+     * Types into the shell: queues the bytes for the exec's stdin, never blocking (it runs on the event loop). When
+     * the shell does not read and its queue is full, the bytes are dropped and the learner told once, in the
+     * terminal: websockets-next cannot pause reading a socket, and a note says more than a stalled paste.
+     */
     void write(byte[] input) {
         ProcessStream target = running();
-        if (target != null) {
-            target.write(input);
+        if (target == null) {
+            return;
+        }
+        boolean taken = target.write(input);
+        synchronized (lock) {
+            if (!taken && !inputDropped && sink != null) {
+                sink.output(INPUT_DROPPED_NOTICE);
+            }
+            inputDropped = !taken;
         }
     }
 

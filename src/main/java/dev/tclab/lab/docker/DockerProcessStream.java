@@ -25,7 +25,10 @@ final class DockerProcessStream implements ProcessStream {
     private final String containerId;
     private final String pidFile;
     private final Executor background;
-    private final QueueInputStream stdin = new QueueInputStream();
+    /** Input queued for a process that does not read it; beyond this, writes are refused (see ProcessStream). */
+    static final long MAX_QUEUED_INPUT_BYTES = 1 << 20;
+
+    private final QueueInputStream stdin = new QueueInputStream(MAX_QUEUED_INPUT_BYTES);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean reported = new AtomicBoolean();
     private final String execId;
@@ -71,8 +74,8 @@ final class DockerProcessStream implements ProcessStream {
     }
 
     @Override
-    public void write(byte[] input) {
-        stdin.offer(input);
+    public boolean write(byte[] input) {
+        return stdin.offer(input);
     }
 
     @Override
