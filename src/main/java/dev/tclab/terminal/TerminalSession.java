@@ -18,8 +18,9 @@ import java.util.function.Consumer;
  */
 final class TerminalSession implements StreamListener {
 
-    static final byte[] INPUT_DROPPED_NOTICE = ("\r\n[tclab: input dropped: the shell is not reading what you send "
-            + "(about 1 MiB is waiting); press Ctrl-C or wait for the running command]\r\n")
+    /** Keys, Ctrl-C too, queue behind what waits: they reach the shell once its command reads or ends. */
+    static final byte[] INPUT_DROPPED_NOTICE = ("\r\n[tclab: input dropped: the running command is not reading its "
+            + "input (1 MiB is waiting); keys work again once it reads or ends]\r\n")
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final SessionKey key;

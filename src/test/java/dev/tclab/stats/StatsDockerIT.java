@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.RetainedHeap;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.web.SocketCloseCodes;
 import dev.tclab.web.TestLabs;
@@ -105,6 +106,36 @@ class StatsDockerIT {
             }
             assertTrue(told, "the viewers were told the sampler restarted");
             nextSample(stats, "client");
+        }
+    }
+
+    /** Issue 10, row 3: 200 MB written to the sampler's stdout cost 300 MB of heap and one 200 MB frame. */
+    @Test
+    void shouldRestartASamplerFloodedWithOutputTellThePageAndKeepTheHeapBounded() throws Exception {
+        try (TestSocket stats = openStats(cookie)) {
+            nextSample(stats, "client");
+            long before = RetainedHeap.bytes();
+            // In the background, so the exec returns; the writer blocks once nobody reads the sampler's output.
+            sh("client", "p=$(pgrep -f '[s]ample %s' | head -n 1) && { head -c 200000000 /dev/zero | tr '\\0' x"
+                    + " > /proc/$p/fd/1; } </dev/null >/dev/null 2>&1 &");
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            String notice = null;
+            int longest = 0;
+            while (notice == null && System.nanoTime() < deadline) {
+                String text = stats.nextText(WAIT);
+                longest = Math.max(longest, text.length());
+                JsonNode frame = json.readTree(text);
+                if ("notice".equals(frame.path("type").asText()) && "client".equals(frame.path("node").asText())) {
+                    notice = frame.path("message").asText();
+                }
+            }
+            assertTrue(notice != null && notice.contains("more than 2 MiB in one round"), "the page was told: " + notice);
+            nextSample(stats, "client");
+            long retained = RetainedHeap.bytes() - before;
+            System.out.printf("200 MB to the sampler's stdout: retained heap +%d MiB, longest frame %d chars%n",
+                    RetainedHeap.mib(retained), longest);
+            assertTrue(longest < 64 * 1024, "no flood frame reached the page: " + longest);
+            assertTrue(retained < 32L << 20, "retained heap below 32 MiB: " + retained);
         }
     }
 
