@@ -69,6 +69,13 @@ public interface TclabConfig {
 
         /** Image of the app's wiring helper container (needs ip from iproute2); defaults to the lab image. */
         Optional<String> helperImage();
+
+        /**
+         * Most MiB of packets a lab's qdiscs may hold queued (kernel memory no node limit counts); above it, the
+         * root qdisc holding the most is removed and the learner told. Watched while the lab's statistics are.
+         */
+        @WithDefault("32")
+        int maxQdiscBacklogMib();
     }
 
     interface Docker {

@@ -10,6 +10,7 @@ import dev.tclab.lab.StreamListener;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,6 +39,7 @@ final class NodeSampler {
     private final ObjectMapper json;
     private final ScheduledExecutorService restarts;
     private final Runnable onGone;
+    private final BacklogGuard backlogs;
     private final SampleParser parser;
     private final Set<StatsViewer> viewers = new CopyOnWriteArraySet<>();
     private final ScheduledFuture<?> ticker;
@@ -53,7 +55,7 @@ final class NodeSampler {
      */
     NodeSampler(String labId, String node, List<String> interfaces, LabRuntime runtime, Duration interval,
                 ObjectMapper json, ScheduledExecutorService restarts, ScheduledExecutorService ticks,
-                Runnable onGone) {
+                BacklogGuard backlogs, Runnable onGone) {
         this.labId = labId;
         this.node = node;
         this.runtime = runtime;
@@ -61,6 +63,7 @@ final class NodeSampler {
         this.json = json;
         this.restarts = restarts;
         this.onGone = onGone;
+        this.backlogs = backlogs;
         this.parser = new SampleParser(node, interfaces);
         this.ticker = ticks.scheduleAtFixedRate(this::tick, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -138,9 +141,12 @@ final class NodeSampler {
 
     private String parse(RawSample raw) {
         StatsFrames.NodeSample sample;
+        Map<String, Long> rootBacklogs;
         synchronized (parser) {
             sample = parser.parse(raw);
+            rootBacklogs = parser.rootBacklogs();
         }
+        backlogs.report(labId, node, rootBacklogs, reset -> publish(write(reset)));
         synchronized (this) {
             failures = 0;
             roundPending = false;

@@ -139,6 +139,39 @@ class StatsDockerIT {
         }
     }
 
+    /** Issue 10, row 6: tbf with limit 600mb and a UDP flood held 84 MB of kernel memory, kept after the sender ended. */
+    @Test
+    void shouldRemoveAQueueHoldingMoreThanTheCeilingAndTellThePage() throws Exception {
+        sh("client", "tc qdisc add dev eth1 root tbf rate 1mbit burst 32kb limit 600mb");
+        sh("server", "iperf3 -s -D -1");
+        try (TestSocket stats = openStats(cookie)) {
+            nextSample(stats, "client");
+            // One UDP socket queues at most its send buffer; 16 of 4 MB each queued 43 MB here. iperf3 may then wait
+            // for its control connection, stuck behind the queue until the reset: timeout(1) ends it either way.
+            runtime.exec(labId, "client", List.of("timeout", "10", "iperf3", "-c", "10.9.0.2", "-u", "-b", "2G", "-t", "4",
+                    "-P", "16", "-w", "4M"), Duration.ofSeconds(30));
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            JsonNode reset = null;
+            while (reset == null && System.nanoTime() < deadline) {
+                JsonNode frame = json.readTree(stats.nextText(WAIT));
+                if ("backlog-reset".equals(frame.path("type").asText())) {
+                    reset = frame;
+                }
+            }
+            assertTrue(reset != null, "the page was told of the reset");
+            System.out.println("backlog reset: " + reset);
+            assertEquals("client", reset.path("node").asText());
+            assertEquals("eth1", reset.path("dev").asText());
+            long ceiling = reset.path("ceilingBytes").asLong();
+            assertEquals(32L << 20, ceiling, "the default ceiling");
+            assertTrue(reset.path("backlogBytes").asLong() > ceiling, reset.toString());
+            assertTrue(reset.path("message").asText().contains("tclab removed that root qdisc"), reset.toString());
+            JsonNode root = json.readTree(sh("client", "tc -s -j qdisc show dev eth1").stdout()).path(0);
+            assertTrue(root.path("backlog").asLong() < ceiling, "backlog back under the ceiling: " + root);
+            assertTrue(!"tbf".equals(root.path("kind").asText()), "the tbf was removed: " + root);
+        }
+    }
+
     @Test
     void shouldRefuseOtherLearnersAndStopSamplersNobodyWatches() throws Exception {
         try (TestSocket stranger = openStats(learnerIds.sign(learnerIds.newId()))) {
