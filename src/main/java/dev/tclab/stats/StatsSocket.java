@@ -68,7 +68,7 @@ public class StatsSocket {
         } catch (EngineUnavailableException e) {
             watched.forEach(node -> hub.unwatch(labId, node, viewer));
             viewer.error("The Docker engine does not answer: " + e.getMessage());
-            connection.close(new CloseReason(1013, "engine unavailable")).subscribe().with(ok -> { }, f -> { });
+            connection.close(new CloseReason(SocketCloseCodes.ENGINE_UNAVAILABLE, "engine unavailable")).subscribe().with(ok -> { }, f -> { });
         }
     }
 

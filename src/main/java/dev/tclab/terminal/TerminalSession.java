@@ -130,6 +130,11 @@ final class TerminalSession implements StreamListener {
 
     /** Ends the shell and releases its stream; idempotent. */
     void end(String why) {
+        end(why, false);
+    }
+
+    /** As {@link #end(String)}; with {@code engineLost}, the page is told to come back later instead of "ended". */
+    private void end(String why, boolean engineLost) {
         ProcessStream toClose;
         TerminalSink attached;
         synchronized (lock) {
@@ -148,7 +153,10 @@ final class TerminalSession implements StreamListener {
         if (toClose != null) {
             toClose.close();
         }
-        if (attached != null) {
+        if (attached != null && engineLost) {
+            attached.engineLost("The Docker engine does not answer (" + why + "); the terminal reconnects once it is"
+                    + " back, with a new shell.");
+        } else if (attached != null) {
             attached.ended(why);
         }
         onEnd.accept(this);
@@ -173,6 +181,11 @@ final class TerminalSession implements StreamListener {
     @Override
     public void onClosed(String reason) {
         end(reason == null || reason.isBlank() ? "The shell ended." : reason);
+    }
+
+    @Override
+    public void onEngineLost(String reason) {
+        end(reason, true);
     }
 
     private ProcessStream running() {

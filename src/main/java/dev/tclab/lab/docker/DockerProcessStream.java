@@ -55,21 +55,41 @@ final class DockerProcessStream implements ProcessStream {
             @Override
             public void onError(Throwable error) {
                 super.onError(error);
-                finished(listener, closed.get() ? "closed" : "the stream broke: " + error.getMessage());
+                finished(listener, "the stream broke: " + error.getMessage());
             }
 
             @Override
             public void onComplete() {
                 super.onComplete();
-                finished(listener, closed.get() ? "closed" : "the process exited");
+                finished(listener, "the process exited");
             }
         };
         docker.execStartCmd(execId).withTty(tty).withStdIn(stdin).exec(callback);
     }
 
     private void finished(StreamListener listener, String reason) {
-        if (reported.compareAndSet(false, true)) {
+        if (!reported.compareAndSet(false, true)) {
+            return;
+        }
+        if (closed.get()) {
+            listener.onClosed("closed");
+        } else if (engineLost()) {
+            listener.onEngineLost("the Docker engine went away");
+        } else {
             listener.onClosed(reason);
+        }
+    }
+
+    /**
+     * Whether the stream ended because the engine did, rather than the process: an engine that stops ends every
+     * attached stream (as a clean end or an error alike), so only asking it tells the two apart.
+     */
+    private boolean engineLost() {
+        try {
+            Boolean running = docker.inspectExecCmd(execId).exec().isRunning();
+            return Boolean.TRUE.equals(running);
+        } catch (RuntimeException e) {
+            return true;
         }
     }
 
