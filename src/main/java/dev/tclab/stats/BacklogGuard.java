@@ -3,14 +3,21 @@ package dev.tclab.stats;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabEnded;
+import dev.tclab.lab.LabPhase;
 import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabService;
 import dev.tclab.lab.NodeNotFoundException;
 import dev.tclab.lab.WorkerThreads;
+import dev.tclab.tc.QdiscParser;
+import dev.tclab.tc.TcParseException;
+import io.quarkus.scheduler.Scheduled;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,26 +31,31 @@ import org.jboss.logging.Logger;
 /**
  * Keeps the packets a lab's queues hold below a ceiling. They live in kernel memory that no node's memory limit
  * counts (measured here: a tbf with {@code limit 600mb} and a UDP flood held 84 MB, kept after the sender ended).
- * The samplers report every node's root-qdisc backlogs each round; when a lab's total passes
- * {@code tclab.lab.max-qdisc-backlog-mib}, the root qdisc holding the most is deleted (which frees its packets) and the
- * learner is told.
+ * The samplers report every node's root-qdisc backlogs each round; labs nobody watches (the page closed) are looked at
+ * every {@code tclab.lab.cull-interval} instead. When a lab's total passes {@code tclab.lab.max-qdisc-backlog-mib},
+ * the root qdisc holding the most is deleted (which frees its packets) and the learner is told.
  */
 @ApplicationScoped
 public class BacklogGuard {
 
     private static final Logger LOG = Logger.getLogger(BacklogGuard.class);
-    private static final Duration RESET_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration EXEC_TIMEOUT = Duration.ofSeconds(10);
+    /** A lab whose samplers reported within this long is watched by them; the sweep leaves it alone. */
+    private static final Duration WATCHED = Duration.ofSeconds(10);
 
     private final LabRuntime runtime;
+    private final LabService labs;
     private final long ceilingBytes;
     /** Lab id, then node, then interface: the bytes its root qdisc held in the node's last round. */
     private final Map<String, Map<String, Map<String, Long>>> backlogs = new ConcurrentHashMap<>();
     private final Set<String> resetting = ConcurrentHashMap.newKeySet();
+    private final Map<String, Instant> reportedAt = new ConcurrentHashMap<>();
     // One thread: resets are rare, and an exec must not block the sampler's stream thread that reports.
     private final ExecutorService resets = Executors.newSingleThreadExecutor(WorkerThreads.named("tclab-backlog-reset"));
 
-    public BacklogGuard(LabRuntime runtime, TclabConfig config) {
+    public BacklogGuard(LabRuntime runtime, LabService labs, TclabConfig config) {
         this.runtime = runtime;
+        this.labs = labs;
         this.ceilingBytes = (long) config.lab().maxQdiscBacklogMib() << 20;
     }
 
@@ -52,6 +64,34 @@ public class BacklogGuard {
      * removes the biggest queue of the lab; {@code tell} then gets the frame for the lab's viewers.
      */
     void report(String labId, String node, Map<String, Long> byInterface, Consumer<StatsFrames.BacklogReset> tell) {
+        reportedAt.put(labId, Instant.now());
+        check(labId, node, byInterface, tell);
+    }
+
+    /**
+     * Looks at the running labs no sampler reported on lately: the learner may have filled a queue and closed the
+     * page. Reads every interactive node's qdiscs (one exec each); a reset is logged, as nobody is there to tell.
+     */
+    @Scheduled(every = "${tclab.lab.cull-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void sweepUnwatched() {
+        Instant now = Instant.now();
+        for (Lab lab : labs.all()) {
+            Instant reported = reportedAt.get(lab.id());
+            if (lab.phase() != LabPhase.RUNNING || reported != null && reported.isAfter(now.minus(WATCHED))) {
+                continue;
+            }
+            for (String node : lab.topology().interactiveNodes()) {
+                try {
+                    ExecResult qdiscs = runtime.exec(lab.id(), node, List.of("tc", "-s", "-j", "qdisc", "show"), EXEC_TIMEOUT);
+                    check(lab.id(), node, SampleParser.rootBacklogs(QdiscParser.parseJson(qdiscs.stdout())), reset -> { });
+                } catch (EngineUnavailableException | NodeNotFoundException | TcParseException | RuntimeException e) {
+                    LOG.debugf("cannot read the queues of %s in lab %s: %s", node, lab.id(), e.getMessage());
+                }
+            }
+        }
+    }
+
+    private void check(String labId, String node, Map<String, Long> byInterface, Consumer<StatsFrames.BacklogReset> tell) {
         Map<String, Map<String, Long>> lab = backlogs.computeIfAbsent(labId, k -> new ConcurrentHashMap<>());
         lab.put(node, byInterface);
         long total = lab.values().stream().flatMap(m -> m.values().stream()).mapToLong(Long::longValue).sum();
@@ -79,7 +119,7 @@ public class BacklogGuard {
     private void reset(String labId, String node, String dev, long held, long total,
                        Consumer<StatsFrames.BacklogReset> tell) {
         try {
-            ExecResult result = runtime.exec(labId, node, List.of("tc", "qdisc", "del", "dev", dev, "root"), RESET_TIMEOUT);
+            ExecResult result = runtime.exec(labId, node, List.of("tc", "qdisc", "del", "dev", dev, "root"), EXEC_TIMEOUT);
             boolean done = result.ok();
             LOG.infof("lab %s held %d bytes in its queues (ceiling %d); root qdisc of %s on %s (%d bytes) %s", labId,
                     total, ceilingBytes, dev, node, held, done ? "removed" : "could not be removed: " + result.stderr());
@@ -112,6 +152,7 @@ public class BacklogGuard {
 
     void onLabEnded(@Observes LabEnded ended) {
         backlogs.remove(ended.labId());
+        reportedAt.remove(ended.labId());
     }
 
     void onShutdown(@Observes ShutdownEvent event) {

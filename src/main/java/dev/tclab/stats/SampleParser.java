@@ -76,9 +76,14 @@ final class SampleParser {
     }
 
     private static Map<String, Long> rootBacklogs(Map<String, List<Qdisc>> qdiscs) {
+        return rootBacklogs(qdiscs.values().stream().flatMap(List::stream).toList());
+    }
+
+    /** The bytes queued in each interface's root qdisc, from {@code tc -s -j qdisc show}. */
+    static Map<String, Long> rootBacklogs(List<Qdisc> qdiscs) {
         Map<String, Long> backlogs = new HashMap<>();
-        qdiscs.forEach((dev, list) -> list.stream().filter(q -> q.parent().equals("root"))
-                .forEach(q -> backlogs.merge(dev, q.stats().backlogBytes(), Long::sum)));
+        qdiscs.stream().filter(q -> q.parent().equals("root") && q.dev() != null)
+                .forEach(q -> backlogs.merge(q.dev(), q.stats().backlogBytes(), Long::sum));
         return Map.copyOf(backlogs);
     }
 
