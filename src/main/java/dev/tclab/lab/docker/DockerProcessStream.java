@@ -82,15 +82,24 @@ final class DockerProcessStream implements ProcessStream {
 
     /**
      * Whether the stream ended because the engine did, rather than the process: an engine that stops ends every
-     * attached stream (as a clean end or an error alike), so only asking it tells the two apart.
+     * attached stream (as a clean end or an error alike), so only asking it tells the two apart. The engine may mark
+     * an exec as ended a moment after its output stream closed, hence the few looks.
      */
     private boolean engineLost() {
-        try {
-            Boolean running = docker.inspectExecCmd(execId).exec().isRunning();
-            return Boolean.TRUE.equals(running);
-        } catch (RuntimeException e) {
-            return true;
+        for (int look = 0; look < 5; look++) {
+            try {
+                if (!Boolean.TRUE.equals(docker.inspectExecCmd(execId).exec().isRunning())) {
+                    return false;
+                }
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } catch (RuntimeException e) {
+                return true;
+            }
         }
+        return true; // the process runs on, yet its stream is gone: as good as lost, the page must reconnect
     }
 
     @Override
