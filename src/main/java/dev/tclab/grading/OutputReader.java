@@ -25,6 +25,10 @@ final class OutputReader {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Raw output kept per measurement for the learner to read (the API returns it): enough for any error message. */
     static final int MAX_RAW_CHARS = 4096;
+    /** A command's stdout and stderr as values to check (kept with the run): enough for any lesson's check. */
+    static final int MAX_VALUE_CHARS = 64 * 1024;
+    /** Output read as JSON: its tree is kept with the run, and is several times the text's size. */
+    static final int MAX_JSON_CHARS = 256 * 1024;
 
     private OutputReader() {
     }
@@ -66,8 +70,8 @@ final class OutputReader {
         Map<String, Object> tree = new LinkedHashMap<>();
         tree.put("exit_code", new Measure(exec.exitCode(), Unit.NONE));
         tree.put("ok", exec.exitCode() == 0);
-        tree.put("stdout", exec.stdout().strip());
-        tree.put("stderr", exec.stderr().strip());
+        tree.put("stdout", head(exec.stdout().strip(), MAX_VALUE_CHARS));
+        tree.put("stderr", head(exec.stderr().strip(), MAX_VALUE_CHARS));
         switch (m.option("parse", "text")) {
             case "json" -> tree.put("json", json(exec.stdout()));
             case "ip" -> tree.put("interfaces", ResultTrees.interfaces(IpParser.parse(exec.stdout())));
@@ -96,8 +100,16 @@ final class OutputReader {
         return tree;
     }
 
+    private static String head(String text, int chars) {
+        return text.length() <= chars ? text : text.substring(0, chars);
+    }
+
     @SuppressWarnings("unchecked")
     private static Object json(String stdout) throws OutputParseException {
+        if (stdout.length() > MAX_JSON_CHARS) {
+            throw new OutputParseException("the output is " + stdout.length() + " characters; at most "
+                    + MAX_JSON_CHARS + " are read as JSON");
+        }
         try {
             Object value = MAPPER.readValue(stdout, Object.class);
             if (value == null) {

@@ -123,6 +123,22 @@ class CheckResourceTest {
     }
 
     @Test
+    void shouldKeepOnlyTheNewestRunsOfALab() throws Exception {
+        labAnswers("iperf3/iperf3-tcp-tbf10.json");
+        String learner = Labs.newLearner();
+        String lab = runningLab(learner);
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        for (int press = 0; press <= StepChecks.KEPT_RUNS_PER_LAB; press++) {
+            ids.add(checkToTheEnd(learner, lab, "shape").getString("id"));
+        }
+        given().cookie("tclab_learner", learner).get("/api/labs/" + lab + "/checks/" + ids.get(0))
+                .then().statusCode(404);
+        for (String kept : ids.subList(1, ids.size())) {
+            given().cookie("tclab_learner", learner).get("/api/labs/" + lab + "/checks/" + kept).then().statusCode(200);
+        }
+    }
+
+    @Test
     void shouldKeepOtherLearnersOutAndExplainUnknownSteps() throws Exception {
         String owner = Labs.newLearner();
         String lab = runningLab(owner);
