@@ -210,7 +210,9 @@ export class LabStats {
     }
     const view = this.nodes.get(message.node);
     if (message.type === 'sample' && view) view.sample(message);
-    else if (message.type === 'notice' && view) view.notice(`${message.node}: ${message.message}`);
+    else if ((message.type === 'notice' || message.type === 'backlog-reset') && view) {
+      view.notice(`${message.node}: ${message.message}`);
+    }
     else if (message.type === 'error') this.nodes.forEach((v) => v.notice(message.message));
   }
 

@@ -87,6 +87,13 @@ public interface TclabConfig {
          */
         @WithDefault("true")
         boolean keepOnShutdown();
+
+        /**
+         * Most MiB of packets a lab's qdiscs may hold queued (kernel memory no node limit counts); above it, the
+         * root qdisc holding the most is removed and the learner told. Watched while the lab's statistics are.
+         */
+        @WithDefault("32")
+        int maxQdiscBacklogMib();
     }
 
     interface Docker {

@@ -23,12 +23,18 @@ import java.util.regex.Pattern;
 final class OutputReader {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Raw output kept per measurement for the learner to read (the API returns it): enough for any error message. */
+    static final int MAX_RAW_CHARS = 4096;
+    /** A command's stdout and stderr as values to check (kept with the run): enough for any lesson's check. */
+    static final int MAX_VALUE_CHARS = 64 * 1024;
+    /** Output read as JSON: its tree is kept with the run, and is several times the text's size. */
+    static final int MAX_JSON_CHARS = 256 * 1024;
 
     private OutputReader() {
     }
 
     static MeasurementOutcome read(Measurement m, ExecResult exec) {
-        String raw = exec.stdout().isBlank() ? exec.stderr() : exec.stdout();
+        String raw = excerptOfRaw(exec);
         if (exec.timedOut()) {
             return new MeasurementOutcome(Map.of(), raw, m.kind().key() + " did not finish within "
                     + Commands.timeout(m).toSeconds() + " s");
@@ -64,8 +70,8 @@ final class OutputReader {
         Map<String, Object> tree = new LinkedHashMap<>();
         tree.put("exit_code", new Measure(exec.exitCode(), Unit.NONE));
         tree.put("ok", exec.exitCode() == 0);
-        tree.put("stdout", exec.stdout().strip());
-        tree.put("stderr", exec.stderr().strip());
+        tree.put("stdout", head(exec.stdout().strip(), MAX_VALUE_CHARS));
+        tree.put("stderr", head(exec.stderr().strip(), MAX_VALUE_CHARS));
         switch (m.option("parse", "text")) {
             case "json" -> tree.put("json", json(exec.stdout()));
             case "ip" -> tree.put("interfaces", ResultTrees.interfaces(IpParser.parse(exec.stdout())));
@@ -94,8 +100,16 @@ final class OutputReader {
         return tree;
     }
 
+    private static String head(String text, int chars) {
+        return text.length() <= chars ? text : text.substring(0, chars);
+    }
+
     @SuppressWarnings("unchecked")
     private static Object json(String stdout) throws OutputParseException {
+        if (stdout.length() > MAX_JSON_CHARS) {
+            throw new OutputParseException("the output is " + stdout.length() + " characters; at most "
+                    + MAX_JSON_CHARS + " are read as JSON");
+        }
         try {
             Object value = MAPPER.readValue(stdout, Object.class);
             if (value == null) {
@@ -106,6 +120,20 @@ final class OutputReader {
         } catch (JsonProcessingException e) {
             throw new OutputParseException("expected JSON output, found " + excerpt(stdout) + " (" + e.getOriginalMessage() + ")", e);
         }
+    }
+
+    /**
+     * The output to show the learner: its beginning only, saying where it was cut (by here, or by the runtime that
+     * keeps about 1 MiB per stream). A learner can make a command print without end; the API must not return that.
+     */
+    static String excerptOfRaw(ExecResult exec) {
+        String raw = exec.stdout().isBlank() ? exec.stderr() : exec.stdout();
+        if (raw.length() <= MAX_RAW_CHARS && !exec.truncated()) {
+            return raw;
+        }
+        String shown = raw.substring(0, Math.min(raw.length(), MAX_RAW_CHARS));
+        return shown + "\n[tclab: output cut here: it was " + (exec.truncated() ? "more than 1 MiB" : raw.length()
+                + " characters") + "; the first " + shown.length() + " are shown]";
     }
 
     private static String firstLine(ExecResult exec) {

@@ -42,6 +42,9 @@ public class StepChecks {
     private final CheckRunner runner;
     private final StepProgress progress;
     private final BaselineStore baselines;
+    /** Finished runs kept in memory per lab, the newest: a learner pressing Check in a loop must not pile up results. */
+    static final int KEPT_RUNS_PER_LAB = 5;
+
     private final CheckRunLog log;
     /** Runs of this process, for live progress; finished ones are read back from the log once forgotten here. */
     private final Map<String, CheckRun> runs = new ConcurrentHashMap<>();
@@ -110,6 +113,7 @@ public class StepChecks {
         CheckRun run = new CheckRun(UUID.randomUUID().toString(), lab.id(), lab.owner(), lab.lesson(), stepId,
                 Instant.now());
         log.started(run);
+        forgetSurplusRuns(lab.id());
         runs.put(run.id(), run);
         activeByLab.put(lab.id(), run);
         workers.submit(() -> execute(run, checks, baselineSteps));
@@ -215,6 +219,13 @@ public class StepChecks {
 
     private void forgetOldRuns(Instant before) {
         runs.values().removeIf(r -> r.finished() && r.startedAt().isBefore(before));
+    }
+
+    /** Keeps the lab's newest finished runs, making room for one more. */
+    private void forgetSurplusRuns(String labId) {
+        runs.values().stream().filter(r -> r.labId().equals(labId) && r.finished())
+                .sorted(java.util.Comparator.comparing(CheckRun::startedAt).reversed())
+                .skip(KEPT_RUNS_PER_LAB - 1L).toList().forEach(r -> runs.remove(r.id()));
     }
 
     void onLabEnded(@Observes LabEnded ended) {

@@ -3,8 +3,11 @@ package dev.tclab.lab;
 /** A running process in a lab node, started by {@link LabRuntime#stream}. Closing it ends the process's stream. */
 public interface ProcessStream extends AutoCloseable {
 
-    /** Queues bytes for the process's standard input. Never blocks: terminal keystrokes arrive on the event loop. */
-    void write(byte[] input);
+    /**
+     * Queues bytes for the process's standard input. Never blocks: terminal keystrokes arrive on the event loop.
+     * False when the bytes were dropped because the process has not read the last ~1 MiB queued for it.
+     */
+    boolean write(byte[] input);
 
     /** Resizes the pseudo-terminal (only for streams started with a TTY). */
     void resize(int columns, int rows);

@@ -8,4 +8,12 @@ public interface StreamListener {
 
     /** The process ended or the stream broke; {@code reason} says which, for the learner or the log. */
     void onClosed(String reason);
+
+    /**
+     * The stream broke because the engine went away (stopped, restarting, unreachable): the process may outlive it,
+     * but this stream cannot be resumed. A listener that can retry later (a terminal page) tells its user so.
+     */
+    default void onEngineLost(String reason) {
+        onClosed(reason);
+    }
 }

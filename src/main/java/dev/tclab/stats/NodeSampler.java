@@ -10,6 +10,7 @@ import dev.tclab.lab.StreamListener;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,6 +26,11 @@ final class NodeSampler {
 
     private static final Logger LOG = Logger.getLogger(NodeSampler.class);
     private static final long MAX_BACKOFF_MS = 30_000;
+    /**
+     * Most output one round may produce. A round is a few KiB (thousands of qdiscs still fit); more means the learner
+     * writes to the sampler's stdout or made a qdisc tree no page can show, and the sampler is restarted.
+     */
+    static final long MAX_ROUND_BYTES = 2L << 20;
 
     private final String labId;
     private final String node;
@@ -33,6 +39,7 @@ final class NodeSampler {
     private final ObjectMapper json;
     private final ScheduledExecutorService restarts;
     private final Runnable onGone;
+    private final BacklogGuard backlogs;
     private final SampleParser parser;
     private final Set<StatsViewer> viewers = new CopyOnWriteArraySet<>();
     private final ScheduledFuture<?> ticker;
@@ -48,7 +55,7 @@ final class NodeSampler {
      */
     NodeSampler(String labId, String node, List<String> interfaces, LabRuntime runtime, Duration interval,
                 ObjectMapper json, ScheduledExecutorService restarts, ScheduledExecutorService ticks,
-                Runnable onGone) {
+                BacklogGuard backlogs, Runnable onGone) {
         this.labId = labId;
         this.node = node;
         this.runtime = runtime;
@@ -56,6 +63,7 @@ final class NodeSampler {
         this.json = json;
         this.restarts = restarts;
         this.onGone = onGone;
+        this.backlogs = backlogs;
         this.parser = new SampleParser(node, interfaces);
         this.ticker = ticks.scheduleAtFixedRate(this::tick, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -116,7 +124,8 @@ final class NodeSampler {
     private void startProcess() throws EngineUnavailableException, NodeNotFoundException {
         long mine = ++generation;
         roundPending = false;
-        SampleAssembler assembler = new SampleAssembler(raw -> publish(parse(raw)));
+        SampleAssembler assembler = new SampleAssembler(raw -> publish(parse(raw)), MAX_ROUND_BYTES,
+                () -> overflowed(mine));
         process = runtime.stream(labId, node, command, false, new StreamListener() {
             @Override
             public void onOutput(byte[] chunk) {
@@ -132,14 +141,41 @@ final class NodeSampler {
 
     private String parse(RawSample raw) {
         StatsFrames.NodeSample sample;
+        Map<String, Long> rootBacklogs;
         synchronized (parser) {
             sample = parser.parse(raw);
+            rootBacklogs = parser.rootBacklogs();
         }
+        backlogs.report(labId, node, rootBacklogs, reset -> publish(write(reset)));
         synchronized (this) {
             failures = 0;
             roundPending = false;
         }
         return write(sample);
+    }
+
+    /** A round grew past its cap: the process is dropped (with what it sent) and restarted with backoff. */
+    private void overflowed(long which) {
+        ProcessStream toClose;
+        long delay;
+        synchronized (this) {
+            if (stopped || which != generation) {
+                return;
+            }
+            toClose = process;
+            process = null;
+            generation++; // the old process's end is no news: its restart is scheduled here
+            delay = Math.min(MAX_BACKOFF_MS, 1000L << Math.min(failures, 5));
+            failures++;
+        }
+        LOG.infof("sampler of %s/%s sent more than %d bytes in one round; restarting it", labId, node, MAX_ROUND_BYTES);
+        publish(write(new StatsFrames.Notice(node, "The statistics of " + node + " sent more than "
+                + (MAX_ROUND_BYTES >> 20) + " MiB in one round (output written to the sampler, or a qdisc tree too big"
+                + " to show), so the sampler was restarted.")));
+        if (toClose != null) {
+            toClose.close();
+        }
+        restarts.schedule(this::restart, delay, TimeUnit.MILLISECONDS);
     }
 
     private void processEnded(long which, String reason) {

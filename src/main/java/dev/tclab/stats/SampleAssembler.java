@@ -11,12 +11,20 @@ import java.util.function.Consumer;
 /**
  * Turns the sampler's byte stream (chunks split anywhere) into whole {@link RawSample}s, one per round. Not
  * thread-safe: the runtime delivers one stream's chunks one after another.
+ *
+ * <p>Bounded: the learner is root in the node and can write to the sampler's stdout, or create thousands of
+ * qdiscs and filters. Once more than {@code maxRoundBytes} arrive since a round began, what was gathered is dropped,
+ * everything after is ignored and {@code onOverflow} runs (once): the sampler must then be restarted.
  */
 final class SampleAssembler {
 
     private static final int MAX_LINE = 1 << 20;
 
     private final Consumer<RawSample> onSample;
+    private final Runnable onOverflow;
+    private final long maxRoundBytes;
+    private long roundBytes;
+    private boolean overflowed;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream();
     private long nanos = -1;
     private final List<RawSample.RawDetails> details = new ArrayList<>();
@@ -30,11 +38,24 @@ final class SampleAssembler {
     private final Map<String, StringBuilder> filtersByParent = new LinkedHashMap<>();
     private StringBuilder parentFilters;
 
-    SampleAssembler(Consumer<RawSample> onSample) {
+    SampleAssembler(Consumer<RawSample> onSample, long maxRoundBytes, Runnable onOverflow) {
         this.onSample = onSample;
+        this.maxRoundBytes = maxRoundBytes;
+        this.onOverflow = onOverflow;
     }
 
     void accept(byte[] chunk) {
+        if (overflowed) {
+            return;
+        }
+        roundBytes += chunk.length;
+        if (roundBytes > maxRoundBytes) {
+            overflowed = true;
+            line.reset();
+            clearRound();
+            onOverflow.run();
+            return;
+        }
         for (byte b : chunk) {
             if (b == '\n') {
                 line(line.toString(StandardCharsets.UTF_8));
@@ -55,11 +76,8 @@ final class SampleAssembler {
         }
         String marker = text.substring(SamplerScript.MARK.length());
         if (marker.startsWith("sample ")) {
-            details.clear();
-            links.setLength(0);
-            qdiscs.setLength(0);
-            dev = null;
-            section = null;
+            clearRound();
+            roundBytes = text.length() + 1L;
             nanos = nanosFromMicros(marker.substring(7).trim());
         } else if (marker.startsWith("dev ")) {
             finishDevice();
@@ -73,8 +91,7 @@ final class SampleAssembler {
             if (nanos >= 0) {
                 onSample.accept(new RawSample(nanos, links.toString(), qdiscs.toString(), List.copyOf(details)));
             }
-            details.clear();
-            nanos = -1;
+            clearRound();
         } else {
             section = marker.trim();
         }
@@ -112,6 +129,17 @@ final class SampleAssembler {
         ingress.setLength(0);
         filtersByParent.clear();
         parentFilters = null;
+    }
+
+    /** Forgets the round gathered so far; lines before the next sample marker then go nowhere. */
+    private void clearRound() {
+        dev = null;
+        finishDevice();
+        details.clear();
+        links.setLength(0);
+        qdiscs.setLength(0);
+        section = null;
+        nanos = -1;
     }
 
     /** The sample marker carries bash's clock in µs since the epoch. */

@@ -31,6 +31,7 @@ final class SampleParser {
     private final Predicate<String> sampled;
     private final RateTracker rates = new RateTracker();
     private volatile List<String> toDetail = List.of();
+    private volatile Map<String, Long> rootBacklogs = Map.of();
 
     /** @param interfaces names or shell-style patterns ({@code ifb*}) of the interfaces to keep; empty keeps all */
     SampleParser(String node, List<String> interfaces) {
@@ -44,6 +45,7 @@ final class SampleParser {
         readCounters(raw.linksText(), counters, problems);
         Map<String, List<Qdisc>> qdiscs = new LinkedHashMap<>();
         readQdiscs(raw.qdiscsJson(), qdiscs, problems);
+        rootBacklogs = rootBacklogs(qdiscs);
         Map<String, RawSample.RawDetails> details = new HashMap<>();
         raw.details().forEach(d -> details.put(d.dev(), d));
 
@@ -62,6 +64,27 @@ final class SampleParser {
         toDetail = devices.stream().filter(d -> d.qdiscs().stream().anyMatch(q -> !q.kind().equals("noqueue")))
                 .map(StatsFrames.DeviceStats::dev).toList();
         return new StatsFrames.NodeSample(node, raw.nanos() / 1_000_000, devices);
+    }
+
+    /**
+     * The bytes queued in each interface's root qdisc in the last round, for every interface of the node (sampled or
+     * not): a root qdisc counts what its classes and inner qdiscs hold, so these add up to the node's kernel memory
+     * held in queues.
+     */
+    Map<String, Long> rootBacklogs() {
+        return rootBacklogs;
+    }
+
+    private static Map<String, Long> rootBacklogs(Map<String, List<Qdisc>> qdiscs) {
+        return rootBacklogs(qdiscs.values().stream().flatMap(List::stream).toList());
+    }
+
+    /** The bytes queued in each interface's root qdisc, from {@code tc -s -j qdisc show}. */
+    static Map<String, Long> rootBacklogs(List<Qdisc> qdiscs) {
+        Map<String, Long> backlogs = new HashMap<>();
+        qdiscs.stream().filter(q -> q.parent().equals("root") && q.dev() != null)
+                .forEach(q -> backlogs.merge(q.dev(), q.stats().backlogBytes(), Long::sum));
+        return Map.copyOf(backlogs);
     }
 
     /** The sampled interfaces with a qdisc other than noqueue in the last round: only they have classes or filters. */

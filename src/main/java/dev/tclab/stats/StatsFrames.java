@@ -76,6 +76,16 @@ final class StatsFrames {
         }
     }
 
+    /**
+     * A queue held more of the lab's packets than the server allows (kernel memory), so tclab removed the root qdisc
+     * of {@code dev} on {@code node} (see {@code tclab.lab.max-qdisc-backlog-mib}); {@code message} says so in words.
+     */
+    record BacklogReset(String type, String node, String dev, long backlogBytes, long ceilingBytes, String message) {
+        BacklogReset(String node, String dev, long backlogBytes, long ceilingBytes, String message) {
+            this("backlog-reset", node, dev, backlogBytes, ceilingBytes, message);
+        }
+    }
+
     /** The socket cannot go on, or a message from the page was refused. */
     record Error(String type, String message) {
         Error(String message) {

@@ -32,13 +32,15 @@ public class StatsHub {
     private final LabRuntime runtime;
     private final ObjectMapper json;
     private final Duration interval;
+    private final BacklogGuard backlogs;
     private final Map<Key, NodeSampler> samplers = new ConcurrentHashMap<>();
     private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-restart"));
     // Separate from restarts, which block on the engine: a tick only queues a line for a sampler's stdin.
     private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-tick"));
 
-    public StatsHub(LabRuntime runtime, ObjectMapper json, TclabConfig config) {
+    public StatsHub(LabRuntime runtime, ObjectMapper json, TclabConfig config, BacklogGuard backlogs) {
         this.runtime = runtime;
+        this.backlogs = backlogs;
         this.json = json;
         this.interval = config.stats().interval();
         if (interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(MAX_INTERVAL) > 0) {
@@ -57,7 +59,7 @@ public class StatsHub {
         Key key = new Key(labId, node);
         while (true) {
             NodeSampler sampler = samplers.computeIfAbsent(key, k -> new NodeSampler(labId, node, interfaces, runtime,
-                    interval, json, restarts, ticks, () -> samplers.remove(k)));
+                    interval, json, restarts, ticks, backlogs, () -> samplers.remove(k)));
             try {
                 if (sampler.watch(viewer)) {
                     return;

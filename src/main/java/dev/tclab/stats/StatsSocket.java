@@ -9,6 +9,7 @@ import dev.tclab.web.SocketCloseCodes;
 import dev.tclab.web.SocketRefusedException;
 import dev.tclab.web.SocketErrors;
 import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
 import io.quarkus.websockets.next.OnError;
 import io.quarkus.websockets.next.OnOpen;
@@ -67,13 +68,24 @@ public class StatsSocket {
         } catch (EngineUnavailableException e) {
             watched.forEach(node -> hub.unwatch(labId, node, viewer));
             viewer.error("The Docker engine does not answer: " + e.getMessage());
-            connection.close(new CloseReason(1013, "engine unavailable")).subscribe().with(ok -> { }, f -> { });
+            connection.close(new CloseReason(SocketCloseCodes.ENGINE_UNAVAILABLE, "engine unavailable")).subscribe().with(ok -> { }, f -> { });
         }
     }
 
     @OnTextMessage
     @Blocking
     public void message(WebSocketConnection connection, String message) {
+        refuse(connection);
+    }
+
+    /** Binary messages are refused the same way as text ones (without this method they were dropped silently). */
+    @OnBinaryMessage
+    @Blocking
+    public void binaryMessage(WebSocketConnection connection, byte[] message) {
+        refuse(connection);
+    }
+
+    private static void refuse(WebSocketConnection connection) {
         Watching watching = connection.userData().get(WATCHING);
         if (watching != null) {
             watching.viewer().error("The statistics socket only sends; it takes no messages.");

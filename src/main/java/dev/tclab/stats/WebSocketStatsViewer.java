@@ -6,15 +6,19 @@ import dev.tclab.web.SocketCloseCodes;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Sends samples to one page. A page that cannot keep up misses samples rather than queueing them without bound. */
 final class WebSocketStatsViewer implements StatsViewer {
 
     private static final int MAX_IN_FLIGHT = 32;
+    /** Frames can be up to a round's cap (NodeSampler.MAX_ROUND_BYTES) each: count what waits, not only how many. */
+    private static final long MAX_IN_FLIGHT_CHARS = 4L << 20;
 
     private final WebSocketConnection connection;
     private final ObjectMapper json;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicLong inFlightChars = new AtomicLong();
 
     WebSocketStatsViewer(WebSocketConnection connection, ObjectMapper json) {
         this.connection = connection;
@@ -23,11 +27,16 @@ final class WebSocketStatsViewer implements StatsViewer {
 
     @Override
     public void send(String frame) {
-        if (connection.isClosed() || inFlight.get() >= MAX_IN_FLIGHT) {
+        if (connection.isClosed() || inFlight.get() >= MAX_IN_FLIGHT || inFlightChars.get() > MAX_IN_FLIGHT_CHARS) {
             return;
         }
         inFlight.incrementAndGet();
-        connection.sendText(frame).subscribe().with(ok -> inFlight.decrementAndGet(), failure -> inFlight.decrementAndGet());
+        inFlightChars.addAndGet(frame.length());
+        Runnable sent = () -> {
+            inFlight.decrementAndGet();
+            inFlightChars.addAndGet(-frame.length());
+        };
+        connection.sendText(frame).subscribe().with(ok -> sent.run(), failure -> sent.run());
     }
 
     @Override

@@ -18,6 +18,11 @@ import java.util.function.Consumer;
  */
 final class TerminalSession implements StreamListener {
 
+    /** Keys, Ctrl-C too, queue behind what waits: they reach the shell once its command reads or ends. */
+    static final byte[] INPUT_DROPPED_NOTICE = ("\r\n[tclab: input dropped: the running command is not reading its "
+            + "input (1 MiB is waiting); keys work again once it reads or ends]\r\n")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
     private final SessionKey key;
     private final OutputRing recent;
     private final Consumer<TerminalSession> onEnd;
@@ -27,6 +32,7 @@ final class TerminalSession implements StreamListener {
     private int attaches;
     private ScheduledFuture<?> expiry;
     private String endReason;
+    private boolean inputDropped;
 
     TerminalSession(SessionKey key, int replayBytes, Consumer<TerminalSession> onEnd) {
         this.key = key;
@@ -105,11 +111,22 @@ final class TerminalSession implements StreamListener {
         end("The terminal was closed.");
     }
 
-    /** Types into the shell: queues the bytes for the exec's stdin, never blocking (it runs on the event loop). */
+    /**
+     * Types into the shell: queues the bytes for the exec's stdin, never blocking (it runs on the event loop). When
+     * the shell does not read and its queue is full, the bytes are dropped and the learner told once, in the
+     * terminal: websockets-next cannot pause reading a socket, and a note says more than a stalled paste.
+     */
     void write(byte[] input) {
         ProcessStream target = running();
-        if (target != null) {
-            target.write(input);
+        if (target == null) {
+            return;
+        }
+        boolean taken = target.write(input);
+        synchronized (lock) {
+            if (!taken && !inputDropped && sink != null) {
+                sink.output(INPUT_DROPPED_NOTICE);
+            }
+            inputDropped = !taken;
         }
     }
 
@@ -122,6 +139,11 @@ final class TerminalSession implements StreamListener {
 
     /** Ends the shell and releases its stream; idempotent. */
     void end(String why) {
+        end(why, false);
+    }
+
+    /** As {@link #end(String)}; with {@code engineLost}, the page is told to come back later instead of "ended". */
+    private void end(String why, boolean engineLost) {
         ProcessStream toClose;
         TerminalSink attached;
         synchronized (lock) {
@@ -140,7 +162,10 @@ final class TerminalSession implements StreamListener {
         if (toClose != null) {
             toClose.close();
         }
-        if (attached != null) {
+        if (attached != null && engineLost) {
+            attached.engineLost("The Docker engine does not answer (" + why + "); the terminal reconnects once it is"
+                    + " back, with a new shell.");
+        } else if (attached != null) {
             attached.ended(why);
         }
         onEnd.accept(this);
@@ -165,6 +190,11 @@ final class TerminalSession implements StreamListener {
     @Override
     public void onClosed(String reason) {
         end(reason == null || reason.isBlank() ? "The shell ended." : reason);
+    }
+
+    @Override
+    public void onEngineLost(String reason) {
+        end(reason, true);
     }
 
     private ProcessStream running() {

@@ -11,4 +11,7 @@ interface TerminalSink {
 
     /** Another page took this shell over; this one must let go for good. */
     void takenOver();
+
+    /** The shell's stream broke with the engine; {@code message} is for the learner, who may reconnect later. */
+    void engineLost(String message);
 }

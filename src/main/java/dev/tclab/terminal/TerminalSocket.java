@@ -72,7 +72,7 @@ public class TerminalSocket {
         } catch (EngineUnavailableException e) {
             // Transient: the page reconnects with backoff and gets its shell once the engine answers again.
             page.sendControl(new TerminalFrames.Error("The Docker engine does not answer: " + e.getMessage()));
-            connection.close(new CloseReason(1013, "engine unavailable")).subscribe().with(ok -> { }, f -> { });
+            connection.close(new CloseReason(SocketCloseCodes.ENGINE_UNAVAILABLE, "engine unavailable")).subscribe().with(ok -> { }, f -> { });
         }
     }
 

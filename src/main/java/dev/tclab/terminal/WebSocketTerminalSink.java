@@ -57,6 +57,12 @@ final class WebSocketTerminalSink implements TerminalSink {
         close(SocketCloseCodes.TAKEN_OVER, "This terminal was opened in another tab or window; it continues there.");
     }
 
+    /** Close code 1013 ("try again later"): the page reconnects with backoff and gets a new shell then. */
+    @Override
+    public void engineLost(String message) {
+        close(SocketCloseCodes.ENGINE_UNAVAILABLE, message);
+    }
+
     /** Sends an error frame, then closes the socket with {@code code}. */
     void close(int code, String message) {
         sendControl(new TerminalFrames.Error(message));

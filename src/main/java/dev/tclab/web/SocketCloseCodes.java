@@ -14,8 +14,8 @@ public final class SocketCloseCodes {
     public static final int TAKEN_OVER = 4409;
     /** A message above the size limit (64 KiB); transient: the page reconnects. */
     public static final int TOO_BIG = 1009;
-    /** The container engine does not answer. */
-    public static final int ENGINE_DOWN = 4503;
+    /** The container engine does not answer ("try again later"); transient: the page reconnects with backoff. */
+    public static final int ENGINE_UNAVAILABLE = 1013;
 
     private SocketCloseCodes() {
     }

@@ -106,6 +106,41 @@ class CheckResourceTest {
                 .body("passed.shape", equalTo(false));
     }
 
+    /** What the runtime keeps of a flood (1 MiB, flagged cut): the API returns a few KiB of it, and says so. */
+    @Test
+    void shouldReturnOnlyAFewKibOfRawOutputAndSayItWasCut() throws Exception {
+        String flood = "x".repeat(1 << 20);
+        runtime.execHandler = (node, command) -> command.contains("iperf3") ? new ExecResult(0, flood, "", false, true)
+                : new ExecResult(0, Fixtures.read("ping/ping-iputils.txt"), "", false);
+        String learner = Labs.newLearner();
+        String lab = runningLab(learner);
+
+        JsonPath run = checkToTheEnd(learner, lab, "shape");
+
+        java.util.Map<String, String> raw = run.getMap("results[0].raw");
+        org.assertj.core.api.Assertions.assertThat(raw).as(run.getString("results[0].message")).isNotEmpty();
+        raw.values().forEach(text -> {
+            org.assertj.core.api.Assertions.assertThat(text.length()).isLessThan(OutputReader.MAX_RAW_CHARS + 200);
+            org.assertj.core.api.Assertions.assertThat(text).endsWith("it was more than 1 MiB; the first 4096 are shown]");
+        });
+    }
+
+    @Test
+    void shouldKeepOnlyTheNewestRunsOfALab() throws Exception {
+        labAnswers("iperf3/iperf3-tcp-tbf10.json");
+        String learner = Labs.newLearner();
+        String lab = runningLab(learner);
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        for (int press = 0; press <= StepChecks.KEPT_RUNS_PER_LAB; press++) {
+            ids.add(checkToTheEnd(learner, lab, "shape").getString("id"));
+        }
+        given().cookie("tclab_learner", learner).get("/api/labs/" + lab + "/checks/" + ids.get(0))
+                .then().statusCode(404);
+        for (String kept : ids.subList(1, ids.size())) {
+            given().cookie("tclab_learner", learner).get("/api/labs/" + lab + "/checks/" + kept).then().statusCode(200);
+        }
+    }
+
     @Test
     void shouldKeepOtherLearnersOutAndExplainUnknownSteps() throws Exception {
         String owner = Labs.newLearner();

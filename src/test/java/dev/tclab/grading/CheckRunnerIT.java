@@ -1,15 +1,18 @@
 package dev.tclab.grading;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.RetainedHeap;
 import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -75,5 +78,41 @@ class CheckRunnerIT {
         double mbps = after.assertions().get(0).number();
         assertTrue(mbps > 8.5 && mbps < 11.5, "goodput through tbf 10mbit: " + mbps);
         assertTrue(baselines.all(lab).containsKey("shaped_ping"), "the passing check recorded its baseline");
+    }
+
+    /** Issue 10, row 2: a fake iperf3 printing 200 MB, Check pressed twice, cost 198 MB of heap per run for an hour. */
+    @Test
+    void shouldKeepTheHeapBoundedWhenAFakeIperf3PrintsWithoutEnd() throws Exception {
+        lab = "g" + UUID.randomUUID().toString().substring(0, 8);
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        ExecResult swap = runtime.exec(lab, "client", List.of("sh", "-c",
+                "printf '#!/bin/sh\\nhead -c 200000000 /dev/zero | tr \"\\\\0\" x\\n' > /usr/bin/iperf3"),
+                Duration.ofSeconds(10));
+        assertTrue(swap.ok(), swap.stderr());
+        CheckSpec spec = CheckSpecParser.parse("it.md", """
+                measure:
+                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 1 } }
+                expect:
+                  - { value: up.mbps, above: 1mbit }
+                """, 1);
+
+        long before = RetainedHeap.bytes();
+        List<CheckResult> runs = new ArrayList<>();
+        for (int press = 0; press < 2; press++) {
+            runs.add(runner.run(lab, "flood", spec, BaselineSteps.UNKNOWN, p -> { }));
+        }
+        long retained = RetainedHeap.bytes() - before;
+        System.out.printf("two checks on a 200 MB fake iperf3: retained heap +%d MiB, raw output kept %d chars%n",
+                RetainedHeap.mib(retained), runs.get(1).raw().get("up").length());
+
+        for (CheckResult run : runs) {
+            assertThat(run.status()).as(run.message()).isNotEqualTo(CheckResult.Status.PASSED);
+            assertThat(run.message()).contains("could not be read");
+            String raw = run.raw().get("up");
+            assertThat(raw.length()).as("raw output kept for the API").isLessThan(OutputReader.MAX_RAW_CHARS + 200);
+            assertThat(raw).contains("output cut here: it was more than 1 MiB");
+        }
+        // Both results are still held here: each keeps a few KiB; the bound leaves room for the JVM's noise.
+        assertThat(retained).as("retained heap in bytes (bound 16 MiB)").isLessThan(16L << 20);
     }
 }

@@ -108,8 +108,9 @@ public class FakeLabRuntime implements LabRuntime {
         List<String> sizes = new ArrayList<>();
         return new ProcessStream() {
             @Override
-            public void write(byte[] input) {
+            public boolean write(byte[] input) {
                 listener.onOutput(input);
+                return true;
             }
 
             @Override

@@ -17,10 +17,16 @@ class SampleParserTest {
     private static final String MARK = SamplerScript.MARK;
     private static final String LINKS_ETH1 = "eth1 0 0 0 0 0 0";
 
+    private static SampleAssembler assembler(List<RawSample> rounds) {
+        return new SampleAssembler(rounds::add, NodeSampler.MAX_ROUND_BYTES, () -> {
+            throw new AssertionError("no test round is that big");
+        });
+    }
+
     @Test
     void shouldComputeRatesFromTwoRoundsSplitAnywhere() throws IOException {
         List<RawSample> rounds = new ArrayList<>();
-        SampleAssembler assembler = new SampleAssembler(rounds::add);
+        SampleAssembler assembler = assembler(rounds);
         String first = round(1_000_000_000L, qdisc(1_000_000, 1000, 0, 5), fixture("class-htb.txt"),
                 fixture("filter-u32-mirred.txt"));
         // One second later: 1.25 MB more (10 Mbit/s), 1000 packets, 3 drops, 10 overlimits.
@@ -55,7 +61,7 @@ class SampleParserTest {
     @Test
     void shouldShowOutputItCannotParseRawAndKeepTheRest() {
         List<RawSample> rounds = new ArrayList<>();
-        SampleAssembler assembler = new SampleAssembler(rounds::add);
+        SampleAssembler assembler = assembler(rounds);
         assembler.accept(round(5L, "Cannot find device \"eth9\"\n", "Error: Cannot find device \"eth9\".\n", "")
                 .getBytes(StandardCharsets.UTF_8));
         StatsFrames.DeviceStats dev = new SampleParser("client", List.of()).parse(rounds.get(0)).devices().get(0);
@@ -67,7 +73,7 @@ class SampleParserTest {
     @Test
     void shouldDropARateWhenTheQdiscWasReplaced() {
         List<RawSample> rounds = new ArrayList<>();
-        SampleAssembler assembler = new SampleAssembler(rounds::add);
+        SampleAssembler assembler = assembler(rounds);
         assembler.accept((round(1_000_000_000L, qdisc(5_000_000, 10, 0, 0), "", "")
                 + round(2_000_000_000L, qdisc(100, 1, 0, 0), "", "")).getBytes(StandardCharsets.UTF_8));
         SampleParser parser = new SampleParser("client", List.of());
@@ -78,7 +84,7 @@ class SampleParserTest {
     @Test
     void shouldListFiltersAttachedToClassesAndInnerQdiscsUnderTheirParent() throws IOException {
         List<RawSample> rounds = new ArrayList<>();
-        new SampleAssembler(rounds::add).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
+        assembler(rounds).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
         StatsFrames.DeviceStats v0 = new SampleParser("client", List.of()).parse(rounds.get(0)).devices().stream()
                 .filter(d -> d.dev().equals("v0")).findFirst().orElseThrow();
 
@@ -93,7 +99,7 @@ class SampleParserTest {
     @Test
     void shouldGiveEveryInterfaceItsCountersAndDetailOnlyThoseWithAQdisc() throws IOException {
         List<RawSample> rounds = new ArrayList<>();
-        new SampleAssembler(rounds::add).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
+        assembler(rounds).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
         SampleParser parser = new SampleParser("client", List.of());
         StatsFrames.NodeSample sample = parser.parse(rounds.get(0));
 
@@ -113,7 +119,7 @@ class SampleParserTest {
     @Test
     void shouldKeepOnlyTheInterfacesTheLabNames() throws IOException {
         List<RawSample> rounds = new ArrayList<>();
-        new SampleAssembler(rounds::add).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
+        assembler(rounds).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
         SampleParser parser = new SampleParser("gw", List.of("v1", "v*3"));
         List<String> devices = parser.parse(rounds.get(0)).devices().stream().map(StatsFrames.DeviceStats::dev).toList();
         assertEquals(List.of("v1", "v3"), devices.stream().sorted().toList());
@@ -123,7 +129,7 @@ class SampleParserTest {
     @Test
     void shouldComputeInterfaceRatesFromItsCounters() {
         List<RawSample> rounds = new ArrayList<>();
-        SampleAssembler assembler = new SampleAssembler(rounds::add);
+        SampleAssembler assembler = assembler(rounds);
         assembler.accept((linksRound(1_000_000_000L, 1_000, 2_000) + linksRound(3_000_000_000L, 251_000, 1_002_000))
                 .getBytes(StandardCharsets.UTF_8));
         SampleParser parser = new SampleParser("gw", List.of());
@@ -145,7 +151,7 @@ class SampleParserTest {
                 + "  match 00000016/0000ffff at 20\n";
         String atClass = root.replace("filter parent 1: ", "filter ");
         List<RawSample> rounds = new ArrayList<>();
-        new SampleAssembler(rounds::add).accept((MARK + "sample 1\n" + MARK + "links\n" + LINKS_ETH1 + "\n"
+        assembler(rounds).accept((MARK + "sample 1\n" + MARK + "links\n" + LINKS_ETH1 + "\n"
                 + MARK + "qdiscs\n[]\n" + MARK + "dev eth1\n" + MARK + "class\n" + MARK + "filter\n" + root
                 + MARK + "filter 1:1\n" + atClass + MARK + "ingress\n" + MARK + "end\n").getBytes(StandardCharsets.UTF_8));
         List<StatsFrames.FilterView> filters = new SampleParser("client", List.of()).parse(rounds.get(0)).devices().get(0).filters();

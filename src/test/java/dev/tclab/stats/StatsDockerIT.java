@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.RetainedHeap;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.web.SocketCloseCodes;
 import dev.tclab.web.TestLabs;
@@ -105,6 +106,69 @@ class StatsDockerIT {
             }
             assertTrue(told, "the viewers were told the sampler restarted");
             nextSample(stats, "client");
+        }
+    }
+
+    /** Issue 10, row 3: 200 MB written to the sampler's stdout cost 300 MB of heap and one 200 MB frame. */
+    @Test
+    void shouldRestartASamplerFloodedWithOutputTellThePageAndKeepTheHeapBounded() throws Exception {
+        try (TestSocket stats = openStats(cookie)) {
+            nextSample(stats, "client");
+            long before = RetainedHeap.bytes();
+            // In the background, so the exec returns; the writer blocks once nobody reads the sampler's output.
+            sh("client", "p=$(pgrep -f '[s]ample %s' | head -n 1) && { head -c 200000000 /dev/zero | tr '\\0' x"
+                    + " > /proc/$p/fd/1; } </dev/null >/dev/null 2>&1 &");
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            String notice = null;
+            int longest = 0;
+            while (notice == null && System.nanoTime() < deadline) {
+                String text = stats.nextText(WAIT);
+                longest = Math.max(longest, text.length());
+                JsonNode frame = json.readTree(text);
+                if ("notice".equals(frame.path("type").asText()) && "client".equals(frame.path("node").asText())) {
+                    notice = frame.path("message").asText();
+                }
+            }
+            assertTrue(notice != null && notice.contains("more than 2 MiB in one round"), "the page was told: " + notice);
+            nextSample(stats, "client");
+            long retained = RetainedHeap.bytes() - before;
+            System.out.printf("200 MB to the sampler's stdout: retained heap +%d MiB, longest frame %d chars%n",
+                    RetainedHeap.mib(retained), longest);
+            assertTrue(longest < 64 * 1024, "no flood frame reached the page: " + longest);
+            assertTrue(retained < 32L << 20, "retained heap below 32 MiB: " + retained);
+        }
+    }
+
+    /** Issue 10, row 6: tbf with limit 600mb and a UDP flood held 84 MB of kernel memory, kept after the sender ended. */
+    @Test
+    void shouldRemoveAQueueHoldingMoreThanTheCeilingAndTellThePage() throws Exception {
+        sh("client", "tc qdisc add dev eth1 root tbf rate 1mbit burst 32kb limit 600mb");
+        sh("server", "iperf3 -s -D -1");
+        try (TestSocket stats = openStats(cookie)) {
+            nextSample(stats, "client");
+            // One UDP socket queues at most its send buffer; 16 of 4 MB each queued 43 MB here. iperf3 may then wait
+            // for its control connection, stuck behind the queue until the reset: timeout(1) ends it either way.
+            runtime.exec(labId, "client", List.of("timeout", "10", "iperf3", "-c", "10.9.0.2", "-u", "-b", "2G", "-t", "4",
+                    "-P", "16", "-w", "4M"), Duration.ofSeconds(30));
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            JsonNode reset = null;
+            while (reset == null && System.nanoTime() < deadline) {
+                JsonNode frame = json.readTree(stats.nextText(WAIT));
+                if ("backlog-reset".equals(frame.path("type").asText())) {
+                    reset = frame;
+                }
+            }
+            assertTrue(reset != null, "the page was told of the reset");
+            System.out.println("backlog reset: " + reset);
+            assertEquals("client", reset.path("node").asText());
+            assertEquals("eth1", reset.path("dev").asText());
+            long ceiling = reset.path("ceilingBytes").asLong();
+            assertEquals(32L << 20, ceiling, "the default ceiling");
+            assertTrue(reset.path("backlogBytes").asLong() > ceiling, reset.toString());
+            assertTrue(reset.path("message").asText().contains("tclab removed that root qdisc"), reset.toString());
+            JsonNode root = json.readTree(sh("client", "tc -s -j qdisc show dev eth1").stdout()).path(0);
+            assertTrue(root.path("backlog").asLong() < ceiling, "backlog back under the ceiling: " + root);
+            assertTrue(!"tbf".equals(root.path("kind").asText()), "the tbf was removed: " + root);
         }
     }
 

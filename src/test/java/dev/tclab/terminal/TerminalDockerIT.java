@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.lab.RetainedHeap;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.web.SocketCloseCodes;
 import dev.tclab.web.TestLabs;
@@ -117,6 +118,30 @@ class TerminalDockerIT {
             second.awaitOutput(out -> out.contains("marker-42-set"), WAIT);
             second.sendBinary("echo again-$X-here\r");
             second.awaitOutput(out -> out.contains("again-42-here"), WAIT);
+        }
+    }
+
+    /** Issue 10, row 1: 150 MB sent in 0.6 s to a shell that does not read cost 148 MB of heap while it lived. */
+    @Test
+    void shouldDropInputAShellDoesNotReadTellTheLearnerAndKeepTheHeapBounded() throws Exception {
+        try (TestSocket socket = open("client", cookie)) {
+            socket.sendBinary("stty -icanon; sleep 999\r");
+            Thread.sleep(500);
+            long before = RetainedHeap.bytes();
+            byte[] message = new byte[64 * 1024 - 1];
+            java.util.Arrays.fill(message, (byte) 'a');
+            long start = System.nanoTime();
+            for (long sent = 0; sent < 150_000_000L; sent += message.length) {
+                socket.sendBinary(message);
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            socket.awaitOutput(out -> out.contains("[tclab: input dropped"), WAIT);
+            long retained = RetainedHeap.bytes() - before;
+            System.out.printf("150 MB sent to a shell that does not read, in %.1f s: retained heap +%d MiB%n",
+                    seconds, RetainedHeap.mib(retained));
+            // The queue's 1 MiB, the engine connection's buffers, and room for the JVM's noise.
+            assertTrue(retained < 32L << 20, "retained heap below 32 MiB: " + retained);
+            assertEquals(1, socket.output().split("\\[tclab: input dropped", -1).length - 1, "told once, not per message");
         }
     }
 }

@@ -11,60 +11,105 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
 
-/** Runs a command in a container and captures its output, with a timeout that also kills the command. */
+/**
+ * Runs a command in a container and captures its output, with a timeout that also kills the command. Both are
+ * enforced by the app, not only by the container: a learner is root in a lab node and may replace {@code timeout}
+ * by a script that never ends, or make a command print without end.
+ */
 final class DockerExec {
+
+    private static final Logger LOG = Logger.getLogger(DockerExec.class);
 
     /** Exit code of coreutils' timeout(1) when it stopped the command. */
     private static final int TIMEOUT_EXIT = 124;
+    /** Output kept per stream; the rest is read and dropped, so the command is never blocked on a full pipe. */
+    static final int MAX_CAPTURE_BYTES = 1 << 20;
+    /** How long past the timeout (and timeout(1)'s 2 s kill delay) the app waits before it kills the command itself. */
+    private static final Duration DEADLINE_MARGIN = Duration.ofSeconds(4);
+    /** The environment variable that marks every process of one exec, so the app can find and kill them all. */
+    private static final String MARKER = "TCLAB_EXEC";
 
     private DockerExec() {
     }
 
     static ExecResult run(DockerClient docker, String containerId, List<String> command, Duration timeout) {
-        // timeout(1) kills the command inside the container; our own wait below only guards against a stuck engine.
+        // timeout(1) kills the command inside the container; the app's own deadline below holds when it does not.
         long seconds = Math.max(1, (timeout.toMillis() + 999) / 1000);
         List<String> wrapped = new ArrayList<>(List.of("timeout", "-k", "2", Long.toString(seconds)));
         wrapped.addAll(command);
+        String marker = UUID.randomUUID().toString();
         String execId = docker.execCreateCmd(containerId).withCmd(wrapped.toArray(String[]::new))
+                .withEnv(List.of(MARKER + "=" + marker))
                 .withAttachStdout(true).withAttachStderr(true).exec().getId();
         Collector collector = new Collector();
         try (Collector running = docker.execStartCmd(execId).exec(collector)) {
-            boolean finished = running.awaitCompletion(seconds + 10, TimeUnit.SECONDS);
-            if (!finished) {
-                return new ExecResult(-1, collector.stdout(), collector.stderr(), true);
+            long deadlineMs = TimeUnit.SECONDS.toMillis(seconds) + DEADLINE_MARGIN.toMillis();
+            if (!running.awaitCompletion(deadlineMs, TimeUnit.MILLISECONDS)) {
+                killMarked(docker, containerId, marker);
+                return collector.result(-1, true);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new ExecResult(-1, collector.stdout(), collector.stderr(), true);
+            killMarked(docker, containerId, marker);
+            return collector.result(-1, true);
         } catch (IOException e) {
             // Closing a finished callback cannot fail in a way that matters; the output is already collected.
         }
         Long exit = docker.inspectExecCmd(execId).exec().getExitCodeLong();
         int code = exit == null ? -1 : exit.intValue();
         boolean timedOut = code == TIMEOUT_EXIT;
-        return new ExecResult(timedOut ? -1 : code, collector.stdout(), collector.stderr(), timedOut);
+        return collector.result(timedOut ? -1 : code, timedOut);
     }
 
-    /** Gathers stdout and stderr frames. */
+    /**
+     * Kills every process that carries the exec's marker (the command and its children), with SIGKILL: closing the
+     * attach stream does not end an exec on Docker 20.10, and a command may ignore SIGTERM.
+     */
+    private static void killMarked(DockerClient docker, String containerId, String marker) {
+        String script = "for p in /proc/[0-9]*; do grep -qsa '" + MARKER + "=" + marker + "' $p/environ"
+                + " && kill -KILL ${p#/proc/} 2>/dev/null; done; true";
+        try {
+            String killId = docker.execCreateCmd(containerId).withCmd("sh", "-c", script)
+                    .withAttachStdout(true).withAttachStderr(true).exec().getId();
+            try (Collector kill = docker.execStartCmd(killId).exec(new Collector())) {
+                if (!kill.awaitCompletion(5, TimeUnit.SECONDS)) {
+                    LOG.warnf("could not kill a timed-out command in %s within 5 s", containerId);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            // The container is gone, or the engine with it: so is the command.
+            LOG.debugf("killing a timed-out command in %s failed: %s", containerId, e.getMessage());
+        }
+    }
+
+    /** Gathers stdout and stderr frames, keeping the first {@link #MAX_CAPTURE_BYTES} of each. */
     private static final class Collector extends ResultCallback.Adapter<Frame> {
         private final ByteArrayOutputStream out = new ByteArrayOutputStream();
         private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        private boolean truncated;
 
         @Override
         public void onNext(Frame frame) {
             synchronized (this) {
-                (frame.getStreamType() == StreamType.STDERR ? err : out).writeBytes(frame.getPayload());
+                ByteArrayOutputStream target = frame.getStreamType() == StreamType.STDERR ? err : out;
+                byte[] payload = frame.getPayload();
+                int room = MAX_CAPTURE_BYTES - target.size();
+                if (payload.length > room) {
+                    truncated = true;
+                }
+                target.write(payload, 0, Math.max(0, Math.min(room, payload.length)));
             }
         }
 
-        synchronized String stdout() {
-            return out.toString(StandardCharsets.UTF_8);
-        }
-
-        synchronized String stderr() {
-            return err.toString(StandardCharsets.UTF_8);
+        synchronized ExecResult result(int exitCode, boolean timedOut) {
+            return new ExecResult(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
+                    timedOut, truncated);
         }
     }
 }

@@ -25,7 +25,10 @@ final class DockerProcessStream implements ProcessStream {
     private final String containerId;
     private final String pidFile;
     private final Executor background;
-    private final QueueInputStream stdin = new QueueInputStream();
+    /** Input queued for a process that does not read it; beyond this, writes are refused (see ProcessStream). */
+    static final long MAX_QUEUED_INPUT_BYTES = 1 << 20;
+
+    private final QueueInputStream stdin = new QueueInputStream(MAX_QUEUED_INPUT_BYTES);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean reported = new AtomicBoolean();
     private final String execId;
@@ -52,27 +55,56 @@ final class DockerProcessStream implements ProcessStream {
             @Override
             public void onError(Throwable error) {
                 super.onError(error);
-                finished(listener, closed.get() ? "closed" : "the stream broke: " + error.getMessage());
+                finished(listener, "the stream broke: " + error.getMessage());
             }
 
             @Override
             public void onComplete() {
                 super.onComplete();
-                finished(listener, closed.get() ? "closed" : "the process exited");
+                finished(listener, "the process exited");
             }
         };
         docker.execStartCmd(execId).withTty(tty).withStdIn(stdin).exec(callback);
     }
 
     private void finished(StreamListener listener, String reason) {
-        if (reported.compareAndSet(false, true)) {
+        if (!reported.compareAndSet(false, true)) {
+            return;
+        }
+        if (closed.get()) {
+            listener.onClosed("closed");
+        } else if (engineLost()) {
+            listener.onEngineLost("the Docker engine went away");
+        } else {
             listener.onClosed(reason);
         }
     }
 
+    /**
+     * Whether the stream ended because the engine did, rather than the process: an engine that stops ends every
+     * attached stream (as a clean end or an error alike), so only asking it tells the two apart. The engine may mark
+     * an exec as ended a moment after its output stream closed, hence the few looks.
+     */
+    private boolean engineLost() {
+        for (int look = 0; look < 5; look++) {
+            try {
+                if (!Boolean.TRUE.equals(docker.inspectExecCmd(execId).exec().isRunning())) {
+                    return false;
+                }
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } catch (RuntimeException e) {
+                return true;
+            }
+        }
+        return true; // the process runs on, yet its stream is gone: as good as lost, the page must reconnect
+    }
+
     @Override
-    public void write(byte[] input) {
-        stdin.offer(input);
+    public boolean write(byte[] input) {
+        return stdin.offer(input);
     }
 
     @Override

@@ -3,25 +3,41 @@ package dev.tclab.lab.docker;
 import java.io.InputStream;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The stdin of an exec stream: bytes offered from any thread, read by docker-java's writer thread.
  * (PipedInputStream is unusable here: it fails once a thread that wrote to it has ended, and WebSocket
- * messages arrive on changing worker threads.)
+ * messages arrive on changing worker threads.) Bounded: a process that does not read its input (a learner's
+ * {@code stty -icanon; sleep 999}) must not make the app hold whatever is sent to it.
  */
 final class QueueInputStream extends InputStream {
 
     private static final byte[] END = new byte[0];
 
     private final BlockingQueue<byte[]> chunks = new LinkedBlockingQueue<>();
+    private final AtomicLong queuedBytes = new AtomicLong();
+    private final long maxQueuedBytes;
     private byte[] current = new byte[0];
     private int position;
     private volatile boolean closed;
 
-    void offer(byte[] bytes) {
-        if (!closed && bytes.length > 0) {
-            chunks.add(bytes.clone());
+    /** @param maxQueuedBytes bytes waiting to be read beyond which {@link #offer} refuses more */
+    QueueInputStream(long maxQueuedBytes) {
+        this.maxQueuedBytes = maxQueuedBytes;
+    }
+
+    /** Queues a copy of {@code bytes}; false (and nothing queued) when the reader is {@code maxQueuedBytes} behind. */
+    boolean offer(byte[] bytes) {
+        if (closed || bytes.length == 0) {
+            return true; // a closed stream drops input silently: its process is gone, there is nobody to tell
         }
+        if (queuedBytes.addAndGet(bytes.length) > maxQueuedBytes) {
+            queuedBytes.addAndGet(-bytes.length);
+            return false;
+        }
+        chunks.add(bytes.clone());
+        return true;
     }
 
     @Override
@@ -47,6 +63,7 @@ final class QueueInputStream extends InputStream {
                 return -1;
             }
             position = 0;
+            queuedBytes.addAndGet(-current.length);
             if (current == END) {
                 return -1;
             }

@@ -1,0 +1,84 @@
+package dev.tclab.lab.docker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.RetainedHeap;
+import dev.tclab.lab.TestTopologies;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The app's own bounds on a command in a node, whatever the learner (root there) did to the node's binaries: a
+ * deadline that ends it and kills its processes, and a cap on the output kept.
+ */
+@QuarkusTest
+class DockerExecIT {
+
+    @Inject
+    LabRuntime runtime;
+
+    private String lab;
+
+    @BeforeEach
+    void startLab() throws Exception {
+        lab = "x" + UUID.randomUUID().toString().substring(0, 8);
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+    }
+
+    @AfterEach
+    void stopLab() throws Exception {
+        runtime.stop(lab);
+    }
+
+    private ExecResult sh(String script) throws Exception {
+        ExecResult result = runtime.exec(lab, "client", List.of("sh", "-c", script), Duration.ofSeconds(20));
+        assertTrue(result.ok(), script + " failed: " + result.stdout() + result.stderr());
+        return result;
+    }
+
+    @Test
+    void shouldEndACommandThatIgnoresSigtermByTheAppsDeadlineEvenWhenTimeoutLies() throws Exception {
+        // A lying timeout(1): it drops its options and runs the command with no limit at all.
+        // Written beside it and moved over it: this very command runs under the real one ("text file busy").
+        sh("printf '#!/bin/sh\\nshift 3\\nexec \"$@\"\\n' > /usr/bin/timeout.new && chmod +x /usr/bin/timeout.new"
+                + " && mv /usr/bin/timeout.new /usr/bin/timeout");
+        long start = System.nanoTime();
+        ExecResult stuck = runtime.exec(lab, "client",
+                List.of("sh", "-c", "trap '' TERM HUP INT; sleep 1000 & wait; sleep 1000"), Duration.ofSeconds(2));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf("exec with a 2 s timeout and a lying timeout(1) ended after %.1f s%n", seconds);
+
+        assertTrue(stuck.timedOut(), "reported as timed out");
+        assertThat(seconds).as("ended by the app's deadline (2 s + a 4 s margin)").isBetween(2.0, 10.0);
+        String left = sh("ps -eo args").stdout();
+        assertThat(left).as("the command and its children were killed").doesNotContain("sleep 1000");
+    }
+
+    @Test
+    void shouldKeepTheFirstMibOfAFloodAndSayItWasCut() throws Exception {
+        long before = RetainedHeap.bytes();
+        ExecResult flood = runtime.exec(lab, "client",
+                List.of("sh", "-c", "head -c 200000000 /dev/zero | tr '\\0' x; echo done >&2"), Duration.ofSeconds(60));
+        long kept = flood.stdout().length();
+        long retained = RetainedHeap.bytes() - before;
+        System.out.printf("200 MB of exec output: %d bytes kept, retained heap +%d MiB%n", kept,
+                RetainedHeap.mib(retained));
+
+        assertTrue(flood.ok(), "the command ran to its end: " + flood);
+        assertTrue(flood.truncated(), "flagged as cut");
+        assertThat(kept).isEqualTo(DockerExec.MAX_CAPTURE_BYTES);
+        assertThat(flood.stderr()).isEqualTo("done\n");
+        // What this result holds (1 MiB of text, 2 bytes a char at most) plus room for the JVM's noise.
+        assertThat(retained).as("retained heap in bytes (bound 16 MiB)").isLessThan(16L << 20);
+    }
+}
