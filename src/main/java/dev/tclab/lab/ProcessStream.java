@@ -1,12 +1,15 @@
 package dev.tclab.lab;
 
-/** A running process in a lab node, started by {@link LabRuntime#stream}. Closing it ends the process's stream. */
+/**
+ * A running process started by {@link LabRuntime#stream} or {@link LabRuntime#shell}. Closing it ends the process's
+ * stream.
+ */
 public interface ProcessStream extends AutoCloseable {
 
     /** Queues bytes for the process's standard input. Never blocks: terminal keystrokes arrive on the event loop. */
     void write(byte[] input);
 
-    /** Resizes the pseudo-terminal (only for streams started with a TTY). */
+    /** Resizes the pseudo-terminal (only for {@link LabRuntime#shell} processes). */
     void resize(int columns, int rows);
 
     /** Releases the stream and its threads; idempotent. */

@@ -117,7 +117,7 @@ final class NodeSampler {
         long mine = ++generation;
         roundPending = false;
         SampleAssembler assembler = new SampleAssembler(raw -> publish(parse(raw)));
-        process = runtime.stream(labId, node, command, false, new StreamListener() {
+        process = runtime.stream(labId, node, command, new StreamListener() {
             @Override
             public void onOutput(byte[] chunk) {
                 assembler.accept(chunk);

@@ -64,8 +64,11 @@ class CheckRunnerTest {
                 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
-        assertEquals(List.of("client: iperf3 -c 10.0.0.2 -J -C cubic -t 3", "client: tc -s -j qdisc show dev eth1"),
-                runtime.execLog);
+        assertEquals(2, runtime.execLog.size(), runtime.execLog.toString());
+        assertTrue(runtime.execLog.get(0).matches("client: iperf3 -c 10\\.0\\.0\\.2 -J -C cubic -t 3 -p [0-9]{5}"),
+                "the client runs against the check's own server port: " + runtime.execLog.get(0));
+        assertEquals("client: tc -s -j qdisc show dev eth1", runtime.execLog.get(1));
+        assertEquals(List.of("server"), runtime.iperf3Servers, "a one-off server on the node holding 10.0.0.2");
         assertEquals("measured 9.64 Mbit/s", result.assertions().get(0).message());
         assertEquals(1, result.attempts());
         assertEquals(CheckProgress.Stage.DONE, progress.get(progress.size() - 1).stage());
