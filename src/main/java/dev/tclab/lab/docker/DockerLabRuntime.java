@@ -97,9 +97,10 @@ public class DockerLabRuntime implements LabRuntime {
         try {
             progress.onStage(Stage.CREATING, topology.nodes().size() + " nodes");
             List<Callable<NodeContainers.Started>> creations = new ArrayList<>();
+            Instant expires = containers.expiry();
             for (Topology.Node node : topology.nodes().values()) {
                 String image = node.image() == null ? defaultImage : node.image();
-                creations.add(() -> containers.createAndStart(instance, spec, node, image));
+                creations.add(() -> containers.createAndStart(instance, spec, node, image, expires));
             }
             Map<String, Long> pids = new java.util.HashMap<>();
             List<Callable<Void>> sidecars = new ArrayList<>();
@@ -107,7 +108,7 @@ public class DockerLabRuntime implements LabRuntime {
                 pids.put(started.node(), started.pid());
                 sidecars.add(() -> {
                     containers.createAndStartSidecar(instance, spec, started.node(), started.containerId(),
-                            measurementImage);
+                            measurementImage, expires);
                     return null;
                 });
             }

@@ -55,12 +55,16 @@ final class NodeContainers {
         return name(labId, node) + ".measure";
     }
 
-    Started createAndStart(String instance, LabSpec spec, Topology.Node node, String image) {
+    /** When a lab started now becomes an orphan for sure; every container of the lab carries it. */
+    Instant expiry() {
+        return Instant.now().plus(limits.maxLifetime()).plus(EXPIRY_GRACE);
+    }
+
+    Started createAndStart(String instance, LabSpec spec, Topology.Node node, String image, Instant expires) {
         CreateContainerCmd create = docker.createContainerCmd(image)
                 .withName(name(spec.labId(), node.name()))
                 .withHostName(node.name())
-                .withLabels(Labels.node(instance, spec, node.name(), Instant.now().plus(limits.maxLifetime())
-                        .plus(EXPIRY_GRACE)))
+                .withLabels(Labels.node(instance, spec, node.name(), expires))
                 .withEnv(node.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())
                 .withCmd("sleep", "infinity")
                 .withHostConfig(hardened(node.sysctls()));
@@ -76,7 +80,8 @@ final class NodeContainers {
      * namespace, so nothing the learner does to the node's files or processes changes what the platform measures.
      * NET_ADMIN is for tc and for iperf3's {@code -C cubic}; NET_RAW is for ping.
      */
-    void createAndStartSidecar(String instance, LabSpec spec, String node, String nodeContainerId, String image) {
+    void createAndStartSidecar(String instance, LabSpec spec, String node, String nodeContainerId, String image,
+                               Instant expires) {
         HostConfig host = HostConfig.newHostConfig()
                 .withNetworkMode("container:" + nodeContainerId)
                 .withCapDrop(Capability.ALL)
@@ -92,8 +97,7 @@ final class NodeContainers {
                 .withInit(true);
         String id = docker.createContainerCmd(image)
                 .withName(sidecarName(spec.labId(), node))
-                .withLabels(Labels.sidecar(instance, spec, node, Instant.now().plus(limits.maxLifetime())
-                        .plus(EXPIRY_GRACE)))
+                .withLabels(Labels.sidecar(instance, spec, node, expires))
                 .withCmd("sleep", "infinity")
                 .withHostConfig(host)
                 .exec().getId();
