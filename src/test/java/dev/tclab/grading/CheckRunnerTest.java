@@ -192,6 +192,32 @@ class CheckRunnerTest {
     }
 
     @Test
+    void shouldSayPlainlyWhenTheLearnerHoldsTheChecksIperf3Port() throws Exception {
+        runtime.iperf3ServerExit = 3;
+        runtime.execHandler = (node, cmd) -> ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals(CheckResult.Status.FAILED, result.status());
+        assertTrue(result.errors().get("up").matches("port [0-9]{5} on node server is taken by a process in the lab, so"
+                + " the measurement's iperf3 server cannot listen there; stop that process and check again"),
+                result.errors().get("up"));
+        assertEquals(List.of("client: tc -s -j qdisc show dev eth1"), runtime.execLog, "no client without a server");
+    }
+
+    @Test
+    void shouldSayWhenNoNodeHoldsTheIperf3ServerAddress() throws Exception {
+        Topology.Node client = new Topology.Node("client", null, false, Map.of(), Map.of(),
+                List.of("ip addr add 10.0.0.1/24 dev eth1"), List.of());
+        Topology.Node server = new Topology.Node("server", null, false, Map.of(), Map.of(),
+                List.of("ip addr add 10.0.0.3/24 dev eth1"), List.of());
+        runtime.running.put(LAB, new LabSpec(LAB, new Topology("t", Map.of("client", client, "server", server), List.of()), "me", "tbf"));
+        runtime.execHandler = (node, cmd) -> ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals("no node of the lab has the address 10.0.0.2, so there is no server to measure against",
+                result.errors().get("up"));
+        assertEquals(List.of(), runtime.iperf3Servers);
+    }
+
+    @Test
     void shouldFailWhenTcCannotFindTheDevice() throws Exception {
         runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
                 : new ExecResult(1, "", "Cannot find device \"eth1\"\n", false);

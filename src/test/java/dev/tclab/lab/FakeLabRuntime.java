@@ -37,6 +37,8 @@ public class FakeLabRuntime implements LabRuntime {
     public final List<String> execLog = new CopyOnWriteArrayList<>();
     /** Nodes where a check started its one-off iperf3 server, in order. */
     public final List<String> iperf3Servers = new CopyOnWriteArrayList<>();
+    /** Exit code of a check's iperf3 server start: 0 listening, 3 the port is taken (see IperfServer). */
+    public volatile int iperf3ServerExit;
     public volatile boolean reachable = true;
     public volatile boolean imagePresent = true;
     public volatile String failStartWith;
@@ -51,6 +53,7 @@ public class FakeLabRuntime implements LabRuntime {
         expires.clear();
         execLog.clear();
         iperf3Servers.clear();
+        iperf3ServerExit = 0;
         reachable = true;
         imagePresent = true;
         failStartWith = null;
@@ -108,7 +111,7 @@ public class FakeLabRuntime implements LabRuntime {
         }
         if (joined.contains(IPERF3_SERVER)) {
             iperf3Servers.add(node);
-            return new ExecResult(0, "", "", false);
+            return new ExecResult(iperf3ServerExit, "", "", false);
         }
         execLog.add(node + ": " + joined);
         return execHandler.apply(node, joined);

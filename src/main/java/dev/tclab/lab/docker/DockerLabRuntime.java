@@ -100,15 +100,14 @@ public class DockerLabRuntime implements LabRuntime {
             Instant expires = containers.expiry();
             for (Topology.Node node : topology.nodes().values()) {
                 String image = node.image() == null ? defaultImage : node.image();
-                creations.add(() -> containers.createAndStart(instance, spec, node, image, expires));
+                creations.add(() -> containers.createAndStart(instance, spec, node, image, measurementImage, expires));
             }
             Map<String, Long> pids = new java.util.HashMap<>();
             List<Callable<Void>> sidecars = new ArrayList<>();
             for (NodeContainers.Started started : all(creations, deadline)) {
                 pids.put(started.node(), started.pid());
                 sidecars.add(() -> {
-                    containers.createAndStartSidecar(instance, spec, started.node(), started.containerId(),
-                            measurementImage, expires);
+                    containers.start(started.sidecarId());
                     return null;
                 });
             }

@@ -42,8 +42,11 @@ final class NodeContainers {
         this.limits = config.lab();
     }
 
-    /** A node's container started, with its init process's pid on the engine host (for wiring its namespace). */
-    record Started(String node, String containerId, long pid) {
+    /**
+     * A node's container started, with its init process's pid on the engine host (for wiring its namespace), and its
+     * measurement sidecar created (started by {@link #start}, while the links are wired).
+     */
+    record Started(String node, String containerId, long pid, String sidecarId) {
     }
 
     static String name(String labId, String node) {
@@ -60,7 +63,12 @@ final class NodeContainers {
         return Instant.now().plus(limits.maxLifetime()).plus(EXPIRY_GRACE);
     }
 
-    Started createAndStart(String instance, LabSpec spec, Topology.Node node, String image, Instant expires) {
+    /**
+     * Creates the node and its sidecar and starts the node. The sidecar is created now (a create is cheap) so that
+     * only its start is left, and that overlaps the wiring of the links.
+     */
+    Started createAndStart(String instance, LabSpec spec, Topology.Node node, String image, String sidecarImage,
+                           Instant expires) {
         CreateContainerCmd create = docker.createContainerCmd(image)
                 .withName(name(spec.labId(), node.name()))
                 .withHostName(node.name())
@@ -69,19 +77,24 @@ final class NodeContainers {
                 .withCmd("sleep", "infinity")
                 .withHostConfig(hardened(node.sysctls()));
         String id = create.exec().getId();
+        String sidecarId = createSidecar(instance, spec, node.name(), id, sidecarImage, expires);
         docker.startContainerCmd(id).exec();
         Long pid = docker.inspectContainerCmd(id).exec().getState().getPidLong();
-        return new Started(node.name(), id, pid == null ? 0 : pid);
+        return new Started(node.name(), id, pid == null ? 0 : pid, sidecarId);
+    }
+
+    void start(String containerId) {
+        docker.startContainerCmd(containerId).exec();
     }
 
     /**
-     * Starts the node's measurement sidecar: a container of the platform's image in the node's network namespace
+     * Creates the node's measurement sidecar: a container of the platform's image in the node's network namespace
      * (so it sees the node's interfaces, qdiscs and addresses) but with its own read-only filesystem and its own PID
      * namespace, so nothing the learner does to the node's files or processes changes what the platform measures.
      * NET_ADMIN is for tc and for iperf3's {@code -C cubic}; NET_RAW is for ping.
      */
-    void createAndStartSidecar(String instance, LabSpec spec, String node, String nodeContainerId, String image,
-                               Instant expires) {
+    private String createSidecar(String instance, LabSpec spec, String node, String nodeContainerId, String image,
+                                 Instant expires) {
         HostConfig host = HostConfig.newHostConfig()
                 .withNetworkMode("container:" + nodeContainerId)
                 .withCapDrop(Capability.ALL)
@@ -95,13 +108,12 @@ final class NodeContainers {
                 .withLogConfig(NO_LOG)
                 // The init reaps one-off iperf3 servers that outlive the exec that started them.
                 .withInit(true);
-        String id = docker.createContainerCmd(image)
+        return docker.createContainerCmd(image)
                 .withName(sidecarName(spec.labId(), node))
                 .withLabels(Labels.sidecar(instance, spec, node, expires))
                 .withCmd("sleep", "infinity")
                 .withHostConfig(host)
                 .exec().getId();
-        docker.startContainerCmd(id).exec();
     }
 
     /**
