@@ -94,6 +94,24 @@ public interface TclabConfig {
          */
         @WithDefault("32")
         int maxQdiscBacklogMib();
+
+        /**
+         * Image of the measurement sidecars (one per node, in the node's network namespace, running the platform's
+         * own tc, ip, ping and iperf3 for checks and statistics); defaults to the lab image.
+         */
+        Optional<String> measurementImage();
+
+        /** Size of each node's /tmp (a tmpfs: the root filesystem is read-only), in MiB; counts against its memory. */
+        @WithDefault("64")
+        int tmpMib();
+
+        /** Size of each node's /root (a tmpfs, for shell history and the learner's files), in MiB. */
+        @WithDefault("16")
+        int homeMib();
+
+        /** Size of each node's /run (a tmpfs, for pid files), in MiB. */
+        @WithDefault("8")
+        int runMib();
     }
 
     interface Docker {

@@ -205,7 +205,15 @@ public class CheckRunner {
     }
 
     private MeasurementOutcome execute(String labId, Measurement m) throws EngineUnavailableException, NodeNotFoundException {
-        ExecResult exec = runtime.exec(labId, m.node(), Commands.argv(m), Commands.timeout(m));
+        List<String> argv = Commands.argv(m);
+        if (m.kind() == MeasurementKind.IPERF3) {
+            IperfServer.Started server = IperfServer.start(runtime, labId, m.option("server", ""), Commands.timeout(m));
+            if (server.error() != null) {
+                return new MeasurementOutcome(Map.of(), "", server.error());
+            }
+            argv = Commands.iperf3Client(m, server.port());
+        }
+        ExecResult exec = runtime.exec(labId, m.node(), argv, Commands.timeout(m));
         return OutputReader.read(m, exec);
     }
 

@@ -32,6 +32,13 @@ final class Commands {
         };
     }
 
+    /** The iperf3 client against the platform's own one-off server on {@code port} (see {@link IperfServer}). */
+    static List<String> iperf3Client(Measurement m, int port) {
+        List<String> argv = iperf3(m);
+        argv.addAll(List.of("-p", Integer.toString(port)));
+        return argv;
+    }
+
     /** Congestion control is pinned to cubic: the host's default (bbr) does not fill buffers, so no bloat would show. */
     private static List<String> iperf3(Measurement m) {
         List<String> argv = new ArrayList<>(List.of("iperf3", "-c", m.option("server", ""), "-J", "-C", "cubic",

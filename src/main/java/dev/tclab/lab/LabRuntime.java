@@ -19,27 +19,39 @@ public interface LabRuntime {
     boolean imagePresent(String image) throws EngineUnavailableException;
 
     /**
-     * Starts a lab and returns once it is ready: nodes created and started (in parallel), links wired with the
-     * topology's interface names, sysctls and setup commands applied. On failure, everything already created is
+     * Starts a lab and returns once it is ready: nodes created and started (in parallel), what measures them ready,
+     * links wired with the topology's interface names, sysctls and setup commands applied (in the nodes themselves). On failure, everything already created is
      * removed before the exception is thrown.
      */
     void start(LabSpec spec, LabProgressListener progress) throws LabStartException, EngineUnavailableException;
 
-    /** Stops and removes every container of the lab. Idempotent: an unknown or already removed lab is done. */
+    /** Stops and removes every container of the lab (nodes and what measures them). Idempotent: an unknown or already removed lab is done. */
     void stop(String labId) throws EngineUnavailableException;
 
     /** The state of each node of the lab, as the engine sees it now. */
     List<NodeStatus> status(String labId) throws EngineUnavailableException;
 
-    /** Runs a command in a node and captures its output, exit code and whether it timed out. */
+    /**
+     * Runs a command with the platform's own tools in the node's network namespace (never a binary from the
+     * learner's filesystem) and captures its output, exit code and whether it timed out. Used by checks and anything
+     * else that measures: it sees the node's interfaces, qdiscs, addresses and sockets, not its files or processes.
+     */
     ExecResult exec(String labId, String node, List<String> command, Duration timeout)
             throws EngineUnavailableException, NodeNotFoundException;
 
     /**
-     * Starts a long-running process in a node and streams its output to {@code listener} until it exits or the
-     * returned stream is closed. With {@code tty}, the process gets a pseudo-terminal (for shells).
+     * Starts a long-running platform-side process in the node's network namespace (like {@link #exec}, without a
+     * TTY) and streams its output to {@code listener} until it exits or the returned stream is closed. For samplers.
      */
-    ProcessStream stream(String labId, String node, List<String> command, boolean tty, StreamListener listener)
+    ProcessStream stream(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException;
+
+    /**
+     * Starts a process with a pseudo-terminal inside the learner's node itself (its files, processes and tools) and
+     * streams its output to {@code listener} until it exits or the returned stream is closed. For terminals only:
+     * nothing read from it may count as a measurement.
+     */
+    ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
             throws EngineUnavailableException, NodeNotFoundException;
 
     /** Ids of every lab this app instance has containers for on the engine (running or not). */

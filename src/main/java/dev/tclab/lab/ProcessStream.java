@@ -1,6 +1,9 @@
 package dev.tclab.lab;
 
-/** A running process in a lab node, started by {@link LabRuntime#stream}. Closing it ends the process's stream. */
+/**
+ * A running process started by {@link LabRuntime#stream} or {@link LabRuntime#shell}. Closing it ends the process's
+ * stream.
+ */
 public interface ProcessStream extends AutoCloseable {
 
     /**
@@ -9,7 +12,7 @@ public interface ProcessStream extends AutoCloseable {
      */
     boolean write(byte[] input);
 
-    /** Resizes the pseudo-terminal (only for streams started with a TTY). */
+    /** Resizes the pseudo-terminal (only for {@link LabRuntime#shell} processes). */
     void resize(int columns, int rows);
 
     /** Releases the stream and its threads; idempotent. */

@@ -126,7 +126,7 @@ final class NodeSampler {
         roundPending = false;
         SampleAssembler assembler = new SampleAssembler(raw -> publish(parse(raw)), MAX_ROUND_BYTES,
                 () -> overflowed(mine));
-        process = runtime.stream(labId, node, command, false, new StreamListener() {
+        process = runtime.stream(labId, node, command, new StreamListener() {
             @Override
             public void onOutput(byte[] chunk) {
                 assembler.accept(chunk);

@@ -57,7 +57,7 @@ final class TerminalSession implements StreamListener {
             if (process != null || ended()) {
                 return;
             }
-            ProcessStream started = runtime.stream(key.labId(), key.node(), command, true, this);
+            ProcessStream started = runtime.shell(key.labId(), key.node(), command, this);
             synchronized (lock) {
                 if (endReason == null) {
                     process = started;

@@ -64,8 +64,11 @@ class CheckRunnerTest {
                 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
-        assertEquals(List.of("client: iperf3 -c 10.0.0.2 -J -C cubic -t 3", "client: tc -s -j qdisc show dev eth1"),
-                runtime.execLog);
+        assertEquals(2, runtime.execLog.size(), runtime.execLog.toString());
+        assertTrue(runtime.execLog.get(0).matches("client: iperf3 -c 10\\.0\\.0\\.2 -J -C cubic -t 3 -p [0-9]{5}"),
+                "the client runs against the check's own server port: " + runtime.execLog.get(0));
+        assertEquals("client: tc -s -j qdisc show dev eth1", runtime.execLog.get(1));
+        assertEquals(List.of("server"), runtime.iperf3Servers, "a one-off server on the node holding 10.0.0.2");
         assertEquals("measured 9.64 Mbit/s", result.assertions().get(0).message());
         assertEquals(1, result.attempts());
         assertEquals(CheckProgress.Stage.DONE, progress.get(progress.size() - 1).stage());
@@ -186,6 +189,32 @@ class CheckRunnerTest {
         assertEquals(CheckResult.Status.FAILED, result.status());
         assertEquals("Measurement 'up' failed: iperf3 reported: unable to connect to server: Connection refused", result.message());
         assertTrue(result.raw().get("up").contains("Connection refused"));
+    }
+
+    @Test
+    void shouldSayPlainlyWhenTheLearnerHoldsTheChecksIperf3Port() throws Exception {
+        runtime.iperf3ServerExit = 3;
+        runtime.execHandler = (node, cmd) -> ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals(CheckResult.Status.FAILED, result.status());
+        assertTrue(result.errors().get("up").matches("port [0-9]{5} on node server is taken by a process in the lab, so"
+                + " the measurement's iperf3 server cannot listen there; stop that process and check again"),
+                result.errors().get("up"));
+        assertEquals(List.of("client: tc -s -j qdisc show dev eth1"), runtime.execLog, "no client without a server");
+    }
+
+    @Test
+    void shouldSayWhenNoNodeHoldsTheIperf3ServerAddress() throws Exception {
+        Topology.Node client = new Topology.Node("client", null, false, Map.of(), Map.of(),
+                List.of("ip addr add 10.0.0.1/24 dev eth1"), List.of());
+        Topology.Node server = new Topology.Node("server", null, false, Map.of(), Map.of(),
+                List.of("ip addr add 10.0.0.3/24 dev eth1"), List.of());
+        runtime.running.put(LAB, new LabSpec(LAB, new Topology("t", Map.of("client", client, "server", server), List.of()), "me", "tbf"));
+        runtime.execHandler = (node, cmd) -> ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals("no node of the lab has the address 10.0.0.2, so there is no server to measure against",
+                result.errors().get("up"));
+        assertEquals(List.of(), runtime.iperf3Servers);
     }
 
     @Test

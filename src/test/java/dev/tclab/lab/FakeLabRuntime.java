@@ -24,11 +24,21 @@ import java.util.function.BiFunction;
 @Singleton
 public class FakeLabRuntime implements LabRuntime {
 
+    private static final String ADDRESS_OWNER = "ip -o addr show to ";
+    private static final String IPERF3_SERVER = "iperf3 -s -1 -p ";
+
     public final Map<String, LabSpec> running = new ConcurrentHashMap<>();
     /** Expiry of labs on the engine, as the real runtime labels them; labs without one never expire. */
     public final Map<String, Instant> expires = new ConcurrentHashMap<>();
-    /** Commands run since the latest lab start, as "node: command". */
+    /**
+     * Commands run since the latest lab start, as "node: command"; the platform's own iperf3 servers for checks
+     * (the address lookup and the server start) are answered by the fake and listed in {@link #iperf3Servers}.
+     */
     public final List<String> execLog = new CopyOnWriteArrayList<>();
+    /** Nodes where a check started its one-off iperf3 server, in order. */
+    public final List<String> iperf3Servers = new CopyOnWriteArrayList<>();
+    /** Exit code of a check's iperf3 server start: 0 listening, 3 the port is taken (see IperfServer). */
+    public volatile int iperf3ServerExit;
     public volatile boolean reachable = true;
     public volatile boolean imagePresent = true;
     public volatile String failStartWith;
@@ -44,6 +54,8 @@ public class FakeLabRuntime implements LabRuntime {
         running.clear();
         expires.clear();
         execLog.clear();
+        iperf3Servers.clear();
+        iperf3ServerExit = 0;
         reachable = true;
         imagePresent = true;
         failStartWith = null;
@@ -97,12 +109,44 @@ public class FakeLabRuntime implements LabRuntime {
             throws EngineUnavailableException, NodeNotFoundException {
         node(labId, node);
         String joined = String.join(" ", command);
+        if (joined.startsWith(ADDRESS_OWNER)) {
+            return new ExecResult(0, ownsAddress(running.get(labId), node, joined.substring(ADDRESS_OWNER.length()))
+                    ? "2: eth1    inet " + joined.substring(ADDRESS_OWNER.length()) + "/24 scope global eth1\n" : "", "", false);
+        }
+        if (joined.contains(IPERF3_SERVER)) {
+            iperf3Servers.add(node);
+            return new ExecResult(iperf3ServerExit, "", "", false);
+        }
         execLog.add(node + ": " + joined);
         return execHandler.apply(node, joined);
     }
 
+    /**
+     * Whether the node holds the address, as a running lab would say: its setup commands add it; in a topology whose
+     * setup adds no address at all, the node named "server" holds every address (so tests need not spell it out).
+     */
+    private static boolean ownsAddress(LabSpec spec, String node, String address) {
+        boolean anyAddress = spec.topology().nodes().values().stream()
+                .anyMatch(n -> n.exec().stream().anyMatch(c -> c.startsWith("ip addr add ")));
+        return anyAddress
+                ? spec.topology().nodes().get(node).exec().stream().anyMatch(c -> c.startsWith("ip addr add " + address + "/"))
+                : node.equals("server");
+    }
+
     @Override
-    public ProcessStream stream(String labId, String node, List<String> command, boolean tty, StreamListener listener)
+    public ProcessStream stream(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return echoing(labId, node, listener);
+    }
+
+    @Override
+    public ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return echoing(labId, node, listener);
+    }
+
+    /** A process that echoes its input and reports resizes. */
+    private ProcessStream echoing(String labId, String node, StreamListener listener)
             throws EngineUnavailableException, NodeNotFoundException {
         node(labId, node);
         List<String> sizes = new ArrayList<>();

@@ -50,6 +50,7 @@ public class DockerLabRuntime implements LabRuntime {
     private final String endpoint;
     private final String instance;
     private final String defaultImage;
+    private final String measurementImage;
     private final NodeContainers containers;
     private final Wiring wiring;
     private final Duration startTimeout;
@@ -60,6 +61,7 @@ public class DockerLabRuntime implements LabRuntime {
         this.endpoint = clientConfig.getDockerHost().toString();
         this.instance = config.instance();
         this.defaultImage = config.lab().image();
+        this.measurementImage = config.lab().measurementImage().orElse(defaultImage);
         this.containers = new NodeContainers(docker, config);
         this.wiring = new Wiring(docker, instance, config.lab().helperImage().orElse(defaultImage));
         this.startTimeout = config.lab().startTimeout();
@@ -91,17 +93,26 @@ public class DockerLabRuntime implements LabRuntime {
     public void start(LabSpec spec, LabProgressListener progress) throws LabStartException, EngineUnavailableException {
         Topology topology = spec.topology();
         long deadline = System.nanoTime() + startTimeout.toNanos();
+        List<Future<Void>> sidecarsStarting = List.of();
         try {
             progress.onStage(Stage.CREATING, topology.nodes().size() + " nodes");
             List<Callable<NodeContainers.Started>> creations = new ArrayList<>();
+            Instant expires = containers.expiry();
             for (Topology.Node node : topology.nodes().values()) {
                 String image = node.image() == null ? defaultImage : node.image();
-                creations.add(() -> containers.createAndStart(instance, spec, node, image));
+                creations.add(() -> containers.createAndStart(instance, spec, node, image, measurementImage, expires));
             }
             Map<String, Long> pids = new java.util.HashMap<>();
+            List<Callable<Void>> sidecars = new ArrayList<>();
             for (NodeContainers.Started started : all(creations, deadline)) {
                 pids.put(started.node(), started.pid());
+                sidecars.add(() -> {
+                    containers.start(started.sidecarId());
+                    return null;
+                });
             }
+            // The sidecars only share the nodes' network namespaces, so they start while the links are wired.
+            sidecarsStarting = sidecars.stream().map(pool::submit).toList();
             progress.onStage(Stage.WIRING, topology.links().size() + " links");
             wiring.connect(topology.links(), pids, remaining(deadline));
             progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
@@ -113,8 +124,11 @@ public class DockerLabRuntime implements LabRuntime {
                 });
             }
             all(setups, deadline);
+            await(sidecarsStarting, deadline);
             progress.onStage(Stage.READY, "");
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
+            // A sidecar still being created would outlive the removal below.
+            sidecarsStarting.forEach(DockerLabRuntime::waitQuietly);
             removeQuietly(spec.labId());
             throw e;
         }
@@ -144,7 +158,7 @@ public class DockerLabRuntime implements LabRuntime {
     public void stop(String labId) throws EngineUnavailableException {
         engineCall(() -> {
             List<Container> found = docker.listContainersCmd().withShowAll(true)
-                    .withLabelFilter(Labels.nodesOf(instance, labId)).exec();
+                    .withLabelFilter(Labels.labOf(instance, labId)).exec();
             List<Future<Void>> removals = found.stream().map(c -> pool.submit(() -> {
                 containers.remove(c.getId());
                 return (Void) null;
@@ -156,6 +170,16 @@ public class DockerLabRuntime implements LabRuntime {
         });
     }
 
+    private static void waitQuietly(Future<?> task) {
+        try {
+            task.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            // Its failure is not the one being reported; whatever it left, the removal or the reaper takes.
+        }
+    }
+
     private void removeQuietly(String labId) {
         try {
             stop(labId);
@@ -164,31 +188,54 @@ public class DockerLabRuntime implements LabRuntime {
         }
     }
 
+    /** A node whose measurement sidecar is not running cannot be graded, so it counts as not running either. */
     @Override
     public List<NodeStatus> status(String labId) throws EngineUnavailableException {
-        return engineCall(() -> docker.listContainersCmd().withShowAll(true)
-                .withLabelFilter(Labels.nodesOf(instance, labId)).exec().stream()
-                .map(c -> new NodeStatus(c.getLabels().get(Labels.NODE), "running".equals(c.getState()), c.getState()))
-                .toList());
+        return engineCall(() -> {
+            List<Container> found = docker.listContainersCmd().withShowAll(true)
+                    .withLabelFilter(Labels.labOf(instance, labId)).exec();
+            Map<String, String> sidecarStates = new java.util.HashMap<>();
+            found.stream().filter(c -> Labels.ROLE_SIDECAR.equals(c.getLabels().get(Labels.ROLE)))
+                    .forEach(c -> sidecarStates.put(c.getLabels().get(Labels.NODE), c.getState()));
+            return found.stream().filter(c -> Labels.ROLE_NODE.equals(c.getLabels().get(Labels.ROLE))).map(c -> {
+                String node = c.getLabels().get(Labels.NODE);
+                String sidecar = sidecarStates.getOrDefault(node, "gone");
+                boolean running = "running".equals(c.getState());
+                if (running && !"running".equals(sidecar)) {
+                    return new NodeStatus(node, false, "running, but what measures it is " + sidecar);
+                }
+                return new NodeStatus(node, running, c.getState());
+            }).toList();
+        });
     }
 
     @Override
     public ExecResult exec(String labId, String node, List<String> command, Duration timeout)
             throws EngineUnavailableException, NodeNotFoundException {
         try {
-            return engineCall(() -> DockerExec.run(docker, NodeContainers.name(labId, node), command, timeout));
+            return engineCall(() -> DockerExec.run(docker, NodeContainers.sidecarName(labId, node), command, timeout));
         } catch (NotFoundException | ConflictException e) {
             throw new NodeNotFoundException(labId, node);
         }
     }
 
     @Override
-    public ProcessStream stream(String labId, String node, List<String> command, boolean tty, StreamListener listener)
+    public ProcessStream stream(String labId, String node, List<String> command, StreamListener listener)
             throws EngineUnavailableException, NodeNotFoundException {
+        return attach(NodeContainers.sidecarName(labId, node), labId, node, command, false, listener);
+    }
+
+    @Override
+    public ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return attach(NodeContainers.name(labId, node), labId, node, command, true, listener);
+    }
+
+    private ProcessStream attach(String container, String labId, String node, List<String> command, boolean tty,
+                                 StreamListener listener) throws EngineUnavailableException, NodeNotFoundException {
         String streamId = UUID.randomUUID().toString().substring(0, 8);
         try {
-            return engineCall(() -> new DockerProcessStream(docker, NodeContainers.name(labId, node), streamId,
-                    command, tty, listener, pool));
+            return engineCall(() -> new DockerProcessStream(docker, container, streamId, command, tty, listener, pool));
         } catch (NotFoundException | ConflictException e) {
             throw new NodeNotFoundException(labId, node);
         }
@@ -199,8 +246,11 @@ public class DockerLabRuntime implements LabRuntime {
         return engineCall(() -> {
             Set<String> labs = new HashSet<>();
             for (Container c : docker.listContainersCmd().withShowAll(true)
-                    .withLabelFilter(Labels.nodesOf(instance, null)).exec()) {
-                labs.add(c.getLabels().get(Labels.LAB));
+                    .withLabelFilter(Labels.instance(instance)).exec()) {
+                String lab = c.getLabels().get(Labels.LAB);
+                if (lab != null) {
+                    labs.add(lab);
+                }
             }
             return labs;
         });
@@ -210,7 +260,7 @@ public class DockerLabRuntime implements LabRuntime {
     public Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException {
         return engineCall(() -> {
             Set<String> expired = new HashSet<>();
-            for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(Labels.allNodes()).exec()) {
+            for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(Labels.all()).exec()) {
                 if (isExpired(c.getLabels().get(Labels.EXPIRES), now)) {
                     containers.remove(c.getId());
                     expired.add(c.getLabels().get(Labels.LAB));
@@ -242,7 +292,11 @@ public class DockerLabRuntime implements LabRuntime {
 
     /** Runs the tasks in parallel and waits for all; the first failure (after all finished) is thrown. */
     private <T> List<T> all(List<Callable<T>> tasks, long deadline) throws LabStartException, EngineUnavailableException {
-        List<Future<T>> futures = tasks.stream().map(pool::submit).toList();
+        return await(tasks.stream().map(pool::submit).toList(), deadline);
+    }
+
+    /** Waits for all the tasks; the first failure (after all finished) is thrown. */
+    private <T> List<T> await(List<Future<T>> futures, long deadline) throws LabStartException, EngineUnavailableException {
         List<T> results = new ArrayList<>();
         Exception first = null;
         for (Future<T> future : futures) {

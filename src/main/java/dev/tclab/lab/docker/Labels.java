@@ -18,6 +18,8 @@ final class Labels {
     static final String EXPIRES = "tclab.expires";
 
     static final String ROLE_NODE = "node";
+    /** A node's measurement sidecar: labelled with its lab and node like the node itself. */
+    static final String ROLE_SIDECAR = "sidecar";
     static final String ROLE_WIRING = "wiring";
     static final String ROLE_PROBE = "probe";
 
@@ -29,19 +31,27 @@ final class Labels {
                 OWNER, spec.owner(), LESSON, spec.lesson(), NODE, node, EXPIRES, Long.toString(expires.getEpochSecond()));
     }
 
-    /** Filter for the node containers of every instance on the engine. */
-    static Map<String, String> allNodes() {
-        return Map.of(APP, "tclab", ROLE, ROLE_NODE);
+    static Map<String, String> sidecar(String instance, LabSpec spec, String node, Instant expires) {
+        return Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_SIDECAR, LAB, spec.labId(),
+                OWNER, spec.owner(), LESSON, spec.lesson(), NODE, node, EXPIRES, Long.toString(expires.getEpochSecond()));
+    }
+
+    /** Filter for every container tclab creates on the engine, of any instance (lab containers carry EXPIRES). */
+    static Map<String, String> all() {
+        return Map.of(APP, "tclab");
     }
 
     static Map<String, String> service(String instance, String role) {
         return Map.of(APP, "tclab", INSTANCE, instance, ROLE, role);
     }
 
-    /** Filter for every node container of this instance (optionally of one lab). */
-    static Map<String, String> nodesOf(String instance, String labId) {
-        return labId == null
-                ? Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_NODE)
-                : Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_NODE, LAB, labId);
+    /** Filter for every container of this instance's lab: its nodes and their sidecars. */
+    static Map<String, String> labOf(String instance, String labId) {
+        return Map.of(APP, "tclab", INSTANCE, instance, LAB, labId);
+    }
+
+    /** Filter for every container of this instance (lab containers, the wiring helper, probes). */
+    static Map<String, String> instance(String instance) {
+        return Map.of(APP, "tclab", INSTANCE, instance);
     }
 }

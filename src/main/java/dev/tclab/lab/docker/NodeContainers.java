@@ -6,6 +6,7 @@ import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.LogConfig;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabSpec;
@@ -20,6 +21,16 @@ final class NodeContainers {
 
     private static final long MIB = 1024L * 1024;
 
+    /** Enough for iperf3, ping and tc; the sidecar runs nothing else. */
+    private static final long SIDECAR_MEMORY_MIB = 64;
+    private static final long SIDECAR_PIDS = 32;
+    private static final int SIDECAR_TMPFS_MIB = 4;
+    /**
+     * No container log: nothing tclab needs goes to a node's stdout (setup and check output come back over exec),
+     * and a learner writing to /proc/1/fd/1 would otherwise grow a json log file on the host's disk without bound.
+     */
+    static final LogConfig NO_LOG = new LogConfig(LogConfig.LoggingType.NONE);
+
     private final DockerClient docker;
     private final TclabConfig.Lab limits;
 
@@ -31,27 +42,78 @@ final class NodeContainers {
         this.limits = config.lab();
     }
 
-    /** A node's container started, with its init process's pid on the engine host (for wiring its namespace). */
-    record Started(String node, String containerId, long pid) {
+    /**
+     * A node's container started, with its init process's pid on the engine host (for wiring its namespace), and its
+     * measurement sidecar created (started by {@link #start}, while the links are wired).
+     */
+    record Started(String node, String containerId, long pid, String sidecarId) {
     }
 
     static String name(String labId, String node) {
         return "tclab-" + labId + "-" + node;
     }
 
-    Started createAndStart(String instance, LabSpec spec, Topology.Node node, String image) {
+    /** The measurement sidecar's name; node names cannot hold a dot, so it never equals another node's name. */
+    static String sidecarName(String labId, String node) {
+        return name(labId, node) + ".measure";
+    }
+
+    /** When a lab started now becomes an orphan for sure; every container of the lab carries it. */
+    Instant expiry() {
+        return Instant.now().plus(limits.maxLifetime()).plus(EXPIRY_GRACE);
+    }
+
+    /**
+     * Creates the node and its sidecar and starts the node. The sidecar is created now (a create is cheap) so that
+     * only its start is left, and that overlaps the wiring of the links.
+     */
+    Started createAndStart(String instance, LabSpec spec, Topology.Node node, String image, String sidecarImage,
+                           Instant expires) {
         CreateContainerCmd create = docker.createContainerCmd(image)
                 .withName(name(spec.labId(), node.name()))
                 .withHostName(node.name())
-                .withLabels(Labels.node(instance, spec, node.name(), Instant.now().plus(limits.maxLifetime())
-                        .plus(EXPIRY_GRACE)))
+                .withLabels(Labels.node(instance, spec, node.name(), expires))
                 .withEnv(node.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())
                 .withCmd("sleep", "infinity")
                 .withHostConfig(hardened(node.sysctls()));
         String id = create.exec().getId();
+        String sidecarId = createSidecar(instance, spec, node.name(), id, sidecarImage, expires);
         docker.startContainerCmd(id).exec();
         Long pid = docker.inspectContainerCmd(id).exec().getState().getPidLong();
-        return new Started(node.name(), id, pid == null ? 0 : pid);
+        return new Started(node.name(), id, pid == null ? 0 : pid, sidecarId);
+    }
+
+    void start(String containerId) {
+        docker.startContainerCmd(containerId).exec();
+    }
+
+    /**
+     * Creates the node's measurement sidecar: a container of the platform's image in the node's network namespace
+     * (so it sees the node's interfaces, qdiscs and addresses) but with its own read-only filesystem and its own PID
+     * namespace, so nothing the learner does to the node's files or processes changes what the platform measures.
+     * NET_ADMIN is for tc and for iperf3's {@code -C cubic}; NET_RAW is for ping.
+     */
+    private String createSidecar(String instance, LabSpec spec, String node, String nodeContainerId, String image,
+                                 Instant expires) {
+        HostConfig host = HostConfig.newHostConfig()
+                .withNetworkMode("container:" + nodeContainerId)
+                .withCapDrop(Capability.ALL)
+                .withCapAdd(Capability.NET_ADMIN, Capability.NET_RAW)
+                .withSecurityOpts(List.of("no-new-privileges"))
+                .withMemory(SIDECAR_MEMORY_MIB * MIB)
+                .withMemorySwap(SIDECAR_MEMORY_MIB * MIB)
+                .withPidsLimit(SIDECAR_PIDS)
+                .withReadonlyRootfs(true)
+                .withTmpFs(Map.of("/tmp", tmpfs(SIDECAR_TMPFS_MIB, false), "/run", tmpfs(SIDECAR_TMPFS_MIB, false)))
+                .withLogConfig(NO_LOG)
+                // The init reaps one-off iperf3 servers that outlive the exec that started them.
+                .withInit(true);
+        return docker.createContainerCmd(image)
+                .withName(sidecarName(spec.labId(), node))
+                .withLabels(Labels.sidecar(instance, spec, node, expires))
+                .withCmd("sleep", "infinity")
+                .withHostConfig(host)
+                .exec().getId();
     }
 
     /**
@@ -69,8 +131,19 @@ final class NodeContainers {
                 .withNanoCPUs((long) (limits.cpus() * 1_000_000_000L))
                 .withPidsLimit(limits.pids())
                 .withSysctls(sysctls)
+                // The host's disk is out of reach: the root filesystem is read-only and where a learner must write
+                // (shell history, iperf3 -J files, pid files) is a size-capped tmpfs, charged to the node's memory.
+                .withReadonlyRootfs(true)
+                .withTmpFs(Map.of("/tmp", tmpfs(limits.tmpMib(), false), "/root", tmpfs(limits.homeMib(), true),
+                        "/run", tmpfs(limits.runMib(), false)))
+                .withLogConfig(NO_LOG)
                 // An init reaps the zombies that learners' background jobs leave behind.
                 .withInit(true);
+    }
+
+    /** Mount options of a size-capped tmpfs; {@code exec} lets a learner run scripts kept there (their home). */
+    private static String tmpfs(int mib, boolean exec) {
+        return "rw,nosuid,nodev," + (exec ? "exec" : "noexec") + ",size=" + mib + "m";
     }
 
     /** Removes a container, killing it first. Already gone (404) or being removed (409) count as done. */

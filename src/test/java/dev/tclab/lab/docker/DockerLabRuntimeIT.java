@@ -17,6 +17,7 @@ import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,6 +36,9 @@ class DockerLabRuntimeIT {
 
     @Inject
     DockerClient docker;
+
+    @ConfigProperty(name = "tclab.instance")
+    String instance;
 
     private final List<String> started = new ArrayList<>();
 
@@ -57,6 +61,11 @@ class DockerLabRuntimeIT {
 
     private ExecResult sh(String lab, String node, String script) throws Exception {
         return runtime.exec(lab, node, List.of("sh", "-c", script), Duration.ofSeconds(30));
+    }
+
+    /** Runs a script in the learner's node itself (its files and processes), not where the platform measures. */
+    private ExecResult inNode(String lab, String node, String script) {
+        return DockerExec.run(docker, NodeContainers.name(lab, node), List.of("sh", "-c", script), Duration.ofSeconds(30));
     }
 
     /** iperf3's receiver-side goodput in Mbit/s, with cubic pinned (the host default may be BBR). */
@@ -138,7 +147,10 @@ class DockerLabRuntimeIT {
         ExecResult out = sh(lab, "client", "ping -c 1 -W 1 192.0.2.1");
         assertThat(out.stderr()).contains("Network is unreachable");
 
-        for (Container c : containersOf(lab)) {
+        List<Container> nodes = containersOf(lab).stream()
+                .filter(c -> Labels.ROLE_NODE.equals(c.getLabels().get(Labels.ROLE))).toList();
+        assertThat(nodes).hasSize(2);
+        for (Container c : nodes) {
             InspectContainerResponse inspect = docker.inspectContainerCmd(c.getId()).exec();
             var host = inspect.getHostConfig();
             assertEquals("none", host.getNetworkMode());
@@ -148,11 +160,11 @@ class DockerLabRuntimeIT {
             assertThat(host.getSecurityOpts()).contains("no-new-privileges");
             assertThat(host.getMemory()).isEqualTo(256L * 1024 * 1024);
             assertThat(host.getPidsLimit()).isEqualTo(256L);
-            assertThat(c.getLabels()).containsEntry("tclab.app", "tclab").containsEntry("tclab.instance", "tclab-test")
+            assertThat(c.getLabels()).containsEntry("tclab.app", "tclab").containsEntry("tclab.instance", instance)
                     .containsEntry("tclab.lab", lab).containsEntry("tclab.owner", "tester")
                     .containsEntry("tclab.lesson", "two-node").containsKey("tclab.node");
         }
-        ExecResult mount = sh(lab, "client", "mount -t tmpfs none /mnt");
+        ExecResult mount = inNode(lab, "client", "mount -t tmpfs none /mnt");
         assertNotEquals(0, mount.exitCode(), "no CAP_SYS_ADMIN in a lab node");
     }
 
@@ -190,7 +202,7 @@ class DockerLabRuntimeIT {
         String lab = start("two-node");
         StringBuffer out = new StringBuffer();
         var closed = new java.util.concurrent.CompletableFuture<String>();
-        var shell = runtime.stream(lab, "client", List.of("bash", "-i"), true, new dev.tclab.lab.StreamListener() {
+        var shell = runtime.shell(lab, "client", List.of("bash", "-i"), new dev.tclab.lab.StreamListener() {
             @Override
             public void onOutput(byte[] chunk) {
                 out.append(new String(chunk, java.nio.charset.StandardCharsets.UTF_8));
@@ -205,9 +217,10 @@ class DockerLabRuntimeIT {
         shell.write("stty size; echo marker-$((6*7))\n".getBytes());
         awaitContains(out, "marker-42");
         assertThat(out.toString()).contains("30 100").contains("root@client");
+        assertThat(inNode(lab, "client", "ps -eo args").stdout()).as("the shell runs in the node itself").contains("bash -i");
         shell.close();
         closed.get(5, java.util.concurrent.TimeUnit.SECONDS);
-        awaitTrue(() -> !sh(lab, "client", "ps -eo args").stdout().contains("bash -i"));
+        awaitTrue(() -> !inNode(lab, "client", "ps -eo args").stdout().contains("bash -i"));
     }
 
     private static void awaitContains(StringBuffer out, String text) throws InterruptedException {

@@ -1,0 +1,158 @@
+package dev.tclab.lab.docker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Container;
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.NodeStatus;
+import dev.tclab.lab.TestTopologies;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a learner who is root in a node can do to the host's disk (nothing beyond capped tmpfs), and the measurement
+ * sidecars: hardened, in the node's network namespace but not its files or processes, and removed with the lab.
+ */
+@QuarkusTest
+class NodeSandboxIT {
+
+    private static final long MIB = 1024L * 1024;
+
+    @Inject
+    LabRuntime runtime;
+
+    @Inject
+    DockerClient docker;
+
+    private String lab;
+
+    @BeforeEach
+    void startLab() throws Exception {
+        lab = "s" + UUID.randomUUID().toString().substring(0, 8);
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+    }
+
+    @AfterEach
+    void stopLab() throws Exception {
+        runtime.stop(lab);
+    }
+
+    private ExecResult inNode(String node, String script, int seconds) {
+        return DockerExec.run(docker, NodeContainers.name(lab, node), List.of("sh", "-c", script),
+                Duration.ofSeconds(seconds));
+    }
+
+    @Test
+    void shouldStopAGibibyteInTmpAtTheCapAndRefuseWritesToTheRoot() {
+        ExecResult fill = inNode("client", "dd if=/dev/zero of=/tmp/fill bs=1M count=1024", 60);
+        assertNotEquals(0, fill.exitCode(), "dd of 1 GiB into /tmp must fail");
+        assertThat(fill.stderr()).contains("No space left on device");
+        long written = Long.parseLong(inNode("client", "stat -c %s /tmp/fill", 10).stdout().trim());
+        assertThat(written).as("bytes that reached /tmp").isLessThanOrEqualTo(64 * MIB).isGreaterThan(60 * MIB);
+
+        for (String path : List.of("/x", "/usr/local/sbin/tc", "/etc/hosts", "/var/tmp/x")) {
+            ExecResult write = inNode("client", "echo lie > " + path, 10);
+            assertNotEquals(0, write.exitCode(), "writing " + path);
+            assertThat(write.stderr()).as(path).contains("Read-only file system");
+        }
+        ExecResult home = inNode("client", "dd if=/dev/zero of=/root/big bs=1M count=100", 30);
+        assertThat(home.stderr()).as("/root is capped too").contains("No space left on device");
+    }
+
+    @Test
+    void shouldKeepWhatTheLessonsNeedWorking() {
+        assertTrue(inNode("server", "pgrep -x iperf3", 10).ok(), "the setup's iperf3 -s -D runs on a read-only root");
+        ExecResult upload = inNode("client",
+                "iperf3 -c 10.0.0.2 -C cubic -t 1 -J >/tmp/up.json && grep -c sum_received /tmp/up.json", 30);
+        assertTrue(upload.ok(), upload.stderr() + upload.stdout());
+        ExecResult history = inNode("client", "echo 'tc qdisc show' >> /root/.bash_history && cat /root/.bash_history", 10);
+        assertThat(history.stdout()).contains("tc qdisc show");
+        ExecResult script = inNode("client", "printf '#!/bin/sh\\necho mine\\n' > /root/run.sh && chmod +x /root/run.sh"
+                + " && /root/run.sh", 10);
+        assertThat(script.stdout().trim()).as("a learner's own script in their home").isEqualTo("mine");
+    }
+
+    @Test
+    void shouldKeepNoContainerLogOnTheHost() throws IOException {
+        ExecResult flood = inNode("client", "head -c 50000000 /dev/zero > /proc/1/fd/1; echo done", 30);
+        assertThat(flood.stdout()).contains("done");
+        for (Container c : containersOfLab()) {
+            InspectContainerResponse inspect = docker.inspectContainerCmd(c.getId()).exec();
+            assertEquals("none", inspect.getHostConfig().getLogConfig().getType().getType(), c.getNames()[0]);
+            assertThat(inspect.getLogPath()).as("no log file for " + c.getNames()[0]).isNullOrEmpty();
+            Path dir = Path.of("/var/lib/docker/containers", c.getId());
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> files = Files.walk(dir)) {
+                    long bytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+                    assertThat(bytes).as("bytes on the host's disk for " + c.getNames()[0]).isLessThan(MIB);
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldMeasureFromAHardenedSidecarThatSharesOnlyTheNodesNetwork() throws Exception {
+        List<Container> all = containersOfLab();
+        assertThat(all).hasSize(4);
+        for (Container node : all.stream().filter(c -> Labels.ROLE_NODE.equals(c.getLabels().get(Labels.ROLE))).toList()) {
+            String name = node.getLabels().get(Labels.NODE);
+            InspectContainerResponse sidecar = docker.inspectContainerCmd(NodeContainers.sidecarName(lab, name)).exec();
+            var host = sidecar.getHostConfig();
+            assertEquals("container:" + node.getId(), host.getNetworkMode());
+            assertThat(host.getReadonlyRootfs()).isTrue();
+            assertThat(host.getPrivileged()).isFalse();
+            assertThat(host.getPidMode()).as("own PID namespace").isNullOrEmpty();
+            assertThat(List.of(host.getCapAdd())).extracting(Enum::name).containsExactlyInAnyOrder("NET_ADMIN", "NET_RAW");
+            assertThat(List.of(host.getCapDrop())).extracting(Enum::name).containsExactly("ALL");
+            assertThat(host.getSecurityOpts()).contains("no-new-privileges");
+            assertThat(host.getMemory()).isEqualTo(64 * MIB);
+            assertThat(host.getPidsLimit()).isEqualTo(32L);
+            assertThat(sidecar.getConfig().getLabels()).containsEntry(Labels.ROLE, Labels.ROLE_SIDECAR)
+                    .containsEntry(Labels.LAB, lab).containsEntry(Labels.NODE, name)
+                    .containsEntry(Labels.INSTANCE, node.getLabels().get(Labels.INSTANCE))
+                    .containsEntry(Labels.EXPIRES, node.getLabels().get(Labels.EXPIRES));
+        }
+
+        String sleepers = "ps -eo args | grep -c '^sleep 30[0]'";
+        assertTrue(inNode("client", "echo x > /tmp/marker && sleep 300 >/dev/null 2>&1 &", 10).ok());
+        assertThat(inNode("client", sleepers, 10).stdout().trim()).as("the node's own process").isEqualTo("1");
+        ExecResult seen = runtime.exec(lab, "client", List.of("sh", "-c",
+                "ip -o -4 addr show dev eth1; ls /tmp/marker; " + sleepers), Duration.ofSeconds(10));
+        assertThat(seen.stdout()).as("the node's network").contains("10.0.0.1/24");
+        assertThat(seen.stderr()).as("not the node's files").contains("/tmp/marker");
+        assertThat(seen.stdout().trim()).as("nor its processes").endsWith("0");
+
+        assertThat(runtime.status(lab)).extracting(NodeStatus::node).containsExactlyInAnyOrder("client", "server");
+        docker.stopContainerCmd(NodeContainers.sidecarName(lab, "client")).withTimeout(0).exec();
+        NodeStatus client = runtime.status(lab).stream().filter(n -> n.node().equals("client")).findFirst().orElseThrow();
+        assertThat(client.running()).as("a node that cannot be measured is reported").isFalse();
+        assertThat(client.state()).contains("what measures it is exited");
+
+        assertThat(runtime.labsOnEngine()).contains(lab);
+        runtime.stop(lab);
+        assertThat(containersOfLab()).isEmpty();
+        assertThat(runtime.labsOnEngine()).doesNotContain(lab);
+    }
+
+    private List<Container> containersOfLab() {
+        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.LAB, lab)).exec();
+    }
+}
