@@ -73,6 +73,7 @@ class LabPageBrowserTest {
             assertNotEquals(before, after, "the throughput plot changed while iperf3 ran");
             assertTrue(tab.locator(".tclab-pane[data-node=client] .xterm-rows").innerText().contains("iperf3 -c"));
             tab.click("#lab-stop");
+            tab.click("#lab-stop-confirm");
             tab.locator("#lab-start").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
         }
     }
