@@ -130,6 +130,10 @@ class LabPanel {
     };
     const saved = Number(localStorage.getItem(LESSON_WIDTH_KEY));
     if (saved > 0) apply(saved);
+    // A focusable separator states its position: the lesson's width in pixels, from 260.
+    split.setAttribute('aria-valuemin', '260');
+    split.setAttribute('aria-valuemax', String(Math.max(260, this.layout.clientWidth - 420)));
+    split.setAttribute('aria-valuenow', String(Math.round(this.layout.querySelector('.lesson').getBoundingClientRect().width)));
     const save = (width) => localStorage.setItem(LESSON_WIDTH_KEY, String(width));
     split.addEventListener('pointerdown', (event) => {
       split.setPointerCapture(event.pointerId);
@@ -167,6 +171,8 @@ class LabPanel {
   }
 
   async start() {
+    // Start disappears once the lab runs: the keyboard then goes on at the first node's tab, not at the page's top.
+    this.focusTabOnOpen = document.activeElement === this.startButton;
     this.startButton.disabled = true;
     this.labState('starting');
     this.say('Starting the lab…');
@@ -229,6 +235,7 @@ class LabPanel {
     }
     this.show(nodes[0]);
     this.stats = new LabStats(statsBoxes, lab.id);
+    if (this.focusTabOnOpen) this.tabs.get(nodes[0]).tab.focus();
   }
 
   show(node) {

@@ -82,7 +82,9 @@ class NodeStats {
     this.plots = {};
     this.boxes = Object.fromEntries(CHARTS.map((chart) => {
       const box = el('div', `tclab-chart tclab-chart-${chart.key}`);
-      box.append(el('p', 'tclab-chart-title', chart.title), el('div', 'tclab-chart-plot'));
+      const plot = el('div', 'tclab-chart-plot');
+      plot.append(el('p', 'tclab-chart-empty', 'Waiting for the first numbers from the lab…'));
+      box.append(el('p', 'tclab-chart-title', chart.title), plot);
       this.chartBox.append(box);
       return [chart.key, box];
     }));
@@ -137,7 +139,7 @@ class NodeStats {
     if (!series.size) {
       if (plot) plot.uplot.destroy();
       delete this.plots[chart.key];
-      if (!plotBox.querySelector('.tclab-chart-empty')) plotBox.replaceChildren(el('p', 'tclab-chart-empty', chart.empty));
+      if (plotBox.textContent !== chart.empty) plotBox.replaceChildren(el('p', 'tclab-chart-empty', chart.empty));
       return;
     }
     const clean = (values) => (chart.log ? values.map((v) => (v === null || v < MIN_BITS ? null : v)) : values.slice());

@@ -15,7 +15,10 @@ import dev.tclab.lab.FakeRuntimeProfile;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import com.microsoft.playwright.options.ColorScheme;
+import java.io.IOException;
 import java.net.URL;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -26,6 +29,8 @@ import org.junit.jupiter.api.Test;
  * What the learner reads, at 1366×768 on the fake lab runtime: a check's outcome in their words (details behind a
  * disclosure), the lesson-complete summary, and the catalog's progress and running lab with its Stop button. The
  * check API's answers are the documented JSON (docs/api.md), served by the test, so every kind of outcome shows.
+ * Also: no serious or critical axe-core findings on the pages (axe from src/main/web/node_modules, installed by the
+ * build, never committed), and one step done with the keyboard alone.
  */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
@@ -88,6 +93,13 @@ class LearnerFeedbackBrowserTest {
         return browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768));
     }
 
+    /** Labs of this profile count against its small maximum (3), shared by every test class using it. */
+    private static void stopLab(Page page) {
+        page.click("#lab-stop");
+        page.click("#lab-stop-confirm");
+        assertThat(page.locator("#lab-start")).isVisible();
+    }
+
     private static void json(Route route, String body) {
         route.fulfill(new Route.FulfillOptions().setStatus(200).setContentType("application/json").setBody(body));
     }
@@ -143,6 +155,7 @@ class LearnerFeedbackBrowserTest {
             assertThat(complete.locator(".lesson-complete-summary")).hasText(
                     "You passed all 1 graded step and answered 0 of 2 quizzes correctly.");
             assertTrue(complete.locator("a").count() >= 1, "the summary links on");
+            stopLab(page);
         }
     }
 
@@ -170,6 +183,85 @@ class LearnerFeedbackBrowserTest {
             assertThat(card.locator(".card-lab")).hasText("Lab stopped.");
             page.reload();
             assertThat(page.locator("article:has(a[href='/lessons/web-test']) .card-lab")).hasCount(0);
+        }
+    }
+
+    private static final Path AXE = Path.of("src/main/web/node_modules/axe-core/axe.min.js");
+
+    /** axe-core's serious and critical violations of WCAG 2 A/AA on the page as it is now, one line each. */
+    @SuppressWarnings("unchecked")
+    private static List<String> seriousViolations(Page page) throws IOException {
+        page.addScriptTag(new Page.AddScriptTagOptions().setContent(Files.readString(AXE)));
+        Object found = page.evaluate("""
+                async () => (await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }))
+                  .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+                  .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)
+                """);
+        return (List<String>) found;
+    }
+
+    @Test
+    void shouldHaveNoSeriousAccessibilityFindingsInLightAndDark() throws IOException {
+        assertTrue(Files.exists(AXE), "axe-core is installed by the build (npm ci in src/main/web)");
+        for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
+            // axe is added as a script element: the test lets it past the page's Content-Security-Policy.
+            try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768)
+                    .setColorScheme(scheme).setBypassCSP(true))) {
+                Page page = context.newPage();
+                page.navigate(root.toString());
+                assertThat(page.locator(".cards")).isVisible();
+                List<String> catalog = seriousViolations(page);
+                assertTrue(catalog.isEmpty(), scheme + " catalog: " + catalog);
+
+                page.navigate(root + "lessons/web-test");
+                page.click("#lab-start");
+                assertThat(page.locator("#lab-stop")).isVisible();
+                assertThat(page.locator(".tclab-pane[data-node=client] .xterm")).isVisible();
+                List<String> lesson = seriousViolations(page);
+                assertTrue(lesson.isEmpty(), scheme + " lesson page with a running lab: " + lesson);
+                stopLab(page);
+            }
+        }
+    }
+
+    /** Presses Tab (or Shift+Tab) until the focused element matches the selector. */
+    private static void tabTo(Page page, String selector, boolean backwards) {
+        for (int i = 0; i < 150; i++) {
+            if ((Boolean) page.evaluate("s => document.activeElement !== null && document.activeElement.matches(s)", selector)) {
+                return;
+            }
+            page.keyboard().press(backwards ? "Shift+Tab" : "Tab");
+        }
+        throw new AssertionError("the keyboard never reached " + selector);
+    }
+
+    @Test
+    void shouldDoAStepWithTheKeyboardAlone() {
+        try (BrowserContext context = laptop()) {
+            Page page = context.newPage();
+            page.navigate(root + "lessons/web-test");
+            tabTo(page, "#quiz-default-qdisc input[name=choice]", false);
+            page.keyboard().press("Space");
+            tabTo(page, "#quiz-default-qdisc button[type=submit]", false);
+            page.keyboard().press("Enter");
+            assertThat(page.locator("#quiz-default-qdisc .quiz-result")).hasText("Correct! Every option is explained above.");
+
+            tabTo(page, "#lab-start", false);
+            page.keyboard().press("Enter");
+            page.locator(".tclab-tab[data-node=client]").waitFor();
+            assertThat(page.locator(".tclab-tab[data-node=client]")).isFocused();
+            page.keyboard().press("Shift+Tab");
+            assertThat(page.locator("#lab-stop")).isFocused();
+            page.keyboard().press("Enter");
+            assertThat(page.locator("#lab-stop-cancel")).isFocused();
+            page.keyboard().press("Escape");
+            assertThat(page.locator("#lab-stop-question")).isHidden();
+            assertThat(page.locator("#lab-stop")).isFocused();
+            tabTo(page, "#step-baseline button.cmd-run", true);
+            page.keyboard().press("Enter");
+            page.waitForCondition(() -> (Boolean) page.evaluate(
+                    "() => document.activeElement.closest('.tclab-pane[data-node=client] .xterm') !== null"));
+            stopLab(page);
         }
     }
 }
