@@ -3,8 +3,14 @@
 // lesson's .cmd-run[data-node][data-command] buttons to type into the right terminal.
 import './lab.css';
 import { ApiError, getLab, myLabs, startLab, stopLab } from './api.js';
+import { el } from './dom.js';
 import { NodeTerminal } from './terminal.js';
 import { LabStats } from './stats.js';
+// The rest of the lesson page: Check buttons, quizzes answered in place, the idle-stop note, Copy buttons.
+import './page/checks.js';
+import './page/quizzes.js';
+import './page/lab-expiry.js';
+import './page/copy-buttons.js';
 
 const STAGES = { creating: 'Creating the lab nodes…', wiring: 'Wiring the network links…',
   configuring: 'Configuring the nodes…', ready: 'Almost ready…' };
@@ -12,13 +18,6 @@ const STAGES = { creating: 'Creating the lab nodes…', wiring: 'Wiring the netw
 // Tells the page's other scripts (the Check buttons, say) at once that this lesson's lab started or stopped.
 function announce(status, id, expiresAt) {
   document.dispatchEvent(new CustomEvent('tclab:lab', { detail: { status, id, expiresAt } }));
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 const LESSON_WIDTH_KEY = 'tclab.lessonWidth';

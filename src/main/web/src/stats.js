@@ -1,6 +1,7 @@
 // Live tc statistics from /ws/labs/{lab}/stats: per node, uPlot charts (throughput, backlog, drops per qdisc) and
 // the qdisc/class/filter tree. tc output the server could not parse is shown raw.
 import uPlot from 'uplot';
+import { el } from './dom.js';
 
 const HISTORY = 120;
 const MAX_BACKOFF_MS = 15000;
@@ -22,13 +23,6 @@ const PALETTES = {
   dark: ['#6cb2ff', '#ff8a80', '#7ed68a', '#ffb454', '#c79bff', '#d7a98c', '#ff7fbf', '#4fd6e0'],
 };
 const DARK = window.matchMedia('(prefers-color-scheme: dark)');
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /** The page's colour (a CSS custom property of css/tclab.css), for drawing on a canvas. */
 function cssColour(name, fallback) {

@@ -72,7 +72,8 @@ export class NodeTerminal {
       this.notice(message.message);
     } else if (message.type === 'exit') {
       this.shellEnded = true;
-      this.notice(`${message.reason || 'The shell ended.'} Press any key for a new shell.`);
+      const reason = (message.reason || 'The shell ended.').replace(/([^.!?])$/, '$1.');
+      this.notice(`${reason} Press any key for a new shell.`);
     }
   }
 

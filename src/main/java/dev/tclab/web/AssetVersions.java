@@ -26,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public class AssetVersions {
 
     /** Where the static assets are served from (META-INF/resources). */
-    private static final List<String> PREFIXES = List.of("/app/", "/css/", "/js/");
+    private static final List<String> PREFIXES = List.of("/app/", "/css/");
     private static final String IMMUTABLE = "public, max-age=31536000, immutable";
     private static final String REVALIDATE = "no-cache";
     private static final Map<String, Optional<String>> VERSIONS = new ConcurrentHashMap<>();

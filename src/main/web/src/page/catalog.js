@@ -1,36 +1,32 @@
 // The catalog's "Stop this lab" buttons: ask first (the lab's state and recorded baselines are lost), then stop
 // the lab through the lab API and say so on the card. Without JavaScript the card links to the lesson instead.
+import { stopLab } from '../api.js';
+import { el } from '../dom.js';
 const QUESTION = 'Stop this lab? Whatever you typed and configured in it, and the baselines it recorded for later '
   + 'checks, are lost. A new lab starts from scratch.';
 
 function button(text, className) {
-  const b = document.createElement('button');
+  const b = el('button', className, text);
   b.type = 'button';
-  b.textContent = text;
-  if (className) b.className = className;
   return b;
 }
 
 async function stop(box) {
-  const response = await fetch(`/api/labs/${encodeURIComponent(box.dataset.lab)}`, { method: 'DELETE', credentials: 'same-origin' })
-    .catch(() => null);
-  const note = document.createElement('p');
-  note.setAttribute('role', 'status');
-  if (response && (response.ok || response.status === 404)) {
-    note.textContent = 'Lab stopped.';
-  } else {
-    const body = response ? await response.json().catch(() => null) : null;
-    note.textContent = `The lab was not stopped: ${body?.error || 'the tclab server cannot be reached. Try again.'}`;
+  let text = 'Lab stopped.';
+  try {
+    await stopLab(box.dataset.lab);
+  } catch (e) {
+    text = `The lab was not stopped: ${e.message}`;
   }
+  const note = el('p', null, text);
+  note.setAttribute('role', 'status');
   box.replaceChildren(note);
 }
 
 function ask(box, stopButton) {
-  const confirm = document.createElement('div');
-  confirm.className = 'card-lab-confirm';
+  const confirm = el('div', 'card-lab-confirm');
   confirm.setAttribute('role', 'alertdialog');
-  const question = document.createElement('p');
-  question.textContent = QUESTION;
+  const question = el('p', null, QUESTION);
   question.id = `card-lab-question-${box.dataset.lab}`;
   confirm.setAttribute('aria-labelledby', question.id);
   const yes = button('Stop and discard the lab', 'card-lab-confirm-stop');

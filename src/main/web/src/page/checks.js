@@ -1,28 +1,14 @@
 // Check buttons of a lesson page: enabled while the learner's lab for this lesson runs; a press asks the server to
 // measure the step in the lab, then shows every assertion with the measured and expected values. Steps that pass
 // (by a press or by the server's background watch) are marked without a reload. All text is set with textContent.
+import { call } from '../api.js';
+import { el as element } from '../dom.js';
 import { onLabChange } from './lab-state.js';
 
 const NEEDS_LAB = 'Start the lab to check this step.';
 const lesson = document.getElementById('lab-panel')?.dataset.lesson;
 const buttons = [...document.querySelectorAll('button.check-run')];
 let labId = null;
-
-async function json(url, options) {
-  const response = await fetch(url, { headers: { 'Content-Type': 'application/json' }, ...options });
-  const body = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    throw new Error(body.error || `${response.status} ${response.statusText}`);
-  }
-  return body;
-}
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined && text !== null) node.textContent = text;
-  return node;
-}
 
 function resultArea(button) {
   let area = button.nextElementSibling;
@@ -142,7 +128,7 @@ async function follow(button, run) {
   showRun(button, run);
   while (!run.finished) {
     await new Promise((resolve) => setTimeout(resolve, 700));
-    run = await json(`/api/labs/${labId}/checks/${run.id}`);
+    run = await call('GET', `/api/labs/${labId}/checks/${run.id}`);
     showRun(button, run);
   }
   await refreshSteps();
@@ -150,7 +136,7 @@ async function follow(button, run) {
 
 async function check(button) {
   try {
-    const run = await json(`/api/labs/${labId}/steps/${encodeURIComponent(button.dataset.step)}/check`, { method: 'POST' });
+    const run = await call('POST', `/api/labs/${labId}/steps/${encodeURIComponent(button.dataset.step)}/check`);
     await follow(button, run);
   } catch (error) {
     resultArea(button)?.replaceChildren(element('p', 'check-error', error.message));
@@ -159,7 +145,7 @@ async function check(button) {
 
 async function refreshSteps() {
   if (!labId) return;
-  const steps = await json(`/api/labs/${labId}/steps`).catch(() => null);
+  const steps = await call('GET', `/api/labs/${labId}/steps`).catch(() => null);
   if (!steps) return;
   for (const [step, passed] of Object.entries(steps.passed)) {
     document.getElementById(`step-${step}`)?.classList.toggle('step-passed', passed);
