@@ -1,4 +1,5 @@
-// Bundles the lab page code into <outdir>/lab.js and <outdir>/lab.css (the Maven build passes
+// Bundles the pages' code: <outdir>/lab.js and lab.css for a lesson page (its lab panel, Check buttons, quizzes,
+// idle-stop note, Copy buttons), <outdir>/catalog.js for the catalog (the Maven build passes
 // target/classes/META-INF/resources/app, served at /app/).
 import * as esbuild from 'esbuild';
 
@@ -9,7 +10,7 @@ if (!outdir) {
 }
 
 await esbuild.build({
-  entryPoints: { lab: 'src/lab.js' },
+  entryPoints: { lab: 'src/lab.js', catalog: 'src/page/catalog.js' },
   bundle: true,
   format: 'esm',
   target: ['es2020'],

@@ -1,8 +1,9 @@
-// The lab API (/api/labs), with the server's own error sentences surfaced to the learner.
+// The JSON API (/api/...), with the server's own error sentences surfaced to the learner.
 
 export class ApiError extends Error {}
 
-async function call(method, path, body) {
+/** A JSON API call; throws ApiError with the server's own sentence (or a plain one) when it fails. */
+export async function call(method, path, body) {
   let response;
   try {
     response = await fetch(path, {

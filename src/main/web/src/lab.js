@@ -3,8 +3,14 @@
 // lesson's .cmd-run[data-node][data-command] buttons to type into the right terminal.
 import './lab.css';
 import { ApiError, getLab, myLabs, startLab, stopLab } from './api.js';
+import { el } from './dom.js';
 import { NodeTerminal } from './terminal.js';
 import { LabStats } from './stats.js';
+// The rest of the lesson page: Check buttons, quizzes answered in place, the idle-stop note, Copy buttons.
+import './page/checks.js';
+import './page/quizzes.js';
+import './page/lab-expiry.js';
+import './page/copy-buttons.js';
 
 const STAGES = { creating: 'Creating the lab nodes…', wiring: 'Wiring the network links…',
   configuring: 'Configuring the nodes…', ready: 'Almost ready…' };
@@ -14,12 +20,7 @@ function announce(status, id, expiresAt) {
   document.dispatchEvent(new CustomEvent('tclab:lab', { detail: { status, id, expiresAt } }));
 }
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+const LESSON_WIDTH_KEY = 'tclab.lessonWidth';
 
 class LabPanel {
   constructor(panel) {
@@ -33,16 +34,125 @@ class LabPanel {
     this.stopButton.type = 'button';
     this.stopButton.id = 'lab-stop';
     this.stopButton.hidden = true;
+    this.confirmBox = this.stopConfirmation();
     this.workspace = el('div', 'tclab-workspace');
-    this.startButton.after(this.stopButton, this.status);
+    const bar = panel.querySelector('.lab-bar');
+    if (bar) {
+      // One compact line: title, status, expiry, and Stop at its far end, away from where Start was.
+      bar.querySelector('h2').after(this.status);
+      bar.append(this.stopButton);
+      bar.after(this.confirmBox);
+    } else {
+      this.startButton.after(this.stopButton, this.status, this.confirmBox);
+    }
+    this.about = panel.querySelector('.lab-about');
     panel.append(this.workspace);
+    this.switchState = document.getElementById('lab-switch-state');
+    this.layout = panel.closest('.lesson-layout');
+    if (this.layout) {
+      this.viewSwitch();
+      this.splitter();
+    }
     this.startButton.addEventListener('click', () => this.start());
-    this.stopButton.addEventListener('click', () => this.stop());
+    this.stopButton.addEventListener('click', () => this.askToStop());
     document.addEventListener('click', (event) => {
       const button = event.target.closest('.cmd-run[data-node][data-command]');
       if (button) this.run(button.dataset.node, button.dataset.command);
     });
     this.resume();
+  }
+
+  /** Stop asks first: what goes with the lab cannot be had back. */
+  stopConfirmation() {
+    const box = el('div', 'tclab-confirm');
+    box.setAttribute('role', 'alertdialog');
+    box.setAttribute('aria-labelledby', 'lab-stop-question');
+    box.hidden = true;
+    const question = el('p', null, 'Stop the lab? Its containers are removed: whatever you typed and configured in '
+      + 'them, their shells, and the baselines this lesson recorded for later checks are lost. A new lab starts from scratch.');
+    question.id = 'lab-stop-question';
+    const yes = el('button', 'tclab-danger', 'Stop and discard the lab');
+    yes.type = 'button';
+    yes.id = 'lab-stop-confirm';
+    const no = el('button', null, 'Keep the lab');
+    no.type = 'button';
+    no.id = 'lab-stop-cancel';
+    const actions = el('div', 'tclab-confirm-actions');
+    actions.append(yes, no);
+    box.append(question, actions);
+    yes.addEventListener('click', () => { box.hidden = true; this.stop(); });
+    no.addEventListener('click', () => { box.hidden = true; this.stopButton.focus(); });
+    box.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') no.click();
+    });
+    return box;
+  }
+
+  askToStop() {
+    this.confirmBox.hidden = false;
+    this.confirmBox.querySelector('#lab-stop-cancel').focus();
+  }
+
+  /** Narrow screens: the sticky Lesson | Lab bar shows one of the two (links to them without JavaScript). */
+  viewSwitch() {
+    this.viewLinks = [...document.querySelectorAll('.view-switch a[data-view]')];
+    for (const link of this.viewLinks) {
+      link.addEventListener('click', (event) => {
+        event.preventDefault();
+        this.showView(link.dataset.view);
+        (link.dataset.view === 'lab' ? this.panel : this.layout).scrollIntoView({ block: 'start' });
+      });
+    }
+    this.showView('lesson');
+  }
+
+  showView(view) {
+    if (!this.viewLinks) return;
+    this.layout.dataset.view = view;
+    for (const link of this.viewLinks) link.setAttribute('aria-current', String(link.dataset.view === view));
+    if (view === 'lab' && this.terminals) this.terminals.forEach((t) => t.refit());
+  }
+
+  /** Wide screens: a separator between lesson and lab, dragged or moved with the arrow keys; the width is kept. */
+  splitter() {
+    const split = el('div', 'lab-split');
+    split.setAttribute('role', 'separator');
+    split.setAttribute('aria-orientation', 'vertical');
+    split.setAttribute('aria-label', 'Width of the lesson text (arrow keys to change)');
+    split.tabIndex = 0;
+    this.panel.before(split);
+    const apply = (px) => {
+      const width = Math.round(Math.max(260, Math.min(px, this.layout.clientWidth - 420)));
+      this.layout.style.setProperty('--lesson-width', `${width}px`);
+      split.setAttribute('aria-valuenow', String(width));
+      return width;
+    };
+    const saved = Number(localStorage.getItem(LESSON_WIDTH_KEY));
+    if (saved > 0) apply(saved);
+    // A focusable separator states its position: the lesson's width in pixels, from 260.
+    split.setAttribute('aria-valuemin', '260');
+    split.setAttribute('aria-valuemax', String(Math.max(260, this.layout.clientWidth - 420)));
+    split.setAttribute('aria-valuenow', String(Math.round(this.layout.querySelector('.lesson').getBoundingClientRect().width)));
+    const save = (width) => localStorage.setItem(LESSON_WIDTH_KEY, String(width));
+    split.addEventListener('pointerdown', (event) => {
+      split.setPointerCapture(event.pointerId);
+      const left = this.layout.getBoundingClientRect().left;
+      const move = (e) => apply(e.clientX - left);
+      const up = (e) => {
+        save(apply(e.clientX - left));
+        split.removeEventListener('pointermove', move);
+        split.removeEventListener('pointerup', up);
+      };
+      split.addEventListener('pointermove', move);
+      split.addEventListener('pointerup', up);
+    });
+    split.addEventListener('keydown', (event) => {
+      const step = { ArrowLeft: -32, ArrowRight: 32 }[event.key];
+      if (!step) return;
+      event.preventDefault();
+      const lesson = this.layout.querySelector('.lesson');
+      save(apply(lesson.getBoundingClientRect().width + step));
+    });
   }
 
   say(text, isError = false) {
@@ -60,7 +170,10 @@ class LabPanel {
   }
 
   async start() {
+    // Start disappears once the lab runs: the keyboard then goes on at the first node's tab, not at the page's top.
+    this.focusTabOnOpen = document.activeElement === this.startButton;
     this.startButton.disabled = true;
+    this.labState('starting');
     this.say('Starting the lab…');
     try {
       await this.follow(await startLab(this.lesson));
@@ -88,6 +201,8 @@ class LabPanel {
     announce(lab.status, lab.id, lab.expiresAt);
     const nodes = this.nodes.length ? this.nodes : lab.nodes.filter((n) => n.terminal).map((n) => n.name);
     this.say(`Lab ready: ${nodes.join(', ')}.`);
+    this.labState('running');
+    if (this.about) this.about.hidden = true;
     this.startButton.hidden = true;
     this.stopButton.hidden = false;
     const tabs = el('div', 'tclab-tabs');
@@ -106,7 +221,7 @@ class LabPanel {
       tabs.append(tab);
       const pane = el('div', 'tclab-pane');
       pane.dataset.node = node;
-      const termBox = el('div', 'tclab-terminal');
+      const termBox = el('div', 'tclab-terminal-box');
       const statsBox = el('div', 'tclab-stats');
       const scope = (lab.nodes.find((n) => n.name === node) || {}).stats || [];
       if (scope.length) statsBox.append(el('p', 'tclab-stats-scope', `Statistics shown for: ${scope.join(', ')}`));
@@ -119,6 +234,7 @@ class LabPanel {
     }
     this.show(nodes[0]);
     this.stats = new LabStats(statsBoxes, lab.id);
+    if (this.focusTabOnOpen) this.tabs.get(nodes[0]).tab.focus();
   }
 
   show(node) {
@@ -136,10 +252,23 @@ class LabPanel {
     const terminal = this.terminals && this.terminals.get(node);
     if (!terminal) {
       this.say(this.lab ? `This lab has no terminal on ${node}.` : 'Start the lab first, then run the command.', true);
+      this.showView('lab');
+      this.panel.scrollIntoView({ block: 'start' });
+      if (!this.lab) this.startButton.focus();
       return;
     }
     this.show(node);
-    terminal.type(command);
+    this.showView('lab');
+    if (terminal.type(command)) {
+      this.say(`Ran on ${node}.`);
+    } else {
+      this.say(`The ${node} terminal is open in another tab or window. Press "Use it here" to bring it to this page, then Run again.`, true);
+    }
+    terminal.reveal();
+  }
+
+  labState(text) {
+    if (this.switchState) this.switchState.textContent = text;
   }
 
   async stop() {
@@ -150,6 +279,7 @@ class LabPanel {
       this.close();
       announce('stopped', id, null);
       this.say('Lab stopped.');
+      this.labState('not started');
     } catch (e) {
       this.say(e.message, true);
     } finally {
@@ -165,6 +295,7 @@ class LabPanel {
     this.lab = null;
     this.workspace.replaceChildren();
     this.stopButton.hidden = true;
+    if (this.about) this.about.hidden = false;
     this.startButton.hidden = false;
     this.startButton.disabled = false;
   }

@@ -1,22 +1,45 @@
 // Live tc statistics from /ws/labs/{lab}/stats: per node, uPlot charts (throughput, backlog, drops per qdisc) and
 // the qdisc/class/filter tree. tc output the server could not parse is shown raw.
 import uPlot from 'uplot';
+import { el } from './dom.js';
 
 const HISTORY = 120;
 const MAX_BACKOFF_MS = 15000;
+// Below this a log axis has nothing to show (an idle line); such values are gaps rather than a floor.
+const MIN_BITS = 1000;
 
+// Throughput is plotted in bit/s on a log axis: a 25 Gbit/s baseline and a 10 Mbit/s shaped rate both stay readable.
 const CHARTS = [
-  { key: 'throughput', title: 'Throughput (Mbit/s)', value: (q) => (q.rates ? q.rates.bitsPerSecond / 1e6 : null) },
-  { key: 'backlog', title: 'Backlog (KB)', value: (q) => q.counters.backlogBytes / 1000 },
-  { key: 'drops', title: 'Drops per second', value: (q) => (q.rates ? q.rates.dropsPerSecond : null) },
+  { key: 'throughput', title: 'Throughput', height: 140, log: true, empty: 'No traffic yet.',
+    value: (q) => (q.rates ? q.rates.bitsPerSecond : null) },
+  { key: 'backlog', title: 'Backlog (bytes queued)', height: 110, empty: 'No qdisc yet: add one with tc and its queue shows here.',
+    value: (q) => q.counters.backlogBytes },
+  { key: 'drops', title: 'Drops per second', height: 110, empty: 'No qdisc yet: its drops show here.',
+    value: (q) => (q.rates ? q.rates.dropsPerSecond : null) },
 ];
-const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
+// Two palettes of eight distinguishable colours, for light and dark page backgrounds.
+const PALETTES = {
+  light: ['#1f6fb4', '#c62828', '#2e7d32', '#e06c00', '#7b3fb0', '#8c564b', '#c2185b', '#00838f'],
+  dark: ['#6cb2ff', '#ff8a80', '#7ed68a', '#ffb454', '#c79bff', '#d7a98c', '#ff7fbf', '#4fd6e0'],
+};
+const DARK = window.matchMedia('(prefers-color-scheme: dark)');
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
+/** The page's colour (a CSS custom property of css/tclab.css), for drawing on a canvas. */
+function cssColour(name, fallback) {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+function bitsLabel(bits) {
+  if (bits >= 1e9) return `${+(bits / 1e9).toPrecision(3)} Gbit/s`;
+  if (bits >= 1e6) return `${+(bits / 1e6).toPrecision(3)} Mbit/s`;
+  if (bits >= 1e3) return `${+(bits / 1e3).toPrecision(3)} kbit/s`;
+  return `${Math.round(bits)} bit/s`;
+}
+
+function bytesLabel(bytes) {
+  if (bytes >= 1e6) return `${+(bytes / 1e6).toPrecision(3)} MB`;
+  if (bytes >= 1e3) return `${+(bytes / 1e3).toPrecision(3)} kB`;
+  return `${Math.round(bytes)} B`;
 }
 
 function rate(bits) {
@@ -48,7 +71,19 @@ class NodeStats {
     this.times = [];
     // Per chart: series label -> values, one per sample time.
     this.series = Object.fromEntries(CHARTS.map((c) => [c.key, new Map()]));
+    // One colour per interface direction or qdisc, kept for the page's life and shared by the charts.
+    this.colourIndex = new Map();
     this.plots = {};
+    this.boxes = Object.fromEntries(CHARTS.map((chart) => {
+      const box = el('div', `tclab-chart tclab-chart-${chart.key}`);
+      const plot = el('div', 'tclab-chart-plot');
+      plot.append(el('p', 'tclab-chart-empty', 'Waiting for the first numbers from the lab…'));
+      box.append(el('p', 'tclab-chart-title', chart.title), plot);
+      this.chartBox.append(box);
+      return [chart.key, box];
+    }));
+    this.resizer = new ResizeObserver(() => this.resize());
+    this.resizer.observe(this.chartBox);
   }
 
   sample(sample) {
@@ -63,8 +98,8 @@ class NodeStats {
     for (const dev of sample.devices) {
       // The interface's own counters move even while it has no queue of its own (noqueue).
       if (dev.link) {
-        put('throughput', `${dev.dev} sent`, dev.link.rates ? dev.link.rates.txBitsPerSecond / 1e6 : null);
-        put('throughput', `${dev.dev} received`, dev.link.rates ? dev.link.rates.rxBitsPerSecond / 1e6 : null);
+        put('throughput', `${dev.dev} sent`, dev.link.rates ? dev.link.rates.txBitsPerSecond : null);
+        put('throughput', `${dev.dev} received`, dev.link.rates ? dev.link.rates.rxBitsPerSecond : null);
       }
       for (const q of dev.qdiscs) {
         if (q.kind === 'noqueue') continue;
@@ -73,9 +108,9 @@ class NodeStats {
     }
     for (const chart of CHARTS) {
       for (const [label, values] of this.series[chart.key]) {
-        if (!seen[chart.key].has(label)) values.push(null);
-        if (this.times.length > HISTORY) values.shift();
-        if (!seen[chart.key].has(label) && values.every((v) => v === null)) this.series[chart.key].delete(label);
+        // What no longer exists leaves the chart and its legend (a deleted or replaced qdisc).
+        if (!seen[chart.key].has(label)) this.series[chart.key].delete(label);
+        else if (this.times.length > HISTORY) values.shift();
       }
     }
     if (this.times.length > HISTORY) this.times.shift();
@@ -84,31 +119,87 @@ class NodeStats {
     this.root.dataset.samples = String((Number(this.root.dataset.samples) || 0) + 1);
   }
 
+  colour(label) {
+    if (!this.colourIndex.has(label)) this.colourIndex.set(label, this.colourIndex.size);
+    const palette = PALETTES[DARK.matches ? 'dark' : 'light'];
+    return palette[this.colourIndex.get(label) % palette.length];
+  }
+
   draw(chart) {
     const series = this.series[chart.key];
-    const data = [this.times.slice()].concat([...series.values()].map((values) => values.slice()));
-    const labels = [...series.keys()].join('|');
+    const box = this.boxes[chart.key];
+    const plotBox = box.querySelector('.tclab-chart-plot');
     const plot = this.plots[chart.key];
+    if (!series.size) {
+      if (plot) plot.uplot.destroy();
+      delete this.plots[chart.key];
+      if (plotBox.textContent !== chart.empty) plotBox.replaceChildren(el('p', 'tclab-chart-empty', chart.empty));
+      return;
+    }
+    const clean = (values) => (chart.log ? values.map((v) => (v === null || v < MIN_BITS ? null : v)) : values.slice());
+    const data = [this.times.slice()].concat([...series.values()].map(clean));
+    const labels = [...series.keys()].join('|') + (DARK.matches ? '|dark' : '');
     if (plot && plot.labels === labels) {
       plot.uplot.setData(data);
       return;
     }
-    let box = this.chartBox.querySelector(`.tclab-chart-${chart.key}`);
-    if (!box) {
-      box = el('div', `tclab-chart tclab-chart-${chart.key}`);
-      this.chartBox.append(box);
-    }
     if (plot) plot.uplot.destroy();
-    box.replaceChildren();
-    const lines = [{}].concat([...series.keys()].map((label, i) => ({
-      label, stroke: COLORS[i % COLORS.length], width: 2, spanGaps: false,
-    })));
-    this.plots[chart.key] = { labels, uplot: new uPlot({ title: chart.title, width: this.width(), height: 160,
-      series: lines, axes: [{}, { size: 60 }], legend: { live: false } }, data, box) };
+    plotBox.replaceChildren();
+    this.plots[chart.key] = { labels, uplot: new uPlot(this.options(chart, [...series.keys()]), data, plotBox) };
+  }
+
+  options(chart, labels) {
+    const fg = cssColour('--fg', '#1d1f21');
+    const grid = cssColour('--border', '#d5d8dc');
+    const format = chart.key === 'throughput' ? bitsLabel : chart.key === 'backlog' ? bytesLabel : (v) => `${+v.toPrecision(3)}/s`;
+    const axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+    const yAxis = { ...axis, size: 78, values: (u, splits) => splits.map((v) => (v === null ? '' : format(v))) };
+    if (chart.log) {
+      // Only decades get a label and a grid line, and only as many as fit without overlapping.
+      const decadesOnly = (u, splits) => {
+        const decades = splits.filter((v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9);
+        const every = Math.max(1, Math.ceil(decades.length / Math.max(1, Math.floor(chart.height / 30))));
+        return splits.map((v) => {
+          const i = decades.indexOf(v);
+          return i >= 0 && (decades.length - 1 - i) % every === 0 ? v : null;
+        });
+      };
+      yAxis.filter = decadesOnly;
+      yAxis.grid = { ...axis.grid, filter: decadesOnly };
+      yAxis.ticks = { ...axis.ticks, filter: decadesOnly };
+    }
+    // Whole seconds before now, spaced so the labels never overlap.
+    const xAxis = { ...axis, space: 55, incrs: [1, 2, 5, 10, 15, 20, 30, 60, 120], values: (u, splits) => {
+      const now = this.times[this.times.length - 1];
+      return splits.map((t) => (Math.round(t - now) === 0 ? 'now' : `${Math.round(t - now)} s`));
+    } };
+    const scales = { x: { time: false } };
+    scales.y = chart.log
+      ? { distr: 3, log: 10, range: (u, min, max) => (min === null || max === null ? [1e3, 1e10]
+        : [10 ** Math.floor(Math.log10(min)), 10 ** Math.max(Math.ceil(Math.log10(max)), Math.floor(Math.log10(min)) + 1)]) }
+      : { range: (u, min, max) => [0, Math.max(1, (max || 0) * 1.1)] };
+    return {
+      width: this.width(),
+      height: chart.height,
+      scales,
+      series: [{ value: (u, t) => (t === null ? '' : `${Math.round(t - this.times[this.times.length - 1])} s`) }]
+        .concat(labels.map((label) => ({ label, stroke: this.colour(label), width: 2, spanGaps: false,
+          value: (u, v) => (v === null ? '–' : format(v)) }))),
+      axes: [xAxis, yAxis],
+      legend: { live: false },
+      cursor: { show: false },
+    };
   }
 
   width() {
-    return Math.max(280, Math.min(520, (this.root.clientWidth || 900) / 3 - 12));
+    return Math.max(160, (this.boxes.throughput.clientWidth || 480) - 4);
+  }
+
+  resize() {
+    for (const chart of CHARTS) {
+      const plot = this.plots[chart.key];
+      if (plot) plot.uplot.setSize({ width: Math.max(160, this.boxes[chart.key].clientWidth - 4), height: chart.height });
+    }
   }
 
   drawTree(devices) {
@@ -218,6 +309,7 @@ export class LabStats {
 
   dispose() {
     this.disposed = true;
+    this.nodes.forEach((view) => view.resizer.disconnect());
     clearTimeout(this.timer);
     if (this.socket) this.socket.close(1000);
   }

@@ -1,17 +1,23 @@
 // One node's terminal: an xterm bound to /ws/labs/{lab}/nodes/{node}/terminal. Binary frames carry raw bytes both
-// ways; text frames carry JSON control messages. Reconnects with backoff; close codes 4000-4999 are final.
+// ways; text frames carry JSON control messages. Reconnects with backoff; close codes 4000-4999 are final, except
+// 4409 (another tab took the shell over), after which a "Use it here" button takes it back on request.
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 
 const MAX_BACKOFF_MS = 15000;
 // The server closes a socket on a message above 64 KiB; a big paste goes as several smaller messages.
 const MAX_MESSAGE_BYTES = 16 * 1024;
+const TAKEN_OVER = 4409;
 
 export class NodeTerminal {
-  constructor(container, labId, node) {
+  constructor(box, labId, node) {
     this.labId = labId;
     this.node = node;
-    this.term = new Terminal({ cursorBlink: true, convertEol: false, scrollback: 5000, fontSize: 14 });
+    this.box = box;
+    const container = document.createElement('div');
+    container.className = 'tclab-terminal';
+    box.append(container);
+    this.term = new Terminal({ cursorBlink: true, convertEol: false, scrollback: 5000, fontSize: 13 });
     this.fit = new FitAddon();
     this.term.loadAddon(this.fit);
     this.term.open(container);
@@ -72,13 +78,19 @@ export class NodeTerminal {
       this.hadShell = true;
     } else if (message.type === 'exit') {
       this.shellEnded = true;
-      this.notice(`${message.reason || 'The shell ended.'} Press any key for a new shell.`);
+      const reason = (message.reason || 'The shell ended.').replace(/([^.!?])$/, '$1.');
+      this.notice(`${reason} Press any key for a new shell.`);
     }
   }
 
   closed(event) {
     this.socket = null;
     if (this.disposed) return;
+    if (event.code === TAKEN_OVER) {
+      this.closedForGood = true;
+      this.offerTakeBack();
+      return;
+    }
     if (event.code >= 4000 && event.code < 5000) {
       this.closedForGood = true;
       if (!this.lastError) this.notice(event.reason || 'The terminal was closed by the server.');
@@ -94,27 +106,61 @@ export class NodeTerminal {
     this.term.write(`\r\n\x1b[1;33m[tclab] ${text.replace(/[\x00-\x1f]/g, ' ')}\x1b[0m\r\n`);
   }
 
+  /** A "Use it here" button over a terminal another tab or window took over; pressing it takes the shell back. */
+  offerTakeBack() {
+    if (this.takeBack) return;
+    const bar = document.createElement('div');
+    bar.className = 'tclab-takeover';
+    const text = document.createElement('p');
+    text.textContent = `The ${this.node} terminal is open in another tab or window.`;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'primary tclab-use-here';
+    button.textContent = 'Use it here';
+    button.addEventListener('click', () => {
+      bar.remove();
+      this.takeBack = null;
+      this.closedForGood = false;
+      this.lastError = null;
+      this.connect();
+      this.term.focus();
+    });
+    bar.append(text, button);
+    this.box.append(bar);
+    this.takeBack = bar;
+  }
+
   input(bytes) {
+    if (this.takeBack) return false; // the other tab has the shell; typing here must not silently take it back
     if (this.shellEnded && !this.socket) {
+      // The key that asked for a new shell is its first input, not swallowed.
       this.shellEnded = false;
       this.connect();
-      return;
     }
     for (let start = 0; start < bytes.length; start += MAX_MESSAGE_BYTES) {
       const chunk = bytes.subarray(start, start + MAX_MESSAGE_BYTES);
       if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(chunk);
       else if (!this.closedForGood) this.pending.push(chunk);
     }
+    return true;
   }
 
   control(message) {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
 
-  /** Types a command (one line at a time) as if the learner had. */
+  /** Types a command (one line at a time) as if the learner had; false when this page does not hold the shell. */
   type(command) {
+    if (this.takeBack) return false;
     for (const line of command.split('\n')) this.input(this.encoder.encode(`${line}\r`));
-    this.term.focus();
+    return true;
+  }
+
+  /** Brings the terminal into view and gives it the keyboard (or the "Use it here" button, when shown). */
+  reveal() {
+    this.box.scrollIntoView({ block: window.matchMedia('(min-width: 68rem)').matches ? 'nearest' : 'start' });
+    if (this.takeBack) this.takeBack.querySelector('button').focus();
+    else this.term.focus();
   }
 
   refit() {

@@ -1,6 +1,9 @@
 package dev.tclab.web;
 
+import dev.tclab.grading.StepProgress;
 import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lab.Lab;
+import dev.tclab.lab.LabService;
 import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonBrokenException;
@@ -25,6 +28,7 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** The server-rendered pages: the lesson catalog and a lesson, whose quizzes are plain HTML forms. */
 @Path("/")
@@ -51,15 +55,21 @@ public class LessonPages {
         }
     }
 
-    /** A lesson's card in the catalog. */
-    public record Card(Lesson lesson, List<Requirement> requirements, LearnerLessons.Progress progress) {
+    /**
+     * A lesson's card in the catalog.
+     *
+     * @param stepsPassed steps whose checks all passed for this learner, of {@code stepsTotal} steps with checks
+     * @param labId       the learner's live lab for this lesson, or null
+     */
+    public record Card(Lesson lesson, List<Requirement> requirements, LearnerLessons.Progress progress,
+                       int stepsPassed, int stepsTotal, String labId) {
     }
 
     @CheckedTemplate
     static class Templates {
         static native TemplateInstance catalog(List<Card> cards, List<Lesson> broken);
 
-        static native TemplateInstance lesson(Lesson lesson, LessonView view, String nodes);
+        static native TemplateInstance lesson(Lesson lesson, LessonView view, String nodes, Lesson next);
 
         static native TemplateInstance broken(Lesson lesson);
 
@@ -71,12 +81,17 @@ public class LessonPages {
     private final LessonCatalog catalog;
     private final LearnerLessons learnerLessons;
     private final SystemStatus system;
+    private final StepProgress stepProgress;
+    private final LabService labs;
     private final CurrentLearner learner;
 
-    public LessonPages(LessonCatalog catalog, LearnerLessons learnerLessons, SystemStatus system, CurrentLearner learner) {
+    public LessonPages(LessonCatalog catalog, LearnerLessons learnerLessons, SystemStatus system,
+                       StepProgress stepProgress, LabService labs, CurrentLearner learner) {
         this.catalog = catalog;
         this.learnerLessons = learnerLessons;
         this.system = system;
+        this.stepProgress = stepProgress;
+        this.labs = labs;
         this.learner = learner;
     }
 
@@ -86,11 +101,12 @@ public class LessonPages {
         KernelCapabilities kernel = system.snapshot().kernel();
         List<Card> cards = new ArrayList<>();
         List<Lesson> broken = new ArrayList<>();
+        List<Lab> liveLabs = labs.labsOf(learner).stream().filter(lab -> lab.phase().live()).toList();
         for (Lesson lesson : catalog.lessons()) {
             if (lesson.broken()) {
                 broken.add(lesson);
             } else {
-                cards.add(new Card(lesson, requirements(lesson, kernel), learnerLessons.progress(lesson, learner)));
+                cards.add(card(lesson, kernel, learner, liveLabs));
             }
         }
         return Templates.catalog(cards, broken);
@@ -110,7 +126,26 @@ public class LessonPages {
         }
         LessonView view = learnerLessons.view(lesson, learner.id());
         String nodes = lesson.topology() == null ? "" : String.join(",", lesson.topology().interactiveNodes());
-        return Response.ok(Templates.lesson(lesson, view, nodes)).build();
+        return Response.ok(Templates.lesson(lesson, view, nodes, next(lesson))).build();
+    }
+
+    /** The lesson after this one in the catalog's order that works, for the lesson-complete summary; null if none. */
+    private Lesson next(Lesson lesson) {
+        List<Lesson> lessons = catalog.lessons();
+        int at = lessons.stream().map(Lesson::slug).toList().indexOf(lesson.slug());
+        return lessons.stream().skip(at + 1L).filter(l -> !l.broken()).findFirst().orElse(null);
+    }
+
+    private Card card(Lesson lesson, KernelCapabilities kernel, String learner, List<Lab> liveLabs) {
+        Map<String, Boolean> passed = stepProgress.checks(learner, lesson.slug());
+        List<LessonView.StepView> graded = learnerLessons.view(lesson, learner).steps().stream()
+                .filter(step -> !step.checks().isEmpty()).toList();
+        int stepsPassed = (int) graded.stream()
+                .filter(step -> step.checks().stream().allMatch(c -> Boolean.TRUE.equals(passed.get(c.id())))).count();
+        String labId = liveLabs.stream().filter(lab -> lab.lesson().equals(lesson.slug())).map(Lab::id).findFirst()
+                .orElse(null);
+        return new Card(lesson, requirements(lesson, kernel), learnerLessons.progress(lesson, learner), stepsPassed,
+                graded.size(), labId);
     }
 
     /** The no-JavaScript quiz answer: grade, keep, and send the learner back to the quiz to read the verdict. */

@@ -42,6 +42,31 @@ class BuiltInLessonsTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("lessons")
+    void shouldRenderEveryMarkdownTableAsATable(String slug) throws IOException {
+        Lesson lesson = new LessonLoader(new SpecCheckValidator()).load(LESSONS.resolve(slug), "lessons/" + slug);
+        long sourceTables;
+        try (Stream<Path> files = Files.walk(LESSONS.resolve(slug))) {
+            sourceTables = files.filter(f -> f.toString().endsWith(".md")).mapToLong(BuiltInLessonsTest::tableRules).sum();
+        }
+        LessonView view = LessonRenderer.render(lesson, Parameters.firstChoices(lesson.meta().parameters()),
+                feature -> true, Map.of(), new SpecCheckValidator());
+        String html = view.introHtml() + view.steps().stream().map(LessonView.StepView::html).reduce("", String::concat);
+        assertThat(html.split("<table>", -1).length - 1L).as(slug + ": every table of the markdown renders as <table>")
+                .isEqualTo(sourceTables);
+        assertThat(html).as(slug + ": no table shows as a paragraph of pipes").doesNotContain("| ---");
+    }
+
+    /** The number of table header rules ({@code | --- | --- |}) in a markdown file. */
+    private static long tableRules(Path file) {
+        try {
+            return Files.readAllLines(file).stream().filter(l -> l.strip().matches("\\|( *:?-{3,}:? *\\|)+")).count();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** For each parameter, each of its choices (the others at their first choice). */
     private static List<Map<String, String>> everyValue(Map<String, Parameter> parameters) {
         Map<String, String> first = Parameters.firstChoices(parameters);

@@ -77,6 +77,7 @@ class LabPageBrowserTest {
             assertEquals(List.of(), tab.evaluate("window.__csp"), "terminals and plots run under the CSP");
             assertTrue(tab.locator(".tclab-pane[data-node=client] .xterm-rows").innerText().contains("iperf3 -c"));
             tab.click("#lab-stop");
+            tab.click("#lab-stop-confirm");
             tab.locator("#lab-start").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
         }
     }

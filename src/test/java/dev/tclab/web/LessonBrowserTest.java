@@ -175,6 +175,7 @@ class LessonBrowserTest {
             // From here on the page learns nothing from polling: only the lab panel's announcement can disable checks.
             page.route("**/api/labs", route -> route.abort());
             page.click("#lab-stop");
+            page.click("#lab-stop-confirm");
             assertThat(check).isDisabled(new LocatorAssertions.IsDisabledOptions().setTimeout(1000));
             assertThat(needsLab).isVisible();
             assertThat(expiry).isHidden();

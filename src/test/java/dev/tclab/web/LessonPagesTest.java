@@ -90,8 +90,8 @@ class LessonPagesTest {
         String page = given().when().get("/lessons/web-test").then().statusCode(200).extract().asString();
         assertTrue(page.contains("<section id=\"lab-panel\" class=\"lab-panel\" data-lesson=\"web-test\" data-nodes=\"client,server\""), page);
         assertTrue(page.contains("id=\"lab-start\""), page);
-        assertTrue(page.contains("<link rel=\"stylesheet\" href=\"/app/lab.css\">"), page);
-        assertTrue(page.contains("<script type=\"module\" src=\"/app/lab.js\"></script>"), page);
+        assertTrue(page.matches("(?s).*<link rel=\"stylesheet\" href=\"/app/lab\\.css\\?v=[0-9a-f]{12}\">.*"), page);
+        assertTrue(page.matches("(?s).*<script type=\"module\" src=\"/app/lab\\.js\\?v=[0-9a-f]{12}\"></script>.*"), page);
         assertTrue(page.contains("class=\"cmd-run\" data-node=\"client\" data-command=\"iperf3 -C cubic -c 10.0.0.2 -t 3\""), page);
         assertTrue(page.contains("class=\"check-run\" data-step=\"shape\" data-check=\"shaped-to-rate\" disabled=\"disabled\""), page);
         assertTrue(page.contains("<div class=\"check-result\" aria-live=\"polite\"></div>"), page);

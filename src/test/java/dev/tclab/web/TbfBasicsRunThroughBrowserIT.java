@@ -94,6 +94,7 @@ class TbfBasicsRunThroughBrowserIT {
 
             page.navigate(root + "lessons/tbf-basics");
             page.click("#lab-stop");
+            page.click("#lab-stop-confirm");
             page.locator("#lab-start").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
         }
     }

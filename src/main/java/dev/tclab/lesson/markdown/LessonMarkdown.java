@@ -1,5 +1,6 @@
 package dev.tclab.lesson.markdown;
 
+import com.vladsch.flexmark.ext.tables.TablesExtension;
 import com.vladsch.flexmark.html.HtmlRenderer;
 import com.vladsch.flexmark.parser.Parser;
 import com.vladsch.flexmark.util.ast.Document;
@@ -10,7 +11,7 @@ import com.vladsch.flexmark.util.data.NullableDataKey;
 import java.util.List;
 
 /**
- * Renders lesson markdown to HTML with the lesson block extension. Raw HTML the author writes is escaped,
+ * Renders lesson markdown to HTML with the lesson block extension and GitHub-flavoured tables. Raw HTML the author writes is escaped,
  * never passed through. The same pass validates: problems land in the {@link BlockContext}.
  */
 public final class LessonMarkdown {
@@ -21,8 +22,13 @@ public final class LessonMarkdown {
     static final DataKey<Integer> FIRST_LINE = new DataKey<>("TCLAB_FIRST_LINE", 1);
 
     private static final DataHolder BASE = new MutableDataSet()
-            .set(Parser.EXTENSIONS, List.of(LessonBlocksExtension.create()))
+            .set(Parser.EXTENSIONS, List.of(LessonBlocksExtension.create(), TablesExtension.create()))
             .set(HtmlRenderer.ESCAPE_HTML, true)
+            // GitHub's rules: a header row is required, and a row's extra or missing cells do not break the table.
+            .set(TablesExtension.COLUMN_SPANS, false)
+            .set(TablesExtension.APPEND_MISSING_COLUMNS, true)
+            .set(TablesExtension.DISCARD_EXTRA_COLUMNS, true)
+            .set(TablesExtension.HEADER_SEPARATOR_COLUMN_MATCH, true)
             .toImmutable();
 
     private LessonMarkdown() {

@@ -65,6 +65,24 @@ class LessonMarkdownTest {
     }
 
     @Test
+    void shouldRenderGithubTablesWithEscapedCellsAndAlignment() {
+        BlockContext ctx = validating();
+        String html = render("""
+                | you write | tc reads | bytes |
+                | --- | :---: | ---: |
+                | `32kb` | 32 kilobytes | 32768 |
+                | <b>x</b> | short row |
+                """, ctx);
+        assertEquals(List.of(), ctx.problems());
+        assertTrue(html.contains("<table>") && html.contains("<thead>") && html.contains("<tbody>"), html);
+        assertTrue(html.contains("<th>you write</th>"), html);
+        assertTrue(html.contains("<td><code>32kb</code></td>"), html);
+        assertTrue(html.contains("<td align=\"right\">32768</td>"), html);
+        assertTrue(html.contains("<td>&lt;b&gt;x&lt;/b&gt;</td>"), html);
+        assertFalse(html.contains("| ---"), html);
+    }
+
+    @Test
     void shouldRejectCommandForNodeTheLabLacks() {
         BlockContext ctx = validating();
         String html = render("Text\n\n```cmd server\nip addr\n```\n", ctx);

@@ -2,31 +2,17 @@
 // explanations replace the old ones, so the page (lab terminals, plots, check results) stays as it is. Without this
 // script the same forms post to the server and come back on a reloaded page. The server grades; the explanation
 // HTML it sends is the lesson page's own escaped rendering of the author's markdown.
+import { call } from '../api.js';
+
 const VERDICTS = {
   true: 'Correct! Every option is explained above.',
   false: 'Not quite. Read why next to your choice, then try again.',
 };
-const UNREACHABLE = 'The tclab server cannot be reached. Check your connection and try again.';
 
-async function grade(form) {
+function grade(form) {
   const choices = new FormData(form).getAll('choice').map(Number);
-  let response;
-  try {
-    // The form posts to /lessons/{slug}/quizzes/{id}; the JSON API answers the same path under /api.
-    response = await fetch(`/api${new URL(form.action).pathname}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ choices }),
-      credentials: 'same-origin',
-    });
-  } catch {
-    throw new Error(UNREACHABLE);
-  }
-  const body = await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new Error(body?.error || `The server answered ${response.status} ${response.statusText}.`);
-  }
-  return body;
+  // The form posts to /lessons/{slug}/quizzes/{id}; the JSON API answers the same path under /api.
+  return call('POST', `/api${new URL(form.action).pathname}`, { choices });
 }
 
 function explanation(item) {

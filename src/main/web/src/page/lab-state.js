@@ -2,6 +2,8 @@
 // sources: the lab panel's `tclab:lab` event on document (detail {status, id, expiresAt}) the moment it starts or
 // stops a lab, and a poll of GET /api/labs every 4 s for everything else (idle stops, other tabs, expiry times).
 // Listeners get the running lab ({id, expiresAt, ...}) or null, on every news, polled or announced.
+import { myLabs } from '../api.js';
+
 const POLL_MS = 4000;
 const lesson = document.getElementById('lab-panel')?.dataset.lesson;
 const listeners = [];
@@ -22,9 +24,7 @@ function publish(lab) {
 async function poll() {
   const asked = announcements;
   try {
-    const response = await fetch('/api/labs', { credentials: 'same-origin' });
-    if (!response.ok) return;
-    const labs = await response.json();
+    const labs = await myLabs();
     if (asked === announcements) publish(labs.find((lab) => lab.lesson === lesson && lab.status === 'running'));
   } catch {
     // Unreachable for a moment: keep what is known; the next poll or a Check press will say more.

@@ -1,0 +1,9 @@
+// The one element helper of the pages' scripts. Text is always set with textContent, never parsed as HTML.
+
+/** A new element with an optional class and text. */
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}

@@ -1,0 +1,267 @@
+package dev.tclab.web;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.Route;
+import dev.tclab.lab.FakeRuntimeProfile;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import com.microsoft.playwright.options.ColorScheme;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the learner reads, at 1366×768 on the fake lab runtime: a check's outcome in their words (details behind a
+ * disclosure), the lesson-complete summary, and the catalog's progress and running lab with its Stop button. The
+ * check API's answers are the documented JSON (docs/api.md), served by the test, so every kind of outcome shows.
+ * Also: no serious or critical axe-core findings on the pages (axe from src/main/web/node_modules, installed by the
+ * build, never committed), and one step done with the keyboard alone.
+ */
+@QuarkusTest
+@TestProfile(FakeRuntimeProfile.class)
+class LearnerFeedbackBrowserTest {
+
+    private static final String FAILED_RUN = """
+            {"id": "r1", "step": "shape", "state": "failed", "detail": "not yet", "finished": true, "results": [
+              {"check": "shaped-to-rate", "title": "the upload runs at about 10 Mbit/s", "status": "failed",
+               "message": "up.mbps is 48.2 Mbit/s; expected about 10mbit (± 15 %)",
+               "hint": "Look at `tc -s qdisc show dev eth1` on the client.", "attempts": 2, "millis": 8120,
+               "assertions": [
+                 {"path": "up.mbps", "measured": "48.2 Mbit/s", "number": 48.2, "unit": "Mbit/s", "ratio": null,
+                  "expected": "about 10mbit (± 15 %)", "passed": false, "message": "up.mbps is 48.2 Mbit/s", "children": []},
+                 {"path": "q.root.kind", "measured": "tbf", "number": null, "unit": null, "ratio": null,
+                  "expected": "matching /^(tbf|cake)$/", "passed": true, "message": "ok", "children": []},
+                 {"path": "ping.avg_ms", "measured": "4.5 ms = 0.0477 × 94.3 ms (baseline.loaded_ping)", "number": 4.5,
+                  "unit": "ms", "ratio": 0.0477, "expected": "a ratio to baseline.loaded_ping below 0.2", "passed": true,
+                  "message": "ok", "children": []}],
+               "errors": {}, "raw": {}},
+              {"check": "queue-read", "title": "the queue can be read", "status": "error",
+               "message": "Measurement 'q' failed: tc printed something tclab cannot read", "hint": null, "attempts": 1,
+               "millis": 300, "assertions": [], "errors": {"q": "tc printed something tclab cannot read"},
+               "raw": {"q": "garbled output"}}]}
+            """;
+    private static final String PASSED_RUN = """
+            {"id": "r2", "step": "shape", "state": "passed", "detail": "passed", "finished": true, "results": [
+              {"check": "shaped-to-rate", "title": "the upload runs at about 10 Mbit/s", "status": "passed",
+               "message": "Passed.", "hint": null, "attempts": 1, "millis": 4000,
+               "assertions": [{"path": "up.mbps", "measured": "9.61 Mbit/s", "number": 9.61, "unit": "Mbit/s",
+                  "ratio": null, "expected": "about 10mbit (± 15 %)", "passed": true, "message": "ok", "children": []}],
+               "errors": {}, "raw": {}}]}
+            """;
+
+    private static Playwright playwright;
+    private static Browser browser;
+
+    @TestHTTPResource("/")
+    URL root;
+
+    @BeforeAll
+    static void launch() {
+        playwright = Playwright.create();
+        browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
+                .setExecutablePath(Path.of("/usr/bin/chromium")).setHeadless(true)
+                .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync", "--no-first-run")));
+    }
+
+    @AfterAll
+    static void close() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (playwright != null) {
+            playwright.close();
+        }
+    }
+
+    private BrowserContext laptop() {
+        return browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768));
+    }
+
+    /** Labs of this profile count against its small maximum (3), shared by every test class using it. */
+    private static void stopLab(Page page) {
+        page.click("#lab-stop");
+        page.click("#lab-stop-confirm");
+        assertThat(page.locator("#lab-start")).isVisible();
+    }
+
+    private static void json(Route route, String body) {
+        route.fulfill(new Route.FulfillOptions().setStatus(200).setContentType("application/json").setBody(body));
+    }
+
+    @Test
+    void shouldSayCheckOutcomesInTheLearnersWordsWithDetailsBehindADisclosure() {
+        try (BrowserContext context = laptop()) {
+            Page page = context.newPage();
+            page.navigate(root + "lessons/web-test");
+            page.click("#lab-start");
+            page.route("**/api/labs/*/steps/shape/check", route -> json(route, FAILED_RUN));
+            Locator check = page.locator("#check-shaped-to-rate button.check-run");
+            assertThat(check).isEnabled();
+            check.click();
+
+            Locator result = page.locator("#step-shape .check-result");
+            Locator failed = result.locator(".check-outcome.failed");
+            assertThat(failed.locator(".check-verdict")).hasText("✗ Not yet: The upload runs at about 10 Mbit/s");
+            assertThat(failed.locator(".check-message")).hasText("The lab does not do what this step asks for yet.");
+            assertThat(failed.locator(".check-values li").nth(0))
+                    .hasText("✗ measured 48.2 Mbit/s, expected about 10 Mbit/s (± 15 %)");
+            assertThat(failed.locator(".check-values li").nth(1))
+                    .hasText("✓ measured tbf, expected the output the step asks for (the pattern is under Details)");
+            assertThat(failed.locator(".check-values li").nth(2))
+                    .hasText("✓ measured 4.5 ms = 0.0477 × 94.3 ms, expected below 0.2 times the baseline measured earlier");
+            assertThat(failed.locator(".check-hint")).containsText("Hint: Look at");
+            Locator error = result.locator(".check-outcome.error");
+            assertThat(error.locator(".check-message")).hasText("tc printed something tclab cannot read");
+
+            String visible = result.innerText();
+            for (String internal : List.of("up.mbps", "q.root", "^(tbf|cake)$", "baseline.loaded_ping", "garbled output",
+                    "Measurement 'q'", "Passed.")) {
+                assertFalse(visible.contains(internal), internal + " is shown outside Details: " + visible);
+            }
+            failed.locator(".check-details summary").click();
+            assertThat(failed.locator(".check-details")).containsText("up.mbps");
+            assertThat(failed.locator(".check-details")).containsText("matching /^(tbf|cake)$/");
+            error.locator(".check-details summary").click();
+            assertThat(error.locator(".check-details .check-raw")).hasText("garbled output");
+            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-check-feedback.png")));
+
+            page.unroute("**/api/labs/*/steps/shape/check");
+            page.route("**/api/labs/*/steps/shape/check", route -> json(route, PASSED_RUN));
+            page.route("**/api/labs/*/steps", route -> json(route, "{\"passed\": {\"shape\": true}, \"active\": null}"));
+            check.click();
+            Locator passed = result.locator(".check-outcome.passed");
+            assertThat(passed.locator(".check-verdict")).hasText("✓ Passed: The upload runs at about 10 Mbit/s");
+            assertThat(passed.locator(".check-message")).hasCount(0);
+            assertFalse(result.innerText().contains("Passed."), "no 'Passed.' repeating the heading");
+
+            Locator complete = page.locator("#lesson-complete");
+            assertThat(complete).isVisible();
+            assertThat(complete.locator(".lesson-complete-summary")).hasText(
+                    "You passed all 1 graded step and answered 0 of 2 quizzes correctly.");
+            assertTrue(complete.locator("a").count() >= 1, "the summary links on");
+            stopLab(page);
+        }
+    }
+
+    @Test
+    void shouldShowStepsQuizzesAndARunningLabWithAStopButtonInTheCatalog() {
+        try (BrowserContext context = laptop()) {
+            Page page = context.newPage();
+            page.navigate(root + "lessons/web-test");
+            page.click("#lab-start");
+            assertThat(page.locator("#lab-stop")).isVisible();
+
+            page.navigate(root.toString());
+            Locator card = page.locator("article:has(a[href='/lessons/web-test'])");
+            assertThat(card.locator(".steps-progress")).hasText("0 of 1 passed");
+            assertThat(card.locator(".progress")).containsText("answered correctly");
+            assertThat(card.locator(".card-lab")).containsText("Your lab for this lesson is running.");
+            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-catalog.png")));
+
+            card.locator(".card-lab-stop").click();
+            assertThat(card.locator(".card-lab-confirm")).containsText("baselines");
+            card.getByText("Keep the lab").click();
+            assertThat(card.locator(".card-lab-confirm")).hasCount(0);
+            card.locator(".card-lab-stop").click();
+            card.getByText("Stop and discard the lab").click();
+            assertThat(card.locator(".card-lab")).hasText("Lab stopped.");
+            page.reload();
+            assertThat(page.locator("article:has(a[href='/lessons/web-test']) .card-lab")).hasCount(0);
+        }
+    }
+
+    private static final Path AXE = Path.of("src/main/web/node_modules/axe-core/axe.min.js");
+
+    /** axe-core's serious and critical violations of WCAG 2 A/AA on the page as it is now, one line each. */
+    @SuppressWarnings("unchecked")
+    private static List<String> seriousViolations(Page page) throws IOException {
+        page.addScriptTag(new Page.AddScriptTagOptions().setContent(Files.readString(AXE)));
+        Object found = page.evaluate("""
+                async () => (await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }))
+                  .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+                  .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)
+                """);
+        return (List<String>) found;
+    }
+
+    @Test
+    void shouldHaveNoSeriousAccessibilityFindingsInLightAndDark() throws IOException {
+        assertTrue(Files.exists(AXE), "axe-core is installed by the build (npm ci in src/main/web)");
+        for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
+            // axe is added as a script element: the test lets it past the page's Content-Security-Policy.
+            try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768)
+                    .setColorScheme(scheme).setBypassCSP(true))) {
+                Page page = context.newPage();
+                page.navigate(root.toString());
+                assertThat(page.locator(".cards")).isVisible();
+                List<String> catalog = seriousViolations(page);
+                assertTrue(catalog.isEmpty(), scheme + " catalog: " + catalog);
+
+                page.navigate(root + "lessons/web-test");
+                page.click("#lab-start");
+                assertThat(page.locator("#lab-stop")).isVisible();
+                assertThat(page.locator(".tclab-pane[data-node=client] .xterm")).isVisible();
+                List<String> lesson = seriousViolations(page);
+                assertTrue(lesson.isEmpty(), scheme + " lesson page with a running lab: " + lesson);
+                stopLab(page);
+            }
+        }
+    }
+
+    /** Presses Tab (or Shift+Tab) until the focused element matches the selector. */
+    private static void tabTo(Page page, String selector, boolean backwards) {
+        for (int i = 0; i < 150; i++) {
+            if ((Boolean) page.evaluate("s => document.activeElement !== null && document.activeElement.matches(s)", selector)) {
+                return;
+            }
+            page.keyboard().press(backwards ? "Shift+Tab" : "Tab");
+        }
+        throw new AssertionError("the keyboard never reached " + selector);
+    }
+
+    @Test
+    void shouldDoAStepWithTheKeyboardAlone() {
+        try (BrowserContext context = laptop()) {
+            Page page = context.newPage();
+            page.navigate(root + "lessons/web-test");
+            tabTo(page, "#quiz-default-qdisc input[name=choice]", false);
+            page.keyboard().press("Space");
+            tabTo(page, "#quiz-default-qdisc button[type=submit]", false);
+            page.keyboard().press("Enter");
+            assertThat(page.locator("#quiz-default-qdisc .quiz-result")).hasText("Correct! Every option is explained above.");
+
+            tabTo(page, "#lab-start", false);
+            page.keyboard().press("Enter");
+            page.locator(".tclab-tab[data-node=client]").waitFor();
+            assertThat(page.locator(".tclab-tab[data-node=client]")).isFocused();
+            page.keyboard().press("Shift+Tab");
+            assertThat(page.locator("#lab-stop")).isFocused();
+            page.keyboard().press("Enter");
+            assertThat(page.locator("#lab-stop-cancel")).isFocused();
+            page.keyboard().press("Escape");
+            assertThat(page.locator("#lab-stop-question")).isHidden();
+            assertThat(page.locator("#lab-stop")).isFocused();
+            tabTo(page, "#step-baseline button.cmd-run", true);
+            page.keyboard().press("Enter");
+            page.waitForCondition(() -> (Boolean) page.evaluate(
+                    "() => document.activeElement.closest('.tclab-pane[data-node=client] .xterm') !== null"));
+            stopLab(page);
+        }
+    }
+}
