@@ -180,7 +180,8 @@ public class CheckRunner {
     }
 
     private MeasurementOutcome measure(String learner, String labId, String checkId, Measurement m,
-                                       Consumer<CheckProgress> progress, int attempt) throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+                                       Consumer<CheckProgress> progress, int attempt)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (!m.kind().load()) {
             return execute(labId, m);
         }

@@ -86,7 +86,7 @@ public class MeasurementSlots {
             int place;
             synchronized (this) {
                 try {
-                    while (!ticket.granted && (place = placeOf(ticket)) == shown) {
+                    while (!ticket.granted && placeOf(ticket) == shown) {
                         wait();
                     }
                 } catch (InterruptedException e) {
@@ -98,7 +98,14 @@ public class MeasurementSlots {
                 }
                 place = placeOf(ticket);
             }
-            onWait.accept(place);
+            try {
+                onWait.accept(place);
+            } catch (RuntimeException e) {
+                synchronized (this) {
+                    abandon(ticket);
+                }
+                throw e;
+            }
             shown = place;
         }
     }

@@ -1,11 +1,9 @@
 package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
+import io.netty.util.NetUtil;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.net.Inet6Address;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -78,23 +76,36 @@ public class StartQuota {
         admitted.add(new Admitted(client, lab));
     }
 
-    /** The client an address belongs to: the address itself, or its /64 network for IPv6. */
+    /**
+     * The client an address belongs to: the address itself, or its /64 network for IPv6. Never a name lookup: what
+     * is not an IP literal (a forwarded header may say anything) is its own client, as written.
+     */
     static String clientOf(String address) {
         if (address == null || address.isBlank()) {
             return "unknown";
         }
-        try {
-            // An IP literal: no name lookup happens.
-            InetAddress ip = InetAddress.getByName(address);
-            if (ip instanceof Inet6Address) {
-                byte[] network = Arrays.copyOf(ip.getAddress(), 16);
-                Arrays.fill(network, 8, 16, (byte) 0);
-                return InetAddress.getByAddress(network).getHostAddress() + "/64";
-            }
-            return ip.getHostAddress();
-        } catch (UnknownHostException e) {
+        byte[] ip = NetUtil.createByteArrayFromIpAddressString(address);
+        if (ip == null) {
             return address;
         }
+        if (ip.length == 16 && ipv4Mapped(ip)) {
+            return NetUtil.bytesToIpAddress(Arrays.copyOfRange(ip, 12, 16));
+        }
+        if (ip.length == 16) {
+            Arrays.fill(ip, 8, 16, (byte) 0);
+            return NetUtil.bytesToIpAddress(ip) + "/64";
+        }
+        return NetUtil.bytesToIpAddress(ip);
+    }
+
+    /** {@code ::ffff:a.b.c.d}: an IPv4 client as a dual-stack socket sees it. */
+    private static boolean ipv4Mapped(byte[] ip) {
+        for (int i = 0; i < 10; i++) {
+            if (ip[i] != 0) {
+                return false;
+            }
+        }
+        return ip[10] == (byte) 0xff && ip[11] == (byte) 0xff;
     }
 
     /** Starts allowed now and then: {@code capacity} at once, refilled by one every {@code interval}. */
