@@ -204,6 +204,7 @@ class LessonBrowserTest {
             checkAnswer(quiz);
             assertThat(quiz.locator(".quiz-result")).hasText("Correct! Every option is explained above.");
             page.click("#lab-stop");
+            page.click("#lab-stop-confirm");
             assertThat(page.locator("#lab-start")).isVisible();
 
             assertEquals(List.of(), page.evaluate("window.__csp"), "no CSP violation");
