@@ -64,19 +64,22 @@ final class IperfServer {
     }
 
     /**
-     * The server runs in the background of the exec (its output in a file, so the exec ends), and the exec returns
-     * once it listens. A listener on the port before the start is someone else's: that is reported, not raced.
+     * The server runs in the background of the exec, holding none of the exec's output open (so the exec ends), and
+     * the exec returns once it listens. A listener on the port before the start is someone else's: that is reported,
+     * not raced. The server's output goes to a file that is removed once read or once the server is done, so a
+     * sidecar's small /tmp never fills with them.
      */
     private static String script(int port, Duration lifetime) {
         String log = "/tmp/iperf3-server-" + port + ".log";
         return "listening() { [ -n \"$(ss -Hltn \"sport = :" + port + "\")\" ]; }\n"
                 + "if listening; then exit " + PORT_TAKEN + "; fi\n"
-                + "timeout -k 2 " + Math.max(1, lifetime.toSeconds()) + " iperf3 -s -1 -p " + port + " >" + log
-                + " 2>&1 </dev/null &\n"
+                + "( timeout -k 2 " + Math.max(1, lifetime.toSeconds()) + " iperf3 -s -1 -p " + port + " >" + log
+                + " 2>&1; s=$?; if [ $s = 0 ] || [ $s = 124 ]; then rm -f " + log + "; fi ) >/dev/null 2>&1 </dev/null &\n"
                 + "server=$!\n"
                 + "for i in $(seq 100); do\n"
                 + "  if listening; then exit 0; fi\n"
-                + "  if ! kill -0 $server 2>/dev/null; then head -c 2000 " + log + "; exit " + DIED + "; fi\n"
+                + "  if ! kill -0 $server 2>/dev/null; then head -c 2000 " + log + "; rm -f " + log + "; exit " + DIED
+                + "; fi\n"
                 + "  sleep 0.05\n"
                 + "done\n"
                 + "exit 5\n";

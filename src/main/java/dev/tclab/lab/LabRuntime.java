@@ -20,12 +20,15 @@ public interface LabRuntime {
 
     /**
      * Starts a lab and returns once it is ready: nodes created and started (in parallel), what measures them ready,
-     * links wired with the topology's interface names, sysctls and setup commands applied (in the nodes themselves). On failure, everything already created is
-     * removed before the exception is thrown.
+     * links wired with the topology's interface names, sysctls and setup commands applied (in the nodes themselves).
+     * On failure, everything already created is removed before the exception is thrown.
      */
     void start(LabSpec spec, LabProgressListener progress) throws LabStartException, EngineUnavailableException;
 
-    /** Stops and removes every container of the lab (nodes and what measures them). Idempotent: an unknown or already removed lab is done. */
+    /**
+     * Stops and removes every container of the lab (nodes and what measures them). Idempotent: an unknown or already
+     * removed lab is done.
+     */
     void stop(String labId) throws EngineUnavailableException;
 
     /** The state of each node of the lab, as the engine sees it now. */

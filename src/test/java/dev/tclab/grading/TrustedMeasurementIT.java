@@ -8,6 +8,7 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.HostConfig;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.TestTopologies;
@@ -128,7 +129,8 @@ class TrustedMeasurementIT {
                 + " done\\nexec \"$@\"\\n' > /usr/local/sbin/timeout\n"
                 + "chmod +x /usr/local/sbin/tc /usr/local/sbin/iperf3 /usr/local/sbin/ping /usr/local/sbin/timeout\n";
         String builder = docker.createContainerCmd("tclab/lab-node:1").withCmd("sh", "-c", script)
-                .withLabels(Map.of("tclab.app", "tclab-test-build")).exec().getId();
+                .withLabels(Map.of("tclab.app", "tclab-test-build"))
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none")).exec().getId();
         try {
             docker.startContainerCmd(builder).exec();
             int exit = docker.waitContainerCmd(builder).start().awaitStatusCode(60, TimeUnit.SECONDS);

@@ -87,6 +87,12 @@ class DockerLabRuntimeIT {
                 .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode("none"))
                 .exec().getId();
         docker.startContainerCmd(ghostContainer).exec();
+        // Its measurement sidecar, left behind as well.
+        docker.createContainerCmd("tclab/lab-node:1").withCmd("sleep", "600")
+                .withLabels(Map.of(Labels.APP, "tclab", Labels.INSTANCE, "tclab-gone", Labels.ROLE, Labels.ROLE_SIDECAR,
+                        Labels.LAB, ghost, Labels.EXPIRES, Long.toString(Instant.now().minusSeconds(60).getEpochSecond())))
+                .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode("none"))
+                .exec();
 
         assertThat(runtime.removeExpiredLabs(Instant.now())).contains(ghost).doesNotContain(fresh);
         assertThat(docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.LAB, ghost)).exec()).isEmpty();
