@@ -3,7 +3,6 @@ package dev.tclab.quiz;
 import io.quarkus.arc.DefaultBean;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,13 +23,6 @@ public class InMemoryQuizResults implements QuizResults {
         synchronized (history) {
             history.add(attempt);
         }
-    }
-
-    @Override
-    public Map<String, QuizAttempt> attempts(String learner, String lesson) {
-        Map<String, QuizAttempt> latest = new LinkedHashMap<>();
-        history(learner, lesson).forEach(a -> latest.put(a.quizId(), a));
-        return Map.copyOf(latest);
     }
 
     @Override

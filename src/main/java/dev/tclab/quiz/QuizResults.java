@@ -1,5 +1,6 @@
 package dev.tclab.quiz;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,7 +11,11 @@ public interface QuizResults {
     void record(String learner, String lesson, QuizAttempt attempt);
 
     /** The learner's latest attempt at each quiz of the lesson they answered, by quiz id. */
-    Map<String, QuizAttempt> attempts(String learner, String lesson);
+    default Map<String, QuizAttempt> attempts(String learner, String lesson) {
+        Map<String, QuizAttempt> latest = new LinkedHashMap<>();
+        history(learner, lesson).forEach(a -> latest.put(a.quizId(), a));
+        return Map.copyOf(latest);
+    }
 
     /** Every attempt of the learner at the lesson's quizzes, oldest first. */
     List<QuizAttempt> history(String learner, String lesson);

@@ -42,6 +42,10 @@ public class Database {
                     InjectableInstance<Flyway> h2Flyway, @FlywayDataSource(POSTGRESQL) InjectableInstance<Flyway> postgresqlFlyway) {
         this.config = config;
         boolean pg = config.database().kind() == TclabConfig.Database.Kind.POSTGRESQL;
+        if (pg && config.database().url().isEmpty()) {
+            throw fail("tclab.database.kind is postgresql but tclab.database.url is not set: set it (e.g."
+                    + " jdbc:postgresql://db.example:5432/tclab) with tclab.database.username and .password.");
+        }
         this.dataSource = pg ? postgresql.get() : h2.get();
         this.flyway = pg ? postgresqlFlyway.get() : h2Flyway.get();
     }

@@ -7,9 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 /** Every quiz attempt, kept in the database; the latest per quiz is derived from the history. */
@@ -37,13 +35,6 @@ public class JdbcQuizResults implements QuizResults {
                 return s.executeUpdate();
             }
         });
-    }
-
-    @Override
-    public Map<String, QuizAttempt> attempts(String learner, String lesson) {
-        Map<String, QuizAttempt> latest = new LinkedHashMap<>();
-        history(learner, lesson).forEach(a -> latest.put(a.quizId(), a));
-        return Map.copyOf(latest);
     }
 
     @Override

@@ -27,7 +27,7 @@ class H2StoreWriteBenchmark {
         public Map<String, String> getConfigOverrides() {
             Path dir = Path.of("target", "bench-h2-" + UUID.randomUUID()).toAbsolutePath();
             return Map.of("tclab.data-dir", dir.toString(),
-                    "quarkus.datasource.jdbc.url", "jdbc:h2:file:" + dir + "/tclab;AUTO_SERVER=FALSE");
+                    "quarkus.datasource.jdbc.url", "${tclab-h2-file-url}");
         }
     }
 

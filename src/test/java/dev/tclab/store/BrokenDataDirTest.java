@@ -32,7 +32,7 @@ class BrokenDataDirTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("tclab.data-dir", DIR.toString(),
-                    "quarkus.datasource.jdbc.url", "jdbc:h2:file:" + DIR + "/tclab;AUTO_SERVER=FALSE");
+                    "quarkus.datasource.jdbc.url", "${tclab-h2-file-url}");
         }
     }
 
@@ -58,7 +58,7 @@ class BrokenDataDirTest {
         Files.deleteIfExists(DIR.resolve("tclab.mv.db"));
         assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
                 .as("a first start makes and migrates the database, then the self-test finds no such lesson").isEqualTo(2);
-        String url = "jdbc:h2:file:" + DIR + "/tclab;AUTO_SERVER=FALSE";
+        String url = "jdbc:h2:file:" + DIR + "/tclab;AUTO_SERVER=FALSE;WRITE_DELAY=0";
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             s.executeUpdate("INSERT INTO \"flyway_schema_history\" (\"installed_rank\", \"version\", \"description\","
                     + " \"type\", \"script\", \"checksum\", \"installed_by\", \"execution_time\", \"success\")"
