@@ -264,7 +264,8 @@ public class LabService {
      * whose nodes all run is adopted as it is (same id, owner, lesson, parameters, start time); its samplers and
      * shells start again when a page asks for them. A lab that was still starting, is past its maximum lifetime,
      * or lost a node is recorded as ended, with the reason for the learner, and its containers are left to
-     * {@link #reapOrphans}. While the engine does not answer, the records wait for the next call.
+     * {@link #reapOrphans}. While the engine does not answer, a running lab is adopted on its record's word and
+     * checked by the cull once the engine is back.
      */
     public void adoptRecorded() {
         List<LabRecord> records;
@@ -276,44 +277,39 @@ public class LabService {
         }
         long start = System.nanoTime();
         int looked = 0;
+        // Asked once: with the engine down, each status call would wait out the connect timeout.
+        Boolean engineUp = null;
         for (LabRecord record : records) {
             if (labs.containsKey(record.id())) {
                 continue;
             }
-            try {
-                adopt(record, Instant.now());
-                looked++;
-            } catch (EngineUnavailableException e) {
-                LOG.infof("cannot adopt labs until the engine answers: %s", e.getMessage());
-                return;
+            if (engineUp == null) {
+                engineUp = runtime.engine().reachable();
             }
+            adopt(record, engineUp, Instant.now());
+            looked++;
         }
         if (looked > 0) {
             LOG.infof("looked at %d recorded labs in %d ms", looked, (System.nanoTime() - start) / 1_000_000);
         }
     }
 
-    private void adopt(LabRecord record, Instant now) throws EngineUnavailableException {
+    private void adopt(LabRecord record, boolean engineUp, Instant now) {
         Topology topology = topologyOf(record.lesson());
-        String failed = null;
+        Topology shown = topology == null ? new Topology(record.lesson(), Map.of(), List.of()) : topology;
+        Lab lab = Lab.restored(record, shown, now);
         String stopped = null;
+        String failed;
         if (record.phase() == LabPhase.STARTING) {
             failed = "The server restarted while this lab was starting. Start it again.";
         } else if (Duration.between(record.createdAt(), now).compareTo(config.maxLifetime()) > 0) {
+            failed = null;
             stopped = "Stopped after reaching the maximum lab lifetime of " + config.maxLifetime().toHours() + " h.";
         } else if (topology == null) {
             failed = "The lesson '" + record.lesson() + "' of this lab is gone or broken. Start it again once fixed.";
         } else {
-            List<NodeStatus> nodes = runtime.status(record.id());
-            Optional<NodeStatus> dead = nodes.stream().filter(n -> !n.running()).findFirst();
-            if (nodes.isEmpty() || dead.isPresent()) {
-                failed = "The lab did not survive the server's restart ("
-                        + dead.map(n -> "node " + n.node() + " is " + n.state()).orElse("its containers are gone")
-                        + "). Start it again.";
-            }
+            failed = deadAfterRestart(record.id(), engineUp);
         }
-        Topology shown = topology == null ? new Topology(record.lesson(), Map.of(), List.of()) : topology;
-        Lab lab = Lab.restored(record, shown, now);
         if (failed != null) {
             lab.failed(failed, now);
         } else if (stopped != null) {
@@ -327,6 +323,31 @@ public class LabService {
         }
         labs.putIfAbsent(lab.id(), lab);
         record(lab);
+    }
+
+    /**
+     * Why the recorded lab cannot be adopted because a node is gone or dead, or null when all run. While the engine
+     * does not answer, the record's word is taken: the learner keeps their lab (no duplicate start meanwhile), and
+     * the cull's refresh marks it failed if its nodes turn out dead once the engine answers.
+     */
+    private String deadAfterRestart(String labId, boolean engineUp) {
+        if (!engineUp) {
+            LOG.infof("adopting lab %s unchecked: the engine does not answer", labId);
+            return null;
+        }
+        try {
+            List<NodeStatus> nodes = runtime.status(labId);
+            Optional<NodeStatus> dead = nodes.stream().filter(n -> !n.running()).findFirst();
+            if (nodes.isEmpty() || dead.isPresent()) {
+                return "The lab did not survive the server's restart ("
+                        + dead.map(n -> "node " + n.node() + " is " + n.state()).orElse("its containers are gone")
+                        + "). Start it again.";
+            }
+            return null;
+        } catch (EngineUnavailableException e) {
+            LOG.infof("adopting lab %s unchecked: %s", labId, e.getMessage());
+            return null;
+        }
     }
 
     private Topology topologyOf(String lesson) {

@@ -242,6 +242,18 @@ class LabServiceTest {
         assertThat(registry.live()).extracting(LabRecord::id).doesNotContain("was-starting", "gone", "too-old");
     }
 
+    @Test
+    void shouldAdoptOnTheRecordsWordWhileTheEngineIsDownAndCheckOnceItIsBack() throws Exception {
+        registry.save(record("unchecked", LabPhase.RUNNING, Instant.now().minus(Duration.ofMinutes(3))));
+        runtime.reachable = false;
+        labs.adoptRecorded();
+        assertThat(labs.getRunning("unchecked", "ann").phase()).isEqualTo(LabPhase.RUNNING);
+        runtime.reachable = true;
+        labs.cull(Instant.now());
+        assertThat(labs.get("unchecked", "ann").phase()).as("its containers are gone").isEqualTo(LabPhase.FAILED);
+        assertThat(recorded("unchecked")).isEmpty();
+    }
+
     private LabRecord record(String id, LabPhase phase, Instant created) {
         return new LabRecord(id, "ann", "ws-test", Map.of("rate", "7mbit"), phase, created,
                 phase == LabPhase.RUNNING ? created.plusSeconds(1) : null, created, null, null, 3);

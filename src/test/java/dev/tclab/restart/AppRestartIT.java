@@ -107,6 +107,16 @@ class AppRestartIT {
                     + " && echo shaped-$((1+1))\r");
             terminal.awaitOutput(out -> out.contains("shaped-2"), SOCKET_WAIT);
         }
+        // The statistics sampler starts again for the adopted lab and sees the learner's tbf.
+        try (TestSocket stats = TestSocket.open(app.base(), "/ws/labs/" + labId + "/stats", cookie,
+                "http://localhost:" + app.port())) {
+            long deadline = System.nanoTime() + SOCKET_WAIT.toNanos();
+            String sample = stats.nextText(SOCKET_WAIT);
+            while (!(sample.contains("\"type\":\"sample\"") && sample.contains("\"tbf\""))) {
+                assertThat(System.nanoTime()).as("a sample showing the tbf, last frame: " + sample).isLessThan(deadline);
+                sample = stats.nextText(SOCKET_WAIT);
+            }
+        }
         Map<String, Object> shaped = check(steps.get(1));
         assertThat(shaped.get("state")).as("step 2 after the restart: " + shaped).isEqualTo("passed");
     }
