@@ -3,6 +3,7 @@ package dev.tclab.restart;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tclab.lab.PackagedApp;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.web.TestSocket;
 import io.restassured.http.ContentType;

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A Docker engine of the test's own, so a test can stop and start it without touching the system's dockerd (other
- * tests use that one). Runs as root, with its data, state, pid file and socket under target/, no bridge and no
- * iptables rules, and live-restore on: containers outlive it, as on a production engine configured per the README.
+ * tests use that one). Runs as root, in a network namespace of its own, with its data, state, pid file and socket
+ * under target/, no bridge and no iptables rules, and live-restore on: containers outlive it, as on a production engine configured per the README.
  * Its image store persists under target/, so the lab image is copied in once.
  */
 final class PrivateDockerd {
@@ -21,6 +21,7 @@ final class PrivateDockerd {
     static final String IMAGE = "tclab/lab-node:1";
     private static final Path DIR = Path.of("target", "private-dockerd").toAbsolutePath();
     private static final Duration READY = Duration.ofSeconds(30);
+    private static final String NETNS = "tclab-private-dockerd";
 
     private Process daemon;
 
@@ -40,7 +41,12 @@ final class PrivateDockerd {
         stopLeftover();
         Files.createDirectories(DIR.resolve("data"));
         Files.createDirectories(DIR.resolve("exec"));
-        daemon = new ProcessBuilder("dockerd", "--data-root", DIR.resolve("data").toString(),
+        // Its own network namespace: a dockerd started with --bridge=none deletes the host's docker0 otherwise
+        // (seen here), which the system engine's default-bridge containers need.
+        if (exitCode(List.of("ip", "netns", "exec", NETNS, "true")) != 0) {
+            run(List.of("ip", "netns", "add", NETNS));
+        }
+        daemon = new ProcessBuilder("ip", "netns", "exec", NETNS, "dockerd", "--data-root", DIR.resolve("data").toString(),
                 "--exec-root", DIR.resolve("exec").toString(), "--pidfile", DIR.resolve("docker.pid").toString(),
                 "-H", host(), "--bridge=none", "--iptables=false", "--ip-masq=false", "--live-restore")
                 .redirectErrorStream(true)
@@ -88,6 +94,7 @@ final class PrivateDockerd {
         stop();
         // With live-restore, the engine's own containerd may outlive it.
         pidIn(DIR.resolve("exec/containerd/containerd.pid")).flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroy);
+        exitCode(List.of("ip", "netns", "delete", NETNS));
     }
 
     /** A dockerd of an earlier run that was killed before its cleanup holds the pid file: it is this test's, end it. */

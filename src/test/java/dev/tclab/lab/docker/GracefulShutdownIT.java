@@ -1,7 +1,6 @@
 package dev.tclab.lab.docker;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,9 +10,8 @@ import com.github.dockerjava.core.DefaultDockerClientConfig;
 import com.github.dockerjava.core.DockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
+import dev.tclab.lab.PackagedApp;
 import dev.tclab.web.TestSocket;
-import java.io.File;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,103 +21,74 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packaged app stopped the way a process manager stops it (SIGTERM), with a learner's terminal open: it removes
- * its labs, their sidecars and its wiring helper, and exits well inside {@code docker stop}'s 10 s. A second copy of
- * the app with the same instance name that wired nothing leaves the serving copy's helper alone when it stops.
+ * The packaged app stopped the way a process manager stops it (SIGTERM), with a learner's terminal open: it exits
+ * well inside {@code docker stop}'s 10 s, removes its wiring helper, and leaves its labs and their sidecars for the
+ * next start to adopt ({@code tclab.lab.keep-on-shutdown}, on by default). A second copy of the app with the same
+ * instance name that wired nothing leaves the serving copy's helper alone when it stops.
  */
 class GracefulShutdownIT {
 
     /** {@code docker stop} and many process managers kill after 10 s; cleaning up must fit well inside that. */
     private static final Duration STOP_BUDGET = Duration.ofSeconds(8);
-    private static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final DockerClient docker = docker();
     private final String instance = System.getenv().getOrDefault("_TEST_TCLAB_INSTANCE", "tclab-test") + "-stop-"
             + UUID.randomUUID().toString().substring(0, 6);
-    private final List<Process> apps = new ArrayList<>();
+    private final List<PackagedApp> apps = new ArrayList<>();
 
     @AfterEach
-    void cleanUp() {
-        apps.forEach(Process::destroyForcibly);
+    void cleanUp() throws InterruptedException {
+        for (PackagedApp app : apps) {
+            app.stop();
+        }
         for (Container c : containersOfInstance()) {
             docker.removeContainerCmd(c.getId()).withForce(true).exec();
         }
     }
 
     @Test
-    void shouldRemoveLabsSidecarsAndWiringHelperOnSigtermWithATerminalOpen() throws Exception {
-        assertTrue(Files.isRegularFile(JAR), "the packaged app is missing: run mvn verify (package comes first)");
-        URI serving = URI.create("http://localhost:" + freePort());
-        Process servingApp = launch(serving);
-        URI idle = URI.create("http://localhost:" + freePort());
-        Process idleApp = launch(idle);
-        awaitReady(serving);
-        awaitReady(idle);
+    void shouldRemoveTheWiringHelperAndKeepTheLabsOnSigtermWithATerminalOpen() throws Exception {
+        PackagedApp serving = launch("serving");
+        PackagedApp idle = launch("idle");
+        URI base = serving.base();
 
-        HttpResponse<String> created = http.send(HttpRequest.newBuilder(serving.resolve("/api/labs"))
+        HttpResponse<String> created = http.send(HttpRequest.newBuilder(base.resolve("/api/labs"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"lesson\":\"tbf-basics\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(created.statusCode()).as(created.body()).isEqualTo(202);
         String cookie = created.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0].split("=", 2)[1];
         String labId = JSON.readTree(created.body()).get("id").asText();
-        awaitRunning(serving, labId, cookie);
+        awaitRunning(base, labId, cookie);
         assertThat(roles()).containsExactlyInAnyOrder("wiring", "node", "node", "sidecar", "sidecar");
 
-        idleApp.destroy();
-        assertTrue(idleApp.waitFor(30, TimeUnit.SECONDS), "the idle copy stops");
+        idle.terminate();
         assertThat(roles()).as("the idle copy wired nothing and left the serving copy's containers alone")
                 .containsExactlyInAnyOrder("wiring", "node", "node", "sidecar", "sidecar");
 
-        try (TestSocket terminal = TestSocket.open(serving, "/ws/labs/" + labId + "/nodes/client/terminal", cookie,
-                TestSocket.originOf(serving))) {
-            long start = System.nanoTime();
-            servingApp.destroy();
-            boolean exited = servingApp.waitFor(30, TimeUnit.SECONDS);
-            Duration took = Duration.ofNanos(System.nanoTime() - start);
-            assertTrue(exited, "the app exits after SIGTERM");
+        try (TestSocket terminal = TestSocket.open(base, "/ws/labs/" + labId + "/nodes/client/terminal", cookie,
+                TestSocket.originOf(base))) {
+            Duration took = serving.terminate();
             assertThat(took).as("time from SIGTERM to exit, with a terminal open").isLessThan(STOP_BUDGET);
-            assertThat(roles()).as("containers of the stopped app").isEmpty();
+            assertThat(roles()).as("containers of the stopped app: its lab, kept for the next start")
+                    .containsExactlyInAnyOrder("node", "node", "sidecar", "sidecar");
         }
     }
 
-    private Process launch(URI base) throws Exception {
-        File log = File.createTempFile("tclab-shutdown-", ".log");
-        log.deleteOnExit();
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", JAR.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(log);
-        builder.environment().putAll(Map.of("TCLAB_INSTANCE", instance, "QUARKUS_HTTP_PORT",
-                Integer.toString(base.getPort())));
-        Process app = builder.start();
+    /** A copy of the packaged app with this test's instance name and a data directory of its own. */
+    private PackagedApp launch(String name) throws Exception {
+        Path work = Files.createDirectories(Path.of("target", "shutdown-" + instance, name).toAbsolutePath());
+        PackagedApp app = new PackagedApp(work.resolve("data"), instance, work);
         apps.add(app);
+        app.start();
         return app;
-    }
-
-    private void awaitReady(URI base) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                if (http.send(HttpRequest.newBuilder(base.resolve("/q/health/ready")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (java.io.IOException e) {
-                // Not listening yet.
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("the app at " + base + " did not become ready in 120 s");
     }
 
     private void awaitRunning(URI base, String labId, String cookie) throws Exception {
@@ -142,12 +111,6 @@ class GracefulShutdownIT {
 
     private List<Container> containersOfInstance() {
         return docker.listContainersCmd().withShowAll(true).withLabelFilter(Labels.instance(instance)).exec();
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     private static DockerClient docker() {

@@ -1,4 +1,4 @@
-package dev.tclab.restart;
+package dev.tclab.lab;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * separate process, as {@code bin/tclab} runs it: its own data directory, instance label and port, so it can be
  * killed with SIGKILL and started again on the same state.
  */
-final class PackagedApp {
+public final class PackagedApp {
 
     static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -30,7 +30,7 @@ final class PackagedApp {
     private Process process;
     private int starts;
 
-    PackagedApp(Path dataDir, String instance, Path logDir) throws IOException {
+    public PackagedApp(Path dataDir, String instance, Path logDir) throws IOException {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(JAR.toAbsolutePath() + " does not exist: run this test with mvn verify,"
                     + " which packages the app before the integration tests.");
@@ -43,20 +43,20 @@ final class PackagedApp {
         }
     }
 
-    URI base() {
+    public URI base() {
         return URI.create("http://localhost:" + port + "/");
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    String instance() {
+    public String instance() {
         return instance;
     }
 
     /** Starts the app and waits until it is ready; returns how long that took. */
-    Duration start() throws IOException, InterruptedException {
+    public Duration start() throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx512m",
                 "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1",
@@ -79,15 +79,25 @@ final class PackagedApp {
     }
 
     /** SIGKILL, as the kernel's OOM killer or a power cut would: no shutdown hook runs. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         if (!process.waitFor(20, TimeUnit.SECONDS)) {
             throw new AssertionError("the app did not die from SIGKILL within 20 s");
         }
     }
 
+    /** SIGTERM, as a process manager stops it; returns how long the app took to exit. */
+    public Duration terminate() throws InterruptedException {
+        long t0 = System.nanoTime();
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError("the app did not exit within 30 s of SIGTERM");
+        }
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
     /** Stops the app if it runs (SIGTERM, then SIGKILL); for cleanup. */
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         if (process != null && process.isAlive()) {
             process.destroy();
             if (!process.waitFor(20, TimeUnit.SECONDS)) {
