@@ -20,11 +20,12 @@ function resultArea(button) {
 // units. Paths, patterns, measurement names and raw output stay behind a "Details" disclosure.
 const VERDICTS = { passed: ['✓', 'Passed'], failed: ['✗', 'Not yet'], error: ['⚠', 'Could not measure'] };
 
-/** tc's unit suffixes as a learner reads them: 10mbit → 10 Mbit/s, 19.1 mb → 19.1 MB. */
+/** tc's unit suffixes as a learner reads them: 10mbit → 10 Mbit/s, 19.1 mb → 19.1 MB, 38097 Mbit/s → 38.1 Gbit/s. */
 function units(text) {
   return String(text ?? '')
     .replace(/(\d)\s?([kmg])bit\b(?!\/)/gi, (m, d, p) => `${d} ${p === 'k' ? 'k' : p.toUpperCase()}bit/s`)
-    .replace(/(\d)\s?([kmg])b\b/gi, (m, d, p) => `${d} ${p === 'k' ? 'k' : p.toUpperCase()}B`);
+    .replace(/(\d)\s?([kmg])b\b/gi, (m, d, p) => `${d} ${p === 'k' ? 'k' : p.toUpperCase()}B`)
+    .replace(/(\d+(?:\.\d+)?) Mbit\/s/g, (m, v) => (Number(v) >= 1000 ? `${+(Number(v) / 1000).toPrecision(3)} Gbit/s` : m));
 }
 
 /** The measured value without the technical name of a baseline it was divided by. */
@@ -86,9 +87,8 @@ function outcome(result) {
   const [symbol, word] = VERDICTS[result.status] || ['?', result.status];
   const box = element('div', `check-outcome ${result.status}`);
   const verdict = element('p', 'check-verdict');
-  verdict.append(element('span', 'check-symbol', symbol), ' ');
-  verdict.append(element('span', 'visually-hidden', `${word}: `));
-  verdict.append(result.title ? result.title.charAt(0).toUpperCase() + result.title.slice(1) : word);
+  verdict.append(element('span', 'check-symbol', symbol), ` ${word}`);
+  if (result.title) verdict.append(`: ${result.title.charAt(0).toUpperCase()}${result.title.slice(1)}`);
   box.append(verdict);
   const leaves = flatten(result.assertions).filter((a) => !a.children?.length);
   const message = messageWords(result, leaves);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
@@ -73,10 +72,7 @@ class LearnerFeedbackBrowserTest {
     @BeforeAll
     static void launch() {
         playwright = Playwright.create();
-        browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
-                .setExecutablePath(Path.of("/usr/bin/chromium")).setHeadless(true)
-                .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                        "--disable-component-update", "--disable-sync", "--no-first-run")));
+        browser = Chromium.launch(playwright);
     }
 
     @AfterAll
@@ -245,6 +241,15 @@ class LearnerFeedbackBrowserTest {
             tabTo(page, "#quiz-default-qdisc button[type=submit]", false);
             page.keyboard().press("Enter");
             assertThat(page.locator("#quiz-default-qdisc .quiz-result")).hasText("Correct! Every option is explained above.");
+
+            // The separator between lesson and lab moves with the arrow keys.
+            tabTo(page, ".lab-split", false);
+            double before = page.locator("article.lesson").boundingBox().width;
+            page.keyboard().press("ArrowRight");
+            page.keyboard().press("ArrowRight");
+            double after = page.locator("article.lesson").boundingBox().width;
+            assertTrue(after > before + 50, "the lesson grew from " + before + " to " + after);
+            assertThat(page.locator(".lab-split")).hasAttribute("aria-valuenow", String.valueOf(Math.round(after)));
 
             tabTo(page, "#lab-start", false);
             page.keyboard().press("Enter");
