@@ -66,6 +66,17 @@ class TerminalDockerIT {
     }
 
     @Test
+    void shouldSayTheShellEndedAndCloseNormallyWhenTheLearnerTypesExit() throws Exception {
+        try (TestSocket socket = open("server", cookie)) {
+            socket.awaitOutput(out -> out.contains("@server"), WAIT);
+            socket.sendBinary("exit\r");
+            String frame = socket.nextText(WAIT);
+            assertTrue(frame.contains("\"type\":\"exit\""), "an exit frame, not an engine-lost one: " + frame);
+            assertEquals(1000, socket.awaitClose(WAIT), "a normal close: the page waits for a key, not reconnects");
+        }
+    }
+
+    @Test
     void shouldResizeThePseudoTerminal() throws Exception {
         try (TestSocket socket = open("server", cookie)) {
             socket.sendText("{\"type\":\"resize\",\"cols\":123,\"rows\":45}");
