@@ -110,7 +110,7 @@ public class HostEventsResource {
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     public Multi<ClassDashboard.View> live(@PathParam("id") String id) {
         WorkshopEvent event = event(id);
-        return Multi.createFrom().ticks().startingAfter(Duration.ZERO).every(LIVE_PERIOD)
+        return Multi.createFrom().ticks().startingAfter(Duration.ofMillis(1)).every(LIVE_PERIOD)
                 .emitOn(Infrastructure.getDefaultWorkerPool())
                 .map(tick -> dashboard.view(workshops.find(event.id()).orElse(event)));
     }
