@@ -1,4 +1,5 @@
-// Bundles the lab page code into <outdir>/lab.js and <outdir>/lab.css (the Maven build passes
+// Bundles the lab page code into <outdir>/lab.js and <outdir>/lab.css, and a workshop host's terminal view into
+// <outdir>/host-terminal.js and .css (the Maven build passes
 // target/classes/META-INF/resources/app, served at /app/).
 import * as esbuild from 'esbuild';
 
@@ -9,7 +10,7 @@ if (!outdir) {
 }
 
 await esbuild.build({
-  entryPoints: { lab: 'src/lab.js' },
+  entryPoints: { lab: 'src/lab.js', 'host-terminal': 'src/host-terminal.js' },
   bundle: true,
   format: 'esm',
   target: ['es2020'],

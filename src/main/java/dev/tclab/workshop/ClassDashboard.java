@@ -38,10 +38,12 @@ public class ClassDashboard {
      * @param currentStep  the first graded step of that lesson they have not passed (null: all passed)
      * @param onStepSince  when they started on the current step (their first check on it, else their last pass)
      * @param lastFailure  the detail of their latest check run when it did not pass, else null
+     * @param nodes        the nodes of their running lab with a terminal (empty without a running lab)
      */
     public record Row(String learnerId, String name, String lesson, String currentStep, int stepsPassed,
                       int stepsTotal, int quizzesRight, int quizzesTotal, String labId, String labStatus,
-                      Instant lastActivity, Instant onStepSince, String lastFailure, String lastRunId) {
+                      Instant lastActivity, Instant onStepSince, String lastFailure, String lastRunId,
+                      List<String> nodes) {
     }
 
     /** The whole view. */
@@ -159,7 +161,9 @@ public class ClassDashboard {
         return new Row(seat.learnerId(), seat.displayName(), lesson, current.map(GradedStep::stepId).orElse(null),
                 passed, graded.size(), right, quizzes.size(), lab.map(Lab::id).orElse(null),
                 lab.map(l -> l.phase().name().toLowerCase(java.util.Locale.ROOT)).orElse("none"), activity,
-                onStepSince, lastFailure, latest == null ? null : latest.lastRunId());
+                onStepSince, lastFailure, latest == null ? null : latest.lastRunId(),
+                lab.filter(l -> l.phase() == dev.tclab.lab.LabPhase.RUNNING).map(l -> l.topology().interactiveNodes())
+                        .orElse(List.of()));
     }
 
     private static boolean notPassed(Map<String, ProgressReader.StepRuns> byStep, GradedStep s) {

@@ -39,6 +39,8 @@ public class HostEventsResource {
 
     /** How often the live dashboard is sent: well within the 2 s the host may wait for a change. */
     static final Duration LIVE_PERIOD = Duration.ofMillis(1500);
+    /** A live stream ends after this (the page's EventSource reconnects by itself), so none outlives its page long. */
+    static final Duration LIVE_MAX = Duration.ofMinutes(10);
 
     /** An event as the host sees it, with its join link. */
     public record EventInfo(WorkshopEvent event, String status, String joinUrl, int seated) {
@@ -112,7 +114,8 @@ public class HostEventsResource {
         WorkshopEvent event = event(id);
         return Multi.createFrom().ticks().startingAfter(Duration.ofMillis(1)).every(LIVE_PERIOD)
                 .emitOn(Infrastructure.getDefaultWorkerPool())
-                .map(tick -> dashboard.view(workshops.find(event.id()).orElse(event)));
+                .map(tick -> dashboard.view(workshops.find(event.id()).orElse(event)))
+                .select().first(LIVE_MAX);
     }
 
     @POST

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A workshop in a real browser (headless Debian chromium): a host signs in and creates an event; two learners join
- * in two browser contexts (one a phone) and work; the dashboard shows both live; a broadcast reaches both pages; the
- * CSV export holds both. Labs run on the fake runtime (the lab itself is proven by the lab tests); the passed step is
+ * in two browser contexts (one a phone) and work; the dashboard shows both live; the host shadows a terminal and takes
+ * it over; a broadcast reaches both pages; the CSV export holds both. Labs run on the fake runtime (the lab itself is proven by the lab tests); the passed step is
  * a check run written to the check run log as the runner writes it. Screenshots go to target/workshop-*.png.
  */
 @QuarkusTest
@@ -122,9 +122,11 @@ class WorkshopBrowserTest {
             ann.locator("form[action$='/quizzes/intro-hidden-node'] input[name=choice][value='0']").check();
             ann.click("form[action$='/quizzes/intro-hidden-node'] button[type=submit]");
             ann.locator("form[action$='/quizzes/intro-hidden-node'] :text('Correct!')").waitFor();
-            Object started = bea.evaluate("async () => (await fetch('/api/labs', {method: 'POST', headers: {'Content-Type':"
-                    + " 'application/json'}, body: JSON.stringify({lesson: 'example'})})).status");
-            assertThat(started).isEqualTo(202);
+            bea.click("#lab-start");
+            bea.locator(".tclab-tab[data-node=client]").waitFor();
+            bea.click(".tclab-tab[data-node=client]");
+            bea.locator(".tclab-pane[data-node=client] .xterm").click();
+            bea.keyboard().type("echo bea-typed\n");
             String beaId = labs.all().stream().filter(l -> l.lesson().equals("example")).findFirst().orElseThrow().owner();
             String labId = labs.labsOf(beaId).get(0).id();
             CheckRun run = TestCheckRuns.run(labId, beaId, "example", "shape");
@@ -147,8 +149,22 @@ class WorkshopBrowserTest {
             bea.locator("#workshop-banner:has-text('Break until 11:00')").waitFor();
             bea.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/workshop-learner-phone-dark.png")));
 
+            // The host shadows Bea's terminal (sees what she typed), then takes over and types; Bea is told.
+            host.click("#learners tr[data-learner]:has-text('Bea') button[data-shadow$='/client']");
+            host.locator("#host-terminal-screen .xterm-rows:has-text('echo bea-typed')").waitFor();
+            host.click("#host-terminal-take-over");
+            host.locator("#host-terminal-title:has-text('you are typing')").waitFor();
+            host.locator("#host-terminal-screen .xterm").click();
+            host.keyboard().type("echo host-typed\n");
+            bea.locator(".tclab-pane[data-node=client] .xterm-rows:has-text('echo host-typed')").waitFor();
+            // The phone's narrow terminal wraps the notice.
+            assertThat(bea.locator(".tclab-pane[data-node=client] .xterm-rows").innerText().replaceAll("\\s+", " "))
+                    .contains("your host teacher is typing in this terminal");
+            host.click("#host-terminal-close");
+
             host.click("#learners tr[data-learner]:has-text('Bea') button[data-action=stop]");
             host.locator("#actions li:has-text('teacher · stop')").waitFor();
+            host.locator("#actions li:has-text('teacher · take over terminal')").waitFor();
             host.locator("#learners tr[data-learner]:has-text('Bea') td:has-text('stopped')").waitFor();
             host.evaluate("window.scrollTo(0, 0)");
             host.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/workshop-dashboard-1366.png")));

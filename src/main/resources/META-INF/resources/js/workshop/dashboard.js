@@ -49,6 +49,15 @@ function help(row) {
     button.setAttribute('aria-label', `${label}: ${row.name}`);
     cell.append(button);
   }
+  for (const node of row.nodes) {
+    // Opened by the host terminal view (/app/host-terminal.js).
+    const button = text('button', `Shadow ${node}`, 'secondary');
+    button.type = 'button';
+    button.dataset.shadow = `${row.labId}/${node}`;
+    button.dataset.learner = row.learnerId;
+    button.dataset.name = row.name;
+    cell.append(button);
+  }
   return cell;
 }
 
