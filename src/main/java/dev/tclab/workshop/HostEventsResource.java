@@ -171,6 +171,27 @@ public class HostEventsResource {
         return dashboard.view(event);
     }
 
+    /**
+     * Restarts the idle clock of the learner's running labs, as if they had just typed: the idle timeout counts
+     * again from now. (The lab's maximum lifetime still applies.)
+     */
+    @POST
+    @Path("{id}/learners/{learner}/extend")
+    public ClassDashboard.View extend(@PathParam("id") String id, @PathParam("learner") String learner) {
+        WorkshopEvent event = event(id);
+        Seat seat = seat(event, learner);
+        List<Lab> live = liveLabs(event, learner);
+        if (live.isEmpty()) {
+            throw new WorkshopRefusal(Status.CONFLICT, seat.displayName() + " has no lab running.");
+        }
+        for (Lab lab : live) {
+            lab.touch(Instant.now());
+            workshops.record(event, new HostAction(host.require().name(), learner, "extend",
+                    seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + "): idle clock restarted", Instant.now()));
+        }
+        return dashboard.view(event);
+    }
+
     @GET
     @Path("{id}/learners/{learner}/last-check")
     public LastCheck lastCheck(@PathParam("id") String id, @PathParam("learner") String learner) {

@@ -14,9 +14,9 @@ import java.util.Optional;
  * @param opensAt     before this, joining is refused (none: open from creation)
  * @param closesAt    from this on, joining is refused and the time left counts to it (none: open until closed)
  * @param seatCap     most learners who may join
- * @param idleTimeout how long a learner's lab may sit untouched (shown to the class; the lab service's own
- *                    timeout still applies)
- * @param lifetime    how long a learner's lab may run (shown likewise)
+ * @param idleTimeout how long a learner's lab may sit untouched: kept, not applied yet (the lab service's
+ *                    server-wide timeout applies)
+ * @param lifetime    how long a learner's lab may run: kept likewise
  * @param closedAt    when the host closed it, if they did
  */
 public record WorkshopEvent(String id, String host, String title, List<String> lessons, String joinCode,

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A host shadows a learner's terminal (sees what they type), is refused typing while read-only, then takes over
  * (the shell gets the host's keys, the learner sees a notice); learners and other hosts cannot open the socket.
+ * The same lab is then extended and stopped from the dashboard API, each recorded.
  * The fake runtime's shell echoes its input, so what reaches the shell shows on every screen attached to it.
  */
 @QuarkusTest
@@ -96,8 +97,15 @@ class HostTerminalTest {
                 shadow.awaitOutput(o -> o.contains("echo host-typed"), WAIT);
             }
         }
+        given().cookie("tclab_host", host).post("/api/host/events/" + event + "/learners/" + learnerId + "/extend")
+                .then().statusCode(200);
         given().cookie("tclab_host", host).get("/api/host/events/" + event + "/actions").then().statusCode(200)
-                .body("action", hasItem("shadow terminal")).body("action", hasItem("take over terminal"));
+                .body("action", hasItem("shadow terminal")).body("action", hasItem("take over terminal"))
+                .body("action", hasItem("extend"));
+        given().cookie("tclab_host", host).post("/api/host/events/" + event + "/learners/" + learnerId + "/stop")
+                .then().statusCode(200).body("learners[0].labStatus", org.hamcrest.Matchers.equalTo("stopped"));
+        given().cookie("tclab_host", host).post("/api/host/events/" + event + "/learners/" + learnerId + "/extend")
+                .then().statusCode(409).body("error", org.hamcrest.Matchers.containsString("Ann has no lab running"));
 
         // A learner (even the owner) and another host are refused.
         try (TestSocket asLearner = TestSocket.open(base, hostPath, learner, origin)) {

@@ -41,7 +41,7 @@ function duration(since) {
 function help(row) {
   const cell = document.createElement('td');
   cell.className = 'help';
-  for (const [label, action] of [['Last check', 'check'], ['Stop', 'stop'], ['Reset', 'reset']]) {
+  for (const [label, action] of [['Last check', 'check'], ['Extend', 'extend'], ['Stop', 'stop'], ['Reset', 'reset']]) {
     const button = text('button', label, 'secondary');
     button.type = 'button';
     button.dataset.action = action;
