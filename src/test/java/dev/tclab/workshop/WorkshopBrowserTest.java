@@ -127,7 +127,9 @@ class WorkshopBrowserTest {
             bea.click(".tclab-tab[data-node=client]");
             bea.locator(".tclab-pane[data-node=client] .xterm").click();
             bea.keyboard().type("echo bea-typed\n");
-            String beaId = labs.all().stream().filter(l -> l.lesson().equals("example")).findFirst().orElseThrow().owner();
+            String beaCookie = beaContext.cookies().stream().filter(c -> c.name.equals("tclab_learner")).findFirst()
+                    .orElseThrow().value;
+            String beaId = beaCookie.substring(0, beaCookie.lastIndexOf('.'));
             String labId = labs.labsOf(beaId).get(0).id();
             CheckRun run = TestCheckRuns.run(labId, beaId, "example", "shape");
             runs.started(run);
