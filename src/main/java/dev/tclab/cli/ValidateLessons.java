@@ -48,13 +48,14 @@ public final class ValidateLessons {
             }
         }
         LessonLoader loader = new LessonLoader(new SpecCheckValidator());
+        // Taken before validating, so a save during the first run is validated again.
+        long seen = fingerprint(dirs);
         int status = report(dirs, loader, out);
         if (!watch) {
             return status;
         }
         out.println("watching " + (dirs.isEmpty() ? "the built-in lessons" : String.join(", ", dirs))
                 + " for changes (Ctrl-C to stop)");
-        long seen = fingerprint(dirs);
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 Thread.sleep(WATCH_INTERVAL_MS);

@@ -84,4 +84,31 @@ class ValidateLessonsTest {
         assertEquals(2, option.status());
         assertEquals(ValidateLessons.USAGE + "\n", option.err());
     }
+
+    @Test
+    void shouldValidateAgainWhenAFileChangesInWatchMode() throws Exception {
+        Path lesson = lesson("watched", "prerequisites: [missing-one]\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        Thread watcher = new Thread(() -> ValidateLessons.run(List.of("--watch", lessons.toString()), print, print));
+        watcher.start();
+        try {
+            waitFor(out, "watching ");
+            assertTrue(out.toString(StandardCharsets.UTF_8).contains("no lesson 'missing-one'"));
+            Files.writeString(lesson.resolve("lesson.md"), "---\ntitle: T\nsummary: S\nprerequisites: [tbf-basics]\n---\n");
+            waitFor(out, "1 broken, 2 problem(s)");
+            String again = out.toString(StandardCharsets.UTF_8);
+            assertTrue(again.substring(again.indexOf("watching ")).lines().noneMatch(l -> l.contains("prerequisites")), again);
+        } finally {
+            watcher.interrupt();
+            watcher.join(5000);
+        }
+    }
+
+    private static void waitFor(ByteArrayOutputStream out, String text) throws InterruptedException {
+        for (int i = 0; i < 100 && !out.toString(StandardCharsets.UTF_8).contains(text); i++) {
+            Thread.sleep(100);
+        }
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains(text), "no '" + text + "' in: " + out);
+    }
 }
