@@ -247,12 +247,13 @@ final class ResultTrees {
             return list.stream().map(v -> convertValue(key, v)).toList();
         }
         if (value instanceof Number n) {
-            return new Measure(n.doubleValue(), unitOf(key));
+            return new Measure(n.doubleValue(), unitOfKey(key));
         }
         return value;
     }
 
-    private static Unit unitOf(String key) {
+    /** The unit of a number under a tc JSON key ({@code rate} is in bytes/s), or none. */
+    static Unit unitOfKey(String key) {
         if (RATE_KEYS.contains(key)) {
             return Unit.BYTE_PER_S;
         }

@@ -194,4 +194,62 @@ class CheckSpecParserTest {
         assertEquals("the check block is not valid YAML: the list opened here with '[' is not closed (found the end on line 21)",
                 unclosed.message());
     }
+
+    @Test
+    void shouldRejectAUnitExpectationOnACommandsUnitlessNumbers() {
+        List<FileProblem> problems = problems("""
+                measure:
+                  - name: x
+                    node: client
+                    command: "echo rate=5"
+                    regex: "rate=(?<rate>\\\\d+)"
+                  - name: j
+                    node: client
+                    command: "tc -j qdisc show dev eth1"
+                    parse: json
+                expect:
+                  - { value: x.match.rate, near: 5mbit, within: 10% }
+                  - { value: x.exit_code, at_least: 1mbit }
+                  - { value: x.exit_code, below: 1ms }
+                  - { value: "j.json[0].packets", above: 1kb }
+                  - { value: "j.json[0].options.rate", above: 1mbit }
+                """);
+        List<String> lines = problems.stream().map(p -> p.line() + " " + p.field() + ": " + p.message()).toList();
+        assertTrue(lines.contains("30 expect[0].near: '5mbit' is a rate (bit, kbit, mbit, gbit) but the value is a plain "
+                + "number; compare it with a number alone, or declare the unit of a command's numbers (unit: Mbit/s)"), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("31 expect[1]: unknown field 'at_least'")
+                || l.startsWith("31 expect[1].at_least")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("32 expect[2].below: '1ms' is a time")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("33 expect[3].above: '1kb' is a size")), lines.toString());
+        assertTrue(lines.stream().noneMatch(l -> l.startsWith("34 ")), "tc's JSON rate is in bytes/s: " + lines);
+    }
+
+    @Test
+    void shouldAcceptUnitExpectationsOnACommandsDeclaredUnit() throws Exception {
+        CheckSpec spec = CheckSpecParser.parse(FILE, """
+                measure:
+                  - name: x
+                    node: client
+                    command: "echo rate=5"
+                    regex: "rate=(?<rate>\\\\d+)"
+                    unit: Mbit/s
+                expect:
+                  - { value: x.match.rate, near: 5mbit, within: 10% }
+                  - { value: x.match.rate, above: 4000kbit }
+                """, 20);
+        assertEquals("MBIT_PER_S", spec.measurements().get(0).option("unit", null));
+        List<String> bad = problems("""
+                measure:
+                  - { name: x, node: client, command: "echo 5", regex: "(?<v>\\\\d+)", unit: ms }
+                  - { name: y, node: client, command: "echo 5", unit: furlongs }
+                  - { name: z, node: client, command: "echo 5", unit: ms }
+                  - { name: q, node: client, qdisc: { dev: eth1 }, unit: ms }
+                expect:
+                  - { value: x.match.v, near: 5mbit, within: 10% }
+                """).stream().map(p -> p.line() + " " + p.field() + ": " + p.message()).toList();
+        assertTrue(bad.stream().anyMatch(l -> l.startsWith("26 expect[0].near: '5mbit' is a rate (bit, kbit, mbit, gbit) but the value is a time")), bad.toString());
+        assertTrue(bad.stream().anyMatch(l -> l.startsWith("22 measure[1].unit: 'furlongs' is not a unit")), bad.toString());
+        assertTrue(bad.stream().anyMatch(l -> l.startsWith("23 measure[2].unit: 'unit' applies to the numbers")), bad.toString());
+        assertTrue(bad.stream().anyMatch(l -> l.startsWith("24 measure[3].unit: 'unit' belongs to a 'command' measurement")), bad.toString());
+    }
 }
