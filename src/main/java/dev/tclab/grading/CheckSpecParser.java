@@ -475,6 +475,10 @@ public final class CheckSpecParser {
         if (m != null && m.kind() == MeasurementKind.COMMAND) {
             return commandFieldUnit(m, path);
         }
+        if (m != null && m.kind().isTc()) {
+            // tc's trees give a number its unit by its key wherever it sits (ResultTrees), so the key tells it here.
+            return ResultTrees.unitOfKey(lastKey(path));
+        }
         return m == null || path.segments().size() != 2 ? null : m.kind().unitOf(path.field()).orElse(null);
     }
 
@@ -487,11 +491,13 @@ public final class CheckSpecParser {
         if (parsed && m.options().containsKey("unit")) {
             return Unit.valueOf(m.option("unit", ""));
         }
-        if ("json".equals(path.field())) {
-            List<String> keys = path.segments().stream().skip(1).filter(s -> !s.matches("\\d+")).toList();
-            return ResultTrees.unitOfKey(keys.get(keys.size() - 1));
-        }
-        return Unit.NONE;
+        return "json".equals(path.field()) ? ResultTrees.unitOfKey(lastKey(path)) : Unit.NONE;
+    }
+
+    /** The last key of a path, list indexes skipped: {@code rate} for {@code j.json.rate[0]}. */
+    private static String lastKey(ValuePath path) {
+        List<String> keys = path.segments().stream().skip(1).filter(s -> !s.matches("\\d+")).toList();
+        return keys.get(keys.size() - 1);
     }
 
     private static Quantity quantityOf(YamlChecks checks, YamlNode at, Dimension dimension) {

@@ -24,7 +24,8 @@ final class ResultTrees {
     private static final Set<String> RATE_KEYS = Set.of("rate", "peakrate", "ceil", "bandwidth", "capacity_estimate",
             "threshold_rate");
     private static final Set<String> SIZE_KEYS = Set.of("burst", "cburst", "mtu", "bytes", "backlog", "memory_used",
-            "memory_limit", "memlimit", "sent_bytes", "backlog_bytes", "max_pkt_len", "maxpacket");
+            "memory_limit", "memlimit", "sent_bytes", "backlog_bytes", "max_pkt_len", "maxpacket", "quantum",
+            "flow_quantum");
     private static final Set<String> MICROSECOND_KEYS = Set.of("lat", "rtt", "target", "interval", "ce_threshold");
 
     private ResultTrees() {

@@ -252,4 +252,23 @@ class CheckSpecParserTest {
         assertTrue(bad.stream().anyMatch(l -> l.startsWith("23 measure[2].unit: 'unit' applies to the numbers")), bad.toString());
         assertTrue(bad.stream().anyMatch(l -> l.startsWith("24 measure[3].unit: 'unit' belongs to a 'command' measurement")), bad.toString());
     }
+
+    @Test
+    void shouldKnowTheUnitOfATcFieldByItsKeyAnywhereInTheTree() throws Exception {
+        List<String> lines = problems("""
+                measure:
+                  - { name: c, node: client, classes: { dev: eth1 } }
+                  - { name: q, node: client, qdisc: { dev: eth1 } }
+                expect:
+                  - { value: "c.by_id[1:10].packets", near: 5mbit, within: 10% }
+                  - { value: "c.by_id[1:10].rate", near: 5mbit, within: 10% }
+                  - { value: q.root.options.rate, above: 1ms }
+                  - { value: "q.root.tins[0].avg_delay_us", below: 5ms }
+                  - { value: "c.by_id[1:10].quantum", above: 1mbit }
+                """).stream().map(p -> p.line() + " " + p.field() + ": " + p.message()).toList();
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("24 expect[0].near: '5mbit' is a rate")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("26 expect[2].above: '1ms' is a time")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("28 expect[4].above: '1mbit' is a rate (bit, kbit, mbit, gbit) but the value is a size")), lines.toString());
+        assertEquals(3, lines.size(), lines.toString());
+    }
 }
