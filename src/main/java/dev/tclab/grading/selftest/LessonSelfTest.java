@@ -42,6 +42,8 @@ import java.util.stream.Collectors;
 public class LessonSelfTest {
 
     private static final Duration SOLUTION_TIMEOUT = Duration.ofSeconds(60);
+    /** The pseudo-step a lab that did not start is reported under. */
+    private static final String LAB_START = "(lab)";
 
     private final LabRuntime runtime;
     private final CheckRunner runner;
@@ -75,8 +77,7 @@ public class LessonSelfTest {
         }
         List<SelfTestReport.CheckReport> checks = tallies.values().stream().map(t -> t.report(runs)).toList();
         boolean ok = !checks.isEmpty() && checks.stream().allMatch(SelfTestReport.CheckReport::ok);
-        String reason = checks.isEmpty() ? "the lesson has no checks to test"
-                : ok ? null : "a check passed without its solution, failed with it, or a solution command failed";
+        String reason = checks.isEmpty() ? "the lesson has no checks to test" : ok ? null : failureReason(checks);
         return new SelfTestReport(lesson.slug(), ok ? "ok" : "broken", reason, runs, (double) cleanRuns / runs, checks,
                 (System.nanoTime() - start) / 1_000_000);
     }
@@ -106,13 +107,42 @@ public class LessonSelfTest {
                 }
             }
         } catch (LabStartException e) {
-            tallies.computeIfAbsent("lab", k -> new Tally("(lab)", "start", false)).problems.add(e.getMessage());
+            tallies.computeIfAbsent("lab", k -> new Tally(LAB_START, "start", false)).problems.add(e.getMessage());
             clean = false;
         } finally {
             runtime.stop(labId);
             baselines.forget(labId);
         }
         return clean;
+    }
+
+    /**
+     * What went wrong, check by check, in the terms of its step: a measure-only step has no solution, so its check
+     * can only have failed as the lab stood.
+     */
+    static String failureReason(List<SelfTestReport.CheckReport> checks) {
+        List<String> parts = new ArrayList<>();
+        for (SelfTestReport.CheckReport c : checks) {
+            String name = c.step() + " / " + c.check();
+            if (c.ok()) {
+                continue;
+            }
+            if (c.step().equals(LAB_START)) {
+                parts.add("the lab did not start");
+                continue;
+            }
+            if (!c.measureOnly() && c.failedBefore() < c.runs()) {
+                parts.add(name + " passed without its solution");
+            }
+            if (c.passedAfter() < c.runs()) {
+                parts.add(name + (c.measureOnly() ? " (measure-only) did not pass as the lab stood"
+                        : " did not pass with its solution"));
+            }
+            if (c.problems().stream().anyMatch(p -> !p.startsWith("passed before") && !p.startsWith("did not pass"))) {
+                parts.add("a solution of " + c.step() + " failed");
+            }
+        }
+        return String.join("; ", parts.stream().distinct().toList());
     }
 
     private Map<String, CheckResult> runChecks(String labId, LessonView.StepView step, BaselineSteps baselineSteps) {
