@@ -1,7 +1,7 @@
 package dev.tclab.cli;
 
 import dev.tclab.grading.SpecCheckValidator;
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonFolders;
 import dev.tclab.lesson.LessonLoader;

@@ -1,7 +1,7 @@
 package dev.tclab.grading;
 
 import dev.tclab.grading.parse.RegexParser;
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import dev.tclab.yaml.YamlChecks;
 import dev.tclab.yaml.YamlException;
 import dev.tclab.yaml.YamlNode;

@@ -1,6 +1,5 @@
 package dev.tclab.yaml;
 
-import dev.tclab.lab.FileProblem;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
