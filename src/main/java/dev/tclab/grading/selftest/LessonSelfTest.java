@@ -36,7 +36,8 @@ import java.util.stream.Collectors;
  * Proves a lesson works, the way a learner would go through it: in a fresh lab, for every step in order, each check
  * must fail before the step's solution is applied and pass after. A step without a solution is measure-only (it
  * records a baseline, say): its checks must pass as the lab stands. Repeated to measure how reliably it grades.
- * Each run uses another learner's parameter values, so parameterised checks are covered too.
+ * Run i uses the i-th of {@link Parameters#everyChoice} (in turn), so with as many runs as a lesson has choices every
+ * choice of every parameter, related ones included, is self-tested.
  */
 @ApplicationScoped
 public class LessonSelfTest {
@@ -71,7 +72,8 @@ public class LessonSelfTest {
         int cleanRuns = 0;
         for (int i = 1; i <= runs; i++) {
             log.accept("lesson " + lesson.slug() + ": run " + i + " of " + runs);
-            if (runOnce(lesson, "selftest-" + i, kernel, tallies, log)) {
+            List<Map<String, String>> choices = Parameters.everyChoice(lesson.meta().parameters());
+            if (runOnce(lesson, choices.get((i - 1) % choices.size()), kernel, tallies, log)) {
                 cleanRuns++;
             }
         }
@@ -83,10 +85,9 @@ public class LessonSelfTest {
     }
 
     /** One pass through the lesson in a fresh lab; true when every check behaved. */
-    private boolean runOnce(Lesson lesson, String learner, KernelCapabilities kernel, Map<String, Tally> tallies,
+    private boolean runOnce(Lesson lesson, Map<String, String> parameters, KernelCapabilities kernel, Map<String, Tally> tallies,
                             Consumer<String> log) throws EngineUnavailableException {
-        LessonView view = LessonRenderer.render(lesson, Parameters.forLearner(learner, lesson.slug(),
-                lesson.meta().parameters()), kernel::supports, Map.of(), new SpecCheckValidator());
+        LessonView view = LessonRenderer.render(lesson, parameters, kernel::supports, Map.of(), new SpecCheckValidator());
         String labId = "st" + UUID.randomUUID().toString().substring(0, 8);
         boolean clean = true;
         try {
