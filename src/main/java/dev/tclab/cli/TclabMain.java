@@ -17,12 +17,22 @@ import java.util.Optional;
 /**
  * The app's entry point: without arguments it serves the web app; {@code selftest [--runs N] [slug...]} tests
  * lessons by their own solutions against the Docker engine and exits 0 only when every tested lesson is ok;
- * {@code host add|passwd NAME} manages workshop host accounts ({@link HostCommand}).
+ * {@code host add|passwd NAME} manages workshop host accounts ({@link HostCommand});
+ * {@code validate [--watch] [DIR...]} checks lesson folders without starting Quarkus (no server, database or
+ * Docker), so an author's edit loop takes a JVM start, not an app start.
  */
 @QuarkusMain
 public class TclabMain implements QuarkusApplication {
 
-    static final String USAGE = "usage: tclab [selftest [--runs N] [lesson-slug...]] | " + HostCommand.USAGE;
+    static final String USAGE = "usage: tclab [selftest [--runs N] [lesson-slug...] | validate [--watch] [DIR...]] | "
+            + HostCommand.USAGE;
+
+    public static void main(String... args) {
+        if (args.length > 0 && args[0].equals("validate")) {
+            System.exit(ValidateLessons.run(List.of(args).subList(1, args.length), System.out, System.err));
+        }
+        Quarkus.run(TclabMain.class, args);
+    }
 
     @Inject
     LessonSelfTest selfTest;

@@ -1,6 +1,6 @@
 package dev.tclab.host;
 
-import dev.tclab.web.ApiError;
+import dev.tclab.http.ApiError;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;

@@ -1,7 +1,7 @@
 package dev.tclab.terminal;
 
 import dev.tclab.lab.Lab;
-import dev.tclab.web.SocketRefusedException;
+import dev.tclab.http.SocketRefusedException;
 
 /**
  * Whether the host of the current WebSocket may see (and, taking over, type in) a learner's shell. Implemented by

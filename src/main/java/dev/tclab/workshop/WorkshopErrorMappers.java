@@ -1,6 +1,6 @@
 package dev.tclab.workshop;
 
-import dev.tclab.web.ApiError;
+import dev.tclab.http.ApiError;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 

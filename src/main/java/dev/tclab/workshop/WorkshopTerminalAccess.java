@@ -5,8 +5,8 @@ import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabService;
 import dev.tclab.terminal.HostTerminalAccess;
-import dev.tclab.web.SocketCloseCodes;
-import dev.tclab.web.SocketRefusedException;
+import dev.tclab.http.SocketCloseCodes;
+import dev.tclab.http.SocketRefusedException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tclab.lab.RetainedHeap;
 import dev.tclab.learner.LearnerIds;
-import dev.tclab.web.SocketCloseCodes;
+import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;
