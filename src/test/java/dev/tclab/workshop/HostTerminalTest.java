@@ -97,14 +97,14 @@ class HostTerminalTest {
                 shadow.awaitOutput(o -> o.contains("echo host-typed"), WAIT);
             }
         }
-        given().cookie("tclab_host", host).post("/api/host/events/" + event + "/learners/" + learnerId + "/extend")
+        given().cookie("tclab_host", host).contentType(ContentType.JSON).post("/api/host/events/" + event + "/learners/" + learnerId + "/extend")
                 .then().statusCode(200);
         given().cookie("tclab_host", host).get("/api/host/events/" + event + "/actions").then().statusCode(200)
                 .body("action", hasItem("shadow terminal")).body("action", hasItem("take over terminal"))
                 .body("action", hasItem("extend"));
-        given().cookie("tclab_host", host).post("/api/host/events/" + event + "/learners/" + learnerId + "/stop")
+        given().cookie("tclab_host", host).contentType(ContentType.JSON).post("/api/host/events/" + event + "/learners/" + learnerId + "/stop")
                 .then().statusCode(200).body("learners[0].labStatus", org.hamcrest.Matchers.equalTo("stopped"));
-        given().cookie("tclab_host", host).post("/api/host/events/" + event + "/learners/" + learnerId + "/extend")
+        given().cookie("tclab_host", host).contentType(ContentType.JSON).post("/api/host/events/" + event + "/learners/" + learnerId + "/extend")
                 .then().statusCode(409).body("error", org.hamcrest.Matchers.containsString("Ann has no lab running"));
 
         // A learner (even the owner) and another host are refused.

@@ -81,7 +81,7 @@ class WorkshopApiTest {
         }
         given().cookie("tclab_learner", learner).contentType(ContentType.JSON).body("{\"title\": \"x\", \"lessons\": [\"example\"]}")
                 .post("/api/host/events").then().statusCode(403);
-        given().cookie("tclab_learner", learner).post("/api/host/events/" + event + "/close").then().statusCode(403);
+        given().cookie("tclab_learner", learner).contentType(ContentType.JSON).post("/api/host/events/" + event + "/close").then().statusCode(403);
     }
 
     @Test
@@ -120,7 +120,7 @@ class WorkshopApiTest {
         for (String path : new String[] {"", "/dashboard", "/export.csv", "/export.json", "/qr.svg", "/actions"}) {
             given().cookie("tclab_host", bob).get("/api/host/events/" + event + path).then().statusCode(404);
         }
-        given().cookie("tclab_host", bob).post("/api/host/events/" + event + "/close").then().statusCode(404);
+        given().cookie("tclab_host", bob).contentType(ContentType.JSON).post("/api/host/events/" + event + "/close").then().statusCode(404);
         given().cookie("tclab_host", bob).contentType(ContentType.JSON).body("{\"text\": \"hi\"}")
                 .post("/api/host/events/" + event + "/messages").then().statusCode(404);
 
@@ -164,7 +164,7 @@ class WorkshopApiTest {
         join(second, code, "ann").statusCode(409).body("error", containsString("already uses the name"));
         join(second, code, "Bea").statusCode(409).body("error", containsString("is full"));
 
-        given().cookie("tclab_host", alice).post("/api/host/events/" + small + "/close").then().statusCode(200)
+        given().cookie("tclab_host", alice).contentType(ContentType.JSON).post("/api/host/events/" + small + "/close").then().statusCode(200)
                 .body("status", equalTo("closed"));
         join(second, code, "Bea").statusCode(410).body("error", containsString("is closed"));
         join(second, code, " ").statusCode(410);
