@@ -46,9 +46,17 @@ public interface TclabConfig {
         @WithDefault("tclab/lab-node:1")
         String image();
 
-        /** Most labs running at once on this server; the next start is refused with "server is full". */
+        /** Most labs running at once on this server; the next start waits in the start queue. */
         @WithDefault("30")
         int maxRunning();
+
+        /** Most starts waiting for a free slot; beyond it a start is refused with "server is full". */
+        @WithDefault("60")
+        int queueSize();
+
+        /** Lab starts the engine is asked to run at once; more wait their turn (see docs/BENCHMARKS.md). */
+        @WithDefault("4")
+        int concurrentStarts();
 
         /** A lab nobody has touched for this long is stopped. */
         @WithDefault("45m")

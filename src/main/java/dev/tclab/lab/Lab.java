@@ -30,6 +30,12 @@ public final class Lab {
         this(id, owner, lesson, parameters, topology, micros(now), LabPhase.STARTING, null, now);
     }
 
+    /** A lab waiting in the start queue; {@link #dequeued} makes it STARTING when a slot frees. */
+    static Lab queued(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
+                      Instant now) {
+        return new Lab(id, owner, lesson, parameters, topology, micros(now), LabPhase.QUEUED, null, now);
+    }
+
     /** Times kept to the microsecond, as the registry's databases keep them, so a restored lab reads the same. */
     private static Instant micros(Instant time) {
         return time.truncatedTo(ChronoUnit.MICROS);
@@ -117,6 +123,16 @@ public final class Lab {
 
     void stageReached(LabProgressListener.Stage reached) {
         stage = reached;
+    }
+
+    /** QUEUED to STARTING; false (and no change) when the lab was stopped while it waited. */
+    synchronized boolean dequeued() {
+        if (phase != LabPhase.QUEUED) {
+            return false;
+        }
+        phase = LabPhase.STARTING;
+        version++;
+        return true;
     }
 
     /** STARTING to RUNNING; false (and no change) when the lab was stopped or failed meanwhile. */

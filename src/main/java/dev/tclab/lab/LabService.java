@@ -34,8 +34,12 @@ public class LabService {
     private final LabRuntime runtime;
     private final TclabConfig.Lab config;
     private final Map<String, Lab> labs = new ConcurrentHashMap<>();
-    /** Docker calls block, so starts and stops run here, never on the event loop. */
-    private final ExecutorService workers = Executors.newFixedThreadPool(4, WorkerThreads.named("tclab-lab-worker"));
+    /**
+     * Docker calls block, so starts and stops run here, never on the event loop. Its size bounds the starts that run
+     * at once ({@code tclab.lab.concurrent-starts}); more starts wait for a worker, in STARTING with no stage yet.
+     */
+    private final ExecutorService workers;
+    private final StartQueue queue;
 
     private final Event<LabEnded> ended;
     private final LabRegistry registry;
@@ -48,13 +52,17 @@ public class LabService {
         this.ended = ended;
         this.registry = registry;
         this.topologies = topologies;
+        this.workers = Executors.newFixedThreadPool(this.config.concurrentStarts(),
+                WorkerThreads.named("tclab-lab-worker"));
+        this.queue = new StartQueue(this.config.queueSize());
     }
 
     /**
-     * Returns the learner's live lab for the lesson, or begins starting a new one (returned in STARTING).
-     * {@code created} tells which.
+     * Returns the learner's live lab for the lesson, or begins starting a new one (returned in STARTING), or, when
+     * the server runs its maximum of labs or others already wait, queues it (returned in QUEUED; it starts by itself
+     * when a slot frees). {@code created} tells whether the lab is new.
      *
-     * @throws ServerFullException        when the server already runs its maximum of labs
+     * @throws ServerFullException        when the server runs its maximum of labs and the queue is full too
      * @throws EngineUnavailableException when the container engine does not answer
      * @throws QuotaExceededException     when {@code admission} refuses the new lab
      */
@@ -82,13 +90,32 @@ public class LabService {
                 existing.get().touch(Instant.now());
                 return new StartResult(existing.get(), false);
             }
-            if (liveCount() >= config.maxRunning()) {
-                throw new ServerFullException(config.maxRunning());
+            // First come, first served: while others wait, a new start waits behind them even if a slot is free.
+            if (liveCount() >= config.maxRunning() || !queue.isEmpty()) {
+                if (queue.isFull()) {
+                    throw new ServerFullException(config.maxRunning(), queue.limit());
+                }
+                lab = Lab.queued(newId(), owner, lesson, parameters, topology, Instant.now());
+                admission.admit(lab);
+                labs.put(lab.id(), lab);
+                queue.add(lab);
+            } else {
+                lab = new Lab(newId(), owner, lesson, parameters, topology, Instant.now());
+                admission.admit(lab);
+                labs.put(lab.id(), lab);
             }
-            lab = new Lab(newId(), owner, lesson, parameters, topology, Instant.now());
-            admission.admit(lab);
-            labs.put(lab.id(), lab);
         }
+        if (lab.phase() == LabPhase.QUEUED) {
+            // Recorded once it leaves the queue: a queued lab holds nothing a restart would need to find again.
+            startQueued();
+            return new StartResult(lab, true);
+        }
+        begin(lab);
+        return new StartResult(lab, true);
+    }
+
+    /** Records the lab and hands its start to a worker; unrecorded, it is not started. */
+    private void begin(Lab lab) {
         try {
             registry.save(lab.record());
         } catch (RuntimeException e) {
@@ -98,7 +125,44 @@ public class LabService {
             throw e;
         }
         workers.submit(() -> runStart(lab));
-        return new StartResult(lab, true);
+    }
+
+    /** Starts queued labs, oldest first, while slots are free. */
+    private void startQueued() {
+        List<Lab> next;
+        synchronized (labs) {
+            next = queue.take(Math.max(0, config.maxRunning() - liveCount()));
+        }
+        for (Lab lab : next) {
+            try {
+                begin(lab);
+            } catch (RuntimeException e) {
+                LOG.errorf("queued lab %s could not start: %s", lab.id(), e.getMessage());
+                ended.fire(new LabEnded(lab.id()));
+            }
+        }
+    }
+
+    /**
+     * Every lab that ends (stopped, culled, failed, died) fires {@link LabEnded}; a lab that held a slot frees it,
+     * so the head of the queue starts.
+     */
+    void onLabEnded(@Observes LabEnded event) {
+        Lab lab = labs.get(event.labId());
+        if (lab != null && lab.readyAt() != null) {
+            queue.slotFreed(Instant.now());
+        }
+        startQueued();
+    }
+
+    /** Where a queued lab stands in the start queue; empty when it is not queued. */
+    public Optional<StartQueue.Spot> queueSpot(Lab lab) {
+        return lab.phase() == LabPhase.QUEUED ? queue.spotOf(lab, Instant.now()) : Optional.empty();
+    }
+
+    /** How many labs wait in the start queue. */
+    public int queuedCount() {
+        return queue.size();
     }
 
     private Optional<Lab> liveLabOf(String owner, String lesson) {
@@ -169,7 +233,7 @@ public class LabService {
     }
 
     public int liveCount() {
-        return (int) labs.values().stream().filter(l -> l.phase().live()).count();
+        return (int) labs.values().stream().filter(l -> l.phase().holdsSlot()).count();
     }
 
     public int maxRunning() {
@@ -184,6 +248,9 @@ public class LabService {
 
     private void stopLab(Lab lab, String why) throws EngineUnavailableException {
         LabPhase was = lab.stopped(why, Instant.now());
+        if (was == LabPhase.QUEUED) {
+            queue.remove(lab);
+        }
         if (was != null) {
             record(lab);
             ended.fire(new LabEnded(lab.id()));
