@@ -1,6 +1,8 @@
 package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -44,14 +46,16 @@ public class LabService {
     private final Event<LabEnded> ended;
     private final LabRegistry registry;
     private final TopologySource topologies;
+    private final MeterRegistry metrics;
 
     public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, LabRegistry registry,
-                      TopologySource topologies) {
+                      TopologySource topologies, MeterRegistry metrics) {
         this.runtime = runtime;
         this.config = config.lab();
         this.ended = ended;
         this.registry = registry;
         this.topologies = topologies;
+        this.metrics = metrics;
         this.workers = Executors.newFixedThreadPool(this.config.concurrentStarts(),
                 WorkerThreads.named("tclab-lab-worker"));
         this.queue = new StartQueue(this.config.queueSize());
@@ -173,8 +177,11 @@ public class LabService {
 
     private void runStart(Lab lab) {
         LabSpec spec = new LabSpec(lab.id(), lab.topology(), lab.owner(), lab.lesson());
+        long began = System.nanoTime();
+        String outcome = "failed";
         try {
             runtime.start(spec, (stage, detail) -> lab.stageReached(stage));
+            outcome = "ready";
             if (lab.ready(Instant.now())) {
                 record(lab);
                 LOG.infof("lab %s (%s) of %s is ready", lab.id(), lab.lesson(), lab.owner());
@@ -188,6 +195,10 @@ public class LabService {
                 record(lab);
                 ended.fire(new LabEnded(lab.id()));
             }
+        } finally {
+            Timer.builder("tclab.lab.start").description("Time a lab start took on the engine, from its worker to ready")
+                    .tag("outcome", outcome).publishPercentileHistogram().register(metrics)
+                    .record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -234,6 +245,11 @@ public class LabService {
 
     public int liveCount() {
         return (int) labs.values().stream().filter(l -> l.phase().holdsSlot()).count();
+    }
+
+    /** How many labs are in {@code phase} now. */
+    public int countIn(LabPhase phase) {
+        return (int) labs.values().stream().filter(l -> l.phase() == phase).count();
     }
 
     public int maxRunning() {
