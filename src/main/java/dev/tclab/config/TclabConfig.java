@@ -62,6 +62,13 @@ public interface TclabConfig {
         @WithDefault("45m")
         Duration idleTimeout();
 
+        /**
+         * A lab with no page open on it (no terminal or statistics socket) and untouched for this long is stopped,
+         * so forgotten tabs do not hold slots; at least idle-timeout turns this off.
+         */
+        @WithDefault("10m")
+        Duration unwatchedTimeout();
+
         /** A lab is stopped this long after it started, however busy. */
         @WithDefault("4h")
         Duration maxLifetime();

@@ -24,6 +24,7 @@ public final class Lab {
     private Instant readyAt;
     private Instant endedAt;
     private volatile Instant lastActivity;
+    private volatile Instant lastWatched;
 
     public Lab(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
                Instant now) {
@@ -52,6 +53,7 @@ public final class Lab {
         this.phase = phase;
         this.readyAt = readyAt;
         this.lastActivity = lastActivity;
+        this.lastWatched = lastActivity;
     }
 
     /**
@@ -168,6 +170,18 @@ public final class Lab {
         phase = to;
         version++;
         return was;
+    }
+
+    /** Notes that a page had the lab open now (a terminal or statistics socket). */
+    void watched(Instant now) {
+        lastWatched = now;
+    }
+
+    /** The later of the last use and the last time a page was seen open on the lab. */
+    Instant lastUsedOrWatched() {
+        Instant watched = lastWatched;
+        Instant used = lastActivity;
+        return watched.isAfter(used) ? watched : used;
     }
 
     /** Marks the lab as in use now, which postpones idle culling. */

@@ -47,15 +47,17 @@ public class LabService {
     private final LabRegistry registry;
     private final TopologySource topologies;
     private final MeterRegistry metrics;
+    private final LabWatchers watchers;
 
     public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, LabRegistry registry,
-                      TopologySource topologies, MeterRegistry metrics) {
+                      TopologySource topologies, MeterRegistry metrics, LabWatchers watchers) {
         this.runtime = runtime;
         this.config = config.lab();
         this.ended = ended;
         this.registry = registry;
         this.topologies = topologies;
         this.metrics = metrics;
+        this.watchers = watchers;
         this.workers = Executors.newFixedThreadPool(this.config.concurrentStarts(),
                 WorkerThreads.named("tclab-lab-worker"));
         this.queue = new StartQueue(this.config.queueSize());
@@ -287,7 +289,11 @@ public class LabService {
     }
 
     void cull(Instant now) {
+        Set<String> watched = watchers.watchedLabs();
         for (Lab lab : labs.values()) {
+            if (watched.contains(lab.id())) {
+                lab.watched(now);
+            }
             if (lab.phase() != LabPhase.RUNNING || refresh(lab).phase() != LabPhase.RUNNING) {
                 continue;
             }
@@ -296,6 +302,9 @@ public class LabService {
                 why = "Stopped after " + config.idleTimeout().toMinutes() + " idle minutes.";
             } else if (Duration.between(lab.createdAt(), now).compareTo(config.maxLifetime()) > 0) {
                 why = "Stopped after reaching the maximum lab lifetime of " + config.maxLifetime().toHours() + " h.";
+            } else if (Duration.between(lab.lastUsedOrWatched(), now).compareTo(config.unwatchedTimeout()) > 0) {
+                why = "Stopped after " + config.unwatchedTimeout().toMinutes()
+                        + " minutes with no page open on it. Start it again from the lesson.";
             }
             if (why != null) {
                 LOG.infof("culling lab %s: %s", lab.id(), why);
