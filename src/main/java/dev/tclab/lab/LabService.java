@@ -48,6 +48,8 @@ public class LabService {
     private final TopologySource topologies;
     private final MeterRegistry metrics;
     private final LabWatchers watchers;
+    /** How long labs waited in the start queue, for operators at /q/metrics. */
+    private final Timer queueWaits;
 
     public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, LabRegistry registry,
                       TopologySource topologies, MeterRegistry metrics, LabWatchers watchers) {
@@ -58,6 +60,8 @@ public class LabService {
         this.topologies = topologies;
         this.metrics = metrics;
         this.watchers = watchers;
+        this.queueWaits = Timer.builder("tclab.lab.queue.wait").description("Time a lab waited in the start queue")
+                .publishPercentileHistogram().register(metrics);
         this.workers = Executors.newFixedThreadPool(this.config.concurrentStarts(),
                 WorkerThreads.named("tclab-lab-worker"));
         this.queue = new StartQueue(this.config.queueSize());
@@ -140,6 +144,7 @@ public class LabService {
             next = queue.take(Math.max(0, config.maxRunning() - liveCount()));
         }
         for (Lab lab : next) {
+            queueWaits.record(Duration.between(lab.createdAt(), Instant.now()));
             try {
                 begin(lab);
             } catch (RuntimeException e) {

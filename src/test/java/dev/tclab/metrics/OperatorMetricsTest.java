@@ -56,6 +56,7 @@ class OperatorMetricsTest {
             assertThat(value(metrics, "tclab_labs_max")).isEqualTo(3);
             assertThat(value(metrics, "tclab_lab_start_seconds_count\\{outcome=\"ready\"}")).isGreaterThanOrEqualTo(1);
             assertThat(metrics).contains("tclab_lab_start_seconds_bucket{outcome=\"ready\",le=");
+            assertThat(value(metrics, "tclab_lab_queue_wait_seconds_count")).isGreaterThanOrEqualTo(0);
             assertThat(value(metrics, "tclab_check_duration_seconds_count\\{outcome=\"passed\"}")).isGreaterThanOrEqualTo(1);
             assertThat(metrics).contains("tclab_check_duration_seconds_bucket{outcome=\"passed\",le=");
             assertThat(value(metrics, "tclab_measurement_slot_wait_seconds_count")).isGreaterThanOrEqualTo(1);
