@@ -29,7 +29,7 @@ public record LabView(String id, String lesson, String status, String stage, Str
         Topology topology = lab.topology();
         List<NodeView> nodes = topology.nodes().values().stream()
                 .map(n -> new NodeView(n.name(), topology.interfacesOf(n.name()), !n.hidden(), n.stats())).toList();
-        Instant expires = lab.phase().live() ? lab.lastActivity().plus(idleTimeout) : null;
+        Instant expires = lab.phase().holdsSlot() ? lab.lastActivity().plus(idleTimeout) : null;
         return new LabView(lab.id(), lab.lesson(), lab.phase().name().toLowerCase(Locale.ROOT),
                 lab.stage() == null ? null : lab.stage().name().toLowerCase(Locale.ROOT), lab.reason(), nodes,
                 lab.createdAt(), lab.readyAt(), expires, spot.map(s -> new QueueView(s.position(), s.waiting(),
