@@ -1,5 +1,6 @@
 // Bundles the pages' code: <outdir>/lab.js and lab.css for a lesson page (its lab panel, Check buttons, quizzes,
-// idle-stop note, Copy buttons), <outdir>/catalog.js for the catalog (the Maven build passes
+// idle-stop note, Copy buttons), <outdir>/catalog.js for the catalog, and <outdir>/host-terminal.js and .css for a
+// workshop host's terminal view (the Maven build passes
 // target/classes/META-INF/resources/app, served at /app/).
 import * as esbuild from 'esbuild';
 
@@ -10,7 +11,7 @@ if (!outdir) {
 }
 
 await esbuild.build({
-  entryPoints: { lab: 'src/lab.js', catalog: 'src/page/catalog.js' },
+  entryPoints: { lab: 'src/lab.js', catalog: 'src/page/catalog.js', 'host-terminal': 'src/host-terminal.js' },
   bundle: true,
   format: 'esm',
   target: ['es2020'],

@@ -2,6 +2,7 @@ package dev.tclab.cli;
 
 import dev.tclab.grading.selftest.LessonSelfTest;
 import dev.tclab.grading.selftest.SelfTestReport;
+import dev.tclab.host.HostCommand;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
@@ -15,12 +16,23 @@ import java.util.Optional;
 
 /**
  * The app's entry point: without arguments it serves the web app; {@code selftest [--runs N] [slug...]} tests
- * lessons by their own solutions against the Docker engine and exits 0 only when every tested lesson is ok.
+ * lessons by their own solutions against the Docker engine and exits 0 only when every tested lesson is ok;
+ * {@code host add|passwd NAME} manages workshop host accounts ({@link HostCommand});
+ * {@code validate [--watch] [DIR...]} checks lesson folders without starting Quarkus (no server, database or
+ * Docker), so an author's edit loop takes a JVM start, not an app start.
  */
 @QuarkusMain
 public class TclabMain implements QuarkusApplication {
 
-    static final String USAGE = "usage: tclab [selftest [--runs N] [lesson-slug...]]";
+    static final String USAGE = "usage: tclab [selftest [--runs N] [lesson-slug...] | validate [--watch] [DIR...]] | "
+            + HostCommand.USAGE;
+
+    public static void main(String... args) {
+        if (args.length > 0 && args[0].equals("validate")) {
+            System.exit(ValidateLessons.run(List.of(args).subList(1, args.length), System.out, System.err));
+        }
+        Quarkus.run(TclabMain.class, args);
+    }
 
     @Inject
     LessonSelfTest selfTest;
@@ -28,11 +40,17 @@ public class TclabMain implements QuarkusApplication {
     @Inject
     LessonCatalog catalog;
 
+    @Inject
+    HostCommand hostCommand;
+
     @Override
     public int run(String... args) throws Exception {
         if (args.length == 0) {
             Quarkus.waitForExit();
             return 0;
+        }
+        if (args[0].equals("host")) {
+            return hostCommand.run(List.of(args).subList(1, args.length), System.out, System.err);
         }
         if (!args[0].equals("selftest")) {
             System.err.println(USAGE);

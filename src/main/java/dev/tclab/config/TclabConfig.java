@@ -25,6 +25,8 @@ public interface TclabConfig {
 
     Database database();
 
+    Workshop workshop();
+
     /**
      * Folder of the app's durable state (the embedded H2 database), relative to the working directory; created on
      * first start. Also named in application.properties, which builds the H2 URL from it.
@@ -219,5 +221,11 @@ public interface TclabConfig {
         /** After a burst, one more start per this interval from the same address (token bucket refill). */
         @WithDefault("10s")
         Duration startIntervalPerAddress();
+    }
+
+    interface Workshop {
+        /** How long a host stays signed in; after this the host signs in again. */
+        @WithDefault("12h")
+        Duration hostSessionTimeout();
     }
 }

@@ -3,7 +3,7 @@ package dev.tclab.grading;
 import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabService;
 import dev.tclab.learner.CurrentLearner;
-import dev.tclab.web.ApiError;
+import dev.tclab.http.ApiError;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;

@@ -1,6 +1,6 @@
 package dev.tclab.grading;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import java.util.List;
 
 /** A check spec with problems; each is located (file, line, field) so the author can go straight to it. */

@@ -1,7 +1,7 @@
 package dev.tclab.grading;
 
 import dev.tclab.grading.parse.RegexParser;
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import dev.tclab.yaml.YamlChecks;
 import dev.tclab.yaml.YamlException;
 import dev.tclab.yaml.YamlNode;
@@ -24,7 +24,7 @@ public final class CheckSpecParser {
     private static final List<String> TOP_KEYS = List.of("id", "title", "measure", "expect", "record", "retries",
             "stable", "interval", "timeout", "watch", "hint");
     private static final List<String> MEASURE_KEYS = List.of("name", "node", "during", "iperf3", "ping", "qdisc",
-            "classes", "filters", "command", "parse", "regex");
+            "classes", "filters", "command", "parse", "regex", "unit");
     private static final List<String> COMPARISONS = List.of("equals", "near", "between", "above", "below", "matches");
     private static final List<String> CHECK_KEYS = List.of("value", "equals", "near", "within", "between", "above",
             "below", "matches", "ratio_to", "message");
@@ -143,7 +143,7 @@ public final class CheckSpecParser {
         Map<String, String> options = kind == MeasurementKind.COMMAND
                 ? commandOptions(checks, item) : kindOptions(checks, item.get(kind.key()), kind);
         if (kind != MeasurementKind.COMMAND) {
-            for (String key : List.of("parse", "regex")) {
+            for (String key : List.of("parse", "regex", "unit")) {
                 if (item.get(key) != null) {
                     checks.add(item.get(key), "'" + key + "' belongs to a 'command' measurement");
                 }
@@ -233,7 +233,29 @@ public final class CheckSpecParser {
             }
             options.put("regex", regex);
         }
+        commandUnit(checks, item, parse, regex).ifPresent(unit -> options.put("unit", unit.name()));
         return options;
+    }
+
+    /**
+     * The unit the author declares for a command's numbers ({@code unit: Mbit/s}): the numbers of a regex's groups
+     * or of JSON output carry it, so unit expectations on them validate; without it they are plain numbers.
+     */
+    private static Optional<Unit> commandUnit(YamlChecks checks, YamlNode item, String parse, String regex) {
+        String text = checks.text(item, "unit", null, false);
+        if (text == null) {
+            return Optional.empty();
+        }
+        Optional<Unit> unit = Quantity.unitNamed(text);
+        if (unit.isEmpty()) {
+            checks.add(item.get("unit"), "'" + text + "' is not a unit; use bit/s, kbit/s, Mbit/s, Gbit/s, bytes/s, "
+                    + "bytes, kb, mb, gb, us, ms, s or %");
+        } else if (!"json".equals(parse) && regex == null) {
+            checks.add(item.get("unit"), "'unit' applies to the numbers a command's output is read into: add a "
+                    + "regex with named groups, or 'parse: json'");
+            return Optional.empty();
+        }
+        return unit;
     }
 
     private static void checkDuring(YamlChecks checks, YamlNode at, String during, MeasurementKind kind,
@@ -450,7 +472,32 @@ public final class CheckSpecParser {
             return null;
         }
         Measurement m = measurements.get(path.root());
+        if (m != null && m.kind() == MeasurementKind.COMMAND) {
+            return commandFieldUnit(m, path);
+        }
+        if (m != null && m.kind().isTc()) {
+            // tc's trees give a number its unit by its key wherever it sits (ResultTrees), so the key tells it here.
+            return ResultTrees.unitOfKey(lastKey(path));
+        }
         return m == null || path.segments().size() != 2 ? null : m.kind().unitOf(path.field()).orElse(null);
+    }
+
+    /**
+     * A command's values have no unit unless the author declares one for its numbers; JSON numbers under tc's own
+     * key names (rate, burst, ...) have tc's unit, as at run time ({@link ResultTrees#unitOfKey}).
+     */
+    private static Unit commandFieldUnit(Measurement m, ValuePath path) {
+        boolean parsed = "match".equals(path.field()) || "json".equals(path.field());
+        if (parsed && m.options().containsKey("unit")) {
+            return Unit.valueOf(m.option("unit", ""));
+        }
+        return "json".equals(path.field()) ? ResultTrees.unitOfKey(lastKey(path)) : Unit.NONE;
+    }
+
+    /** The last key of a path, list indexes skipped: {@code rate} for {@code j.json.rate[0]}. */
+    private static String lastKey(ValuePath path) {
+        List<String> keys = path.segments().stream().skip(1).filter(s -> !s.matches("\\d+")).toList();
+        return keys.get(keys.size() - 1);
     }
 
     private static Quantity quantityOf(YamlChecks checks, YamlNode at, Dimension dimension) {
@@ -469,7 +516,9 @@ public final class CheckSpecParser {
             return null;
         }
         if (dimension != null && q.hasUnit() && q.unit().dimension() != dimension) {
-            checks.add(at, "'" + text + "' is " + q.unit().dimension().words() + " but the value is " + dimension.words());
+            checks.add(at, "'" + text + "' is " + q.unit().dimension().words() + " but the value is " + dimension.words()
+                    + (dimension == Dimension.NUMBER ? "; compare it with a number alone, or declare the unit of a "
+                    + "command's numbers (unit: Mbit/s)" : ""));
             return null;
         }
         return q;

@@ -22,7 +22,7 @@ public enum MeasurementKind {
     CLASSES("classes", List.of("dev"), false, Map.of("all", Unit.NONE, "count", Unit.NONE, "by_id", Unit.NONE)),
     FILTERS("filters", List.of("dev", "parent"), false, Map.of("all", Unit.NONE, "rules", Unit.NONE,
             "count", Unit.NONE, "redirect_dev", Unit.NONE)),
-    COMMAND("command", List.of("parse", "regex"), false, Map.of("exit_code", Unit.NONE, "ok", Unit.NONE,
+    COMMAND("command", List.of("parse", "regex", "unit"), false, Map.of("exit_code", Unit.NONE, "ok", Unit.NONE,
             "stdout", Unit.NONE, "stderr", Unit.NONE, "json", Unit.NONE, "match", Unit.NONE, "matched", Unit.NONE,
             "interfaces", Unit.NONE));
 

@@ -22,7 +22,8 @@ final class MessageUnits {
      */
     static Optional<String> problem(String message, Comparison comparison, Unit fieldUnit) {
         Optional<Unit> shown = comparison.unit().or(() -> Optional.ofNullable(fieldUnit));
-        if (message == null || shown.isEmpty()) {
+        // A plain number is shown without a unit, so the author's word after it names what it counts.
+        if (message == null || shown.isEmpty() || shown.get() == Unit.NONE) {
             return Optional.empty();
         }
         Matcher m = UNIT_AFTER_VALUE.matcher(message);

@@ -72,14 +72,16 @@ final class OutputReader {
         tree.put("ok", exec.exitCode() == 0);
         tree.put("stdout", head(exec.stdout().strip(), MAX_VALUE_CHARS));
         tree.put("stderr", head(exec.stderr().strip(), MAX_VALUE_CHARS));
+        // The author's unit for the command's numbers (validated by CheckSpecParser), or none.
+        Unit unit = m.options().containsKey("unit") ? Unit.valueOf(m.option("unit", "")) : null;
         switch (m.option("parse", "text")) {
-            case "json" -> tree.put("json", json(exec.stdout()));
+            case "json" -> tree.put("json", unit == null ? json(exec.stdout()) : inUnit(json(exec.stdout()), unit));
             case "ip" -> tree.put("interfaces", ResultTrees.interfaces(IpParser.parse(exec.stdout())));
             case "text" -> {
                 if (m.options().containsKey("regex")) {
                     Optional<Map<String, String>> groups = RegexParser.find(Pattern.compile(m.option("regex", "")), exec.stdout());
                     tree.put("matched", groups.isPresent());
-                    groups.ifPresent(g -> tree.put("match", matchTree(g)));
+                    groups.ifPresent(g -> tree.put("match", matchTree(g, unit == null ? Unit.NONE : unit)));
                 }
             }
             default -> {
@@ -90,14 +92,27 @@ final class OutputReader {
     }
 
     /** Named groups that read as numbers become numbers, so {@code above}/{@code below} work on them. */
-    private static Map<String, Object> matchTree(Map<String, String> groups) {
+    private static Map<String, Object> matchTree(Map<String, String> groups, Unit unit) {
         Map<String, Object> tree = new LinkedHashMap<>();
         groups.forEach((name, value) -> {
             if (value != null) {
-                tree.put(name, value.matches("-?\\d+(\\.\\d+)?") ? new Measure(Double.parseDouble(value), Unit.NONE) : value);
+                tree.put(name, value.matches("-?\\d+(\\.\\d+)?") ? new Measure(Double.parseDouble(value), unit) : value);
             }
         });
         return tree;
+    }
+
+    /** The same JSON tree with every number in the author's declared unit. */
+    private static Object inUnit(Object value, Unit unit) {
+        if (value instanceof Map<?, ?> map) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            map.forEach((k, v) -> out.put(k, inUnit(v, unit)));
+            return out;
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(v -> inUnit(v, unit)).toList();
+        }
+        return value instanceof Measure measure ? new Measure(measure.value(), unit) : value;
     }
 
     private static String head(String text, int chars) {

@@ -24,7 +24,8 @@ final class ResultTrees {
     private static final Set<String> RATE_KEYS = Set.of("rate", "peakrate", "ceil", "bandwidth", "capacity_estimate",
             "threshold_rate");
     private static final Set<String> SIZE_KEYS = Set.of("burst", "cburst", "mtu", "bytes", "backlog", "memory_used",
-            "memory_limit", "memlimit", "sent_bytes", "backlog_bytes", "max_pkt_len", "maxpacket");
+            "memory_limit", "memlimit", "sent_bytes", "backlog_bytes", "max_pkt_len", "maxpacket", "quantum",
+            "flow_quantum");
     private static final Set<String> MICROSECOND_KEYS = Set.of("lat", "rtt", "target", "interval", "ce_threshold");
 
     private ResultTrees() {
@@ -247,12 +248,13 @@ final class ResultTrees {
             return list.stream().map(v -> convertValue(key, v)).toList();
         }
         if (value instanceof Number n) {
-            return new Measure(n.doubleValue(), unitOf(key));
+            return new Measure(n.doubleValue(), unitOfKey(key));
         }
         return value;
     }
 
-    private static Unit unitOf(String key) {
+    /** The unit of a number under a tc JSON key ({@code rate} is in bytes/s), or none. */
+    static Unit unitOfKey(String key) {
         if (RATE_KEYS.contains(key)) {
             return Unit.BYTE_PER_S;
         }

@@ -1,6 +1,6 @@
 package dev.tclab.grading;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import dev.tclab.lesson.CheckBlockValidator;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
 import dev.tclab.learner.CurrentLearner;
-import dev.tclab.web.ApiError;
+import dev.tclab.http.ApiError;
 import io.smallrye.common.annotation.Blocking;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;

@@ -269,6 +269,11 @@ public class LabService {
         stopLab(lab, "Stopped by the learner.");
     }
 
+    /** Stops the learner's lab for someone else (a workshop host), saying why. Idempotent. */
+    public void stop(String labId, String owner, String why) throws LabNotFoundException, EngineUnavailableException {
+        stopLab(get(labId, owner), why);
+    }
+
     private void stopLab(Lab lab, String why) throws EngineUnavailableException {
         LabPhase was = lab.stopped(why, Instant.now());
         if (was == LabPhase.QUEUED) {

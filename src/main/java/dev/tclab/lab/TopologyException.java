@@ -1,5 +1,6 @@
 package dev.tclab.lab;
 
+import dev.tclab.yaml.FileProblem;
 import java.util.List;
 import java.util.stream.Collectors;
 

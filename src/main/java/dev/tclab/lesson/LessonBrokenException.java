@@ -1,6 +1,6 @@
 package dev.tclab.lesson;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import java.util.List;
 
 /** The lesson exists but is broken, so it cannot be taken until its author fixes it. */

@@ -1,7 +1,7 @@
 package dev.tclab.lesson;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import dev.tclab.lab.Topology;
 import dev.tclab.lab.TopologyException;
 import dev.tclab.lab.TopologySource;

@@ -1,6 +1,6 @@
 package dev.tclab.lesson;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import dev.tclab.lab.Topology;
 import dev.tclab.lab.TopologyException;
 import dev.tclab.lab.TopologyParser;
@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,7 +39,7 @@ public final class LessonLoader {
     private static final List<String> LESSON_KEYS = List.of("title", "summary", "level", "minutes", "requires", "uses",
             "prerequisites", "parameters");
     private static final List<String> STEP_KEYS = List.of("title", "id");
-    private static final List<String> PARAMETER_KEYS = List.of("choices", "description");
+    private static final List<String> PARAMETER_KEYS = List.of("choices", "description", "names");
 
     private final CheckBlockValidator checkValidator;
 
@@ -70,6 +71,12 @@ public final class LessonLoader {
         LessonView validated = LessonRenderer.render(lesson, Parameters.firstChoices(meta.parameters()), null, Map.of(),
                 checkValidator);
         problems.addAll(validated.problems());
+        // Every other choice is rendered too; a problem only some choices have is reported once.
+        List<Map<String, String>> choices = Parameters.everyChoice(meta.parameters());
+        for (Map<String, String> values : choices.subList(1, choices.size())) {
+            LessonRenderer.render(lesson, values, null, Map.of(), checkValidator).problems().stream()
+                    .filter(p -> !problems.contains(p)).map(p -> withChoice(p, values)).forEach(problems::add);
+        }
         problems.sort(Comparator.comparing(FileProblem::file).thenComparingInt(FileProblem::line));
         List<String> quizIds = validated.quizzes().stream().map(Quiz::id).toList();
         return new Lesson(slug, meta, introFile, intro.body(), intro.bodyLine(), steps, topology, quizIds, problems);
@@ -141,6 +148,10 @@ public final class LessonLoader {
         return texts;
     }
 
+    private static FileProblem withChoice(FileProblem p, Map<String, String> values) {
+        return new FileProblem(p.file(), p.line(), p.field(), p.message() + " (with parameters " + values + ")");
+    }
+
     private static Map<String, Parameter> readParameters(YamlNode front, YamlChecks checks) {
         Map<String, Parameter> parameters = new LinkedHashMap<>();
         YamlNode map = checks.map(front, "parameters", false);
@@ -154,14 +165,46 @@ public final class LessonLoader {
                 return;
             }
             checks.onlyKeys(spec, PARAMETER_KEYS);
+            String description = checks.text(spec, "description", "", false);
+            if (spec.get("names") != null) {
+                readTuples(name, spec, description, checks).ifPresent(p -> parameters.put(name, p));
+                return;
+            }
             List<String> choices = texts(spec, "choices", checks);
             if (spec.get("choices") == null || choices.isEmpty()) {
                 checks.add(spec, "a parameter needs a non-empty 'choices' list");
                 return;
             }
-            parameters.put(name, new Parameter(name, choices, checks.text(spec, "description", "", false)));
+            parameters.put(name, new Parameter(name, choices, description));
         });
         return parameters;
+    }
+
+    /** A related parameter: {@code names: [a, b]} and {@code choices: [[12, 8], [10, 10]]}, one value per name. */
+    private static Optional<Parameter> readTuples(String name, YamlNode spec, String description,
+                                                            YamlChecks checks) {
+        List<String> names = texts(spec, "names", checks);
+        names.forEach(n -> checks.require(spec.get("names"), n, PARAMETER_NAME.asMatchPredicate(),
+                "letters, digits and '_', not starting with a digit"));
+        if (names.isEmpty() || new HashSet<>(names).size() != names.size()) {
+            checks.add(spec.get("names"), "'names' lists the names each choice sets, each once, e.g. [a_rate, b_rate]");
+            return Optional.empty();
+        }
+        List<List<String>> tuples = new ArrayList<>();
+        for (YamlNode choice : checks.list(spec, "choices", true)) {
+            if (!choice.isList() || choice.items().size() != names.size()) {
+                checks.add(choice, "each choice is a list of " + names.size() + " values, one for each of " + names);
+                continue;
+            }
+            List<String> tuple = new ArrayList<>();
+            choice.items().forEach(v -> tuple.add(checks.scalar(v, "")));
+            tuples.add(tuple);
+        }
+        if (tuples.isEmpty()) {
+            checks.add(spec, "a parameter needs a non-empty 'choices' list");
+            return Optional.empty();
+        }
+        return Optional.of(new Parameter(name, names, tuples, description));
     }
 
     private static Topology readTopology(Path path, String file, List<FileProblem> problems) {
@@ -243,7 +286,7 @@ public final class LessonLoader {
             return List.of();
         }
         return Parameters.uses(text).stream()
-                .filter(use -> !meta.parameters().containsKey(use.name()))
+                .filter(use -> !Parameters.names(meta.parameters()).contains(use.name()))
                 .map(use -> new FileProblem(file, firstLine + use.line() - 1, "", "parameter '{{" + use.name()
                         + "}}' is not declared under 'parameters' in lesson.md"))
                 .toList();

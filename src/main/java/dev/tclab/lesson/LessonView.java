@@ -1,6 +1,6 @@
 package dev.tclab.lesson;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import dev.tclab.lesson.markdown.BlockContext;
 import dev.tclab.quiz.Quiz;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.tclab.lesson;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import dev.tclab.yaml.YamlChecks;
 import dev.tclab.yaml.YamlException;
 import dev.tclab.yaml.YamlNode;

@@ -6,8 +6,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,15 +32,45 @@ public final class Parameters {
      */
     public static Map<String, String> forLearner(String learner, String lesson, Map<String, Parameter> parameters) {
         Map<String, String> values = new LinkedHashMap<>();
-        parameters.forEach((name, p) -> values.put(name, p.choices().get(pick(learner, lesson, name, p.choices().size()))));
+        parameters.forEach((name, p) -> put(values, p, pick(learner, lesson, name, p.tuples().size())));
         return values;
     }
 
-    /** Every parameter's first choice: what validation substitutes. */
+    /** Every parameter's first choice. */
     public static Map<String, String> firstChoices(Map<String, Parameter> parameters) {
         Map<String, String> values = new LinkedHashMap<>();
-        parameters.forEach((name, p) -> values.put(name, p.choices().get(0)));
+        parameters.values().forEach(p -> put(values, p, 0));
         return values;
+    }
+
+    /**
+     * What validation substitutes: every parameter's first choice, then each other choice of each parameter with the
+     * rest at their first, so a value that breaks a block only in some choices is found too.
+     */
+    public static List<Map<String, String>> everyChoice(Map<String, Parameter> parameters) {
+        Map<String, String> first = firstChoices(parameters);
+        List<Map<String, String>> all = new ArrayList<>(List.of(first));
+        for (Parameter p : parameters.values()) {
+            for (int i = 1; i < p.tuples().size(); i++) {
+                Map<String, String> one = new LinkedHashMap<>(first);
+                put(one, p, i);
+                all.add(one);
+            }
+        }
+        return all;
+    }
+
+    /** Every name a parameter declares: a tuple parameter declares each of its names. */
+    public static Set<String> names(Map<String, Parameter> parameters) {
+        Set<String> names = new LinkedHashSet<>();
+        parameters.values().forEach(p -> names.addAll(p.names()));
+        return names;
+    }
+
+    private static void put(Map<String, String> values, Parameter p, int choice) {
+        for (int i = 0; i < p.names().size(); i++) {
+            values.put(p.names().get(i), p.tuples().get(choice).get(i));
+        }
     }
 
     /** The text with every declared {@code {{name}}} replaced; undeclared uses are left as written. */

@@ -1,6 +1,6 @@
 package dev.tclab.lesson;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;

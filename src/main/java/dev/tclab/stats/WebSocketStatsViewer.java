@@ -2,7 +2,7 @@ package dev.tclab.stats;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.web.SocketCloseCodes;
+import dev.tclab.http.SocketCloseCodes;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
 import java.util.concurrent.atomic.AtomicInteger;

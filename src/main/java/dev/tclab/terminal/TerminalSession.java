@@ -6,7 +6,10 @@ import dev.tclab.lab.NodeNotFoundException;
 import dev.tclab.lab.ProcessStream;
 import dev.tclab.lab.StreamListener;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +17,8 @@ import java.util.function.Consumer;
 
 /**
  * One learner's shell on one lab node. It outlives the WebSocket that shows it by a grace period, keeping its recent
- * output, so a page that reconnects finds the same shell and screen. At most one page is attached at a time.
+ * output, so a page that reconnects finds the same shell and screen. At most one page is attached at a time;
+ * besides it, workshop hosts may watch (see every output) and type, which the learner is told in their terminal.
  */
 final class TerminalSession implements StreamListener {
 
@@ -22,6 +26,7 @@ final class TerminalSession implements StreamListener {
     static final byte[] INPUT_DROPPED_NOTICE = ("\r\n[tclab: input dropped: the running command is not reading its "
             + "input (1 MiB is waiting); keys work again once it reads or ends]\r\n")
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    private static final Duration HOST_NOTICE_EVERY = Duration.ofSeconds(15);
 
     private final SessionKey key;
     private final OutputRing recent;
@@ -33,6 +38,8 @@ final class TerminalSession implements StreamListener {
     private ScheduledFuture<?> expiry;
     private String endReason;
     private boolean inputDropped;
+    private final Set<TerminalSink> watchers = new LinkedHashSet<>();
+    private Instant lastHostNotice = Instant.EPOCH;
 
     TerminalSession(SessionKey key, int replayBytes, Consumer<TerminalSession> onEnd) {
         this.key = key;
@@ -96,6 +103,48 @@ final class TerminalSession implements StreamListener {
         return true;
     }
 
+    /** A host's viewer sees this shell: the recent output first, then everything new. False when it has ended. */
+    boolean watch(TerminalSink viewer) {
+        synchronized (lock) {
+            if (endReason != null) {
+                return false;
+            }
+            watchers.add(viewer);
+            byte[] replay = recent.snapshot();
+            if (replay.length > 0) {
+                viewer.output(replay);
+            }
+            return true;
+        }
+    }
+
+    /** The host's viewer left; a shell nobody shows any more (no page, no grace period running) ends. */
+    void unwatch(TerminalSink viewer) {
+        synchronized (lock) {
+            watchers.remove(viewer);
+            if (sink != null || !watchers.isEmpty() || expiry != null || endReason != null) {
+                return;
+            }
+        }
+        end("The terminal was closed.");
+    }
+
+    /**
+     * A host types into the learner's shell. The learner's terminal says so (at most every 15 s, and only on their
+     * screen, never into the shell), so nobody types unseen.
+     */
+    void writeAsHost(byte[] input, String host) {
+        synchronized (lock) {
+            Instant now = Instant.now();
+            if (sink != null && Duration.between(lastHostNotice, now).compareTo(HOST_NOTICE_EVERY) >= 0) {
+                lastHostNotice = now;
+                sink.output(("\r\n[tclab: your host " + host + " is typing in this terminal]\r\n")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        write(input);
+    }
+
     /** The page went away: the shell ends after {@code grace} unless a page attaches again before. */
     void detach(TerminalSink page, Duration grace, ScheduledExecutorService scheduler) {
         synchronized (lock) {
@@ -146,6 +195,7 @@ final class TerminalSession implements StreamListener {
     private void end(String why, boolean engineLost) {
         ProcessStream toClose;
         TerminalSink attached;
+        List<TerminalSink> viewers;
         synchronized (lock) {
             if (endReason != null) {
                 return;
@@ -154,6 +204,8 @@ final class TerminalSession implements StreamListener {
             toClose = process;
             attached = sink;
             sink = null;
+            viewers = List.copyOf(watchers);
+            watchers.clear();
             if (expiry != null) {
                 expiry.cancel(false);
                 expiry = null;
@@ -168,6 +220,7 @@ final class TerminalSession implements StreamListener {
         } else if (attached != null) {
             attached.ended(why);
         }
+        viewers.forEach(v -> v.ended(why));
         onEnd.accept(this);
     }
 
@@ -184,6 +237,7 @@ final class TerminalSession implements StreamListener {
             if (sink != null) {
                 sink.output(chunk);
             }
+            watchers.forEach(v -> v.output(chunk));
         }
     }
 

@@ -50,6 +50,24 @@ public class TerminalSessions {
         }
     }
 
+    /** Lets a host's {@code viewer} watch the learner's shell on the node, starting it if there is none. */
+    TerminalSession watch(SessionKey key, TerminalSink viewer) throws EngineUnavailableException, NodeNotFoundException {
+        while (true) {
+            TerminalSession session = sessions.computeIfAbsent(key,
+                    k -> new TerminalSession(k, config.replayBytes(), this::forget));
+            try {
+                session.startIfNeeded(runtime, SHELL);
+            } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
+                sessions.remove(key, session);
+                throw e;
+            }
+            if (session.watch(viewer)) {
+                return session;
+            }
+            sessions.remove(key, session);
+        }
+    }
+
     /** The page left; the shell stays for the grace period. */
     void detach(TerminalSession session, TerminalSink page) {
         session.detach(page, gracePeriod(), expiries);

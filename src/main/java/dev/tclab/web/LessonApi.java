@@ -2,7 +2,7 @@ package dev.tclab.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonBrokenException;

@@ -1,6 +1,7 @@
 package dev.tclab.web;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.http.ApiError;
+import dev.tclab.yaml.FileProblem;
 import dev.tclab.lesson.LessonBrokenException;
 import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.quiz.QuizGrader;

@@ -1,6 +1,5 @@
 package dev.tclab.yaml;
 
-import dev.tclab.lab.FileProblem;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.tclab.yaml;
 
-import dev.tclab.lab.FileProblem;
 
 /** YAML that could not be read at all, with where. */
 public class YamlException extends Exception {

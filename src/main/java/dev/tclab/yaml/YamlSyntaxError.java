@@ -1,6 +1,5 @@
 package dev.tclab.yaml;
 
-import dev.tclab.lab.FileProblem;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -67,7 +66,8 @@ final class YamlSyntaxError {
             if (matcher.matches()) {
                 String sentence = (context == null ? NO_CONTEXT : context) + " " + matcher.replaceFirst(rule.predicate());
                 String found = rule.foundGroup() == 0 ? null : token(matcher.group(rule.foundGroup()));
-                return new FileProblem(file, line, "", prefix + sentence + where(found, e.getProblemMark(), at, firstLine));
+                return new FileProblem(file, line, "", prefix + sentence + where(found, e.getProblemMark(), at, firstLine)
+                        + quoteSuggestion(e.getProblemMark()));
             }
         }
         String words = e.getContext() == null ? e.getProblem() : e.getContext() + ": " + e.getProblem();
@@ -82,6 +82,40 @@ final class YamlSyntaxError {
         }
         String onLine = otherLine ? "on line " + (problem.getLine() + firstLine) : "";
         return " (" + (found == null ? onLine : ("found " + found + " " + onLine).strip()) + ")";
+    }
+
+    /**
+     * In a flow mapping or list ({@code { value: c.by_id[1:10].rate }}) a plain value ends at a '[' or '{', so a
+     * value path with brackets breaks it. When the parser stopped at a bracket glued to a value, this suggests the
+     * same value in quotes; otherwise nothing.
+     */
+    private static String quoteSuggestion(Mark problem) {
+        if (problem == null || problem.getBuffer() == null) {
+            return "";
+        }
+        int[] text = problem.getBuffer();
+        int at = problem.getIndex();
+        if (at <= 0 || at >= text.length || (text[at] != '[' && text[at] != '{') || " \t,:[{".indexOf(text[at - 1]) >= 0) {
+            return "";
+        }
+        int start = at;
+        while (start > 0 && " \t\n,[{".indexOf(text[start - 1]) < 0) {
+            start--;
+        }
+        int end = at;
+        int depth = 0;
+        for (; end < text.length && text[end] != '\n'; end++) {
+            int c = text[end];
+            if (c == '[' || c == '{') {
+                depth++;
+            } else if ((c == ']' || c == '}') && depth-- == 0) {
+                break;
+            } else if (c == ',' && depth == 0) {
+                break;
+            }
+        }
+        String value = new String(text, start, end - start).strip();
+        return ": a value with brackets inside '{ }' or '[ ]' must be quoted, e.g. \"" + value + "\"";
     }
 
     /** A parser token in an author's words, or null for the parser's internal ones. */

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -193,5 +193,82 @@ class CheckSpecParserTest {
         assertEquals(20, unclosed.line());
         assertEquals("the check block is not valid YAML: the list opened here with '[' is not closed (found the end on line 21)",
                 unclosed.message());
+    }
+
+    @Test
+    void shouldRejectAUnitExpectationOnACommandsUnitlessNumbers() {
+        List<FileProblem> problems = problems("""
+                measure:
+                  - name: x
+                    node: client
+                    command: "echo rate=5"
+                    regex: "rate=(?<rate>\\\\d+)"
+                  - name: j
+                    node: client
+                    command: "tc -j qdisc show dev eth1"
+                    parse: json
+                expect:
+                  - { value: x.match.rate, near: 5mbit, within: 10% }
+                  - { value: x.exit_code, at_least: 1mbit }
+                  - { value: x.exit_code, below: 1ms }
+                  - { value: "j.json[0].packets", above: 1kb }
+                  - { value: "j.json[0].options.rate", above: 1mbit }
+                """);
+        List<String> lines = problems.stream().map(p -> p.line() + " " + p.field() + ": " + p.message()).toList();
+        assertTrue(lines.contains("30 expect[0].near: '5mbit' is a rate (bit, kbit, mbit, gbit) but the value is a plain "
+                + "number; compare it with a number alone, or declare the unit of a command's numbers (unit: Mbit/s)"), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("31 expect[1]: unknown field 'at_least'")
+                || l.startsWith("31 expect[1].at_least")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("32 expect[2].below: '1ms' is a time")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("33 expect[3].above: '1kb' is a size")), lines.toString());
+        assertTrue(lines.stream().noneMatch(l -> l.startsWith("34 ")), "tc's JSON rate is in bytes/s: " + lines);
+    }
+
+    @Test
+    void shouldAcceptUnitExpectationsOnACommandsDeclaredUnit() throws Exception {
+        CheckSpec spec = CheckSpecParser.parse(FILE, """
+                measure:
+                  - name: x
+                    node: client
+                    command: "echo rate=5"
+                    regex: "rate=(?<rate>\\\\d+)"
+                    unit: Mbit/s
+                expect:
+                  - { value: x.match.rate, near: 5mbit, within: 10% }
+                  - { value: x.match.rate, above: 4000kbit }
+                """, 20);
+        assertEquals("MBIT_PER_S", spec.measurements().get(0).option("unit", null));
+        List<String> bad = problems("""
+                measure:
+                  - { name: x, node: client, command: "echo 5", regex: "(?<v>\\\\d+)", unit: ms }
+                  - { name: y, node: client, command: "echo 5", unit: furlongs }
+                  - { name: z, node: client, command: "echo 5", unit: ms }
+                  - { name: q, node: client, qdisc: { dev: eth1 }, unit: ms }
+                expect:
+                  - { value: x.match.v, near: 5mbit, within: 10% }
+                """).stream().map(p -> p.line() + " " + p.field() + ": " + p.message()).toList();
+        assertTrue(bad.stream().anyMatch(l -> l.startsWith("26 expect[0].near: '5mbit' is a rate (bit, kbit, mbit, gbit) but the value is a time")), bad.toString());
+        assertTrue(bad.stream().anyMatch(l -> l.startsWith("22 measure[1].unit: 'furlongs' is not a unit")), bad.toString());
+        assertTrue(bad.stream().anyMatch(l -> l.startsWith("23 measure[2].unit: 'unit' applies to the numbers")), bad.toString());
+        assertTrue(bad.stream().anyMatch(l -> l.startsWith("24 measure[3].unit: 'unit' belongs to a 'command' measurement")), bad.toString());
+    }
+
+    @Test
+    void shouldKnowTheUnitOfATcFieldByItsKeyAnywhereInTheTree() throws Exception {
+        List<String> lines = problems("""
+                measure:
+                  - { name: c, node: client, classes: { dev: eth1 } }
+                  - { name: q, node: client, qdisc: { dev: eth1 } }
+                expect:
+                  - { value: "c.by_id[1:10].packets", near: 5mbit, within: 10% }
+                  - { value: "c.by_id[1:10].rate", near: 5mbit, within: 10% }
+                  - { value: q.root.options.rate, above: 1ms }
+                  - { value: "q.root.tins[0].avg_delay_us", below: 5ms }
+                  - { value: "c.by_id[1:10].quantum", above: 1mbit }
+                """).stream().map(p -> p.line() + " " + p.field() + ": " + p.message()).toList();
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("24 expect[0].near: '5mbit' is a rate")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("26 expect[2].above: '1ms' is a time")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("28 expect[4].above: '1mbit' is a rate (bit, kbit, mbit, gbit) but the value is a size")), lines.toString());
+        assertEquals(3, lines.size(), lines.toString());
     }
 }

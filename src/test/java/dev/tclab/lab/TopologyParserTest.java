@@ -3,6 +3,7 @@ package dev.tclab.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.tclab.yaml.FileProblem;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -255,5 +255,51 @@ class LessonLoaderTest {
     private static String render(Lesson lesson, String learner) {
         return LessonRenderer.render(lesson, Parameters.forLearner(learner, lesson.slug(), lesson.meta().parameters()),
                 f -> true, Map.of(), new SpecCheckValidator()).steps().get(0).html();
+    }
+
+    private static final String SPLIT = """
+            ---
+            title: Demo
+            summary: A demo.
+            requires: [qdisc:tbf]
+            parameters:
+              split: { names: [a_rate, b_rate], choices: [[12, 8], [10, 10], [14, 6]], description: A and B share 20 }
+            ---
+            Class A gets {{a_rate}} Mbit/s, class B {{b_rate}} Mbit/s.
+            """;
+
+    @Test
+    void shouldDrawRelatedParametersTogether() throws IOException {
+        write("lesson.md", SPLIT);
+        write("steps/01-shape.md", STEP.replace("{{rate}}", "{{a_rate}}"));
+        Lesson lesson = load();
+        assertEquals(List.of(), lesson.problems());
+        Parameter split = lesson.meta().parameters().get("split");
+        assertEquals(List.of("a_rate", "b_rate"), split.names());
+        for (int i = 0; i < 50; i++) {
+            Map<String, String> values = Parameters.forLearner("learner-" + i, "demo", lesson.meta().parameters());
+            assertEquals(20, Integer.parseInt(values.get("a_rate")) + Integer.parseInt(values.get("b_rate")), values.toString());
+        }
+        assertEquals(List.of(Map.of("a_rate", "12", "b_rate", "8"), Map.of("a_rate", "10", "b_rate", "10"),
+                Map.of("a_rate", "14", "b_rate", "6")), Parameters.everyChoice(lesson.meta().parameters()));
+    }
+
+    @Test
+    void shouldReportAMalformedTupleAndAChoiceThatBreaksABlock() throws IOException {
+        write("lesson.md", SPLIT.replace("[14, 6]]", "[14, 6], [20]]"));
+        assertTrue(problems().stream().anyMatch(p -> p.startsWith("lessons/demo/lesson.md:6: ")
+                && p.contains("each choice is a list of 2 values, one for each of [a_rate, b_rate]")), problems().toString());
+        write("lesson.md", SPLIT.replace("[14, 6]]", "[14, 6x]]"));
+        write("steps/01-shape.md", STEP.replace("{{rate}}", "{{a_rate}}") + """
+
+                ```check
+                measure: [ { name: c, node: client, classes: { dev: eth1 } } ]
+                expect: [ { value: "c.by_id[1:10].rate", near: "{{b_rate}}mbit", within: 10% } ]
+                ```
+                """);
+        List<String> problems = problems();
+        assertEquals(1, problems.size(), problems.toString());
+        assertTrue(problems.get(0).contains("'6xmbit'") && problems.get(0).endsWith("(with parameters {a_rate=14, b_rate=6x})"),
+                problems.toString());
     }
 }

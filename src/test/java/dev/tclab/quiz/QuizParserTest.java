@@ -3,7 +3,7 @@ package dev.tclab.quiz;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -131,7 +131,7 @@ class AppRestartIT {
             terminal.awaitOutput(out -> out.contains("unshaped-3"), SOCKET_WAIT);
         }
         String last = steps.get(steps.size() - 1);
-        String runId = api().post("/api/labs/" + labId + "/steps/" + last + "/check").then().statusCode(202)
+        String runId = api().contentType(ContentType.JSON).post("/api/labs/" + labId + "/steps/" + last + "/check").then().statusCode(202)
                 .extract().path("id");
         awaitState(runId, "measuring");
         Thread.sleep(500);
@@ -192,7 +192,7 @@ class AppRestartIT {
 
     /** Runs the step's check and returns the finished run. */
     private static Map<String, Object> check(String step) throws InterruptedException {
-        String runId = api().post("/api/labs/" + labId + "/steps/" + step + "/check").then().statusCode(202)
+        String runId = api().contentType(ContentType.JSON).post("/api/labs/" + labId + "/steps/" + step + "/check").then().statusCode(202)
                 .extract().path("id");
         long deadline = System.nanoTime() + CHECK_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {

@@ -11,7 +11,7 @@ import dev.tclab.grading.CheckSpecParser;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.learner.LearnerIds;
-import dev.tclab.web.SocketCloseCodes;
+import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;

@@ -43,10 +43,11 @@ final class PrivateDockerd {
         Files.createDirectories(DIR.resolve("exec"));
         // Its own network namespace: a dockerd started with --bridge=none deletes the host's docker0 otherwise
         // (seen here), which the system engine's default-bridge containers need.
-        if (exitCode(List.of("ip", "netns", "exec", NETNS, "true")) != 0) {
+        if (!Files.exists(Path.of("/run/netns", NETNS))) {
             run(List.of("ip", "netns", "add", NETNS));
         }
-        daemon = new ProcessBuilder("ip", "netns", "exec", NETNS, "dockerd", "--data-root", DIR.resolve("data").toString(),
+        // nsenter, not "ip netns exec": that one remounts /sys, hiding the cgroup mounts dockerd needs.
+        daemon = new ProcessBuilder("nsenter", "--net=/run/netns/" + NETNS, "dockerd", "--data-root", DIR.resolve("data").toString(),
                 "--exec-root", DIR.resolve("exec").toString(), "--pidfile", DIR.resolve("docker.pid").toString(),
                 "-H", host(), "--bridge=none", "--iptables=false", "--ip-masq=false", "--live-restore")
                 .redirectErrorStream(true)

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tclab.lab.RetainedHeap;
 import dev.tclab.learner.LearnerIds;
-import dev.tclab.web.SocketCloseCodes;
+import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -62,6 +62,17 @@ class TerminalDockerIT {
             socket.sendBinary("echo hel''lo\r");
             // The typed line reads hel''lo; only the command's output reads hello.
             socket.awaitOutput(out -> out.contains("hello\r\n"), WAIT);
+        }
+    }
+
+    @Test
+    void shouldSayTheShellEndedAndCloseNormallyWhenTheLearnerTypesExit() throws Exception {
+        try (TestSocket socket = open("server", cookie)) {
+            socket.awaitOutput(out -> out.contains("@server"), WAIT);
+            socket.sendBinary("exit\r");
+            String frame = socket.nextText(WAIT);
+            assertTrue(frame.contains("\"type\":\"exit\""), "an exit frame, not an engine-lost one: " + frame);
+            assertEquals(1000, socket.awaitClose(WAIT), "a normal close: the page waits for a key, not reconnects");
         }
     }
 

@@ -41,10 +41,15 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
      * {@code cookie} null sends no cookie. Fails (ExecutionException) when the handshake is refused.
      */
     public static TestSocket open(URI base, String path, String cookie, String origin) throws Exception {
+        return openWithCookies(base, path, cookie == null ? null : LearnerIds.COOKIE + "=" + cookie, origin);
+    }
+
+    /** As {@link #open}, with a whole Cookie header (e.g. a workshop host's {@code tclab_host=...}). */
+    public static TestSocket openWithCookies(URI base, String path, String cookieHeader, String origin) throws Exception {
         TestSocket test = new TestSocket();
         WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10));
-        if (cookie != null) {
-            builder.header("Cookie", LearnerIds.COOKIE + "=" + cookie);
+        if (cookieHeader != null) {
+            builder.header("Cookie", cookieHeader);
         }
         if (origin != null) {
             builder.header("Origin", origin);

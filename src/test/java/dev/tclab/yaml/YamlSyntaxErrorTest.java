@@ -26,6 +26,13 @@ class YamlSyntaxErrorTest {
     }
 
     @Test
+    void shouldSuggestQuotingAValuePathWithBracketsInAFlowMapping() {
+        assertEquals("lesson.md:3: front matter is not valid YAML: the mapping opened here with '{' is not closed "
+                        + "(found '['): a value with brackets inside '{ }' or '[ ]' must be quoted, e.g. \"c.by_id[1:10].rate\"",
+                problem("expect:\n  - { value: c.by_id[1:10].rate, near: 5mbit, within: 10% }"));
+    }
+
+    @Test
     void shouldPointAtAQuotedTextThatIsNeverClosed() {
         assertEquals("lesson.md:2: front matter is not valid YAML: the quoted text opened here is never closed (on line 3)",
                 problem("a: \"unclosed\nb: 2"));

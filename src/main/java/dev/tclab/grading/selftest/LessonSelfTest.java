@@ -36,12 +36,15 @@ import java.util.stream.Collectors;
  * Proves a lesson works, the way a learner would go through it: in a fresh lab, for every step in order, each check
  * must fail before the step's solution is applied and pass after. A step without a solution is measure-only (it
  * records a baseline, say): its checks must pass as the lab stands. Repeated to measure how reliably it grades.
- * Each run uses another learner's parameter values, so parameterised checks are covered too.
+ * Run i uses the i-th of {@link Parameters#everyChoice} (in turn), so with as many runs as a lesson has choices every
+ * choice of every parameter, related ones included, is self-tested.
  */
 @ApplicationScoped
 public class LessonSelfTest {
 
     private static final Duration SOLUTION_TIMEOUT = Duration.ofSeconds(60);
+    /** The pseudo-step a lab that did not start is reported under. */
+    private static final String LAB_START = "(lab)";
 
     private final LabRuntime runtime;
     private final CheckRunner runner;
@@ -69,23 +72,22 @@ public class LessonSelfTest {
         int cleanRuns = 0;
         for (int i = 1; i <= runs; i++) {
             log.accept("lesson " + lesson.slug() + ": run " + i + " of " + runs);
-            if (runOnce(lesson, "selftest-" + i, kernel, tallies, log)) {
+            List<Map<String, String>> choices = Parameters.everyChoice(lesson.meta().parameters());
+            if (runOnce(lesson, choices.get((i - 1) % choices.size()), kernel, tallies, log)) {
                 cleanRuns++;
             }
         }
         List<SelfTestReport.CheckReport> checks = tallies.values().stream().map(t -> t.report(runs)).toList();
         boolean ok = !checks.isEmpty() && checks.stream().allMatch(SelfTestReport.CheckReport::ok);
-        String reason = checks.isEmpty() ? "the lesson has no checks to test"
-                : ok ? null : "a check passed without its solution, failed with it, or a solution command failed";
+        String reason = checks.isEmpty() ? "the lesson has no checks to test" : ok ? null : failureReason(checks);
         return new SelfTestReport(lesson.slug(), ok ? "ok" : "broken", reason, runs, (double) cleanRuns / runs, checks,
                 (System.nanoTime() - start) / 1_000_000);
     }
 
     /** One pass through the lesson in a fresh lab; true when every check behaved. */
-    private boolean runOnce(Lesson lesson, String learner, KernelCapabilities kernel, Map<String, Tally> tallies,
+    private boolean runOnce(Lesson lesson, Map<String, String> parameters, KernelCapabilities kernel, Map<String, Tally> tallies,
                             Consumer<String> log) throws EngineUnavailableException {
-        LessonView view = LessonRenderer.render(lesson, Parameters.forLearner(learner, lesson.slug(),
-                lesson.meta().parameters()), kernel::supports, Map.of(), new SpecCheckValidator());
+        LessonView view = LessonRenderer.render(lesson, parameters, kernel::supports, Map.of(), new SpecCheckValidator());
         String labId = "st" + UUID.randomUUID().toString().substring(0, 8);
         boolean clean = true;
         try {
@@ -106,13 +108,42 @@ public class LessonSelfTest {
                 }
             }
         } catch (LabStartException e) {
-            tallies.computeIfAbsent("lab", k -> new Tally("(lab)", "start", false)).problems.add(e.getMessage());
+            tallies.computeIfAbsent("lab", k -> new Tally(LAB_START, "start", false)).problems.add(e.getMessage());
             clean = false;
         } finally {
             runtime.stop(labId);
             baselines.forget(labId);
         }
         return clean;
+    }
+
+    /**
+     * What went wrong, check by check, in the terms of its step: a measure-only step has no solution, so its check
+     * can only have failed as the lab stood.
+     */
+    static String failureReason(List<SelfTestReport.CheckReport> checks) {
+        List<String> parts = new ArrayList<>();
+        for (SelfTestReport.CheckReport c : checks) {
+            String name = c.step() + " / " + c.check();
+            if (c.ok()) {
+                continue;
+            }
+            if (c.step().equals(LAB_START)) {
+                parts.add("the lab did not start");
+                continue;
+            }
+            if (!c.measureOnly() && c.failedBefore() < c.runs()) {
+                parts.add(name + " passed without its solution");
+            }
+            if (c.passedAfter() < c.runs()) {
+                parts.add(name + (c.measureOnly() ? " (measure-only) did not pass as the lab stood"
+                        : " did not pass with its solution"));
+            }
+            if (c.problems().stream().anyMatch(p -> !p.startsWith("passed before") && !p.startsWith("did not pass"))) {
+                parts.add("a solution of " + c.step() + " failed");
+            }
+        }
+        return String.join("; ", parts.stream().distinct().toList());
     }
 
     private Map<String, CheckResult> runChecks(String labId, LessonView.StepView step, BaselineSteps baselineSteps) {

@@ -4,7 +4,7 @@ import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
-import dev.tclab.web.ApiError;
+import dev.tclab.http.ApiError;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;

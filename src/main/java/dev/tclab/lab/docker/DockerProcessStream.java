@@ -2,6 +2,7 @@ package dev.tclab.lab.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.model.Frame;
 import dev.tclab.lab.ProcessStream;
 import dev.tclab.lab.StreamListener;
@@ -27,6 +28,7 @@ final class DockerProcessStream implements ProcessStream {
     private final Executor background;
     /** Input queued for a process that does not read it; beyond this, writes are refused (see ProcessStream). */
     static final long MAX_QUEUED_INPUT_BYTES = 1 << 20;
+    private static final Duration ENGINE_LOOKS = Duration.ofSeconds(3);
 
     private final QueueInputStream stdin = new QueueInputStream(MAX_QUEUED_INPUT_BYTES);
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -55,18 +57,19 @@ final class DockerProcessStream implements ProcessStream {
             @Override
             public void onError(Throwable error) {
                 super.onError(error);
-                finished(listener, "the stream broke: " + error.getMessage());
+                background.execute(() -> finished(listener, "the stream broke: " + error.getMessage()));
             }
 
             @Override
             public void onComplete() {
                 super.onComplete();
-                finished(listener, "the process exited");
+                background.execute(() -> finished(listener, "the process exited"));
             }
         };
         docker.execStartCmd(execId).withTty(tty).withStdIn(stdin).exec(callback);
     }
 
+    /** Runs off docker-java's callback thread: it asks the engine, and may wait a few seconds for its answer. */
     private void finished(StreamListener listener, String reason) {
         if (!reported.compareAndSet(false, true)) {
             return;
@@ -82,11 +85,15 @@ final class DockerProcessStream implements ProcessStream {
 
     /**
      * Whether the stream ended because the engine did, rather than the process: an engine that stops ends every
-     * attached stream (as a clean end or an error alike), so only asking it tells the two apart. The engine may mark
-     * an exec as ended a moment after its output stream closed, hence the few looks.
+     * attached stream (as a clean end or an error alike), so only asking it tells the two apart. An engine that does
+     * not answer is lost; one that answers and no longer knows the exec, or says it ended, saw the process end. It may
+     * mark an exec as ended a while after its output closed (seconds on a busy host), and a stopping engine may still
+     * answer for a moment, hence the looks over a few seconds. An exec still running when they are over counts as
+     * ended: the page then offers a new shell on the next key, which is right in either case.
      */
     private boolean engineLost() {
-        for (int look = 0; look < 5; look++) {
+        long deadline = System.nanoTime() + ENGINE_LOOKS.toNanos();
+        while (System.nanoTime() < deadline) {
             try {
                 if (!Boolean.TRUE.equals(docker.inspectExecCmd(execId).exec().isRunning())) {
                     return false;
@@ -95,11 +102,14 @@ final class DockerProcessStream implements ProcessStream {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
+            } catch (DockerException e) {
+                return false; // it answered: the exec is gone with its process
             } catch (RuntimeException e) {
-                return true;
+                LOG.debugf("exec %s: the engine did not answer after its stream ended: %s", execId, e.toString());
+                return true; // no answer at all
             }
         }
-        return true; // the process runs on, yet its stream is gone: as good as lost, the page must reconnect
+        return false;
     }
 
     @Override

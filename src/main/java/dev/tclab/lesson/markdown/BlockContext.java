@@ -1,6 +1,6 @@
 package dev.tclab.lesson.markdown;
 
-import dev.tclab.lab.FileProblem;
+import dev.tclab.yaml.FileProblem;
 import dev.tclab.lab.Topology;
 import dev.tclab.lesson.CheckBlockValidator;
 import dev.tclab.quiz.Quiz;

@@ -3,6 +3,8 @@ package dev.tclab.lab.docker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.HostConfig;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.LabSpec;
@@ -13,19 +15,31 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The app's own bounds on a command in a node, whatever the learner (root there) did to the node's binaries: a
- * deadline that ends it and kills its processes, and a cap on the output kept.
+ * The app's own bounds on a command, whatever runs in the container: a deadline that ends it and kills its
+ * processes, and a cap on the output kept. Lab nodes and sidecars have read-only roots, so the lying timeout(1) is
+ * installed in a throwaway container of the test's own with a writable root, as a learner could in a node before
+ * nodes were read-only; the floods run in a real lab.
  */
 @QuarkusTest
 class DockerExecIT {
 
     @Inject
     LabRuntime runtime;
+
+    @Inject
+    DockerClient docker;
+
+    @ConfigProperty(name = "tclab.instance")
+    String instance;
+
+    @ConfigProperty(name = "tclab.lab.image")
+    String image;
 
     private String lab;
 
@@ -40,28 +54,36 @@ class DockerExecIT {
         runtime.stop(lab);
     }
 
-    private ExecResult sh(String script) throws Exception {
-        ExecResult result = runtime.exec(lab, "client", List.of("sh", "-c", script), Duration.ofSeconds(20));
+    private static ExecResult sh(DockerClient docker, String container, String script) {
+        ExecResult result = DockerExec.run(docker, container, List.of("sh", "-c", script), Duration.ofSeconds(20));
         assertTrue(result.ok(), script + " failed: " + result.stdout() + result.stderr());
         return result;
     }
 
     @Test
     void shouldEndACommandThatIgnoresSigtermByTheAppsDeadlineEvenWhenTimeoutLies() throws Exception {
-        // A lying timeout(1): it drops its options and runs the command with no limit at all.
-        // Written beside it and moved over it: this very command runs under the real one ("text file busy").
-        sh("printf '#!/bin/sh\\nshift 3\\nexec \"$@\"\\n' > /usr/bin/timeout.new && chmod +x /usr/bin/timeout.new"
-                + " && mv /usr/bin/timeout.new /usr/bin/timeout");
-        long start = System.nanoTime();
-        ExecResult stuck = runtime.exec(lab, "client",
-                List.of("sh", "-c", "trap '' TERM HUP INT; sleep 1000 & wait; sleep 1000"), Duration.ofSeconds(2));
-        double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf("exec with a 2 s timeout and a lying timeout(1) ended after %.1f s%n", seconds);
+        String container = docker.createContainerCmd(image).withName("tclab-execit-" + lab)
+                .withLabels(Labels.service(instance, Labels.ROLE_PROBE)).withCmd("sleep", "infinity")
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none")).exec().getId();
+        try {
+            docker.startContainerCmd(container).exec();
+            // A lying timeout(1): it drops its options and runs the command with no limit at all.
+            // Written beside it and moved over it: this very command runs under the real one ("text file busy").
+            sh(docker, container, "printf '#!/bin/sh\\nshift 3\\nexec \"$@\"\\n' > /usr/bin/timeout.new"
+                    + " && chmod +x /usr/bin/timeout.new && mv /usr/bin/timeout.new /usr/bin/timeout");
+            long start = System.nanoTime();
+            ExecResult stuck = DockerExec.run(docker, container,
+                    List.of("sh", "-c", "trap '' TERM HUP INT; sleep 1000 & wait; sleep 1000"), Duration.ofSeconds(2));
+            double seconds = (System.nanoTime() - start) / 1e9;
+            System.out.printf("exec with a 2 s timeout and a lying timeout(1) ended after %.1f s%n", seconds);
 
-        assertTrue(stuck.timedOut(), "reported as timed out");
-        assertThat(seconds).as("ended by the app's deadline (2 s + a 4 s margin)").isBetween(2.0, 10.0);
-        String left = sh("ps -eo args").stdout();
-        assertThat(left).as("the command and its children were killed").doesNotContain("sleep 1000");
+            assertTrue(stuck.timedOut(), "reported as timed out");
+            assertThat(seconds).as("ended by the app's deadline (2 s + a 4 s margin)").isBetween(2.0, 10.0);
+            String left = sh(docker, container, "ps -eo args").stdout();
+            assertThat(left).as("the command and its children were killed").doesNotContain("sleep 1000");
+        } finally {
+            docker.removeContainerCmd(container).withForce(true).exec();
+        }
     }
 
     @Test

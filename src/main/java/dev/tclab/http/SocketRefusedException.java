@@ -1,4 +1,4 @@
-package dev.tclab.web;
+package dev.tclab.http;
 
 /**
  * A WebSocket that may not go on: the page is told {@code message} in an error frame, then the socket is closed

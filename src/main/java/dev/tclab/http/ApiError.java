@@ -1,4 +1,4 @@
-package dev.tclab.web;
+package dev.tclab.http;
 
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;

@@ -1,15 +1,14 @@
-package dev.tclab.web;
+package dev.tclab.lab;
 
-import dev.tclab.lab.Lab;
-import dev.tclab.lab.LabNotFoundException;
-import dev.tclab.lab.LabService;
+import dev.tclab.http.SocketCloseCodes;
+import dev.tclab.http.SocketRefusedException;
 import dev.tclab.learner.CurrentLearner;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Who is on the other end of a WebSocket, and which of their labs it is about. The learner is the connection's
  * security identity (from the handshake's cookie, as for any request); the lab must be running and theirs. (The
- * Origin was already checked by {@link SameOriginUpgradeCheck}.) Call it from a socket callback.
+ * Origin was already checked by the web layer's SameOriginUpgradeCheck.) Call it from a socket callback.
  */
 @ApplicationScoped
 public class LabSocketAccess {

@@ -1,4 +1,4 @@
-package dev.tclab.web;
+package dev.tclab.http;
 
 /**
  * What a WebSocket says when a callback fails. The one expected failure is a message above

@@ -1,4 +1,4 @@
-package dev.tclab.web;
+package dev.tclab.http;
 
 /**
  * Close codes of tclab's WebSockets (documented in docs/api.md). Codes 4000-4999 are final: the page shows the

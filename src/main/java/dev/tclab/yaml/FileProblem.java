@@ -1,4 +1,4 @@
-package dev.tclab.lab;
+package dev.tclab.yaml;
 
 /** One thing wrong in an author's file, located so the author can go straight to it. */
 public record FileProblem(String file, int line, String field, String message) {

@@ -1,0 +1,141 @@
+package dev.tclab.store;
+
+import dev.tclab.workshop.ProgressReader;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The class's progress from the check_run and quiz_attempt tables. Learners are queried in batches of at most
+ * {@value #BATCH} ids, so a class of any size makes a bounded IN list.
+ */
+@ApplicationScoped
+public class JdbcProgressReader implements ProgressReader {
+
+    private static final int BATCH = 200;
+
+    private final Jdbc jdbc;
+
+    public JdbcProgressReader(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @Override
+    public List<StepRuns> steps(Collection<String> learners, Collection<String> lessons) {
+        List<StepRuns> all = new ArrayList<>();
+        for (List<String> batch : batches(learners)) {
+            all.addAll(jdbc.run("read the class's check runs", c -> {
+                try (PreparedStatement s = c.prepareStatement("SELECT learner_id, lesson, step_id, state, detail,"
+                        + " started_at, finished_at, id, lab_id FROM check_run WHERE learner_id IN (" + marks(batch.size())
+                        + ") ORDER BY started_at, id")) {
+                    for (int i = 0; i < batch.size(); i++) {
+                        s.setString(i + 1, batch.get(i));
+                    }
+                    Map<String, StepRuns> byStep = new LinkedHashMap<>();
+                    try (ResultSet rs = s.executeQuery()) {
+                        while (rs.next()) {
+                            String lesson = rs.getString(2);
+                            if (!lessons.contains(lesson)) {
+                                continue;
+                            }
+                            String key = rs.getString(1) + "\n" + lesson + "\n" + rs.getString(3);
+                            StepRuns before = byStep.get(key);
+                            String state = rs.getString(4);
+                            Instant started = instant(rs, 6);
+                            Instant finished = instant(rs, 7);
+                            Instant firstPass = before == null ? null : before.firstPassedAt();
+                            if (firstPass == null && "passed".equals(state)) {
+                                firstPass = finished == null ? started : finished;
+                            }
+                            byStep.put(key, new StepRuns(rs.getString(1), lesson, rs.getString(3),
+                                    (before == null ? 0 : before.attempts()) + 1, firstPass,
+                                    before == null ? started : before.firstRunAt(), state, rs.getString(5),
+                                    finished == null ? started : finished, rs.getString(8), rs.getString(9)));
+                        }
+                    }
+                    return byStep.values();
+                }
+            }));
+        }
+        return all;
+    }
+
+    @Override
+    public List<QuizAnswers> quizzes(Collection<String> learners, Collection<String> lessons) {
+        List<QuizAnswers> all = new ArrayList<>();
+        for (List<String> batch : batches(learners)) {
+            all.addAll(jdbc.run("read the class's quiz answers", c -> {
+                try (PreparedStatement s = c.prepareStatement("SELECT learner_id, lesson, quiz_id, correct, answered_at"
+                        + " FROM quiz_attempt WHERE learner_id IN (" + marks(batch.size()) + ") ORDER BY id")) {
+                    for (int i = 0; i < batch.size(); i++) {
+                        s.setString(i + 1, batch.get(i));
+                    }
+                    Map<String, QuizAnswers> byQuiz = new LinkedHashMap<>();
+                    try (ResultSet rs = s.executeQuery()) {
+                        while (rs.next()) {
+                            String lesson = rs.getString(2);
+                            if (!lessons.contains(lesson)) {
+                                continue;
+                            }
+                            String key = rs.getString(1) + "\n" + lesson + "\n" + rs.getString(3);
+                            QuizAnswers before = byQuiz.get(key);
+                            boolean correct = rs.getBoolean(4);
+                            Instant at = instant(rs, 5);
+                            Instant firstCorrect = before == null ? null : before.firstCorrectAt();
+                            if (firstCorrect == null && correct) {
+                                firstCorrect = at;
+                            }
+                            byQuiz.put(key, new QuizAnswers(rs.getString(1), lesson, rs.getString(3),
+                                    (before == null ? 0 : before.attempts()) + 1, firstCorrect, correct, at));
+                        }
+                    }
+                    return byQuiz.values();
+                }
+            }));
+        }
+        return all;
+    }
+
+    @Override
+    public List<CheckOutput> results(String runId) {
+        return jdbc.run("read the check results", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT check_id, status, summary, raw_output FROM check_result"
+                    + " WHERE run_id = ? ORDER BY position")) {
+                s.setString(1, runId);
+                List<CheckOutput> outputs = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        outputs.add(new CheckOutput(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
+                    }
+                }
+                return outputs;
+            }
+        });
+    }
+
+    private static List<List<String>> batches(Collection<String> learners) {
+        List<String> ids = List.copyOf(learners);
+        List<List<String>> batches = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i += BATCH) {
+            batches.add(ids.subList(i, Math.min(ids.size(), i + BATCH)));
+        }
+        return batches;
+    }
+
+    private static String marks(int n) {
+        return String.join(", ", java.util.Collections.nCopies(n, "?"));
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        OffsetDateTime at = rs.getObject(column, OffsetDateTime.class);
+        return at == null ? null : at.toInstant();
+    }
+}

@@ -1,0 +1,95 @@
+package dev.tclab.terminal;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.http.SocketCloseCodes;
+import dev.tclab.http.SocketRefusedException;
+import io.quarkus.websockets.next.OnBinaryMessage;
+import io.quarkus.websockets.next.OnClose;
+import io.quarkus.websockets.next.OnOpen;
+import io.quarkus.websockets.next.PathParam;
+import io.quarkus.websockets.next.UserData;
+import io.quarkus.websockets.next.WebSocket;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.common.annotation.NonBlocking;
+
+/**
+ * A workshop host's view of a learner's terminal: the learner's own shell, read-only ({@code ?mode=shadow}, the
+ * default) or taken over ({@code ?mode=control}: the host's keystrokes go to the shell and the learner's terminal
+ * says a host is typing). The learner keeps their terminal either way. Under /api/host, so only a host session
+ * reaches it, and {@link HostTerminalAccess} decides which learners' shells.
+ */
+@WebSocket(path = "/api/host/events/{eventId}/learners/{learner}/labs/{labId}/nodes/{node}/terminal")
+public class HostTerminalSocket {
+
+    private static final UserData.TypedKey<Viewing> VIEWING = new UserData.TypedKey<>("tclab.host-terminal");
+
+    private record Viewing(HostTerminalAccess.Grant grant, TerminalSession session, WebSocketTerminalSink viewer,
+                           boolean control) {
+    }
+
+    private final HostTerminalAccess access;
+    private final TerminalSessions sessions;
+    private final ObjectMapper json;
+    private final long maxPendingBytes;
+
+    public HostTerminalSocket(HostTerminalAccess access, TerminalSessions sessions, ObjectMapper json, TclabConfig config) {
+        this.access = access;
+        this.sessions = sessions;
+        this.json = json;
+        this.maxPendingBytes = config.terminal().maxPendingBytes();
+    }
+
+    @OnOpen
+    @Blocking
+    public void open(WebSocketConnection connection, @PathParam String eventId, @PathParam String learner,
+                     @PathParam String labId, @PathParam String node) {
+        WebSocketTerminalSink viewer = new WebSocketTerminalSink(connection, json, maxPendingBytes);
+        boolean control = "mode=control".equals(connection.handshakeRequest().query());
+        try {
+            HostTerminalAccess.Grant grant = access.grant(eventId, learner, labId, control);
+            if (!grant.lab().topology().interactiveNodes().contains(node)) {
+                throw new SocketRefusedException(SocketCloseCodes.BAD_REQUEST,
+                        "Lab " + labId + " has no node '" + node + "' with a terminal.");
+            }
+            TerminalSession session = sessions.watch(new SessionKey(labId, node, grant.learner()), viewer);
+            connection.userData().put(VIEWING, new Viewing(grant, session, viewer, control));
+            viewer.sendControl(new TerminalFrames.Shell(false));
+        } catch (SocketRefusedException e) {
+            viewer.close(e.closeCode(), e.getMessage());
+        } catch (NodeNotFoundException e) {
+            viewer.close(SocketCloseCodes.LAB_NOT_FOUND, "The learner's " + node + " node is not running any more.");
+        } catch (EngineUnavailableException e) {
+            viewer.close(SocketCloseCodes.ENGINE_UNAVAILABLE, "The Docker engine does not answer: " + e.getMessage());
+        }
+    }
+
+    /** Keystrokes of a host who took over go to the shell; a read-only view is told to take over first. */
+    @OnBinaryMessage
+    @NonBlocking
+    public void input(WebSocketConnection connection, byte[] keystrokes) {
+        Viewing viewing = connection.userData().get(VIEWING);
+        if (viewing == null) {
+            return;
+        }
+        if (!viewing.control()) {
+            viewing.viewer().sendControl(new TerminalFrames.Error(
+                    "This view is read-only; press Take over to type in the learner's terminal."));
+            return;
+        }
+        viewing.grant().lab().touch(java.time.Instant.now());
+        viewing.session().writeAsHost(keystrokes, viewing.grant().host());
+    }
+
+    @OnClose
+    @Blocking
+    public void close(WebSocketConnection connection) {
+        Viewing viewing = connection.userData().remove(VIEWING);
+        if (viewing != null) {
+            viewing.session().unwatch(viewing.viewer());
+        }
+    }
+}

@@ -1,0 +1,7 @@
+package dev.tclab.workshop;
+
+import java.time.Instant;
+
+/** A message the host sent to the whole class. */
+public record Broadcast(long id, String text, Instant sentAt) {
+}

@@ -1,0 +1,264 @@
+package dev.tclab.workshop;
+
+import dev.tclab.host.CurrentHost;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.Lab;
+import dev.tclab.lab.LabNotFoundException;
+import dev.tclab.lab.LabService;
+import dev.tclab.learner.Roles;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.Response.Status;
+import jakarta.ws.rs.core.UriInfo;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jboss.resteasy.reactive.RestStreamElementType;
+
+/**
+ * The host API: events, their dashboard (also as a server-sent event stream), help on a learner's lab, broadcasts
+ * and the export. Every route needs the host role; an event of another host answers 404 (an admin sees all).
+ */
+@Path("/api/host/events")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Roles.HOST)
+@Blocking
+public class HostEventsResource {
+
+    /** How often the live dashboard is sent: well within the 2 s the host may wait for a change. */
+    static final Duration LIVE_PERIOD = Duration.ofMillis(1500);
+    /** A live stream ends after this (the page's EventSource reconnects by itself), so none outlives its page long. */
+    static final Duration LIVE_MAX = Duration.ofMinutes(10);
+
+    /** An event as the host sees it, with its join link. */
+    public record EventInfo(WorkshopEvent event, String status, String joinUrl, int seated) {
+    }
+
+    /** A broadcast to send. */
+    public record MessageDraft(String text) {
+    }
+
+    /** A learner's last check run in full. */
+    public record LastCheck(String learnerId, String runId, String detail, List<ProgressReader.CheckOutput> results) {
+    }
+
+    private final WorkshopService workshops;
+    private final ClassDashboard dashboard;
+    private final EventExport export;
+    private final ProgressReader progress;
+    private final LabService labs;
+    private final CurrentHost host;
+
+    public HostEventsResource(WorkshopService workshops, ClassDashboard dashboard, EventExport export,
+                              ProgressReader progress, LabService labs, CurrentHost host) {
+        this.workshops = workshops;
+        this.dashboard = dashboard;
+        this.export = export;
+        this.progress = progress;
+        this.labs = labs;
+        this.host = host;
+    }
+
+    @GET
+    public List<EventInfo> list(@Context UriInfo uri) {
+        return workshops.events(host.require()).stream().map(e -> info(e, uri)).toList();
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response create(EventDraft draft, @Context UriInfo uri) {
+        if (draft == null) {
+            throw new WorkshopRefusal(Status.BAD_REQUEST, "Send the event as JSON: title, lessons, seatCap...");
+        }
+        WorkshopEvent event = workshops.create(host.require(), draft);
+        return Response.status(Status.CREATED).entity(info(event, uri)).build();
+    }
+
+    @GET
+    @Path("{id}")
+    public EventInfo get(@PathParam("id") String id, @Context UriInfo uri) {
+        return info(event(id), uri);
+    }
+
+    @GET
+    @Path("{id}/qr.svg")
+    @Produces("image/svg+xml")
+    public String qr(@PathParam("id") String id, @Context UriInfo uri) {
+        return QrSvg.of(joinUrl(event(id), uri));
+    }
+
+    @GET
+    @Path("{id}/dashboard")
+    public ClassDashboard.View view(@PathParam("id") String id) {
+        return dashboard.view(event(id));
+    }
+
+    /** The dashboard again every {@link #LIVE_PERIOD}, as server-sent events, until the page goes. */
+    @GET
+    @Path("{id}/live")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @RestStreamElementType(MediaType.APPLICATION_JSON)
+    public Multi<ClassDashboard.View> live(@PathParam("id") String id) {
+        WorkshopEvent event = event(id);
+        return Multi.createFrom().ticks().startingAfter(Duration.ofMillis(1)).every(LIVE_PERIOD)
+                .emitOn(Infrastructure.getDefaultWorkerPool())
+                .map(tick -> dashboard.view(workshops.find(event.id()).orElse(event)))
+                .select().first(LIVE_MAX);
+    }
+
+    @POST
+    @Path("{id}/messages")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response broadcast(@PathParam("id") String id, MessageDraft draft) {
+        workshops.broadcast(event(id), draft == null ? null : draft.text());
+        return Response.noContent().build();
+    }
+
+    /** Closes the event (nobody joins any more) and stops its learners' labs of the event's lessons. */
+    @POST
+    @Path("{id}/close")
+    public EventInfo close(@PathParam("id") String id, @Context UriInfo uri) {
+        WorkshopEvent event = event(id);
+        workshops.close(event);
+        for (Seat seat : workshops.seats(event.id())) {
+            for (Lab lab : liveLabs(event, seat.learnerId())) {
+                stopLab(event, seat, lab, "close", "The host closed the event \"" + event.title() + "\".");
+            }
+        }
+        return info(event(id), uri);
+    }
+
+    @POST
+    @Path("{id}/learners/{learner}/stop")
+    public ClassDashboard.View stop(@PathParam("id") String id, @PathParam("learner") String learner) {
+        WorkshopEvent event = event(id);
+        Seat seat = seat(event, learner);
+        List<Lab> live = liveLabs(event, learner);
+        if (live.isEmpty()) {
+            throw new WorkshopRefusal(Status.CONFLICT, seat.displayName() + " has no lab running.");
+        }
+        for (Lab lab : live) {
+            stopLab(event, seat, lab, "stop", "Your host stopped this lab. Start it again when you are ready.");
+        }
+        return dashboard.view(event);
+    }
+
+    /**
+     * Stops the learner's lab so that their next start is a fresh one. The learner starts it from their page (the
+     * lab belongs to them: its terminal, baselines and checks are theirs).
+     */
+    @POST
+    @Path("{id}/learners/{learner}/reset")
+    public ClassDashboard.View reset(@PathParam("id") String id, @PathParam("learner") String learner) {
+        WorkshopEvent event = event(id);
+        Seat seat = seat(event, learner);
+        for (Lab lab : liveLabs(event, learner)) {
+            stopLab(event, seat, lab, "reset",
+                    "Your host reset this lab: press Start lab for a fresh one (your passed steps stay passed).");
+        }
+        return dashboard.view(event);
+    }
+
+    /**
+     * Restarts the idle clock of the learner's running labs, as if they had just typed: the idle timeout counts
+     * again from now. (The lab's maximum lifetime still applies.)
+     */
+    @POST
+    @Path("{id}/learners/{learner}/extend")
+    public ClassDashboard.View extend(@PathParam("id") String id, @PathParam("learner") String learner) {
+        WorkshopEvent event = event(id);
+        Seat seat = seat(event, learner);
+        List<Lab> live = liveLabs(event, learner);
+        if (live.isEmpty()) {
+            throw new WorkshopRefusal(Status.CONFLICT, seat.displayName() + " has no lab running.");
+        }
+        for (Lab lab : live) {
+            lab.touch(Instant.now());
+            workshops.record(event, new HostAction(host.require().name(), learner, "extend",
+                    seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + "): idle clock restarted", Instant.now()));
+        }
+        return dashboard.view(event);
+    }
+
+    @GET
+    @Path("{id}/learners/{learner}/last-check")
+    public LastCheck lastCheck(@PathParam("id") String id, @PathParam("learner") String learner) {
+        WorkshopEvent event = event(id);
+        seat(event, learner);
+        Optional<ProgressReader.StepRuns> last = progress.steps(List.of(learner), event.lessons()).stream()
+                .max(java.util.Comparator.comparing(ProgressReader.StepRuns::lastAt));
+        if (last.isEmpty()) {
+            throw new WorkshopRefusal(Status.NOT_FOUND, "This learner has not run a check yet.");
+        }
+        return new LastCheck(learner, last.get().lastRunId(), last.get().lastDetail(),
+                progress.results(last.get().lastRunId()));
+    }
+
+    @GET
+    @Path("{id}/actions")
+    public List<HostAction> actions(@PathParam("id") String id) {
+        return workshops.actions(event(id).id());
+    }
+
+    @GET
+    @Path("{id}/export.json")
+    public List<EventExport.Line> exportJson(@PathParam("id") String id) {
+        return export.lines(event(id));
+    }
+
+    @GET
+    @Path("{id}/export.csv")
+    @Produces("text/csv")
+    public Response exportCsv(@PathParam("id") String id) {
+        WorkshopEvent event = event(id);
+        return Response.ok(export.csv(export.lines(event)))
+                .header("Content-Disposition", "attachment; filename=\"tclab-" + event.id() + ".csv\"").build();
+    }
+
+    private WorkshopEvent event(String id) {
+        return workshops.eventFor(host.require(), id);
+    }
+
+    private Seat seat(WorkshopEvent event, String learner) {
+        return workshops.seats(event.id()).stream().filter(s -> s.learnerId().equals(learner)).findFirst()
+                .orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND, "No learner " + learner + " joined this event."));
+    }
+
+    private List<Lab> liveLabs(WorkshopEvent event, String learner) {
+        return labs.labsOf(learner).stream().filter(l -> l.phase().live())
+                .filter(l -> event.lessons().contains(l.lesson())).toList();
+    }
+
+    private void stopLab(WorkshopEvent event, Seat seat, Lab lab, String action, String why) {
+        try {
+            labs.stop(lab.id(), seat.learnerId(), why);
+        } catch (LabNotFoundException e) {
+            return;
+        } catch (EngineUnavailableException e) {
+            throw new WorkshopRefusal(Status.SERVICE_UNAVAILABLE,
+                    "The Docker engine does not answer, so the lab was not stopped; try again in a moment.");
+        }
+        workshops.record(event, new HostAction(host.require().name(), seat.learnerId(), action,
+                seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + ")", Instant.now()));
+    }
+
+    private EventInfo info(WorkshopEvent event, UriInfo uri) {
+        return new EventInfo(event, event.status(workshops.now()), joinUrl(event, uri), workshops.seats(event.id()).size());
+    }
+
+    private static String joinUrl(WorkshopEvent event, UriInfo uri) {
+        return uri.getBaseUriBuilder().replacePath("/join/" + event.joinCode()).build().toString();
+    }
+}

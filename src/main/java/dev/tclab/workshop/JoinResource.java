@@ -1,0 +1,72 @@
+package dev.tclab.workshop;
+
+import dev.tclab.learner.CurrentLearner;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** The learner's side of a workshop: looking up a code, joining, and what their pages show of their event. */
+@Path("/api")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class JoinResource {
+
+    /** What a join sends. */
+    public record JoinRequest(String code, String name) {
+    }
+
+    /** An open event as a learner may see it before joining. */
+    public record EventPreview(String title, List<String> lessons, String status, Instant endsAt) {
+    }
+
+    /** The learner's event: its name, the host's messages and when it ends (time left). */
+    public record MyEvent(String eventId, String title, String displayName, List<String> lessons, String status,
+                          Instant endsAt, Instant now, List<Broadcast> messages) {
+    }
+
+    private final WorkshopService workshops;
+    private final CurrentLearner learner;
+
+    public JoinResource(WorkshopService workshops, CurrentLearner learner) {
+        this.workshops = workshops;
+        this.learner = learner;
+    }
+
+    @GET
+    @Path("join/{code}")
+    public EventPreview preview(@PathParam("code") String code) {
+        WorkshopEvent event = workshops.openEvent(code);
+        return new EventPreview(event.title(), event.lessons(), event.status(workshops.now()), event.end().orElse(null));
+    }
+
+    @POST
+    @Path("join")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public MyEvent join(JoinRequest request) {
+        Seat seat = workshops.join(request == null ? null : request.code(), learner.id(),
+                request == null ? null : request.name());
+        return mine(seat).orElseThrow();
+    }
+
+    /** 204 when the learner is in no event (self-paced use). */
+    @GET
+    @Path("workshop/mine")
+    public Response mine() {
+        return workshops.seatOf(learner.id()).flatMap(this::mine).map(m -> Response.ok(m).build())
+                .orElseGet(() -> Response.noContent().build());
+    }
+
+    private Optional<MyEvent> mine(Seat seat) {
+        return workshops.find(seat.eventId()).map(e -> new MyEvent(e.id(), e.title(), seat.displayName(), e.lessons(),
+                e.status(workshops.now()), e.end().orElse(null), workshops.now(), workshops.broadcasts(e.id())));
+    }
+}

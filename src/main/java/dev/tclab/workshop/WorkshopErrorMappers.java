@@ -1,0 +1,14 @@
+package dev.tclab.workshop;
+
+import dev.tclab.http.ApiError;
+import jakarta.ws.rs.core.Response;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** Workshop refusals as the app's usual JSON errors. */
+public class WorkshopErrorMappers {
+
+    @ServerExceptionMapper
+    public Response refused(WorkshopRefusal e) {
+        return ApiError.response(e.status(), e.getMessage());
+    }
+}

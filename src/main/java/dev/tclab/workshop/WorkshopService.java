@@ -1,0 +1,186 @@
+package dev.tclab.workshop;
+
+import dev.tclab.host.CurrentHost;
+import dev.tclab.lesson.Lesson;
+import dev.tclab.lesson.LessonCatalog;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response.Status;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.security.SecureRandom;
+
+/** Creating, finding, joining and closing events, with every rule's refusal in plain words. Calls block. */
+@ApplicationScoped
+public class WorkshopService {
+
+    static final int TITLE_MAX = 200;
+    static final int NAME_MAX = 40;
+    static final int LESSONS_MAX = 20;
+    static final int SEATS_MAX = 500;
+    static final int MESSAGE_MAX = 1000;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final WorkshopStore store;
+    private final LessonCatalog catalog;
+    private final Clock clock;
+
+    public WorkshopService(WorkshopStore store, LessonCatalog catalog) {
+        this.store = store;
+        this.catalog = catalog;
+        this.clock = Clock.systemUTC();
+    }
+
+    public Instant now() {
+        return clock.instant();
+    }
+
+    /** Checks the draft and keeps the event with a fresh join code. */
+    public WorkshopEvent create(CurrentHost.Host host, EventDraft draft) {
+        List<String> problems = new ArrayList<>();
+        String title = draft.title() == null ? "" : draft.title().strip();
+        if (title.isEmpty() || title.length() > TITLE_MAX) {
+            problems.add("Give the event a title of 1 to " + TITLE_MAX + " characters.");
+        }
+        List<String> lessons = draft.lessons() == null ? List.of() : draft.lessons().stream().map(String::strip).toList();
+        if (lessons.isEmpty() || lessons.size() > LESSONS_MAX) {
+            problems.add("Choose 1 to " + LESSONS_MAX + " lessons, in the order the class takes them.");
+        }
+        for (String slug : lessons) {
+            Optional<Lesson> lesson = catalog.lesson(slug);
+            if (lesson.isEmpty() || lesson.get().broken()) {
+                problems.add("There is no working lesson '" + slug + "'; pick one from the lesson list.");
+            }
+        }
+        if (lessons.stream().distinct().count() != lessons.size()) {
+            problems.add("Each lesson may appear once.");
+        }
+        int seats = draft.seatCap() == null ? 30 : draft.seatCap();
+        if (seats < 1 || seats > SEATS_MAX) {
+            problems.add("The seat cap must be 1 to " + SEATS_MAX + ".");
+        }
+        int idle = draft.idleTimeoutMinutes() == null ? 45 : draft.idleTimeoutMinutes();
+        if (idle < 5 || idle > 24 * 60) {
+            problems.add("The idle timeout must be 5 to 1440 minutes.");
+        }
+        int lifetime = draft.lifetimeMinutes() == null ? 240 : draft.lifetimeMinutes();
+        if (lifetime < 15 || lifetime > 7 * 24 * 60) {
+            problems.add("The lab lifetime must be 15 minutes to 7 days.");
+        }
+        if (draft.opensAt() != null && draft.closesAt() != null && !draft.closesAt().isAfter(draft.opensAt())) {
+            problems.add("The closing time must come after the opening time.");
+        }
+        if (draft.closesAt() != null && !draft.closesAt().isAfter(now())) {
+            problems.add("The closing time is already past.");
+        }
+        if (!problems.isEmpty()) {
+            throw new WorkshopRefusal(Status.BAD_REQUEST, String.join(" ", problems));
+        }
+        for (int attempt = 0; attempt < 5; attempt++) {
+            WorkshopEvent event = new WorkshopEvent(newId(), host.name(), title, lessons, JoinCodes.next(),
+                    Optional.ofNullable(draft.opensAt()), Optional.ofNullable(draft.closesAt()), seats,
+                    Duration.ofMinutes(idle), Duration.ofMinutes(lifetime), now(), Optional.empty());
+            if (store.create(event)) {
+                return event;
+            }
+        }
+        throw new IllegalStateException("five join codes in a row were taken: the code space is exhausted");
+    }
+
+    /** The host's events (an admin's: everyone's), newest first. */
+    public List<WorkshopEvent> events(CurrentHost.Host host) {
+        return store.events(host.admin() ? null : host.name());
+    }
+
+    /** The event, if it is this host's (or the host is an admin); any other answers 404, as if it did not exist. */
+    public WorkshopEvent eventFor(CurrentHost.Host host, String eventId) {
+        return store.find(eventId).filter(e -> host.admin() || e.host().equals(host.name()))
+                .orElseThrow(() -> WorkshopRefusal.notFound(eventId));
+    }
+
+    /** Finds the event of a typed code, refusing one that does not exist, has not opened, or has closed. */
+    public WorkshopEvent openEvent(String typedCode) {
+        String code = JoinCodes.normalise(typedCode);
+        WorkshopEvent event = (code.isEmpty() || code.length() > 12 ? Optional.<WorkshopEvent>empty()
+                : store.findByCode(code)).orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND,
+                "No event has the code " + (code.isEmpty() ? "you typed" : code)
+                        + ". Check the code on the projector (letters and digits, no O, I, L, 0 or 1) and try again."));
+        Instant now = now();
+        switch (event.status(now)) {
+            case "scheduled" -> throw new WorkshopRefusal(Status.CONFLICT, "\"" + event.title() + "\" opens at "
+                    + event.opensAt().orElseThrow() + " (UTC). Come back then, or ask your host.");
+            case "closed" -> throw new WorkshopRefusal(Status.GONE, "\"" + event.title()
+                    + "\" is closed, so nobody can join it any more. The lessons stay open to you without the event at /.");
+            default -> {
+                return event;
+            }
+        }
+    }
+
+    /** Seats the learner under a display name; joining again returns the seat they have. */
+    public Seat join(String typedCode, String learnerId, String displayName) {
+        WorkshopEvent event = openEvent(typedCode);
+        String name = displayName == null ? "" : displayName.strip().replaceAll("\\s+", " ");
+        if (name.isEmpty() || name.length() > NAME_MAX || name.chars().anyMatch(Character::isISOControl)) {
+            throw new WorkshopRefusal(Status.BAD_REQUEST,
+                    "Type the name your host will see: 1 to " + NAME_MAX + " characters.");
+        }
+        switch (store.join(event.id(), learnerId, name, event.seatCap(), now())) {
+            case NAME_TAKEN -> throw new WorkshopRefusal(Status.CONFLICT, "Someone in \"" + event.title()
+                    + "\" already uses the name " + name + ". Add an initial or pick another name.");
+            case FULL -> throw new WorkshopRefusal(Status.CONFLICT, "\"" + event.title() + "\" is full (all "
+                    + event.seatCap() + " seats are taken). Ask your host to raise the seat cap.");
+            default -> {
+                return store.seats(event.id()).stream().filter(s -> s.learnerId().equals(learnerId)).findFirst()
+                        .orElseThrow();
+            }
+        }
+    }
+
+    /** The learner's current event seat, if they joined one. */
+    public Optional<Seat> seatOf(String learnerId) {
+        return store.latestSeat(learnerId);
+    }
+
+    public Optional<WorkshopEvent> find(String eventId) {
+        return store.find(eventId);
+    }
+
+    public List<Seat> seats(String eventId) {
+        return store.seats(eventId);
+    }
+
+    public void broadcast(WorkshopEvent event, String text) {
+        String message = text == null ? "" : text.strip();
+        if (message.isEmpty() || message.length() > MESSAGE_MAX) {
+            throw new WorkshopRefusal(Status.BAD_REQUEST, "A message has 1 to " + MESSAGE_MAX + " characters.");
+        }
+        store.broadcast(event.id(), message, now());
+    }
+
+    public List<Broadcast> broadcasts(String eventId) {
+        return store.broadcasts(eventId, 20);
+    }
+
+    public void close(WorkshopEvent event) {
+        store.close(event.id(), now());
+    }
+
+    public void record(WorkshopEvent event, HostAction action) {
+        store.recordAction(event.id(), action);
+    }
+
+    public List<HostAction> actions(String eventId) {
+        return store.actions(eventId, 200);
+    }
+
+    private static String newId() {
+        byte[] bytes = new byte[8];
+        RANDOM.nextBytes(bytes);
+        return "e" + HexFormat.of().formatHex(bytes);
+    }
+}

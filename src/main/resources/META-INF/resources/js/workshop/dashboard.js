@@ -1,0 +1,156 @@
+// The live dashboard: the class's state arrives every 1.5 s over server-sent events; the table keeps the host's
+// sort and filter across updates. Every help button is a JSON request; its outcome is in the host actions list.
+import { call, showError, timeLeft } from './api.js';
+
+const root = document.getElementById('dashboard');
+const eventId = root.dataset.event;
+const base = `/api/host/events/${encodeURIComponent(eventId)}`;
+const tbody = document.querySelector('#learners tbody');
+const tally = document.querySelector('#step-tally tbody');
+const filter = document.getElementById('learner-filter');
+const broadcastError = document.getElementById('broadcast-error');
+let view = null;
+let sortKey = 'name';
+let ascending = true;
+
+function text(tag, value, className) {
+  const el = document.createElement(tag);
+  el.textContent = value ?? '';
+  if (className) {
+    el.className = className;
+  }
+  return el;
+}
+
+function ago(at) {
+  if (!at) {
+    return '';
+  }
+  const seconds = Math.max(0, Math.round((new Date(view.at) - new Date(at)) / 1000));
+  return seconds < 60 ? `${seconds} s ago` : `${Math.floor(seconds / 60)} min ago`;
+}
+
+function duration(since) {
+  if (!since) {
+    return '';
+  }
+  const seconds = Math.max(0, Math.round((new Date(view.at) - new Date(since)) / 1000));
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min`;
+}
+
+function help(row) {
+  const cell = document.createElement('td');
+  cell.className = 'help';
+  for (const [label, action] of [['Last check', 'check'], ['Extend', 'extend'], ['Stop', 'stop'], ['Reset', 'reset']]) {
+    const button = text('button', label, 'secondary');
+    button.type = 'button';
+    button.dataset.action = action;
+    button.dataset.learner = row.learnerId;
+    button.setAttribute('aria-label', `${label}: ${row.name}`);
+    cell.append(button);
+  }
+  for (const node of row.nodes) {
+    // Opened by the host terminal view (/app/host-terminal.js).
+    const button = text('button', `Shadow ${node}`, 'secondary');
+    button.type = 'button';
+    button.dataset.shadow = `${row.labId}/${node}`;
+    button.dataset.learner = row.learnerId;
+    button.dataset.name = row.name;
+    cell.append(button);
+  }
+  return cell;
+}
+
+function renderRows() {
+  const needle = filter.value.trim().toLowerCase();
+  const rows = view.learners.filter((r) => !needle || [r.name, r.lesson, r.currentStep, r.labStatus, r.lastFailure]
+    .some((v) => (v ?? '').toLowerCase().includes(needle)));
+  rows.sort((a, b) => {
+    const x = a[sortKey] ?? '';
+    const y = b[sortKey] ?? '';
+    const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+    return ascending ? order : -order;
+  });
+  tbody.replaceChildren(...rows.map((r) => {
+    const tr = document.createElement('tr');
+    tr.dataset.learner = r.learnerId;
+    tr.append(text('td', r.name, 'name'), text('td', r.lesson), text('td', r.currentStep ?? 'all passed'),
+      text('td', `${r.stepsPassed}/${r.stepsTotal}`, 'steps'), text('td', `${r.quizzesRight}/${r.quizzesTotal}`, 'quizzes'),
+      text('td', r.labStatus, `lab-${r.labStatus}`), text('td', ago(r.lastActivity)), text('td', duration(r.onStepSince)),
+      text('td', r.lastFailure ?? '', 'failure'), help(r));
+    return tr;
+  }));
+  document.getElementById('learner-count').textContent = `(${view.learners.length})`;
+}
+
+function render() {
+  document.getElementById('event-status').textContent = view.status;
+  document.getElementById('time-left').textContent = timeLeft(view.endsAt);
+  tally.replaceChildren(...view.steps.map((s) => {
+    const tr = document.createElement('tr');
+    tr.append(text('td', `${s.lesson} · ${s.title}`), text('td', s.passed), text('td', s.stuck, s.stuck ? 'stuck' : ''));
+    return tr;
+  }));
+  renderRows();
+  document.getElementById('actions').replaceChildren(...view.actions.map((a) =>
+    text('li', `${new Date(a.doneAt).toLocaleTimeString()} · ${a.host} · ${a.action} · ${a.detail}`)));
+}
+
+function connect() {
+  const source = new EventSource(`${base}/live`);
+  source.onmessage = (message) => {
+    view = JSON.parse(message.data);
+    render();
+  };
+}
+
+document.querySelectorAll('#learners [data-sort]').forEach((button) => button.addEventListener('click', () => {
+  ascending = sortKey === button.dataset.sort ? !ascending : true;
+  sortKey = button.dataset.sort;
+  if (view) {
+    renderRows();
+  }
+}));
+filter.addEventListener('input', () => view && renderRows());
+
+tbody.addEventListener('click', async (event) => {
+  const button = event.target.closest('button[data-action]');
+  if (!button) {
+    return;
+  }
+  const learner = encodeURIComponent(button.dataset.learner);
+  try {
+    if (button.dataset.action === 'check') {
+      const last = await call('GET', `${base}/learners/${learner}/last-check`);
+      document.getElementById('check-text').textContent = [last.detail, ...last.results.map((r) =>
+        `${r.checkId}: ${r.status}\n${r.summary}\n${r.rawOutput}`)].join('\n\n');
+      document.getElementById('check-dialog').showModal();
+    } else {
+      view = await call('POST', `${base}/learners/${learner}/${button.dataset.action}`);
+      render();
+    }
+  } catch (e) {
+    showError(broadcastError, e);
+  }
+});
+
+document.getElementById('broadcast-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const input = document.getElementById('broadcast-text');
+  try {
+    await call('POST', `${base}/messages`, { text: input.value });
+    input.value = '';
+    showError(broadcastError, null);
+  } catch (e) {
+    showError(broadcastError, e);
+  }
+});
+
+document.getElementById('close-event').addEventListener('click', async () => {
+  if (window.confirm('Close the workshop? Nobody can join any more and every learner’s lab is stopped.')) {
+    await call('POST', `${base}/close`).catch((e) => showError(broadcastError, e));
+  }
+});
+
+call('GET', base).then((info) => { document.getElementById('join-url').textContent = info.joinUrl; });
+connect();

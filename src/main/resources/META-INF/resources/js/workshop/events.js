@@ -1,0 +1,59 @@
+// The host's workshops: the list, the new-workshop form and sign-out.
+import { call, showError } from './api.js';
+
+const list = document.getElementById('event-list');
+const form = document.getElementById('event-form');
+const error = document.getElementById('event-error');
+
+function item(info) {
+  const li = document.createElement('li');
+  const link = document.createElement('a');
+  link.href = `/host/events/${encodeURIComponent(info.event.id)}`;
+  link.textContent = info.event.title;
+  const meta = document.createElement('span');
+  meta.className = 'muted';
+  meta.textContent = ` · code ${info.event.joinCode} · ${info.status} · ${info.seated}/${info.event.seatCap} joined`
+    + (info.event.host ? ` · host ${info.event.host}` : '');
+  li.append(link, meta);
+  return li;
+}
+
+async function load() {
+  const events = await call('GET', '/api/host/events');
+  list.replaceChildren(...(events.length ? events.map(item) : [Object.assign(document.createElement('li'),
+    { className: 'muted', textContent: 'No workshop yet: create one below.' })]));
+}
+
+function instant(value) {
+  return value ? new Date(value).toISOString() : null;
+}
+
+function number(value) {
+  return value === '' ? null : Number(value);
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const f = form.elements;
+  try {
+    const created = await call('POST', '/api/host/events', {
+      title: f.title.value,
+      lessons: [...form.querySelectorAll('input[name=lessons]:checked')].map((box) => box.value),
+      seatCap: number(f.seatCap.value),
+      idleTimeoutMinutes: number(f.idleTimeoutMinutes.value),
+      lifetimeMinutes: number(f.lifetimeMinutes.value),
+      opensAt: instant(f.opensAt.value),
+      closesAt: instant(f.closesAt.value),
+    });
+    window.location.assign(`/host/events/${encodeURIComponent(created.event.id)}`);
+  } catch (e) {
+    showError(error, e);
+  }
+});
+
+document.getElementById('sign-out').addEventListener('click', async () => {
+  await call('DELETE', '/api/host/session');
+  window.location.assign('/host/sign-in');
+});
+
+load().catch((e) => showError(error, e));

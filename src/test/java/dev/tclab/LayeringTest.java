@@ -1,0 +1,57 @@
+package dev.tclab;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The package layering, locked: each rule names what it keeps apart and why. */
+class LayeringTest {
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importMainClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.tclab");
+    }
+
+    @Test
+    void topLevelPackagesHaveNoCycles() {
+        slices().matching("dev.tclab.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void onlyTheWebLayerImportsTheWebLayer() {
+        noClasses().that().resideOutsideOfPackage("dev.tclab.web..")
+                .should().dependOnClassesThat().resideInAPackage("dev.tclab.web..")
+                .because("features own their logic; web only presents it (shared HTTP vocabulary is in dev.tclab.http)")
+                .check(classes);
+    }
+
+    @Test
+    void yamlReadingImportsNothingOfTclab() {
+        noClasses().that().resideInAPackage("dev.tclab.yaml..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("dev.tclab.yaml..", "java..", "org.yaml.snakeyaml..")
+                .because("reading YAML is a leaf every feature builds on; it knows nothing of them")
+                .check(classes);
+    }
+
+    @Test
+    void httpVocabularyImportsNothingOfTclab() {
+        noClasses().that().resideInAPackage("dev.tclab.http..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("dev.tclab.http..", "java..", "jakarta.ws.rs..")
+                .check(classes);
+    }
+
+    @Test
+    void onlyTheDockerAdapterImportsDockerJava() {
+        noClasses().that().resideOutsideOfPackage("dev.tclab.lab.docker..")
+                .should().dependOnClassesThat().resideInAPackage("com.github.dockerjava..")
+                .check(classes);
+    }
+}

@@ -1,0 +1,151 @@
+package dev.tclab.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tclab.host.HostAccount;
+import dev.tclab.host.HostAccounts;
+import dev.tclab.workshop.HostAction;
+import dev.tclab.workshop.ProgressReader;
+import dev.tclab.workshop.Seat;
+import dev.tclab.workshop.WorkshopEvent;
+import dev.tclab.workshop.WorkshopStore;
+import dev.tclab.workshop.WorkshopStore.JoinOutcome;
+import dev.tclab.quiz.QuizAttempt;
+import dev.tclab.quiz.QuizResults;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every supported database must do with host accounts, events, seats, broadcasts and host actions: run on H2
+ * ({@link H2WorkshopStoreTest}) and a real PostgreSQL ({@link PostgresWorkshopStoreIT}).
+ */
+abstract class WorkshopStoreContract {
+
+    @Inject
+    HostAccounts hosts;
+    @Inject
+    WorkshopStore store;
+    @Inject
+    ProgressReader progress;
+    @Inject
+    QuizResults quizzes;
+
+    private static String fresh(String prefix) {
+        return prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    }
+
+    private WorkshopEvent event(int seats) {
+        String host = fresh("h");
+        hosts.add(new HostAccount(host, "$2a$12$abcdefghijklmnopqrstuuZ6pZ9wXk7bQ2m3n4o5p6q7r8s9t0u1v", false));
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        WorkshopEvent event = new WorkshopEvent(fresh("e"), host, "Class " + host, List.of("tbf-basics", "htb-rate-accuracy"),
+                fresh("").substring(0, 6).toUpperCase(), Optional.of(now.minusSeconds(60)), Optional.of(now.plusSeconds(3600)),
+                seats, Duration.ofMinutes(30), Duration.ofHours(3), now, Optional.empty());
+        assertThat(store.create(event)).isTrue();
+        return event;
+    }
+
+    @Test
+    void shouldKeepHostAccountsWithUniqueNames() {
+        String name = fresh("h");
+        assertThat(hosts.add(new HostAccount(name, "hash-1", true))).isTrue();
+        assertThat(hosts.add(new HostAccount(name, "hash-2", false))).isFalse();
+        assertThat(hosts.find(name)).contains(new HostAccount(name, "hash-1", true));
+        assertThat(hosts.setPassword(name, "hash-3")).isTrue();
+        assertThat(hosts.find(name).orElseThrow().passwordHash()).isEqualTo("hash-3");
+        assertThat(hosts.setPassword(fresh("nobody"), "x")).isFalse();
+        assertThat(hosts.count()).isPositive();
+    }
+
+    @Test
+    void shouldKeepAnEventAsCreatedAndFindItByCode() {
+        WorkshopEvent event = event(10);
+        assertThat(store.find(event.id())).contains(event);
+        assertThat(store.findByCode(event.joinCode())).contains(event);
+        assertThat(store.events(event.host())).containsExactly(event);
+        assertThat(store.events(null)).contains(event);
+        WorkshopEvent sameCode = new WorkshopEvent(fresh("e"), event.host(), "t", List.of("x"), event.joinCode(),
+                Optional.empty(), Optional.empty(), 1, Duration.ofMinutes(5), Duration.ofMinutes(15), Instant.now(),
+                Optional.empty());
+        assertThat(store.create(sameCode)).isFalse();
+
+        Instant closed = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        store.close(event.id(), closed);
+        store.close(event.id(), closed.plusSeconds(60));
+        assertThat(store.find(event.id()).orElseThrow().closedAt()).contains(closed);
+    }
+
+    @Test
+    void shouldSeatLearnersUnderUniqueNamesUpToTheCap() {
+        WorkshopEvent event = event(2);
+        Instant now = Instant.now();
+        String ann = fresh("l");
+        assertThat(store.join(event.id(), ann, "Ann", 2, now)).isEqualTo(JoinOutcome.JOINED);
+        assertThat(store.join(event.id(), ann, "Another name", 2, now)).isEqualTo(JoinOutcome.ALREADY_SEATED);
+        assertThat(store.join(event.id(), fresh("l"), "ANN", 2, now)).isEqualTo(JoinOutcome.NAME_TAKEN);
+        assertThat(store.join(event.id(), fresh("l"), "Bea", 2, now)).isEqualTo(JoinOutcome.JOINED);
+        assertThat(store.join(event.id(), fresh("l"), "Cem", 2, now)).isEqualTo(JoinOutcome.FULL);
+        assertThat(store.seats(event.id())).extracting(Seat::displayName).containsExactly("Ann", "Bea");
+        assertThat(store.latestSeat(ann).orElseThrow().eventId()).isEqualTo(event.id());
+        assertThat(store.latestSeat(fresh("l"))).isEmpty();
+    }
+
+    @Test
+    void shouldNeverSeatMoreThanTheCapWhenManyJoinAtOnce() throws Exception {
+        WorkshopEvent event = event(5);
+        ExecutorService pool = Executors.newFixedThreadPool(10);
+        try {
+            List<Future<JoinOutcome>> joins = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                String name = "Learner " + i;
+                joins.add(pool.submit(() -> store.join(event.id(), fresh("l"), name, 5, Instant.now())));
+            }
+            int joined = 0;
+            for (Future<JoinOutcome> join : joins) {
+                joined += join.get() == JoinOutcome.JOINED ? 1 : 0;
+            }
+            assertThat(joined).isEqualTo(5);
+            assertThat(store.seats(event.id())).hasSize(5);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void shouldKeepBroadcastsAndHostActionsInOrder() {
+        WorkshopEvent event = event(3);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        store.broadcast(event.id(), "first", now);
+        store.broadcast(event.id(), "second", now.plusSeconds(1));
+        store.broadcast(event.id(), "third", now.plusSeconds(2));
+        assertThat(store.broadcasts(event.id(), 2)).extracting(b -> b.text()).containsExactly("second", "third");
+        HostAction stop = new HostAction(event.host(), "l1", "stop", "Ann's lab", now);
+        HostAction reset = new HostAction(event.host(), "l2", "reset", "Bea's lab", now.plusSeconds(5));
+        store.recordAction(event.id(), stop);
+        store.recordAction(event.id(), reset);
+        assertThat(store.actions(event.id(), 10)).containsExactly(reset, stop);
+    }
+
+    @Test
+    void shouldReadTheClassesQuizProgressWithAttemptsAndFirstPassTimes() {
+        String ann = fresh("l");
+        quizzes.record(ann, "tbf-basics", new QuizAttempt("q1", List.of(0), false));
+        quizzes.record(ann, "tbf-basics", new QuizAttempt("q1", List.of(1), true));
+        quizzes.record(ann, "other-lesson", new QuizAttempt("q9", List.of(1), true));
+        List<ProgressReader.QuizAnswers> answers = progress.quizzes(List.of(ann, fresh("l")), List.of("tbf-basics"));
+        assertThat(answers).hasSize(1);
+        assertThat(answers.get(0).attempts()).isEqualTo(2);
+        assertThat(answers.get(0).latestCorrect()).isTrue();
+        assertThat(answers.get(0).firstCorrectAt()).isNotNull();
+    }
+}
