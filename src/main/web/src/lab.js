@@ -15,6 +15,15 @@ import './page/copy-buttons.js';
 const STAGES = { creating: 'Creating the lab nodes…', wiring: 'Wiring the network links…',
   configuring: 'Configuring the nodes…', ready: 'Almost ready…' };
 
+// A queued lab starts by itself when a slot frees; the page says where it stands while it waits.
+function queueText(queue) {
+  if (!queue) return 'Waiting for a free slot…';
+  const wait = queue.estimatedWaitSeconds == null ? ''
+    : ` About ${Math.max(1, Math.round(queue.estimatedWaitSeconds / 60))} min.`;
+  return `The server is full: your lab is number ${queue.position} of ${queue.waiting} waiting, and starts by itself`
+    + ` when a slot frees.${wait}`;
+}
+
 // Tells the page's other scripts (the Check buttons, say) at once that this lesson's lab started or stopped.
 function announce(status, id, expiresAt) {
   document.dispatchEvent(new CustomEvent('tclab:lab', { detail: { status, id, expiresAt } }));
@@ -162,7 +171,7 @@ class LabPanel {
 
   async resume() {
     try {
-      const live = (await myLabs()).find((l) => l.lesson === this.lesson && (l.status === 'running' || l.status === 'starting'));
+      const live = (await myLabs()).find((l) => l.lesson === this.lesson && ['queued', 'starting', 'running'].includes(l.status));
       if (live) await this.follow(live);
     } catch (e) {
       // Nothing to resume; the Start button is there.
@@ -185,8 +194,8 @@ class LabPanel {
 
   async follow(lab) {
     this.startButton.disabled = true;
-    while (lab.status === 'starting') {
-      this.say(STAGES[lab.stage] || 'Starting the lab…');
+    while (lab.status === 'queued' || lab.status === 'starting') {
+      this.say(lab.status === 'queued' ? queueText(lab.queue) : STAGES[lab.stage] || 'Waiting for a free start slot…');
       await new Promise((resolve) => setTimeout(resolve, 500));
       lab = await getLab(lab.id);
     }

@@ -48,13 +48,28 @@ public interface TclabConfig {
         @WithDefault("tclab/lab-node:1")
         String image();
 
-        /** Most labs running at once on this server; the next start is refused with "server is full". */
+        /** Most labs running at once on this server; the next start waits in the start queue. */
         @WithDefault("30")
         int maxRunning();
+
+        /** Most starts waiting for a free slot; beyond it a start is refused with "server is full". */
+        @WithDefault("60")
+        int queueSize();
+
+        /** Lab starts the engine is asked to run at once; more wait their turn (see docs/BENCHMARKS.md). */
+        @WithDefault("4")
+        int concurrentStarts();
 
         /** A lab nobody has touched for this long is stopped. */
         @WithDefault("45m")
         Duration idleTimeout();
+
+        /**
+         * A lab with no page open on it (no terminal or statistics socket) and untouched for this long is stopped,
+         * so forgotten tabs do not hold slots; at least idle-timeout turns this off.
+         */
+        @WithDefault("10m")
+        Duration unwatchedTimeout();
 
         /** A lab is stopped this long after it started, however busy. */
         @WithDefault("4h")

@@ -1,6 +1,9 @@
 package dev.tclab.grading;
 
 import dev.tclab.config.TclabConfig;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -9,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
 /**
@@ -59,14 +63,24 @@ public class MeasurementSlots {
     private long turns;
     private final Map<String, Learner> learners = new HashMap<>();
 
+    /** How long each acquire waited for its slot (zero when one was free), for operators at /q/metrics. */
+    private final Timer waits;
+
     @Inject
-    public MeasurementSlots(TclabConfig config) {
-        this(config.grading().maxConcurrentMeasurements());
+    public MeasurementSlots(TclabConfig config, MeterRegistry registry) {
+        this(config.grading().maxConcurrentMeasurements(), registry);
     }
 
     public MeasurementSlots(int size) {
+        this(size, new SimpleMeterRegistry());
+    }
+
+    private MeasurementSlots(int size, MeterRegistry registry) {
         this.size = Math.max(1, size);
         this.free = this.size;
+        this.waits = Timer.builder("tclab.measurement.slot.wait")
+                .description("Time a throughput measurement waited for a measurement slot")
+                .publishPercentileHistogram().register(registry);
     }
 
     /**
@@ -75,6 +89,7 @@ public class MeasurementSlots {
      * each time the place changes; it is not called when a slot is free at once.
      */
     public Slot acquire(String learner, IntConsumer onWait) throws InterruptedException {
+        long asked = System.nanoTime();
         Ticket ticket;
         synchronized (this) {
             ticket = new Ticket(learner);
@@ -94,6 +109,7 @@ public class MeasurementSlots {
                     throw e;
                 }
                 if (ticket.granted) {
+                    waits.record(System.nanoTime() - asked, TimeUnit.NANOSECONDS);
                     return held(learner);
                 }
                 place = placeOf(ticket);

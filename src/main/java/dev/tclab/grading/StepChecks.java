@@ -12,6 +12,8 @@ import dev.tclab.lesson.LessonBrokenException;
 import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.lesson.LessonView;
 import dev.tclab.lesson.markdown.BlockContext.CheckRef;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -46,6 +48,7 @@ public class StepChecks {
     static final int KEPT_RUNS_PER_LAB = 5;
 
     private final CheckRunLog log;
+    private final MeterRegistry registry;
     /** Runs of this process, for live progress; finished ones are read back from the log once forgotten here. */
     private final Map<String, CheckRun> runs = new ConcurrentHashMap<>();
     private final Map<String, CheckRun> activeByLab = new ConcurrentHashMap<>();
@@ -53,13 +56,14 @@ public class StepChecks {
     private final ExecutorService workers;
 
     public StepChecks(LabService labs, LearnerLessons lessons, CheckRunner runner, StepProgress progress,
-                      BaselineStore baselines, CheckRunLog log, TclabConfig config) {
+                      BaselineStore baselines, CheckRunLog log, TclabConfig config, MeterRegistry registry) {
         this.labs = labs;
         this.lessons = lessons;
         this.runner = runner;
         this.progress = progress;
         this.baselines = baselines;
         this.log = log;
+        this.registry = registry;
         this.workers = Executors.newFixedThreadPool(Math.max(2, config.lab().maxRunning() / 2), WorkerThreads.named("tclab-check"));
     }
 
@@ -156,6 +160,9 @@ public class StepChecks {
     /** Ends a run and keeps its outcome; an outcome that could not be kept is not announced as one. */
     private void finish(CheckRun run, CheckRun.State state, String detail) {
         run.finish(state, detail);
+        Timer.builder("tclab.check.duration").description("Time from pressing Check to the verdict, slot waits included")
+                .tag("outcome", state.name().toLowerCase(java.util.Locale.ROOT)).publishPercentileHistogram()
+                .register(registry).record(Duration.between(run.startedAt(), Instant.now()));
         try {
             log.finished(run);
         } catch (RuntimeException e) {

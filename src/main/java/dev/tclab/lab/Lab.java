@@ -24,10 +24,17 @@ public final class Lab {
     private Instant readyAt;
     private Instant endedAt;
     private volatile Instant lastActivity;
+    private volatile Instant lastWatched;
 
     public Lab(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
                Instant now) {
         this(id, owner, lesson, parameters, topology, micros(now), LabPhase.STARTING, null, now);
+    }
+
+    /** A lab waiting in the start queue; {@link #dequeued} makes it STARTING when a slot frees. */
+    static Lab queued(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
+                      Instant now) {
+        return new Lab(id, owner, lesson, parameters, topology, micros(now), LabPhase.QUEUED, null, now);
     }
 
     /** Times kept to the microsecond, as the registry's databases keep them, so a restored lab reads the same. */
@@ -46,6 +53,7 @@ public final class Lab {
         this.phase = phase;
         this.readyAt = readyAt;
         this.lastActivity = lastActivity;
+        this.lastWatched = lastActivity;
     }
 
     /**
@@ -119,6 +127,16 @@ public final class Lab {
         stage = reached;
     }
 
+    /** QUEUED to STARTING; false (and no change) when the lab was stopped while it waited. */
+    synchronized boolean dequeued() {
+        if (phase != LabPhase.QUEUED) {
+            return false;
+        }
+        phase = LabPhase.STARTING;
+        version++;
+        return true;
+    }
+
     /** STARTING to RUNNING; false (and no change) when the lab was stopped or failed meanwhile. */
     synchronized boolean ready(Instant now) {
         if (phase != LabPhase.STARTING) {
@@ -152,6 +170,18 @@ public final class Lab {
         phase = to;
         version++;
         return was;
+    }
+
+    /** Notes that a page had the lab open now (a terminal or statistics socket). */
+    void watched(Instant now) {
+        lastWatched = now;
+    }
+
+    /** The later of the last use and the last time a page was seen open on the lab. */
+    Instant lastUsedOrWatched() {
+        Instant watched = lastWatched;
+        Instant used = lastActivity;
+        return watched.isAfter(used) ? watched : used;
     }
 
     /** Marks the lab as in use now, which postpones idle culling. */

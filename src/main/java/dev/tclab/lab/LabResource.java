@@ -60,19 +60,19 @@ public class LabResource {
         LabService.StartResult result = labs.startOrGet(owner, request.lesson(), topology,
                 quota.from(client == null ? null : client.hostAddress()));
         return Response.status(result.created() ? Response.Status.ACCEPTED : Response.Status.OK)
-                .entity(LabView.of(result.lab(), idleTimeout)).build();
+                .entity(LabView.of(result.lab(), idleTimeout, labs.queueSpot(result.lab()))).build();
     }
 
     @GET
     public List<LabView> mine() {
-        return labs.labsOf(learner.id()).stream().map(l -> LabView.of(l, idleTimeout)).toList();
+        return labs.labsOf(learner.id()).stream().map(l -> LabView.of(l, idleTimeout, labs.queueSpot(l))).toList();
     }
 
     @GET
     @Path("/{id}")
     public LabView get(@PathParam("id") String id) throws LabNotFoundException {
         Lab lab = labs.refresh(labs.get(id, learner.id()));
-        return LabView.of(lab, idleTimeout);
+        return LabView.of(lab, idleTimeout, labs.queueSpot(lab));
     }
 
     @DELETE

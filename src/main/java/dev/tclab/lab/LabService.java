@@ -1,6 +1,8 @@
 package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -34,27 +36,43 @@ public class LabService {
     private final LabRuntime runtime;
     private final TclabConfig.Lab config;
     private final Map<String, Lab> labs = new ConcurrentHashMap<>();
-    /** Docker calls block, so starts and stops run here, never on the event loop. */
-    private final ExecutorService workers = Executors.newFixedThreadPool(4, WorkerThreads.named("tclab-lab-worker"));
+    /**
+     * Docker calls block, so starts and stops run here, never on the event loop. Its size bounds the starts that run
+     * at once ({@code tclab.lab.concurrent-starts}); more starts wait for a worker, in STARTING with no stage yet.
+     */
+    private final ExecutorService workers;
+    private final StartQueue queue;
 
     private final Event<LabEnded> ended;
     private final LabRegistry registry;
     private final TopologySource topologies;
+    private final MeterRegistry metrics;
+    private final LabWatchers watchers;
+    /** How long labs waited in the start queue, for operators at /q/metrics. */
+    private final Timer queueWaits;
 
     public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, LabRegistry registry,
-                      TopologySource topologies) {
+                      TopologySource topologies, MeterRegistry metrics, LabWatchers watchers) {
         this.runtime = runtime;
         this.config = config.lab();
         this.ended = ended;
         this.registry = registry;
         this.topologies = topologies;
+        this.metrics = metrics;
+        this.watchers = watchers;
+        this.queueWaits = Timer.builder("tclab.lab.queue.wait").description("Time a lab waited in the start queue")
+                .publishPercentileHistogram().register(metrics);
+        this.workers = Executors.newFixedThreadPool(this.config.concurrentStarts(),
+                WorkerThreads.named("tclab-lab-worker"));
+        this.queue = new StartQueue(this.config.queueSize());
     }
 
     /**
-     * Returns the learner's live lab for the lesson, or begins starting a new one (returned in STARTING).
-     * {@code created} tells which.
+     * Returns the learner's live lab for the lesson, or begins starting a new one (returned in STARTING), or, when
+     * the server runs its maximum of labs or others already wait, queues it (returned in QUEUED; it starts by itself
+     * when a slot frees). {@code created} tells whether the lab is new.
      *
-     * @throws ServerFullException        when the server already runs its maximum of labs
+     * @throws ServerFullException        when the server runs its maximum of labs and the queue is full too
      * @throws EngineUnavailableException when the container engine does not answer
      * @throws QuotaExceededException     when {@code admission} refuses the new lab
      */
@@ -82,13 +100,32 @@ public class LabService {
                 existing.get().touch(Instant.now());
                 return new StartResult(existing.get(), false);
             }
-            if (liveCount() >= config.maxRunning()) {
-                throw new ServerFullException(config.maxRunning());
+            // First come, first served: while others wait, a new start waits behind them even if a slot is free.
+            if (liveCount() >= config.maxRunning() || !queue.isEmpty()) {
+                if (queue.isFull()) {
+                    throw new ServerFullException(config.maxRunning(), queue.limit());
+                }
+                lab = Lab.queued(newId(), owner, lesson, parameters, topology, Instant.now());
+                admission.admit(lab);
+                labs.put(lab.id(), lab);
+                queue.add(lab);
+            } else {
+                lab = new Lab(newId(), owner, lesson, parameters, topology, Instant.now());
+                admission.admit(lab);
+                labs.put(lab.id(), lab);
             }
-            lab = new Lab(newId(), owner, lesson, parameters, topology, Instant.now());
-            admission.admit(lab);
-            labs.put(lab.id(), lab);
         }
+        if (lab.phase() == LabPhase.QUEUED) {
+            // Recorded once it leaves the queue: a queued lab holds nothing a restart would need to find again.
+            startQueued();
+            return new StartResult(lab, true);
+        }
+        begin(lab);
+        return new StartResult(lab, true);
+    }
+
+    /** Records the lab and hands its start to a worker; unrecorded, it is not started. */
+    private void begin(Lab lab) {
         try {
             registry.save(lab.record());
         } catch (RuntimeException e) {
@@ -98,7 +135,45 @@ public class LabService {
             throw e;
         }
         workers.submit(() -> runStart(lab));
-        return new StartResult(lab, true);
+    }
+
+    /** Starts queued labs, oldest first, while slots are free. */
+    private void startQueued() {
+        List<Lab> next;
+        synchronized (labs) {
+            next = queue.take(Math.max(0, config.maxRunning() - liveCount()));
+        }
+        for (Lab lab : next) {
+            queueWaits.record(Duration.between(lab.createdAt(), Instant.now()));
+            try {
+                begin(lab);
+            } catch (RuntimeException e) {
+                LOG.errorf("queued lab %s could not start: %s", lab.id(), e.getMessage());
+                ended.fire(new LabEnded(lab.id()));
+            }
+        }
+    }
+
+    /**
+     * Every lab that ends (stopped, culled, failed, died) fires {@link LabEnded}; a lab that held a slot frees it,
+     * so the head of the queue starts.
+     */
+    void onLabEnded(@Observes LabEnded event) {
+        Lab lab = labs.get(event.labId());
+        if (lab != null && lab.readyAt() != null) {
+            queue.slotFreed(Instant.now());
+        }
+        startQueued();
+    }
+
+    /** Where a queued lab stands in the start queue; empty when it is not queued. */
+    public Optional<StartQueue.Spot> queueSpot(Lab lab) {
+        return lab.phase() == LabPhase.QUEUED ? queue.spotOf(lab, Instant.now()) : Optional.empty();
+    }
+
+    /** How many labs wait in the start queue. */
+    public int queuedCount() {
+        return queue.size();
     }
 
     private Optional<Lab> liveLabOf(String owner, String lesson) {
@@ -109,8 +184,11 @@ public class LabService {
 
     private void runStart(Lab lab) {
         LabSpec spec = new LabSpec(lab.id(), lab.topology(), lab.owner(), lab.lesson());
+        long began = System.nanoTime();
+        String outcome = "failed";
         try {
             runtime.start(spec, (stage, detail) -> lab.stageReached(stage));
+            outcome = "ready";
             if (lab.ready(Instant.now())) {
                 record(lab);
                 LOG.infof("lab %s (%s) of %s is ready", lab.id(), lab.lesson(), lab.owner());
@@ -124,6 +202,10 @@ public class LabService {
                 record(lab);
                 ended.fire(new LabEnded(lab.id()));
             }
+        } finally {
+            Timer.builder("tclab.lab.start").description("Time a lab start took on the engine, from its worker to ready")
+                    .tag("outcome", outcome).publishPercentileHistogram().register(metrics)
+                    .record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -169,7 +251,12 @@ public class LabService {
     }
 
     public int liveCount() {
-        return (int) labs.values().stream().filter(l -> l.phase().live()).count();
+        return (int) labs.values().stream().filter(l -> l.phase().holdsSlot()).count();
+    }
+
+    /** How many labs are in {@code phase} now. */
+    public int countIn(LabPhase phase) {
+        return (int) labs.values().stream().filter(l -> l.phase() == phase).count();
     }
 
     public int maxRunning() {
@@ -189,6 +276,9 @@ public class LabService {
 
     private void stopLab(Lab lab, String why) throws EngineUnavailableException {
         LabPhase was = lab.stopped(why, Instant.now());
+        if (was == LabPhase.QUEUED) {
+            queue.remove(lab);
+        }
         if (was != null) {
             record(lab);
             ended.fire(new LabEnded(lab.id()));
@@ -209,7 +299,11 @@ public class LabService {
     }
 
     void cull(Instant now) {
+        Set<String> watched = watchers.watchedLabs();
         for (Lab lab : labs.values()) {
+            if (watched.contains(lab.id())) {
+                lab.watched(now);
+            }
             if (lab.phase() != LabPhase.RUNNING || refresh(lab).phase() != LabPhase.RUNNING) {
                 continue;
             }
@@ -218,6 +312,9 @@ public class LabService {
                 why = "Stopped after " + config.idleTimeout().toMinutes() + " idle minutes.";
             } else if (Duration.between(lab.createdAt(), now).compareTo(config.maxLifetime()) > 0) {
                 why = "Stopped after reaching the maximum lab lifetime of " + config.maxLifetime().toHours() + " h.";
+            } else if (Duration.between(lab.lastUsedOrWatched(), now).compareTo(config.unwatchedTimeout()) > 0) {
+                why = "Stopped after " + config.unwatchedTimeout().toMinutes()
+                        + " minutes with no page open on it. Start it again from the lesson.";
             }
             if (why != null) {
                 LOG.infof("culling lab %s: %s", lab.id(), why);

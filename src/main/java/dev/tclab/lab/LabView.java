@@ -4,9 +4,19 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 
-/** A lab as the API shows it. Times are ISO-8601; {@code expiresAt} is when idle culling would stop it. */
+/**
+ * A lab as the API shows it. Times are ISO-8601; {@code expiresAt} is when idle culling would stop it; {@code queue}
+ * is set while the lab waits in the start queue.
+ */
 public record LabView(String id, String lesson, String status, String stage, String reason, List<NodeView> nodes,
-                      Instant createdAt, Instant readyAt, Instant expiresAt) {
+                      Instant createdAt, Instant readyAt, Instant expiresAt, QueueView queue) {
+
+    /**
+     * Where a queued lab stands: {@code position} 1 starts next, of {@code waiting} in all; {@code estimatedWaitSeconds}
+     * is null until the server has seen labs end.
+     */
+    public record QueueView(int position, int waiting, Long estimatedWaitSeconds) {
+    }
 
     /**
      * A node, its interfaces, and whether the learner gets a terminal on it. {@code stats} lists the interfaces (or
@@ -15,13 +25,14 @@ public record LabView(String id, String lesson, String status, String stage, Str
     public record NodeView(String name, List<String> interfaces, boolean terminal, List<String> stats) {
     }
 
-    public static LabView of(Lab lab, java.time.Duration idleTimeout) {
+    public static LabView of(Lab lab, java.time.Duration idleTimeout, java.util.Optional<StartQueue.Spot> spot) {
         Topology topology = lab.topology();
         List<NodeView> nodes = topology.nodes().values().stream()
                 .map(n -> new NodeView(n.name(), topology.interfacesOf(n.name()), !n.hidden(), n.stats())).toList();
-        Instant expires = lab.phase().live() ? lab.lastActivity().plus(idleTimeout) : null;
+        Instant expires = lab.phase().holdsSlot() ? lab.lastActivity().plus(idleTimeout) : null;
         return new LabView(lab.id(), lab.lesson(), lab.phase().name().toLowerCase(Locale.ROOT),
                 lab.stage() == null ? null : lab.stage().name().toLowerCase(Locale.ROOT), lab.reason(), nodes,
-                lab.createdAt(), lab.readyAt(), expires);
+                lab.createdAt(), lab.readyAt(), expires, spot.map(s -> new QueueView(s.position(), s.waiting(),
+                        s.estimatedWait().map(java.time.Duration::toSeconds).orElse(null))).orElse(null));
     }
 }

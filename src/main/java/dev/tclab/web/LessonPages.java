@@ -3,6 +3,7 @@ package dev.tclab.web;
 import dev.tclab.grading.StepProgress;
 import dev.tclab.lab.KernelCapabilities;
 import dev.tclab.lab.Lab;
+import dev.tclab.lab.LabPhase;
 import dev.tclab.lab.LabService;
 import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.Lesson;
@@ -60,9 +61,10 @@ public class LessonPages {
      *
      * @param stepsPassed steps whose checks all passed for this learner, of {@code stepsTotal} steps with checks
      * @param labId       the learner's live lab for this lesson, or null
+     * @param labQueued   whether that lab still waits in the start queue
      */
     public record Card(Lesson lesson, List<Requirement> requirements, LearnerLessons.Progress progress,
-                       int stepsPassed, int stepsTotal, String labId) {
+                       int stepsPassed, int stepsTotal, String labId, boolean labQueued) {
     }
 
     @CheckedTemplate
@@ -142,10 +144,9 @@ public class LessonPages {
                 .filter(step -> !step.checks().isEmpty()).toList();
         int stepsPassed = (int) graded.stream()
                 .filter(step -> step.checks().stream().allMatch(c -> Boolean.TRUE.equals(passed.get(c.id())))).count();
-        String labId = liveLabs.stream().filter(lab -> lab.lesson().equals(lesson.slug())).map(Lab::id).findFirst()
-                .orElse(null);
+        Lab lab = liveLabs.stream().filter(l -> l.lesson().equals(lesson.slug())).findFirst().orElse(null);
         return new Card(lesson, requirements(lesson, kernel), learnerLessons.progress(lesson, learner), stepsPassed,
-                graded.size(), labId);
+                graded.size(), lab == null ? null : lab.id(), lab != null && lab.phase() == LabPhase.QUEUED);
     }
 
     /** The no-JavaScript quiz answer: grade, keep, and send the learner back to the quiz to read the verdict. */

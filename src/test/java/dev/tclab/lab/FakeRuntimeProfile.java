@@ -14,6 +14,6 @@ public class FakeRuntimeProfile implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("tclab.lab.max-running", "3", "tclab.docker.check-interval", "1s");
+        return Map.of("tclab.lab.max-running", "3", "tclab.lab.queue-size", "2", "tclab.docker.check-interval", "1s");
     }
 }

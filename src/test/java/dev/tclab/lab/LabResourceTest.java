@@ -99,10 +99,20 @@ class LabResourceTest {
     }
 
     @Test
-    void shouldSayWhenTheServerIsFull() {
+    void shouldQueueWhenTheServerIsFullAndSayWhenTheQueueIsFullToo() {
         startLab(Labs.newLearner());
         startLab(Labs.newLearner());
         startLab(Labs.newLearner());
+        String waiting = null;
+        for (int position = 1; position <= 2; position++) {
+            waiting = Labs.newLearner();
+            given().cookie("tclab_learner", waiting).contentType(ContentType.JSON)
+                    .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
+                    .then().statusCode(202).body("status", equalTo("queued"))
+                    .body("queue.position", equalTo(position)).body("queue.waiting", equalTo(position));
+        }
+        given().cookie("tclab_learner", waiting).get("/").then().statusCode(200)
+                .body(containsString("Your lab for this lesson is waiting for a free slot."));
         given().cookie("tclab_learner", Labs.newLearner()).contentType(ContentType.JSON)
                 .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
                 .then().statusCode(503).header("Retry-After", "60").body("error", containsString("The server is full"));

@@ -67,13 +67,78 @@ class LabServiceTest {
     }
 
     @Test
-    void shouldRefuseWhenTheServerIsFullAndSayWhatToDo() throws Exception {
+    void shouldQueueStartsFirstComeFirstServedAndStartTheHeadWhenASlotFrees() throws Exception {
+        Lab a = running("a", "x");
+        running("b", "x");
+        running("c", "x");
+        Lab d = queued("d");
+        Lab e = queued("e");
+        assertThat(labs.queueSpot(d)).hasValueSatisfying(s -> assertThat(s.position()).isEqualTo(1));
+        assertThat(labs.queueSpot(e)).hasValueSatisfying(s -> {
+            assertThat(s.position()).isEqualTo(2);
+            assertThat(s.waiting()).isEqualTo(2);
+        });
+        assertSame(d, labs.startOrGet("d", "x", topology, admitted -> { }).lab(), "pressing Start again keeps the place");
+        assertThat(runtime.running).hasSize(3);
+
+        labs.stop(a.id(), "a");
+        assertThat(running("d", "x")).isSameAs(d);
+        assertThat(labs.queueSpot(e)).hasValueSatisfying(s -> assertThat(s.position()).isEqualTo(1));
+        assertThat(e.phase()).isEqualTo(LabPhase.QUEUED);
+        assertThat(labs.liveCount()).isEqualTo(3);
+        assertThat(labs.queuedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldEstimateTheWaitOnceLabsHaveEnded() throws Exception {
+        Lab a = running("a", "x");
+        Lab b = running("b", "x");
+        running("c", "x");
+        queued("d");
+        queued("e");
+        labs.stop(a.id(), "a");
+        labs.stop(b.id(), "b");
+        Lab f = queued("f");
+        Lab g = queued("g");
+        assertThat(labs.queueSpot(f)).hasValueSatisfying(s -> assertThat(s.estimatedWait()).isPresent());
+        assertThat(labs.queueSpot(g).orElseThrow().estimatedWait().orElseThrow())
+                .isGreaterThanOrEqualTo(labs.queueSpot(f).orElseThrow().estimatedWait().orElseThrow());
+    }
+
+    @Test
+    void shouldDropAStoppedQueuedLabAndMoveThoseBehindUp() throws Exception {
+        Lab a = running("a", "x");
+        running("b", "x");
+        running("c", "x");
+        Lab d = queued("d");
+        Lab e = queued("e");
+        labs.stop(d.id(), "d");
+        assertThat(d.phase()).isEqualTo(LabPhase.STOPPED);
+        assertThat(labs.queueSpot(e)).hasValueSatisfying(s -> assertThat(s.position()).isEqualTo(1));
+        labs.stop(a.id(), "a");
+        assertThat(running("e", "x")).isSameAs(e);
+        assertThat(runtime.running).doesNotContainKey(d.id());
+    }
+
+    @Test
+    void shouldRefuseBeyondTheQueueAndSayWhatToDo() throws Exception {
         running("a", "x");
         running("b", "x");
         running("c", "x");
-        ServerFullException full = assertThrows(ServerFullException.class, () -> labs.startOrGet("d", "x", topology, admitted -> { }));
-        assertThat(full.getMessage()).contains("3 labs are running").contains("tclab.lab.max-running");
+        queued("d");
+        queued("e");
+        ServerFullException full = assertThrows(ServerFullException.class, () -> labs.startOrGet("f", "x", topology, admitted -> { }));
+        assertThat(full.getMessage()).contains("3 labs are running").contains("2 more are waiting")
+                .contains("tclab.lab.max-running").contains("tclab.lab.queue-size");
         assertThat(runtime.running).hasSize(3);
+        assertThat(labs.queuedCount()).isEqualTo(2);
+    }
+
+    private Lab queued(String owner) throws Exception {
+        LabService.StartResult result = labs.startOrGet(owner, "x", topology, admitted -> { });
+        assertThat(result.created()).isTrue();
+        assertThat(result.lab().phase()).isEqualTo(LabPhase.QUEUED);
+        return result.lab();
     }
 
     @Test

@@ -2,6 +2,8 @@ package dev.tclab.lab;
 
 import static io.restassured.RestAssured.given;
 
+import java.util.List;
+
 /** What tests that drive labs through the service or the API share. */
 public final class Labs {
 
@@ -10,7 +12,10 @@ public final class Labs {
 
     /** Stops every live lab and resets the fake runtime, so each test starts from an empty server. */
     public static void clean(LabService labs, FakeLabRuntime runtime) throws Exception {
-        for (Lab lab : labs.all()) {
+        // Queued labs first, so that stopping a running one starts none of them.
+        List<Lab> queuedFirst = labs.all().stream()
+                .sorted(java.util.Comparator.comparing(lab -> lab.phase() != LabPhase.QUEUED)).toList();
+        for (Lab lab : queuedFirst) {
             if (lab.phase().live()) {
                 labs.stop(lab.id(), lab.owner());
             }

@@ -100,7 +100,8 @@ public class DockerLabRuntime implements LabRuntime {
             Instant expires = containers.expiry();
             for (Topology.Node node : topology.nodes().values()) {
                 String image = node.image() == null ? defaultImage : node.image();
-                creations.add(() -> containers.createAndStart(instance, spec, node, image, measurementImage, expires));
+                creations.add(() -> containers.createAndStart(instance, spec, node, image, measurementImage, expires,
+                        pool));
             }
             Map<String, Long> pids = new java.util.HashMap<>();
             List<Callable<Void>> sidecars = new ArrayList<>();

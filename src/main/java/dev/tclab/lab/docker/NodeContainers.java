@@ -15,6 +15,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 
 /** Creates, starts and removes hardened lab containers. */
 final class NodeContainers {
@@ -64,11 +67,12 @@ final class NodeContainers {
     }
 
     /**
-     * Creates the node and its sidecar and starts the node. The sidecar is created now (a create is cheap) so that
-     * only its start is left, and that overlaps the wiring of the links.
+     * Creates the node and its sidecar and starts the node. The sidecar is created now, on {@code background} while
+     * the node starts (a create needs the node to exist, not to run), so that only its start is left, and that
+     * overlaps the wiring of the links.
      */
     Started createAndStart(String instance, LabSpec spec, Topology.Node node, String image, String sidecarImage,
-                           Instant expires) {
+                           Instant expires, ExecutorService background) {
         CreateContainerCmd create = docker.createContainerCmd(image)
                 .withName(name(spec.labId(), node.name()))
                 .withHostName(node.name())
@@ -77,10 +81,31 @@ final class NodeContainers {
                 .withCmd("sleep", "infinity")
                 .withHostConfig(hardened(node.sysctls()));
         String id = create.exec().getId();
-        String sidecarId = createSidecar(instance, spec, node.name(), id, sidecarImage, expires);
-        docker.startContainerCmd(id).exec();
-        Long pid = docker.inspectContainerCmd(id).exec().getState().getPidLong();
-        return new Started(node.name(), id, pid == null ? 0 : pid, sidecarId);
+        Future<String> sidecar = background.submit(
+                () -> createSidecar(instance, spec, node.name(), id, sidecarImage, expires));
+        try {
+            docker.startContainerCmd(id).exec();
+            Long pid = docker.inspectContainerCmd(id).exec().getState().getPidLong();
+            return new Started(node.name(), id, pid == null ? 0 : pid, sidecar.get());
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating the sidecar of " + node.name(), e);
+        } finally {
+            // On a failure the lab is removed by label: the sidecar must exist by then or it would outlive the lab.
+            waitFor(sidecar);
+        }
+    }
+
+    private static void waitFor(Future<?> task) {
+        try {
+            task.get();
+        } catch (ExecutionException e) {
+            // Reported by the caller when it matters.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     void start(String containerId) {
