@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Predicate;
 
 /** Every open shell of this server, by learner, lab and node. Calls block (they start engine streams). */
 @ApplicationScoped
@@ -34,24 +35,20 @@ public class TerminalSessions {
 
     /** Attaches {@code page} to the learner's shell on the node, starting the shell if there is none. */
     TerminalSession attach(SessionKey key, TerminalSink page) throws EngineUnavailableException, NodeNotFoundException {
-        while (true) {
-            TerminalSession session = sessions.computeIfAbsent(key,
-                    k -> new TerminalSession(k, config.replayBytes(), this::forget));
-            try {
-                session.startIfNeeded(runtime, SHELL);
-            } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
-                sessions.remove(key, session);
-                throw e;
-            }
-            if (session.attach(page)) {
-                return session;
-            }
-            sessions.remove(key, session);
-        }
+        return join(key, session -> session.attach(page));
     }
 
     /** Lets a host's {@code viewer} watch the learner's shell on the node, starting it if there is none. */
     TerminalSession watch(SessionKey key, TerminalSink viewer) throws EngineUnavailableException, NodeNotFoundException {
+        return join(key, session -> session.watch(viewer));
+    }
+
+    /**
+     * The running shell of {@code key} that {@code joined} could join, starting one when there is none; a shell that
+     * ended meanwhile (joining it answers false) is forgotten and a new one started.
+     */
+    private TerminalSession join(SessionKey key, Predicate<TerminalSession> joined)
+            throws EngineUnavailableException, NodeNotFoundException {
         while (true) {
             TerminalSession session = sessions.computeIfAbsent(key,
                     k -> new TerminalSession(k, config.replayBytes(), this::forget));
@@ -61,7 +58,7 @@ public class TerminalSessions {
                 sessions.remove(key, session);
                 throw e;
             }
-            if (session.watch(viewer)) {
+            if (joined.test(session)) {
                 return session;
             }
             sessions.remove(key, session);
