@@ -30,74 +30,67 @@ public class JdbcProgressReader implements ProgressReader {
 
     @Override
     public List<StepRuns> steps(Collection<String> learners, Collection<String> lessons) {
-        List<StepRuns> all = new ArrayList<>();
-        for (List<String> batch : batches(learners)) {
-            all.addAll(jdbc.run("read the class's check runs", c -> {
-                try (PreparedStatement s = c.prepareStatement("SELECT learner_id, lesson, step_id, state, detail,"
-                        + " started_at, finished_at, id, lab_id FROM check_run WHERE learner_id IN (" + marks(batch.size())
-                        + ") ORDER BY started_at, id")) {
-                    for (int i = 0; i < batch.size(); i++) {
-                        s.setString(i + 1, batch.get(i));
+        return perItem("read the class's check runs", "SELECT learner_id, lesson, step_id, state, detail, started_at,"
+                + " finished_at, id, lab_id FROM check_run WHERE learner_id IN (%s) ORDER BY started_at, id",
+                learners, lessons, (rs, before) -> {
+                    String state = rs.getString(4);
+                    Instant started = instant(rs, 6);
+                    Instant finished = instant(rs, 7);
+                    Instant firstPass = before == null ? null : before.firstPassedAt();
+                    if (firstPass == null && "passed".equals(state)) {
+                        firstPass = finished == null ? started : finished;
                     }
-                    Map<String, StepRuns> byStep = new LinkedHashMap<>();
-                    try (ResultSet rs = s.executeQuery()) {
-                        while (rs.next()) {
-                            String lesson = rs.getString(2);
-                            if (!lessons.contains(lesson)) {
-                                continue;
-                            }
-                            String key = rs.getString(1) + "\n" + lesson + "\n" + rs.getString(3);
-                            StepRuns before = byStep.get(key);
-                            String state = rs.getString(4);
-                            Instant started = instant(rs, 6);
-                            Instant finished = instant(rs, 7);
-                            Instant firstPass = before == null ? null : before.firstPassedAt();
-                            if (firstPass == null && "passed".equals(state)) {
-                                firstPass = finished == null ? started : finished;
-                            }
-                            byStep.put(key, new StepRuns(rs.getString(1), lesson, rs.getString(3),
-                                    (before == null ? 0 : before.attempts()) + 1, firstPass,
-                                    before == null ? started : before.firstRunAt(), state, rs.getString(5),
-                                    finished == null ? started : finished, rs.getString(8), rs.getString(9)));
-                        }
-                    }
-                    return byStep.values();
-                }
-            }));
-        }
-        return all;
+                    return new StepRuns(rs.getString(1), rs.getString(2), rs.getString(3),
+                            (before == null ? 0 : before.attempts()) + 1, firstPass,
+                            before == null ? started : before.firstRunAt(), state, rs.getString(5),
+                            finished == null ? started : finished, rs.getString(8), rs.getString(9));
+                });
     }
 
     @Override
     public List<QuizAnswers> quizzes(Collection<String> learners, Collection<String> lessons) {
-        List<QuizAnswers> all = new ArrayList<>();
+        return perItem("read the class's quiz answers", "SELECT learner_id, lesson, quiz_id, correct, answered_at"
+                + " FROM quiz_attempt WHERE learner_id IN (%s) ORDER BY id", learners, lessons, (rs, before) -> {
+                    boolean correct = rs.getBoolean(4);
+                    Instant at = instant(rs, 5);
+                    Instant firstCorrect = before == null ? null : before.firstCorrectAt();
+                    if (firstCorrect == null && correct) {
+                        firstCorrect = at;
+                    }
+                    return new QuizAnswers(rs.getString(1), rs.getString(2), rs.getString(3),
+                            (before == null ? 0 : before.attempts()) + 1, firstCorrect, correct, at);
+                });
+    }
+
+    /** Folds a row into the value kept for its learner, lesson and item; {@code before} is null for the first row. */
+    @FunctionalInterface
+    private interface Fold<T> {
+        T next(ResultSet row, T before) throws SQLException;
+    }
+
+    /**
+     * One value per learner, lesson and item (step or quiz), folded from the rows of {@code select}: its first three
+     * columns are learner_id, lesson and the item's id, and its {@code %s} is the learners' IN list, asked in batches.
+     */
+    private <T> List<T> perItem(String what, String select, Collection<String> learners, Collection<String> lessons,
+                                Fold<T> fold) {
+        List<T> all = new ArrayList<>();
         for (List<String> batch : batches(learners)) {
-            all.addAll(jdbc.run("read the class's quiz answers", c -> {
-                try (PreparedStatement s = c.prepareStatement("SELECT learner_id, lesson, quiz_id, correct, answered_at"
-                        + " FROM quiz_attempt WHERE learner_id IN (" + marks(batch.size()) + ") ORDER BY id")) {
+            all.addAll(jdbc.run(what, c -> {
+                try (PreparedStatement s = c.prepareStatement(String.format(select, marks(batch.size())))) {
                     for (int i = 0; i < batch.size(); i++) {
                         s.setString(i + 1, batch.get(i));
                     }
-                    Map<String, QuizAnswers> byQuiz = new LinkedHashMap<>();
+                    Map<String, T> byItem = new LinkedHashMap<>();
                     try (ResultSet rs = s.executeQuery()) {
                         while (rs.next()) {
-                            String lesson = rs.getString(2);
-                            if (!lessons.contains(lesson)) {
-                                continue;
+                            if (lessons.contains(rs.getString(2))) {
+                                String key = rs.getString(1) + "\n" + rs.getString(2) + "\n" + rs.getString(3);
+                                byItem.put(key, fold.next(rs, byItem.get(key)));
                             }
-                            String key = rs.getString(1) + "\n" + lesson + "\n" + rs.getString(3);
-                            QuizAnswers before = byQuiz.get(key);
-                            boolean correct = rs.getBoolean(4);
-                            Instant at = instant(rs, 5);
-                            Instant firstCorrect = before == null ? null : before.firstCorrectAt();
-                            if (firstCorrect == null && correct) {
-                                firstCorrect = at;
-                            }
-                            byQuiz.put(key, new QuizAnswers(rs.getString(1), lesson, rs.getString(3),
-                                    (before == null ? 0 : before.attempts()) + 1, firstCorrect, correct, at));
                         }
                     }
-                    return byQuiz.values();
+                    return byItem.values();
                 }
             }));
         }

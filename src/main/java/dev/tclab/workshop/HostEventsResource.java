@@ -145,11 +145,7 @@ public class HostEventsResource {
     public ClassDashboard.View stop(@PathParam("id") String id, @PathParam("learner") String learner) {
         WorkshopEvent event = event(id);
         Seat seat = seat(event, learner);
-        List<Lab> live = liveLabs(event, learner);
-        if (live.isEmpty()) {
-            throw new WorkshopRefusal(Status.CONFLICT, seat.displayName() + " has no lab running.");
-        }
-        for (Lab lab : live) {
+        for (Lab lab : runningLabs(event, seat)) {
             stopLab(event, seat, lab, "stop", "Your host stopped this lab. Start it again when you are ready.");
         }
         return dashboard.view(event);
@@ -180,11 +176,7 @@ public class HostEventsResource {
     public ClassDashboard.View extend(@PathParam("id") String id, @PathParam("learner") String learner) {
         WorkshopEvent event = event(id);
         Seat seat = seat(event, learner);
-        List<Lab> live = liveLabs(event, learner);
-        if (live.isEmpty()) {
-            throw new WorkshopRefusal(Status.CONFLICT, seat.displayName() + " has no lab running.");
-        }
-        for (Lab lab : live) {
+        for (Lab lab : runningLabs(event, seat)) {
             lab.touch(Instant.now());
             workshops.record(event, new HostAction(host.require().name(), learner, "extend",
                     seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + "): idle clock restarted", Instant.now()));
@@ -234,6 +226,15 @@ public class HostEventsResource {
     private Seat seat(WorkshopEvent event, String learner) {
         return workshops.seats(event.id()).stream().filter(s -> s.learnerId().equals(learner)).findFirst()
                 .orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND, "No learner " + learner + " joined this event."));
+    }
+
+    /** The learner's live labs of the event's lessons; refused (409) when there is none to act on. */
+    private List<Lab> runningLabs(WorkshopEvent event, Seat seat) {
+        List<Lab> live = liveLabs(event, seat.learnerId());
+        if (live.isEmpty()) {
+            throw new WorkshopRefusal(Status.CONFLICT, seat.displayName() + " has no lab running.");
+        }
+        return live;
     }
 
     private List<Lab> liveLabs(WorkshopEvent event, String learner) {
