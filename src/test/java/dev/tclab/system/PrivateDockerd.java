@@ -96,6 +96,9 @@ final class PrivateDockerd {
         // With live-restore, the engine's own containerd may outlive it.
         pidIn(DIR.resolve("exec/containerd/containerd.pid")).flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroy);
         exitCode(List.of("ip", "netns", "delete", NETNS));
+        // dockerd bind-mounts its data root on itself and leaves the mount behind, which would make target/ (and
+        // mvn clean) fail to delete with "device or resource busy".
+        exitCode(List.of("umount", DIR.resolve("data").toString()));
     }
 
     /** A dockerd of an earlier run that was killed before its cleanup holds the pid file: it is this test's, end it. */
