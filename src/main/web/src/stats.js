@@ -87,6 +87,24 @@ class NodeStats {
   }
 
   sample(sample) {
+    this.add(sample);
+    this.redraw(sample.devices);
+  }
+
+  /**
+   * The server's recent samples of this node (a `history` frame, after a reload or reconnect): those newer than what
+   * is drawn are added, then drawn once.
+   */
+  replay(samples) {
+    const last = this.times.length ? this.times[this.times.length - 1] : -Infinity;
+    const newer = samples.filter((s) => s.time / 1000 > last).slice(-HISTORY);
+    if (!newer.length) return;
+    newer.forEach((s) => this.add(s));
+    this.redraw(newer[newer.length - 1].devices);
+  }
+
+  /** Adds a sample's values to the series, without drawing. */
+  add(sample) {
     this.times.push(sample.time / 1000);
     const seen = Object.fromEntries(CHARTS.map((c) => [c.key, new Set()]));
     const put = (chartKey, label, value) => {
@@ -114,9 +132,12 @@ class NodeStats {
       }
     }
     if (this.times.length > HISTORY) this.times.shift();
-    CHARTS.forEach((chart) => this.draw(chart));
-    this.drawTree(sample.devices);
     this.root.dataset.samples = String((Number(this.root.dataset.samples) || 0) + 1);
+  }
+
+  redraw(devices) {
+    CHARTS.forEach((chart) => this.draw(chart));
+    this.drawTree(devices);
   }
 
   colour(label) {
@@ -300,11 +321,17 @@ export class LabStats {
       return;
     }
     const view = this.nodes.get(message.node);
-    if (message.type === 'sample' && view) view.sample(message);
+    if (message.type === 'history') this.history(message.samples || []);
+    else if (message.type === 'sample' && view) view.sample(message);
     else if ((message.type === 'notice' || message.type === 'backlog-reset') && view) {
       view.notice(`${message.node}: ${message.message}`);
     }
     else if (message.type === 'error') this.nodes.forEach((v) => v.notice(message.message));
+  }
+
+  /** The recent past of every node, from the server, before its live samples. */
+  history(samples) {
+    for (const [node, view] of this.nodes) view.replay(samples.filter((s) => s.type === 'sample' && s.node === node));
   }
 
   dispose() {

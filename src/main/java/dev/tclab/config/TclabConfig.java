@@ -182,6 +182,18 @@ public interface TclabConfig {
         /** Time between two samples of a node's tc counters; between 100ms (10 Hz) and 60s. */
         @WithDefault("1s")
         Duration interval();
+
+        /** How far back a page that (re)connects gets each lab's samples, so a reload keeps its curves; 0s keeps none. */
+        @WithDefault("5m")
+        Duration history();
+
+        /** Most MiB of samples kept for one lab; beyond it its oldest samples go first. */
+        @WithDefault("4")
+        int historyLabMib();
+
+        /** Most MiB of samples kept for all labs together; beyond it the biggest lab's oldest samples go first. */
+        @WithDefault("64")
+        int historyTotalMib();
     }
 
     interface Database {

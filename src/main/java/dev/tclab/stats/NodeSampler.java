@@ -40,6 +40,7 @@ final class NodeSampler {
     private final ScheduledExecutorService restarts;
     private final Runnable onGone;
     private final BacklogGuard backlogs;
+    private final StatsHistory history;
     private final SampleParser parser;
     private final Set<StatsViewer> viewers = new CopyOnWriteArraySet<>();
     private final ScheduledFuture<?> ticker;
@@ -55,7 +56,7 @@ final class NodeSampler {
      */
     NodeSampler(String labId, String node, List<String> interfaces, LabRuntime runtime, Duration interval,
                 ObjectMapper json, ScheduledExecutorService restarts, ScheduledExecutorService ticks,
-                BacklogGuard backlogs, Runnable onGone) {
+                BacklogGuard backlogs, StatsHistory history, Runnable onGone) {
         this.labId = labId;
         this.node = node;
         this.runtime = runtime;
@@ -64,6 +65,7 @@ final class NodeSampler {
         this.restarts = restarts;
         this.onGone = onGone;
         this.backlogs = backlogs;
+        this.history = history;
         this.parser = new SampleParser(node, interfaces);
         this.ticker = ticks.scheduleAtFixedRate(this::tick, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -124,7 +126,7 @@ final class NodeSampler {
     private void startProcess() throws EngineUnavailableException, NodeNotFoundException {
         long mine = ++generation;
         roundPending = false;
-        SampleAssembler assembler = new SampleAssembler(raw -> publish(parse(raw)), MAX_ROUND_BYTES,
+        SampleAssembler assembler = new SampleAssembler(raw -> publishSample(parse(raw)), MAX_ROUND_BYTES,
                 () -> overflowed(mine));
         process = runtime.stream(labId, node, command, new StreamListener() {
             @Override
@@ -210,6 +212,12 @@ final class NodeSampler {
             LOG.debugf("sampler of %s/%s could not restart: %s", labId, node, e.getMessage());
             processEnded(generation, e.getMessage());
         }
+    }
+
+    /** A sample goes to the viewers and into the lab's history, for pages that connect later. */
+    private void publishSample(String frame) {
+        history.record(labId, frame);
+        publish(frame);
     }
 
     private void publish(String frame) {

@@ -33,13 +33,16 @@ public class StatsHub {
     private final ObjectMapper json;
     private final Duration interval;
     private final BacklogGuard backlogs;
+    private final StatsHistory history;
     private final Map<Key, NodeSampler> samplers = new ConcurrentHashMap<>();
     private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-restart"));
     // Separate from restarts, which block on the engine: a tick only queues a line for a sampler's stdin.
     private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-tick"));
 
-    public StatsHub(LabRuntime runtime, ObjectMapper json, TclabConfig config, BacklogGuard backlogs) {
+    public StatsHub(LabRuntime runtime, ObjectMapper json, TclabConfig config, BacklogGuard backlogs,
+                    StatsHistory history) {
         this.runtime = runtime;
+        this.history = history;
         this.backlogs = backlogs;
         this.json = json;
         this.interval = config.stats().interval();
@@ -59,7 +62,7 @@ public class StatsHub {
         Key key = new Key(labId, node);
         while (true) {
             NodeSampler sampler = samplers.computeIfAbsent(key, k -> new NodeSampler(labId, node, interfaces, runtime,
-                    interval, json, restarts, ticks, backlogs, () -> samplers.remove(k)));
+                    interval, json, restarts, ticks, backlogs, history, () -> samplers.remove(k)));
             try {
                 if (sampler.watch(viewer)) {
                     return;

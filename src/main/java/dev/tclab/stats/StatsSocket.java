@@ -39,11 +39,13 @@ public class StatsSocket {
 
     private final LabSocketAccess access;
     private final StatsHub hub;
+    private final StatsHistory history;
     private final ObjectMapper json;
 
-    public StatsSocket(LabSocketAccess access, StatsHub hub, ObjectMapper json) {
+    public StatsSocket(LabSocketAccess access, StatsHub hub, StatsHistory history, ObjectMapper json) {
         this.access = access;
         this.hub = hub;
+        this.history = history;
         this.json = json;
     }
 
@@ -55,6 +57,8 @@ public class StatsSocket {
         try {
             LabSocketAccess.Grant grant = access.grant(labId);
             Topology topology = grant.lab().topology();
+            // Before the live samples, so the page draws the recent past first and the live ones after it.
+            history.frame(labId).ifPresent(viewer::send);
             for (String node : topology.interactiveNodes()) {
                 hub.watch(labId, node, topology.nodes().get(node).stats(), viewer);
                 watched.add(node);

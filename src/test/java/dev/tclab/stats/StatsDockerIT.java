@@ -227,6 +227,41 @@ class StatsDockerIT {
         }
     }
 
+    /** Issue 14, point 7: a reload showed 3 samples where the page had drawn 351. */
+    @Test
+    void shouldSendTheLabsRecentSamplesFirstWhenAPageComesBack() throws Exception {
+        List<Long> seen = new ArrayList<>();
+        try (TestSocket stats = openStats(cookie)) {
+            for (int i = 0; i < 5; i++) {
+                seen.add(nextSample(stats, "client").path("time").asLong());
+            }
+        }
+        awaitNoSamplers();
+        try (TestSocket again = openStats(cookie)) {
+            JsonNode history = json.readTree(again.nextText(WAIT));
+            assertEquals("history", history.path("type").asText(), "the first frame is the history");
+            List<Long> clientTimes = new ArrayList<>();
+            for (JsonNode sample : history.path("samples")) {
+                assertEquals("sample", sample.path("type").asText());
+                if ("client".equals(sample.path("node").asText())) {
+                    clientTimes.add(sample.path("time").asLong());
+                }
+            }
+            assertTrue(clientTimes.containsAll(seen), "the history holds the samples sent before: " + seen + " in " + clientTimes);
+            assertEquals(clientTimes.stream().sorted().toList(), clientTimes, "oldest first");
+            long next = nextSample(again, "client").path("time").asLong();
+            assertTrue(next > clientTimes.get(clientTimes.size() - 1), "live samples follow the history");
+        }
+    }
+
+    private void awaitNoSamplers() throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (hub.samplerCount() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertEquals(0, hub.samplerCount(), "the samplers stopped when the page went");
+    }
+
     /** The mean of a rate over the steady part of an 8 s run that began at {@code start}: 3 s to 8 s. */
     private static double steadyMean(List<JsonNode> samples, long start, Function<JsonNode, JsonNode> rate) {
         double sum = 0;
