@@ -151,7 +151,21 @@ async function refreshSteps() {
     document.getElementById(`step-${step}`)?.classList.toggle('step-passed', passed);
     document.querySelector(`.toc a[href="#step-${step}"]`)?.classList.toggle('step-passed', passed);
   }
+  showLastRuns(steps.last || {});
   showCompletion(Object.values(steps.passed));
+}
+
+// After a reload: each Check button shows its check's result from the step's newest finished run, as the server
+// kept it, unless the page already shows a run of its own there.
+function showLastRuns(last) {
+  for (const button of buttons) {
+    const run = last[button.dataset.step];
+    const area = resultArea(button);
+    if (!run || !area || area.childElementCount) continue;
+    const results = run.results.filter((result) => result.check === button.dataset.check);
+    if (!results.length) continue;
+    area.append(...results.map(outcome));
+  }
 }
 
 // Once every graded step has passed: a summary at the end of the lesson, with the next lesson.

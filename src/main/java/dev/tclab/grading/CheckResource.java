@@ -21,8 +21,11 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 @Blocking
 public class CheckResource {
 
-    /** Which steps passed, and the run going on in the lab (a learner's or a background watch), if any. */
-    public record StepsView(Map<String, Boolean> passed, CheckRunView active) {
+    /**
+     * Which steps passed, the run going on in the lab (a learner's or a background watch), if any, and each checked
+     * step's newest finished run, so a reloaded page shows the results it had.
+     */
+    public record StepsView(Map<String, Boolean> passed, CheckRunView active, Map<String, CheckRunView> last) {
     }
 
     private final StepChecks checks;
@@ -62,7 +65,8 @@ public class CheckResource {
     public StepsView steps(@PathParam("labId") String labId)
             throws LabNotFoundException, StepNotFoundException {
         var lab = labs.get(labId, learner.id());
-        return new StepsView(checks.stepsPassed(lab), checks.active(labId).map(CheckRunView::of).orElse(null));
+        return new StepsView(checks.stepsPassed(lab), checks.active(labId).map(CheckRunView::of).orElse(null),
+                checks.lastRuns(labId, lab.owner()));
     }
 
     @ServerExceptionMapper

@@ -1,5 +1,6 @@
 package dev.tclab.grading;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -22,4 +23,7 @@ public interface CheckRunLog {
      * as interrupted, with what it had measured so far.
      */
     Optional<CheckRunView> find(String labId, String runId, String owner);
+
+    /** The newest finished run of each step this learner checked in this lab, by step id, so a reload shows them. */
+    Map<String, CheckRunView> lastFinishedByStep(String labId, String owner);
 }

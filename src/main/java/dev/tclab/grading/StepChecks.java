@@ -104,6 +104,11 @@ public class StepChecks {
         return steps;
     }
 
+    /** The newest finished run of each step the learner checked in this lab, as kept, by step id. */
+    public Map<String, CheckRunView> lastRuns(String labId, String owner) {
+        return log.lastFinishedByStep(labId, owner);
+    }
+
     /** The run going on in a lab, if any (a learner's or a background watch). */
     public Optional<CheckRun> active(String labId) {
         return Optional.ofNullable(activeByLab.get(labId));

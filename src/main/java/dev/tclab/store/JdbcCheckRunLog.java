@@ -113,6 +113,29 @@ public class JdbcCheckRunLog implements CheckRunLog {
         });
     }
 
+    @Override
+    public Map<String, CheckRunView> lastFinishedByStep(String labId, String owner) {
+        return jdbc.run("read the last check of each step", c -> {
+            // One row per step: its newest finished run (check_run_by_lab_step keeps this to the lab's own rows).
+            try (PreparedStatement s = c.prepareStatement("SELECT r.id, r.step_id, r.state, r.detail FROM check_run r"
+                    + " WHERE r.lab_id = ? AND r.learner_id = ? AND r.finished_at IS NOT NULL AND r.started_at ="
+                    + " (SELECT MAX(n.started_at) FROM check_run n WHERE n.lab_id = r.lab_id AND n.learner_id = r.learner_id"
+                    + " AND n.step_id = r.step_id AND n.finished_at IS NOT NULL)")) {
+                s.setString(1, labId);
+                s.setString(2, owner);
+                Map<String, CheckRunView> last = new TreeMap<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        String runId = rs.getString(1);
+                        last.put(rs.getString(2), new CheckRunView(runId, rs.getString(2), rs.getString(3),
+                                rs.getString(4), true, results(c, runId)));
+                    }
+                }
+                return last;
+            }
+        });
+    }
+
     private List<ResultView> results(Connection c, String runId) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(
                 "SELECT summary FROM check_result WHERE run_id = ? ORDER BY position")) {

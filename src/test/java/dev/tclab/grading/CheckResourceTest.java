@@ -92,6 +92,27 @@ class CheckResourceTest {
                 .body("passed.shape", equalTo(true));
     }
 
+    /** A reloaded page shows each step's last result: the newest finished run, with its measured values, from the store. */
+    @Test
+    void shouldAnswerEachCheckedStepsNewestFinishedRunForAReloadedPage() throws Exception {
+        labAnswers("iperf3/iperf3-tcp-reverse.json");
+        String learner = Labs.newLearner();
+        String lab = runningLab(learner);
+        checkToTheEnd(learner, lab, "shape");
+        labAnswers("iperf3/iperf3-tcp-tbf10.json");
+        JsonPath newest = checkToTheEnd(learner, lab, "shape");
+
+        JsonPath steps = given().cookie("tclab_learner", learner).get("/api/labs/" + lab + "/steps").then().statusCode(200)
+                .extract().jsonPath();
+        org.assertj.core.api.Assertions.assertThat(steps.getString("last.shape.id")).isEqualTo(newest.getString("id"));
+        org.assertj.core.api.Assertions.assertThat(steps.getString("last.shape.state")).isEqualTo("passed");
+        org.assertj.core.api.Assertions.assertThat(steps.getString("last.shape.results[0].assertions[0].measured"))
+                .isEqualTo(newest.getString("results[0].assertions[0].measured"));
+        org.assertj.core.api.Assertions.assertThat(steps.getMap("last")).containsOnlyKeys("shape");
+        String stranger = Labs.newLearner();
+        given().cookie("tclab_learner", stranger).get("/api/labs/" + lab + "/steps").then().statusCode(404);
+    }
+
     @Test
     void shouldFailAStepWhenTheLabIsNotShapedAndSayWhatWasMeasured() throws Exception {
         labAnswers("iperf3/iperf3-tcp-reverse.json");
