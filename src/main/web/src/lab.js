@@ -4,7 +4,7 @@
 import './lab.css';
 import { ApiError, getLab, myLabs, startLab, stopLab } from './api.js';
 import { el } from './dom.js';
-import { NodeTerminal } from './terminal.js';
+import { LEAVE_KEY, NodeTerminal } from './terminal.js';
 import { LabStats } from './stats.js';
 // The rest of the lesson page: Check buttons, quizzes answered in place, the idle-stop note, Copy buttons.
 import './page/checks.js';
@@ -66,7 +66,10 @@ class LabPanel {
     this.stopButton.addEventListener('click', () => this.askToStop());
     document.addEventListener('click', (event) => {
       const button = event.target.closest('.cmd-run[data-node][data-command]');
-      if (button) this.run(button.dataset.node, button.dataset.command);
+      if (button) {
+        this.returnTo = button;
+        this.run(button.dataset.node, button.dataset.command);
+      }
     });
     this.resume();
   }
@@ -217,7 +220,11 @@ class LabPanel {
     const tabs = el('div', 'tclab-tabs');
     tabs.setAttribute('role', 'tablist');
     const panes = el('div', 'tclab-panes');
-    this.workspace.replaceChildren(tabs, panes);
+    const keys = el('p', 'tclab-keys', `Keyboard: Tab completes in the terminal; ${LEAVE_KEY} leaves it, back to the lesson.`);
+    keys.id = 'tclab-terminal-keys';
+    const tabBar = el('div', 'tclab-tabbar');
+    tabBar.append(tabs, keys);
+    this.workspace.replaceChildren(tabBar, panes);
     this.terminals = new Map();
     this.tabs = new Map();
     const statsBoxes = {};
@@ -238,7 +245,10 @@ class LabPanel {
       panes.append(pane);
       this.tabs.set(node, { tab, pane });
       this.show(node);
-      this.terminals.set(node, new NodeTerminal(termBox, lab.id, node));
+      const terminal = new NodeTerminal(termBox, lab.id, node);
+      terminal.describedBy(keys.id);
+      terminal.onLeave = () => this.leaveTerminal(node);
+      this.terminals.set(node, terminal);
       statsBoxes[node] = statsBox;
     }
     this.show(nodes[0]);
@@ -274,6 +284,26 @@ class LabPanel {
       this.say(`The ${node} terminal is open in another tab or window. Press "Use it here" to bring it to this page, then Run again.`, true);
     }
     terminal.reveal();
+    this.tabsBelowBar();
+  }
+
+  /** The leave key in a terminal: back to the Run button that sent the last command, else to the node's tab. */
+  leaveTerminal(node) {
+    if (this.returnTo && this.returnTo.isConnected) {
+      this.showView('lesson');
+      this.returnTo.focus();
+    } else {
+      this.tabs.get(node).tab.focus();
+    }
+  }
+
+  /** Narrow screens: the node tabs, not only the terminal, sit just below the sticky Lesson | Lab bar. */
+  tabsBelowBar() {
+    const bar = document.querySelector('.view-switch');
+    const tabs = this.workspace.querySelector('.tclab-tabbar');
+    if (!bar || !tabs || getComputedStyle(bar).display === 'none') return;
+    const gap = tabs.getBoundingClientRect().top - bar.getBoundingClientRect().bottom;
+    window.scrollBy({ top: gap - 4, behavior: 'instant' });
   }
 
   labState(text) {

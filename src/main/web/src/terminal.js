@@ -9,6 +9,13 @@ const MAX_BACKOFF_MS = 15000;
 const MAX_MESSAGE_BYTES = 16 * 1024;
 const TAKEN_OVER = 4409;
 
+/** The key that leaves the terminal, as the page tells the learner. */
+export const LEAVE_KEY = 'Ctrl+]';
+
+function isLeaveKey(event) {
+  return event.ctrlKey && !event.altKey && !event.metaKey && (event.key === ']' || event.code === 'BracketRight');
+}
+
 export class NodeTerminal {
   constructor(box, labId, node) {
     this.labId = labId;
@@ -29,6 +36,12 @@ export class NodeTerminal {
     this.term.onData((data) => this.input(this.encoder.encode(data)));
     this.term.onBinary((data) => this.input(Uint8Array.from(data, (c) => c.charCodeAt(0) & 0xff)));
     this.term.onResize(({ cols, rows }) => this.control({ type: 'resize', cols, rows }));
+    // xterm keeps Tab (the shell completes with it): Ctrl+] (telnet's escape key) gives the keyboard back to the page.
+    this.term.attachCustomKeyEventHandler((event) => {
+      if (!isLeaveKey(event)) return true;
+      if (event.type === 'keydown' && this.onLeave) this.onLeave();
+      return false;
+    });
     this.resizeObserver = new ResizeObserver(() => this.refit());
     this.resizeObserver.observe(container);
     this.connect();
@@ -161,6 +174,11 @@ export class NodeTerminal {
     this.box.scrollIntoView({ block: window.matchMedia('(min-width: 68rem)').matches ? 'nearest' : 'start' });
     if (this.takeBack) this.takeBack.querySelector('button').focus();
     else this.term.focus();
+  }
+
+  /** Names the element that tells how to leave the terminal, for screen readers in the terminal. */
+  describedBy(id) {
+    if (this.term.textarea) this.term.textarea.setAttribute('aria-describedby', id);
   }
 
   refit() {

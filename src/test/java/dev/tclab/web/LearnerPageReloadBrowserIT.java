@@ -1,0 +1,209 @@
+package dev.tclab.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.options.BoundingBox;
+import com.microsoft.playwright.options.ColorScheme;
+import com.microsoft.playwright.options.WaitForSelectorState;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lesson page in headless Chromium against real labs, issue 14's last points: a reload keeps the plots' history
+ * and the check results; one step done with the keyboard only; on a phone, Run shows the node tabs and the terminal
+ * below the sticky bar. Screenshots land in target/ for review.
+ */
+@QuarkusTest
+class LearnerPageReloadBrowserIT {
+
+    private static final double TIMEOUT_MS = 60_000;
+    private static final Pattern RATE = Pattern.compile("Shape the uplink to (\\d+) Mbit/s");
+
+    private static Playwright playwright;
+    private static Browser browser;
+
+    @TestHTTPResource("/")
+    URI root;
+
+    @BeforeAll
+    static void launch() {
+        playwright = Playwright.create();
+        browser = Chromium.launch(playwright);
+    }
+
+    @AfterAll
+    static void close() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (playwright != null) {
+            playwright.close();
+        }
+    }
+
+    private BrowserContext context(int width, int height, ColorScheme scheme) {
+        BrowserContext context = browser.newContext(new Browser.NewContextOptions()
+                .setViewportSize(width, height).setColorScheme(scheme));
+        context.setDefaultTimeout(TIMEOUT_MS);
+        return context;
+    }
+
+    private static Locator terminal(Page page, String node) {
+        return page.locator(".tclab-pane[data-node=" + node + "] .xterm-rows");
+    }
+
+    private static int samples(Page page, String node) {
+        Object count = page.evaluate("n => document.querySelector(`.tclab-stats-node[data-node=${n}]`)?.dataset.samples ?? '0'", node);
+        return Integer.parseInt(String.valueOf(count));
+    }
+
+    /** The tbf command of the "shape" step, at the rate this learner's lesson asks for. */
+    private static String shapeCommand(Page page) {
+        Matcher rate = RATE.matcher(page.locator("#step-shape").innerText());
+        assertThat(rate.find()).as("the step names its rate").isTrue();
+        return "tc qdisc replace dev eth1 root tbf rate " + rate.group(1) + "mbit burst 32kb latency 100ms";
+    }
+
+    private static void stopLab(Page page) {
+        page.click("#lab-stop");
+        page.click("#lab-stop-confirm");
+        page.locator("#lab-start").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
+    }
+
+    private static boolean focused(Page page, String selector) {
+        return (Boolean) page.evaluate("s => document.activeElement !== null && document.activeElement.matches(s)", selector);
+    }
+
+    private static boolean focusedIn(Page page, String selector) {
+        return (Boolean) page.evaluate("s => document.activeElement !== null && document.activeElement.closest(s) !== null",
+                selector);
+    }
+
+    /** Presses Tab (or Shift+Tab) until the focused element matches, as a keyboard user would. */
+    private static void tabTo(Page page, String selector, boolean backwards) {
+        for (int i = 0; i < 80; i++) {
+            if (focused(page, selector)) {
+                return;
+            }
+            page.keyboard().press(backwards ? "Shift+Tab" : "Tab");
+        }
+        throw new AssertionError("Tab never reached " + selector + "; focus is on "
+                + page.evaluate("() => document.activeElement?.outerHTML.slice(0, 200)"));
+    }
+
+    @Test
+    void shouldKeepThePlotsAndTheCheckResultAfterAReload() {
+        try (BrowserContext context = context(1366, 768, ColorScheme.LIGHT)) {
+            Page page = context.newPage();
+            page.navigate(root + "lessons/web-test");
+            page.click("#lab-start");
+            Locator client = terminal(page, "client");
+            page.waitForCondition(() -> client.innerText().contains("root@client"));
+            page.locator(".tclab-pane[data-node=client] .xterm-helper-textarea").focus();
+            page.keyboard().type(shapeCommand(page) + "\n");
+            page.locator("#step-shape button.check-run").click();
+            Locator outcome = page.locator("#step-shape .check-result .check-outcome");
+            outcome.waitFor();
+            String result = outcome.innerText();
+            assertThat(result).contains("Passed").contains("measured");
+            page.waitForCondition(() -> samples(page, "client") >= 12);
+            int before = samples(page, "client");
+            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-before-reload-1366x768.png")));
+
+            page.reload();
+            page.waitForCondition(() -> samples(page, "client") > 0);
+            int after = samples(page, "client");
+            assertThat(after).as("the plot has the earlier points at once (" + before + " before the reload)")
+                    .isGreaterThanOrEqualTo(before);
+            int drawn = ((Number) page.evaluate("() => document.querySelector('.tclab-pane[data-node=client] "
+                    + ".tclab-chart-throughput .u-legend') ? 1 : 0")).intValue();
+            assertThat(drawn).as("the throughput chart is drawn from the history").isEqualTo(1);
+            Locator kept = page.locator("#step-shape .check-result .check-outcome");
+            kept.waitFor();
+            assertThat(kept.innerText()).as("the same check result after the reload").isEqualTo(result);
+            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-after-reload-1366x768.png")));
+            stopLab(page);
+        }
+    }
+
+    @Test
+    void shouldRunAStepWithTheKeyboardOnly() {
+        try (BrowserContext context = context(1366, 768, ColorScheme.LIGHT)) {
+            Page page = context.newPage();
+            page.navigate(root + "lessons/web-test");
+            String shape = shapeCommand(page);
+            // Run before the lab runs takes the keyboard to Start; Start then gives it to the first node's tab.
+            tabTo(page, "#step-shape button.cmd-run", false);
+            page.keyboard().press("Enter");
+            assertThat(focused(page, "#lab-start")).as("Run without a lab leads to Start").isTrue();
+            page.keyboard().press("Enter");
+            Locator client = terminal(page, "client");
+            page.waitForCondition(() -> client.innerText().contains("root@client"));
+            assertThat(focused(page, ".tclab-tab[data-node=client]")).isTrue();
+            Locator keys = page.locator("#tclab-terminal-keys");
+            assertThat(keys.isVisible()).isTrue();
+            assertThat(keys.innerText()).contains("Ctrl+]").contains("leaves");
+
+            tabTo(page, "#step-shape button.cmd-run", true);
+            page.keyboard().press("Enter");
+            assertThat(focusedIn(page, ".tclab-pane[data-node=client] .xterm")).as("Run gives the terminal the keyboard").isTrue();
+            page.waitForCondition(() -> client.innerText().contains("receiver"));
+            page.keyboard().type(shape + "\n");
+            page.keyboard().press("Tab");
+            assertThat(focusedIn(page, ".tclab-pane[data-node=client] .xterm")).as("Tab stays in the terminal").isTrue();
+            page.keyboard().press("Control+BracketRight");
+            assertThat(focused(page, "#step-shape button.cmd-run")).as("Ctrl+] goes back to the Run button").isTrue();
+
+            tabTo(page, "#step-shape button.check-run", false);
+            page.keyboard().press("Enter");
+            Locator outcome = page.locator("#step-shape .check-result .check-outcome");
+            outcome.waitFor();
+            assertThat(outcome.innerText()).contains("Passed");
+            assertThat(page.locator("#step-shape .check-result").getAttribute("aria-live")).isEqualTo("polite");
+            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-keyboard-1366x768.png")));
+            stopLab(page);
+        }
+    }
+
+    @Test
+    void shouldShowTheNodeTabsAndTheTerminalBelowTheStickyBarAfterRunOnAPhone() {
+        try (BrowserContext context = context(390, 844, ColorScheme.DARK)) {
+            Page page = context.newPage();
+            page.navigate(root + "lessons/web-test");
+            page.locator(".view-switch a[data-view=lab]").click();
+            page.click("#lab-start");
+            Locator client = terminal(page, "client");
+            page.waitForCondition(() -> client.innerText().contains("root@client"));
+            page.locator(".view-switch a[data-view=lesson]").click();
+            Locator run = page.locator("#step-baseline button.cmd-run").nth(1);
+            run.scrollIntoViewIfNeeded();
+            run.click();
+            page.waitForCondition(() -> client.innerText().contains("qdisc noqueue"));
+
+            BoundingBox bar = page.locator(".view-switch").boundingBox();
+            BoundingBox tabs = page.locator(".tclab-tabbar").boundingBox();
+            BoundingBox box = page.locator(".tclab-pane[data-node=client] .tclab-terminal-box").boundingBox();
+            assertThat(tabs.y).as("the node tabs start below the sticky bar").isGreaterThanOrEqualTo(bar.y + bar.height - 0.5);
+            assertThat(box.y + box.height).as("the whole terminal is on the screen").isLessThanOrEqualTo(844.5);
+            Object onTop = page.evaluate("() => { const t = document.querySelector('.tclab-tab[data-node=client]');"
+                    + " const r = t.getBoundingClientRect();"
+                    + " return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === t; }");
+            assertThat(onTop).as("nothing covers the node's tab").isEqualTo(true);
+            assertThat(focusedIn(page, ".tclab-pane[data-node=client] .xterm")).isTrue();
+            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-run-390x844-dark.png")));
+            stopLab(page);
+        }
+    }
+}
