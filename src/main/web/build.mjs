@@ -1,8 +1,11 @@
 // Bundles the pages' code: <outdir>/lab.js and lab.css for a lesson page (its lab panel, Check buttons, quizzes,
 // idle-stop note, Copy buttons), <outdir>/catalog.js for the catalog, and <outdir>/host-terminal.js and .css for a
-// workshop host's terminal view (the Maven build passes
+// workshop host's terminal view, each with a brotli copy beside it (<name>.br) (the Maven build passes
 // target/classes/META-INF/resources/app, served at /app/).
 import * as esbuild from 'esbuild';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
 
 const outdir = process.argv[2];
 if (!outdir) {
@@ -20,4 +23,13 @@ await esbuild.build({
   outdir,
   logLevel: 'warning',
 });
+// Brotli copies made once here, at the best quality (too slow to do per request): the server sends lab.js.br for
+// lab.js to browsers that accept br (web/PrecompressedAssets), gzip otherwise. Node's zlib has brotli built in.
+for (const name of readdirSync(outdir)) {
+  if (!/\.(js|css)$/.test(name)) continue;
+  const file = join(outdir, name);
+  writeFileSync(`${file}.br`, brotliCompressSync(readFileSync(file), {
+    params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
+  }));
+}
 console.log(`tclab web bundle written to ${outdir}`);

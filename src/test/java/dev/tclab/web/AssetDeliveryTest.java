@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pages link their scripts and styles by content-versioned URLs, cached for a year as immutable; the same files
- * without that version must be revalidated; text goes gzip-compressed.
+ * without that version must be revalidated; text goes gzip-compressed, the bundle brotli-compressed where accepted.
  */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
@@ -48,6 +48,44 @@ class AssetDeliveryTest {
         }
         String catalog = given().get("/").then().statusCode(200).extract().asString();
         assertThat(assetsOf(catalog)).extracting(a -> a[0]).contains("/css/tclab.css", "/app/catalog.js");
+    }
+
+    /** Brotli where the browser accepts it: the build's .br copy, which decodes (with node's zlib) to the bundle. */
+    @Test
+    void shouldSendTheBundleBrotliCompressedToBrowsersThatAcceptIt() throws Exception {
+        RestAssuredConfig raw = RestAssuredConfig.config().decoderConfig(DecoderConfig.decoderConfig().noContentDecoders());
+        for (String asset : List.of("/app/lab.js", "/app/lab.css", "/app/catalog.js")) {
+            byte[] plain = given().get(asset).then().statusCode(200).extract().asByteArray();
+            Response gzip = given().config(raw).header("Accept-Encoding", "gzip").get(asset);
+            Response br = given().config(raw).header("Accept-Encoding", "gzip, deflate, br").get(asset);
+            assertThat(br.statusCode()).isEqualTo(200);
+            assertThat(br.header("Content-Encoding")).as(asset).isEqualTo("br");
+            assertThat(br.header("Vary")).containsIgnoringCase("Accept-Encoding");
+            assertThat(br.contentType()).startsWith(asset.endsWith(".css") ? "text/css" : "text/javascript");
+            assertThat(br.asByteArray().length).as(asset + " brotli beside gzip").isLessThan(gzip.asByteArray().length);
+            assertThat(brotliDecoded(br.asByteArray())).as(asset + " decodes to the bundle").isEqualTo(plain);
+            System.out.printf("%s: %d bytes, gzip %d, brotli %d%n", asset, plain.length, gzip.asByteArray().length,
+                    br.asByteArray().length);
+
+            String version = AssetVersions.version(asset).orElseThrow();
+            given().config(raw).header("Accept-Encoding", "br").get(asset + "?v=" + version).then().statusCode(200)
+                    .header("Content-Encoding", "br").header("Cache-Control", "public, max-age=31536000, immutable");
+            given().config(raw).header("Accept-Encoding", "br").header("If-None-Match", br.header("ETag")).get(asset)
+                    .then().statusCode(304);
+        }
+        assertThat(given().config(raw).header("Accept-Encoding", "br;q=0, gzip").get("/app/lab.js").header("Content-Encoding"))
+                .isEqualTo("gzip");
+    }
+
+    private static byte[] brotliDecoded(byte[] compressed) throws Exception {
+        Process node = new ProcessBuilder("node", "-e",
+                "process.stdout.write(require('zlib').brotliDecompressSync(require('fs').readFileSync(0)))").start();
+        try (var in = node.getOutputStream()) {
+            in.write(compressed);
+        }
+        byte[] out = node.getInputStream().readAllBytes();
+        assertThat(node.waitFor()).as(new String(node.getErrorStream().readAllBytes())).isZero();
+        return out;
     }
 
     @Test
