@@ -123,6 +123,36 @@ abstract class StoreContract {
     }
 
     @Test
+    void shouldAnswerTheNewestFinishedRunOfEachStepOfALearnersLab() {
+        String learner = fresh("l");
+        String lab = fresh("lab");
+        var older = finishedRun(lab, learner, "shape", "failed");
+        var newer = finishedRun(lab, learner, "shape", "passed");
+        var baseline = finishedRun(lab, learner, "baseline", "passed");
+        runs.started(TestCheckRuns.run(lab, learner, "tbf-basics", "shape")); // still running: not a result yet
+        finishedRun(fresh("lab"), learner, "shape", "failed");
+        finishedRun(lab, fresh("l"), "shape", "failed");
+
+        Map<String, CheckRunView> last = runs.lastFinishedByStep(lab, learner);
+        assertThat(last).containsOnlyKeys("shape", "baseline");
+        assertThat(last.get("shape").id()).isEqualTo(newer.id()).isNotEqualTo(older.id());
+        assertThat(last.get("shape").state()).isEqualTo("passed");
+        assertThat(last.get("shape").results()).extracting(CheckRunView.ResultView::message).containsExactly("passed");
+        assertThat(last.get("baseline").id()).isEqualTo(baseline.id());
+        assertThat(runs.lastFinishedByStep(fresh("lab"), learner)).isEmpty();
+    }
+
+    private dev.tclab.grading.CheckRun finishedRun(String lab, String learner, String step, String state) {
+        var run = TestCheckRuns.run(lab, learner, "tbf-basics", step);
+        runs.started(run);
+        runs.resultAdded(run, 0, new CheckResult(step, step, CheckResult.Status.valueOf(state.toUpperCase()), 1,
+                List.of(), Map.of(), Map.of(), Map.of(), state, Duration.ofMillis(10), null));
+        TestCheckRuns.finish(run, state, state);
+        runs.finished(run);
+        return run;
+    }
+
+    @Test
     void shouldReportARunThatNeverFinishedAsInterruptedWithItsResultsSoFar() {
         String learner = fresh("l");
         String lab = fresh("lab");
