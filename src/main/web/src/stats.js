@@ -2,6 +2,7 @@
 // the qdisc/class/filter tree. tc output the server could not parse is shown raw.
 import uPlot from 'uplot';
 import { el } from './dom.js';
+import { LatencyPlots } from './latency.js';
 
 const HISTORY = 120;
 const MAX_BACKOFF_MS = 15000;
@@ -295,6 +296,7 @@ export class LabStats {
   constructor(containers, labId) {
     this.labId = labId;
     this.nodes = new Map(Object.entries(containers).map(([node, box]) => [node, new NodeStats(box, node)]));
+    this.latency = new LatencyPlots(containers);
     this.backoff = 500;
     this.connect();
   }
@@ -320,6 +322,10 @@ export class LabStats {
     } catch (e) {
       return;
     }
+    if (message.type === 'probe' || message.type === 'probe-notice') {
+      this.latency.message(message);
+      return;
+    }
     const view = this.nodes.get(message.node);
     if (message.type === 'history') this.history(message.samples || []);
     else if (message.type === 'sample' && view) view.sample(message);
@@ -337,6 +343,7 @@ export class LabStats {
   dispose() {
     this.disposed = true;
     this.nodes.forEach((view) => view.resizer.disconnect());
+    this.latency.dispose();
     clearTimeout(this.timer);
     if (this.socket) this.socket.close(1000);
   }

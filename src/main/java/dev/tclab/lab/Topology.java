@@ -1,5 +1,6 @@
 package dev.tclab.lab;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,9 +10,15 @@ import java.util.Map;
  *
  * @param name  the topology's name
  * @param nodes nodes by name, in file order
- * @param links point-to-point links between node interfaces
+ * @param links  point-to-point links between node interfaces
+ * @param probes latency probes the platform runs while the page watches the lab, in file order
  */
-public record Topology(String name, Map<String, Node> nodes, List<Link> links) {
+public record Topology(String name, Map<String, Node> nodes, List<Link> links, List<Probe> probes) {
+
+    /** A topology without latency probes. */
+    public Topology(String name, Map<String, Node> nodes, List<Link> links) {
+        this(name, nodes, links, List.of());
+    }
 
     /**
      * One container of the lab.
@@ -37,6 +44,18 @@ public record Topology(String name, Map<String, Node> nodes, List<Link> links) {
 
     /** A veth pair between two nodes. */
     public record Link(Endpoint a, Endpoint b) {
+    }
+
+    /**
+     * A latency probe: the platform pings {@code to} from {@code from}'s measurement sidecar (never with the learner's
+     * tools) and the page plots the round trips beside the throughput.
+     *
+     * @param name  the plot's label, unique in the lab
+     * @param from  the node whose network namespace the pings leave from
+     * @param to    an IPv4 unicast address of the lab
+     * @param every the time between two pings
+     */
+    public record Probe(String name, String from, String to, Duration every) {
     }
 
     /** The interfaces a node gets from its links, in link order. */

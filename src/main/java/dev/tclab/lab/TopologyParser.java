@@ -3,19 +3,22 @@ package dev.tclab.lab;
 import dev.tclab.yaml.YamlChecks;
 import dev.tclab.yaml.YamlException;
 import dev.tclab.yaml.YamlNode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Reads a lab.yml: a subset of containerlab's topology format ({@code name}, {@code topology.nodes} with
  * {@code kind: linux}, {@code image}, {@code env}, {@code exec}; {@code topology.links[].endpoints}), plus
- * {@code hidden} (no learner terminal), {@code sysctls} and {@code stats} (the interfaces
- * whose statistics the page shows). Every problem is reported with file, line and field.
+ * {@code hidden} (no learner terminal), {@code sysctls}, {@code stats} (the interfaces whose statistics the page
+ * shows) and the top-level {@code probes} (latency the page plots). Every problem is reported with file, line and
+ * field.
  */
 public final class TopologyParser {
 
@@ -28,12 +31,24 @@ public final class TopologyParser {
     static final Pattern LAB_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
     /** Only network sysctls are namespaced per container; others would need a privileged container. */
     static final Pattern SYSCTL = Pattern.compile("net\\.[a-z0-9_.]+");
+    /** A probe's label on the page: printable, short enough for a legend. */
+    static final Pattern PROBE_NAME = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} ._:>-]{0,39}");
+    /** Dotted-quad IPv4 without leading zeros (ping would read {@code 010} as octal). */
+    static final Pattern IPV4 = Pattern.compile("(0|[1-9][0-9]{0,2})\\.(0|[1-9][0-9]{0,2})\\.(0|[1-9][0-9]{0,2})"
+            + "\\.(0|[1-9][0-9]{0,2})");
+    static final Pattern PROBE_EVERY = Pattern.compile("([0-9]{1,5})ms|([0-9]{1,2}(?:\\.[0-9]{1,3})?)s");
+    /** Each probe is a ping process in a sidecar (which has few pids to spare) and a line on the page's plot. */
+    static final int MAX_PROBES = 4;
+    static final Duration PROBE_MIN_EVERY = Duration.ofMillis(100);
+    static final Duration PROBE_MAX_EVERY = Duration.ofSeconds(5);
+    static final Duration PROBE_DEFAULT_EVERY = Duration.ofMillis(200);
 
-    private static final List<String> TOP_KEYS = List.of("name", "topology");
+    private static final List<String> TOP_KEYS = List.of("name", "topology", "probes");
     private static final List<String> TOPOLOGY_KEYS = List.of("nodes", "links");
     private static final List<String> NODE_KEYS = List.of("kind", "image", "hidden", "env", "sysctls", "exec",
             "stats");
     private static final List<String> LINK_KEYS = List.of("endpoints");
+    private static final List<String> PROBE_KEYS = List.of("name", "from", "to", "every");
 
     private TopologyParser() {
     }
@@ -69,10 +84,94 @@ public final class TopologyParser {
                 readLink(checks, link, nodes, links);
             }
         }
+        List<Topology.Probe> probes = readProbes(checks, root, topology == null ? null : nodes);
         if (!checks.ok()) {
             throw new TopologyException(checks.problems());
         }
-        return new Topology(name, nodes, links);
+        return new Topology(name, nodes, links, probes);
+    }
+
+    /** The top-level {@code probes}; {@code nodes} is null when the topology itself could not be read. */
+    private static List<Topology.Probe> readProbes(YamlChecks checks, YamlNode root, Map<String, Topology.Node> nodes) {
+        List<YamlNode> items = checks.list(root, "probes", false);
+        if (items.size() > MAX_PROBES) {
+            checks.add(root.get("probes"), "a lab has at most " + MAX_PROBES + " probes (each is a ping the server runs"
+                    + " and a line on the plot); found " + items.size());
+            return List.of();
+        }
+        List<Topology.Probe> probes = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (YamlNode item : items) {
+            if (!item.isMap()) {
+                checks.add(item, "expected a probe with 'name', 'from' and 'to' (and 'every'), found " + item.kind());
+                continue;
+            }
+            checks.onlyKeys(item, PROBE_KEYS);
+            String name = checks.text(item, "name", null, true);
+            String from = checks.text(item, "from", null, true);
+            String to = checks.text(item, "to", null, true);
+            Duration every = probeInterval(checks, item.get("every"));
+            boolean ok = true;
+            if (name != null && !PROBE_NAME.matcher(name).matches()) {
+                checks.add(item.get("name"), "'" + name + "' is not a usable probe name: 1-40 letters, digits, spaces"
+                        + " and . _ : > -, starting with a letter or digit, e.g. 'client to server'");
+                ok = false;
+            } else if (name != null && !names.add(name)) {
+                checks.add(item.get("name"), "another probe is already named '" + name + "'; give each its own name");
+                ok = false;
+            }
+            if (from != null && nodes != null && !nodes.containsKey(from)) {
+                checks.add(item.get("from"), "no node named '" + from + "' in topology.nodes (have: "
+                        + String.join(", ", nodes.keySet()) + ")");
+                ok = false;
+            }
+            if (to != null && !isUnicastIpv4(to)) {
+                checks.add(item.get("to"), "'" + to + "' is not an IPv4 address of a lab node: write one address,"
+                        + " e.g. 198.51.100.10 (no host name, no broadcast or multicast address)");
+                ok = false;
+            }
+            if (ok && name != null && from != null && to != null && every != null) {
+                probes.add(new Topology.Probe(name, from, to, every));
+            }
+        }
+        return probes;
+    }
+
+    /** {@code every}: whole milliseconds ({@code 200ms}) or seconds ({@code 1s}, {@code 0.5s}), 100ms to 5s. */
+    private static Duration probeInterval(YamlChecks checks, YamlNode every) {
+        if (every == null) {
+            return PROBE_DEFAULT_EVERY;
+        }
+        String text = checks.scalar(every, null);
+        if (text == null) {
+            return null;
+        }
+        Matcher m = PROBE_EVERY.matcher(text);
+        Duration interval = null;
+        if (m.matches()) {
+            interval = m.group(1) != null ? Duration.ofMillis(Long.parseLong(m.group(1)))
+                    : Duration.ofMillis(Math.round(Double.parseDouble(m.group(2)) * 1000));
+        }
+        if (interval == null || interval.compareTo(PROBE_MIN_EVERY) < 0 || interval.compareTo(PROBE_MAX_EVERY) > 0) {
+            checks.add(every, "'" + text + "' is not a probe interval: write a time from 100ms to 5s, e.g. 200ms or 1s");
+            return null;
+        }
+        return interval;
+    }
+
+    /** A unicast IPv4 address: not 0.x (this host), not multicast, reserved or broadcast (224.0.0.0 and up). */
+    static boolean isUnicastIpv4(String text) {
+        Matcher m = IPV4.matcher(text);
+        if (!m.matches()) {
+            return false;
+        }
+        for (int i = 1; i <= 4; i++) {
+            if (Integer.parseInt(m.group(i)) > 255) {
+                return false;
+            }
+        }
+        int first = Integer.parseInt(m.group(1));
+        return first != 0 && first < 224;
     }
 
     private static void readNode(YamlChecks checks, String name, YamlNode spec, Map<String, Topology.Node> nodes) {

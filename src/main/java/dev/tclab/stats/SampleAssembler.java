@@ -1,7 +1,5 @@
 package dev.tclab.stats;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +23,7 @@ final class SampleAssembler {
     private final long maxRoundBytes;
     private long roundBytes;
     private boolean overflowed;
-    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+    private final LineSplitter lines = new LineSplitter(MAX_LINE, this::line);
     private long nanos = -1;
     private final List<RawSample.RawDetails> details = new ArrayList<>();
     private String dev;
@@ -51,19 +49,12 @@ final class SampleAssembler {
         roundBytes += chunk.length;
         if (roundBytes > maxRoundBytes) {
             overflowed = true;
-            line.reset();
+            lines.reset();
             clearRound();
             onOverflow.run();
             return;
         }
-        for (byte b : chunk) {
-            if (b == '\n') {
-                line(line.toString(StandardCharsets.UTF_8));
-                line.reset();
-            } else if (line.size() < MAX_LINE) {
-                line.write(b);
-            }
-        }
+        lines.accept(chunk);
     }
 
     private void line(String text) {

@@ -86,6 +86,27 @@ final class StatsFrames {
         }
     }
 
+    /**
+     * New round trips of a latency probe of the lab.yml ({@code index} is its place there, for a stable colour):
+     * pings in the order they left, each with its round trip in ms, or {@code lost} when no reply came back.
+     */
+    record ProbeSample(String type, String probe, int index, String from, String to, List<ProbePoint> points) {
+        ProbeSample(String probe, int index, String from, String to, List<ProbePoint> points) {
+            this("probe", probe, index, from, to, points);
+        }
+    }
+
+    /** One ping: when it left (ms since the epoch) and its round trip in ms (null when lost). */
+    record ProbePoint(long time, Double rttMs, boolean lost) {
+    }
+
+    /** A probe's ping stopped (and restarts), e.g. because the node has no route to its address. */
+    record ProbeNotice(String type, String probe, int index, String message) {
+        ProbeNotice(String probe, int index, String message) {
+            this("probe-notice", probe, index, message);
+        }
+    }
+
     /** The socket cannot go on, or a message from the page was refused. */
     record Error(String type, String message) {
         Error(String message) {

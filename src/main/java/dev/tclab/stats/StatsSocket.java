@@ -24,8 +24,8 @@ import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
- * Live tc statistics of every interactive node of a learner's lab (the interfaces its lab.yml names, or all), as JSON text frames (see docs/api.md,
- * "WebSockets"). Callbacks run on worker threads because watching may start a sampler in the lab.
+ * Live tc statistics of every interactive node of a learner's lab (the interfaces its lab.yml names, or all), and
+ * the round trips of its latency probes, as JSON text frames (see docs/api.md, "WebSockets"). Callbacks run on worker threads because watching may start a sampler in the lab.
  */
 @WebSocket(path = "/ws/labs/{labId}/stats")
 public class StatsSocket {
@@ -33,19 +33,22 @@ public class StatsSocket {
     private static final Logger LOG = Logger.getLogger(StatsSocket.class);
     private static final UserData.TypedKey<Watching> WATCHING = new UserData.TypedKey<>("tclab.stats");
 
-    /** The nodes a connection watches. */
-    private record Watching(String labId, List<String> nodes, WebSocketStatsViewer viewer) {
+    /** The nodes and how many latency probes a connection watches. */
+    private record Watching(String labId, List<String> nodes, int probes, WebSocketStatsViewer viewer) {
     }
 
     private final LabSocketAccess access;
     private final StatsHub hub;
     private final StatsHistory history;
+    private final ProbeHub probes;
     private final ObjectMapper json;
 
-    public StatsSocket(LabSocketAccess access, StatsHub hub, StatsHistory history, ObjectMapper json) {
+    public StatsSocket(LabSocketAccess access, StatsHub hub, StatsHistory history, ProbeHub probes,
+            ObjectMapper json) {
         this.access = access;
         this.hub = hub;
         this.history = history;
+        this.probes = probes;
         this.json = json;
     }
 
@@ -63,7 +66,8 @@ public class StatsSocket {
                 hub.watch(labId, node, topology.nodes().get(node).stats(), viewer);
                 watched.add(node);
             }
-            connection.userData().put(WATCHING, new Watching(labId, watched, viewer));
+            probes.watch(labId, topology.probes(), viewer);
+            connection.userData().put(WATCHING, new Watching(labId, watched, topology.probes().size(), viewer));
         } catch (SocketRefusedException e) {
             viewer.close(e.closeCode(), e.getMessage());
         } catch (NodeNotFoundException e) {
@@ -112,6 +116,7 @@ public class StatsSocket {
         Watching watching = connection.userData().remove(WATCHING);
         if (watching != null) {
             watching.nodes().forEach(node -> hub.unwatch(watching.labId(), node, watching.viewer()));
+            probes.unwatch(watching.labId(), watching.probes(), watching.viewer());
         }
     }
 }

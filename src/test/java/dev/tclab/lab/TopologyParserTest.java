@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.tclab.yaml.FileProblem;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -137,5 +138,86 @@ class TopologyParserTest {
                         + " 'stats' out to show all",
                 "lab.yml:6: topology.nodes.modem.stats: a hidden node has no terminal and no statistics on the page;"
                         + " remove 'stats' or 'hidden'");
+    }
+
+    private static final String TWO_NODES = """
+            name: x
+            topology:
+              nodes:
+                client: {}
+                server: {}
+            """;
+
+    @Test
+    void shouldReadProbesWithTheirIntervalsAndTheDefault() throws Exception {
+        Topology topology = TopologyParser.parse("lab.yml", TWO_NODES + """
+                probes:
+                  - name: client to server        # the plot's label
+                    from: client
+                    to: 198.51.100.10
+                    every: 200ms
+                  - { name: "server > client", from: server, to: 10.0.0.1, every: 1.5s }
+                  - { name: slow, from: server, to: 10.0.0.1, every: 5s }
+                  - { name: default, from: client, to: 10.0.0.2 }
+                """);
+        assertThat(topology.probes()).containsExactly(
+                new Topology.Probe("client to server", "client", "198.51.100.10", Duration.ofMillis(200)),
+                new Topology.Probe("server > client", "server", "10.0.0.1", Duration.ofMillis(1500)),
+                new Topology.Probe("slow", "server", "10.0.0.1", Duration.ofSeconds(5)),
+                new Topology.Probe("default", "client", "10.0.0.2", Duration.ofMillis(200)));
+        assertThat(TopologyParser.parse("lab.yml", TWO_NODES).probes()).as("no probes: none").isEmpty();
+    }
+
+    @Test
+    void shouldRejectProbesThatCannotRunWithFileLineAndWhatToWrite() {
+        assertThat(problems(TWO_NODES + """
+                probes:
+                  - { name: a, from: router, to: 10.0.0.2 }
+                  - { name: b, from: client, to: server }
+                  - { name: c, from: client, to: 10.0.0.256 }
+                  - { name: d, from: client, to: 010.0.0.2 }
+                """)).containsExactly(
+                "lab.yml:7: probes[0].from: no node named 'router' in topology.nodes (have: client, server)",
+                "lab.yml:8: probes[1].to: 'server' is not an IPv4 address of a lab node: write one address, e.g."
+                        + " 198.51.100.10 (no host name, no broadcast or multicast address)",
+                "lab.yml:9: probes[2].to: '10.0.0.256' is not an IPv4 address of a lab node: write one address, e.g."
+                        + " 198.51.100.10 (no host name, no broadcast or multicast address)",
+                "lab.yml:10: probes[3].to: '010.0.0.2' is not an IPv4 address of a lab node: write one address, e.g."
+                        + " 198.51.100.10 (no host name, no broadcast or multicast address)");
+        assertThat(problems(TWO_NODES + """
+                probes:
+                  - { name: a, from: client, to: 255.255.255.255 }
+                  - { name: a, from: client, to: 224.0.0.1, every: 50ms }
+                  - { name: "a;b", to: 10.0.0.2, every: 6s }
+                  - { name: e, from: client, to: 10.0.0.2, every: often, count: 3 }
+                """)).containsExactly(
+                "lab.yml:7: probes[0].to: '255.255.255.255' is not an IPv4 address of a lab node: write one address,"
+                        + " e.g. 198.51.100.10 (no host name, no broadcast or multicast address)",
+                "lab.yml:8: probes[1].every: '50ms' is not a probe interval: write a time from 100ms to 5s, e.g. 200ms"
+                        + " or 1s",
+                "lab.yml:8: probes[1].name: another probe is already named 'a'; give each its own name",
+                "lab.yml:8: probes[1].to: '224.0.0.1' is not an IPv4 address of a lab node: write one address,"
+                        + " e.g. 198.51.100.10 (no host name, no broadcast or multicast address)",
+                "lab.yml:9: probes[2]: missing required field 'from'",
+                "lab.yml:9: probes[2].every: '6s' is not a probe interval: write a time from 100ms to 5s, e.g. 200ms"
+                        + " or 1s",
+                "lab.yml:9: probes[2].name: 'a;b' is not a usable probe name: 1-40 letters, digits, spaces and"
+                        + " . _ : > -, starting with a letter or digit, e.g. 'client to server'",
+                "lab.yml:10: probes[3].count: unknown field; expected one of name, from, to, every",
+                "lab.yml:10: probes[3].every: 'often' is not a probe interval: write a time from 100ms to 5s, e.g."
+                        + " 200ms or 1s");
+    }
+
+    @Test
+    void shouldBoundTheNumberOfProbes() {
+        assertThat(problems(TWO_NODES + """
+                probes:
+                  - { name: a, from: client, to: 10.0.0.2 }
+                  - { name: b, from: client, to: 10.0.0.2 }
+                  - { name: c, from: client, to: 10.0.0.2 }
+                  - { name: d, from: client, to: 10.0.0.2 }
+                  - { name: e, from: client, to: 10.0.0.2 }
+                """)).containsExactly("lab.yml:7: probes: a lab has at most 4 probes (each is a ping the server runs"
+                + " and a line on the plot); found 5");
     }
 }

@@ -1,0 +1,109 @@
+package dev.tclab.stats;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.Topology;
+import dev.tclab.lab.WorkerThreads;
+import io.quarkus.runtime.ShutdownEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The latency probes of this server: at most one ping process per probe of a lab, running while somebody watches
+ * the lab's statistics. Calls block (they start engine streams): never call them on the event loop.
+ */
+@ApplicationScoped
+public class ProbeHub {
+
+    /** How often new round trips go to the pages: often enough to look live, seldom enough to redraw cheaply. */
+    static final long FLUSH_EVERY_MS = 500;
+
+    private record Key(String labId, int index) {
+    }
+
+    private final LabRuntime runtime;
+    private final ObjectMapper json;
+    private final Clock clock = Clock.systemUTC();
+    private final Map<Key, ProbeRunner> runners = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-probe-restart"));
+    // Separate from restarts, which block on the engine: a flush only hands frames to the viewers.
+    private final ScheduledExecutorService flushes = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-probe-flush"));
+
+    public ProbeHub(LabRuntime runtime, ObjectMapper json) {
+        this.runtime = runtime;
+        this.json = json;
+    }
+
+    /**
+     * Starts delivering the round trips of every probe of the lab to {@code viewer}, starting the probes nobody
+     * watched yet. On failure the probes this call started watching are released again.
+     */
+    void watch(String labId, List<Topology.Probe> probes, StatsViewer viewer)
+            throws EngineUnavailableException, NodeNotFoundException {
+        List<Integer> watched = new ArrayList<>();
+        try {
+            for (int i = 0; i < probes.size(); i++) {
+                watch(new Key(labId, i), probes.get(i), viewer);
+                watched.add(i);
+            }
+        } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
+            watched.forEach(i -> unwatch(new Key(labId, i), viewer));
+            throw e;
+        }
+    }
+
+    private void watch(Key key, Topology.Probe probe, StatsViewer viewer)
+            throws EngineUnavailableException, NodeNotFoundException {
+        while (true) {
+            ProbeRunner runner = runners.computeIfAbsent(key, k -> new ProbeRunner(k.labId(), probe, k.index(), runtime,
+                    json, restarts, flushes, FLUSH_EVERY_MS, clock, () -> runners.remove(k)));
+            try {
+                if (runner.watch(viewer)) {
+                    return;
+                }
+            } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
+                if (runner.unwatch(viewer)) {
+                    runners.remove(key, runner);
+                    runner.stop();
+                }
+                throw e;
+            }
+            runners.remove(key, runner);
+        }
+    }
+
+    /** Stops delivering to {@code viewer}; a probe stops when nobody watches its lab any more. */
+    void unwatch(String labId, int probeCount, StatsViewer viewer) {
+        for (int i = 0; i < probeCount; i++) {
+            unwatch(new Key(labId, i), viewer);
+        }
+    }
+
+    private void unwatch(Key key, StatsViewer viewer) {
+        ProbeRunner runner = runners.get(key);
+        if (runner != null && runner.unwatch(viewer)) {
+            runners.remove(key, runner);
+            runner.stop();
+        }
+    }
+
+    /** Number of probe processes running or restarting. */
+    public int probeCount() {
+        return runners.size();
+    }
+
+    void onShutdown(@Observes ShutdownEvent event) {
+        List.copyOf(runners.values()).forEach(ProbeRunner::stop);
+        restarts.shutdownNow();
+        flushes.shutdownNow();
+    }
+}
