@@ -270,7 +270,11 @@ public class KubernetesLabRuntime implements LabRuntime {
     public ExecResult exec(String labId, String node, List<String> command, Duration timeout)
             throws EngineUnavailableException, NodeNotFoundException {
         String pod = existingPod(labId, node);
-        return call(() -> KubeExec.run(client, namespace, pod, LabObjects.SIDECAR_CONTAINER, command, timeout));
+        try {
+            return call(() -> KubeExec.run(client, namespace, pod, LabObjects.SIDECAR_CONTAINER, command, timeout));
+        } catch (KubernetesClientException e) {
+            throw gone(e, labId, node);
+        }
     }
 
     @Override
@@ -289,8 +293,24 @@ public class KubernetesLabRuntime implements LabRuntime {
                                  StreamListener listener) throws EngineUnavailableException, NodeNotFoundException {
         String pod = existingPod(labId, node);
         String streamId = UUID.randomUUID().toString().substring(0, 8);
-        return call(() -> new KubeProcessStream(client, namespace, pod, container, streamId, command, tty, listener,
-                pool));
+        try {
+            return call(() -> new KubeProcessStream(client, namespace, pod, container, streamId, command, tty,
+                    listener, pool));
+        } catch (KubernetesClientException e) {
+            throw gone(e, labId, node);
+        }
+    }
+
+    /**
+     * The API server's refusal of an exec: the pod went away (404) or its container is not running (400) since it
+     * was looked up, which is a node the lab no longer has; anything else passes through.
+     */
+    private static KubernetesClientException gone(KubernetesClientException e, String labId, String node)
+            throws NodeNotFoundException {
+        if (e.getCode() == 404 || e.getCode() == 400) {
+            throw new NodeNotFoundException(labId, node);
+        }
+        return e;
     }
 
     /** The node's pod name, once it is known to run: an exec into a missing pod would wait for it instead. */

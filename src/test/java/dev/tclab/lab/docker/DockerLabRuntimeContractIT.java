@@ -1,13 +1,23 @@
 package dev.tclab.lab.docker;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.HostConfig;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.LabRuntimeContract;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ClientProxy;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.lang.annotation.Annotation;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** The {@link LabRuntimeContract} on the real Docker engine. */
 @QuarkusTest
@@ -18,6 +28,18 @@ class DockerLabRuntimeContractIT extends LabRuntimeContract {
 
     @Inject
     DockerClient docker;
+
+    @Test
+    void shouldBeTheDefaultRuntimeAndNeverBuildTheKubernetesClient() throws Exception {
+        start("two-node");
+
+        assertThat(ClientProxy.unwrap(runtime)).isInstanceOf(DockerLabRuntime.class);
+        for (Class<? extends Annotation> scope : List.of(Singleton.class, ApplicationScoped.class)) {
+            assertThat(Arc.container().getActiveContext(scope).getState().getContextualInstances().keySet())
+                    .as("beans built").noneMatch(bean -> bean.getTypes().contains(KubernetesClient.class)
+                            || bean.getBeanClass().getName().contains("Kubernetes"));
+        }
+    }
 
     @Override
     protected LabRuntime runtime() {
