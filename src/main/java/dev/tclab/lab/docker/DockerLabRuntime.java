@@ -13,6 +13,7 @@ import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.KernelCapabilities;
 import dev.tclab.lab.KernelProbe;
+import dev.tclab.lab.LabExpiry;
 import dev.tclab.lab.LabProgressListener;
 import dev.tclab.lab.LabProgressListener.Stage;
 import dev.tclab.lab.LabRuntime;
@@ -257,21 +258,13 @@ public class DockerLabRuntime implements LabRuntime {
         return engineCall(() -> {
             Set<String> expired = new HashSet<>();
             for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(Labels.all()).exec()) {
-                if (isExpired(c.getLabels().get(Labels.EXPIRES), now)) {
+                if (LabExpiry.passed(c.getLabels().get(Labels.EXPIRES), now)) {
                     containers.remove(c.getId());
                     expired.add(c.getLabels().get(Labels.LAB));
                 }
             }
             return expired;
         });
-    }
-
-    private static boolean isExpired(String expires, Instant now) {
-        try {
-            return expires != null && Instant.ofEpochSecond(Long.parseLong(expires)).isBefore(now);
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 
     @Override

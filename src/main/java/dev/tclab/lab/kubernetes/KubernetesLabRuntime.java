@@ -6,6 +6,7 @@ import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.KernelCapabilities;
 import dev.tclab.lab.KernelProbe;
+import dev.tclab.lab.LabExpiry;
 import dev.tclab.lab.LabProgressListener;
 import dev.tclab.lab.LabProgressListener.Stage;
 import dev.tclab.lab.LabRuntime;
@@ -344,21 +345,13 @@ public class KubernetesLabRuntime implements LabRuntime {
                 .withLabels(KubeLabels.allLabPods()).list().getItems());
         Set<String> expired = new HashSet<>();
         for (Pod pod : pods) {
-            if (isExpired(pod.getMetadata().getLabels().get(KubeLabels.EXPIRES), now)) {
+            if (LabExpiry.passed(pod.getMetadata().getLabels().get(KubeLabels.EXPIRES), now)) {
                 call(() -> client.pods().inNamespace(namespace).withName(pod.getMetadata().getName())
                         .withGracePeriod(0).delete());
                 expired.add(pod.getMetadata().getLabels().get(KubeLabels.LAB));
             }
         }
         return expired;
-    }
-
-    private static boolean isExpired(String expires, Instant now) {
-        try {
-            return expires != null && Instant.ofEpochSecond(Long.parseLong(expires)).isBefore(now);
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.tclab.lab.kubernetes;
 
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.LabExpiry;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.Topology;
 import io.fabric8.kubernetes.api.model.Affinity;
@@ -48,8 +49,6 @@ final class LabObjects {
     private static final int SIDECAR_MEMORY_MIB = 64;
     private static final int SIDECAR_TMPFS_MIB = 4;
     private static final int HELPER_MEMORY_MIB = 64;
-    /** Past its maximum lifetime, an app stops a lab within a cull interval; the grace keeps clear of that. */
-    static final Duration EXPIRY_GRACE = Duration.ofMinutes(10);
     /**
      * PID 1 of a node: a shell that reaps the zombies learners' background jobs leave (Docker's --init does it
      * there; a pod has no such option and shares no process namespace with a pause process that would).
@@ -82,7 +81,7 @@ final class LabObjects {
      * are the kernel features the lesson needs; the pod goes only to cluster nodes the probe labelled with them.
      */
     Pod nodePod(LabSpec spec, Topology.Node node, String anchor, Set<String> features, Instant started) {
-        Instant expires = started.plus(limits.maxLifetime()).plus(EXPIRY_GRACE);
+        Instant expires = LabExpiry.of(started, limits.maxLifetime());
         Map<String, String> labels = KubeLabels.node(instance, spec, node.name(), expires);
         Map<String, String> nodeSelector = new TreeMap<>();
         features.forEach(f -> nodeSelector.put(KubeLabels.feature(f), "true"));
