@@ -2,7 +2,6 @@ package dev.tclab.lab.kubernetes;
 
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.LabRuntimeContract;
-import dev.tclab.lab.TopologySource;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;
 import java.util.Map;
