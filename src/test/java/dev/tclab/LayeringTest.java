@@ -54,4 +54,12 @@ class LayeringTest {
                 .should().dependOnClassesThat().resideInAPackage("com.github.dockerjava..")
                 .check(classes);
     }
+
+    @Test
+    void onlyTheKubernetesAdapterImportsFabric8() {
+        noClasses().that().resideOutsideOfPackage("dev.tclab.lab.kubernetes..")
+                .should().dependOnClassesThat().resideInAPackage("io.fabric8..")
+                .because("lessons, grading, terminals and statistics reach a cluster only through LabRuntime")
+                .check(classes);
+    }
 }

@@ -19,6 +19,12 @@ public interface TclabConfig {
 
     Docker docker();
 
+    /** What runs the labs: {@code docker} (one engine) or {@code kubernetes} (pods on a cluster). */
+    @WithDefault("docker")
+    String runtime();
+
+    Kubernetes kubernetes();
+
     Terminal terminal();
 
     Stats stats();
@@ -142,6 +148,16 @@ public interface TclabConfig {
         /** How often the engine is checked, so an outage is noticed and a recovery picked up by itself. */
         @WithDefault("5s")
         Duration checkInterval();
+    }
+
+    interface Kubernetes {
+        /** Namespace of the lab pods, their NetworkPolicy and the wiring helper DaemonSet. */
+        @WithDefault("tclab-labs")
+        String namespace();
+
+        /** Name of the wiring helper DaemonSet (one pod per cluster node, made by deploy/kubernetes). */
+        @WithDefault("tclab-wiring")
+        String helperName();
     }
 
     interface Learner {

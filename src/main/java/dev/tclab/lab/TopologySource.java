@@ -2,6 +2,7 @@ package dev.tclab.lab;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** Finds the lab topology of a lesson. */
 public interface TopologySource {
@@ -12,5 +13,13 @@ public interface TopologySource {
     /** The learner's values of the lesson's parameters (kept in the lab's record); empty when it has none. */
     default Map<String, String> parametersFor(String lesson, String learner) {
         return Map.of();
+    }
+
+    /**
+     * The kernel features ({@code qdisc:cake}, ...) the lesson's lab requires, so a runtime with many hosts can place
+     * it on one that has them; empty when it requires none or there is no such lesson.
+     */
+    default Set<String> kernelFeaturesFor(String lesson) {
+        return Set.of();
     }
 }

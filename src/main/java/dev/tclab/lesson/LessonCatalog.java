@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
@@ -88,6 +89,11 @@ public class LessonCatalog implements TopologySource {
             }
         }
         return Optional.ofNullable(found);
+    }
+
+    @Override
+    public Set<String> kernelFeaturesFor(String slug) {
+        return lesson(slug).map(l -> Set.copyOf(l.meta().requires())).orElse(Set.of());
     }
 
     /** The lesson's lab. A lesson whose lab.yml is broken throws its problems; other problems do not stop the lab. */

@@ -4,12 +4,12 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
+import dev.tclab.lab.BoundedCommand;
 import dev.tclab.lab.ExecResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -24,31 +24,23 @@ final class DockerExec {
 
     private static final Logger LOG = Logger.getLogger(DockerExec.class);
 
-    /** Exit code of coreutils' timeout(1) when it stopped the command. */
-    private static final int TIMEOUT_EXIT = 124;
-    /** Output kept per stream; the rest is read and dropped, so the command is never blocked on a full pipe. */
-    static final int MAX_CAPTURE_BYTES = 1 << 20;
-    /** How long past the timeout (and timeout(1)'s 2 s kill delay) the app waits before it kills the command itself. */
-    private static final Duration DEADLINE_MARGIN = Duration.ofSeconds(4);
-    /** The environment variable that marks every process of one exec, so the app can find and kill them all. */
-    private static final String MARKER = "TCLAB_EXEC";
+    /** Output kept per stream (see {@link BoundedCommand}). */
+    static final int MAX_CAPTURE_BYTES = BoundedCommand.MAX_CAPTURE_BYTES;
 
     private DockerExec() {
     }
 
     static ExecResult run(DockerClient docker, String containerId, List<String> command, Duration timeout) {
         // timeout(1) kills the command inside the container; the app's own deadline below holds when it does not.
-        long seconds = Math.max(1, (timeout.toMillis() + 999) / 1000);
-        List<String> wrapped = new ArrayList<>(List.of("timeout", "-k", "2", Long.toString(seconds)));
-        wrapped.addAll(command);
+        long seconds = BoundedCommand.seconds(timeout);
+        List<String> wrapped = BoundedCommand.withTimeout(command, seconds);
         String marker = UUID.randomUUID().toString();
         String execId = docker.execCreateCmd(containerId).withCmd(wrapped.toArray(String[]::new))
-                .withEnv(List.of(MARKER + "=" + marker))
+                .withEnv(List.of(BoundedCommand.MARKER + "=" + marker))
                 .withAttachStdout(true).withAttachStderr(true).exec().getId();
         Collector collector = new Collector();
         try (Collector running = docker.execStartCmd(execId).exec(collector)) {
-            long deadlineMs = TimeUnit.SECONDS.toMillis(seconds) + DEADLINE_MARGIN.toMillis();
-            if (!running.awaitCompletion(deadlineMs, TimeUnit.MILLISECONDS)) {
+            if (!running.awaitCompletion(BoundedCommand.deadlineMillis(seconds), TimeUnit.MILLISECONDS)) {
                 killMarked(docker, containerId, marker);
                 return collector.result(-1, true);
             }
@@ -61,7 +53,7 @@ final class DockerExec {
         }
         Long exit = docker.inspectExecCmd(execId).exec().getExitCodeLong();
         int code = exit == null ? -1 : exit.intValue();
-        boolean timedOut = code == TIMEOUT_EXIT;
+        boolean timedOut = code == BoundedCommand.TIMEOUT_EXIT;
         return collector.result(timedOut ? -1 : code, timedOut);
     }
 
@@ -70,8 +62,7 @@ final class DockerExec {
      * attach stream does not end an exec on Docker 20.10, and a command may ignore SIGTERM.
      */
     private static void killMarked(DockerClient docker, String containerId, String marker) {
-        String script = "for p in /proc/[0-9]*; do grep -qsa '" + MARKER + "=" + marker + "' $p/environ"
-                + " && kill -KILL ${p#/proc/} 2>/dev/null; done; true";
+        String script = BoundedCommand.killMarked(marker);
         try {
             String killId = docker.execCreateCmd(containerId).withCmd("sh", "-c", script)
                     .withAttachStdout(true).withAttachStderr(true).exec().getId();

@@ -12,9 +12,12 @@ import dev.tclab.lab.EngineStatus;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lab.KernelProbe;
+import dev.tclab.lab.LabExpiry;
 import dev.tclab.lab.LabProgressListener;
 import dev.tclab.lab.LabProgressListener.Stage;
 import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabScripts;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.LabStartException;
 import dev.tclab.lab.NodeNotFoundException;
@@ -22,6 +25,7 @@ import dev.tclab.lab.NodeStatus;
 import dev.tclab.lab.ProcessStream;
 import dev.tclab.lab.StreamListener;
 import dev.tclab.lab.Topology;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -44,6 +48,7 @@ import java.util.concurrent.Future;
  * and interface names, and lab traffic never leaves the lab.
  */
 @ApplicationScoped
+@Identifier("docker")
 public class DockerLabRuntime implements LabRuntime {
 
     private final DockerClient docker;
@@ -138,17 +143,8 @@ public class DockerLabRuntime implements LabRuntime {
     /** Brings the node's links up and runs its setup commands, stopping at the first that fails. */
     private void configure(String labId, Topology.Node node, List<String> interfaces, Duration timeout)
             throws LabStartException {
-        StringBuilder script = new StringBuilder("ip link set lo up\n");
-        for (String iface : interfaces) {
-            script.append("ip link set ").append(iface).append(" up || exit 1\n");
-        }
-        for (String command : node.exec()) {
-            String quoted = "'" + command.replace("'", "'\\''") + "'";
-            script.append("sh -c ").append(quoted).append(" || { echo \"setup command failed: \"")
-                    .append(quoted).append(" >&2; exit 1; }\n");
-        }
         ExecResult result = DockerExec.run(docker, NodeContainers.name(labId, node.name()),
-                List.of("sh", "-c", script.toString()), timeout);
+                List.of("sh", "-c", LabScripts.nodeSetup(node, interfaces)), timeout);
         if (!result.ok()) {
             throw new LabStartException("setting up node " + node.name() + " failed"
                     + (result.timedOut() ? " (timed out)" : "") + ": " + (result.stderr() + result.stdout()).trim());
@@ -262,21 +258,13 @@ public class DockerLabRuntime implements LabRuntime {
         return engineCall(() -> {
             Set<String> expired = new HashSet<>();
             for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(Labels.all()).exec()) {
-                if (isExpired(c.getLabels().get(Labels.EXPIRES), now)) {
+                if (LabExpiry.passed(c.getLabels().get(Labels.EXPIRES), now)) {
                     containers.remove(c.getId());
                     expired.add(c.getLabels().get(Labels.LAB));
                 }
             }
             return expired;
         });
-    }
-
-    private static boolean isExpired(String expires, Instant now) {
-        try {
-            return expires != null && Instant.ofEpochSecond(Long.parseLong(expires)).isBefore(now);
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 
     @Override

@@ -4,11 +4,12 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.model.Frame;
+import dev.tclab.lab.BoundedCommand;
 import dev.tclab.lab.ProcessStream;
+import dev.tclab.lab.QueueInputStream;
 import dev.tclab.lab.StreamListener;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,8 +44,7 @@ final class DockerProcessStream implements ProcessStream {
         this.background = background;
         this.pidFile = "/run/tclab-stream-" + streamId + ".pid";
         // The wrapper records the process's pid inside the container, so close() can signal exactly it.
-        List<String> wrapped = new ArrayList<>(List.of("sh", "-c", "echo $$ > " + pidFile + "; exec \"$@\"", "sh"));
-        wrapped.addAll(command);
+        List<String> wrapped = BoundedCommand.recordingPid(pidFile, command);
         this.execId = docker.execCreateCmd(containerId).withCmd(wrapped.toArray(String[]::new))
                 .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true).withTty(tty)
                 .withEnv(List.of("TERM=xterm-256color", "LANG=C.UTF-8")).exec().getId();
@@ -142,8 +142,7 @@ final class DockerProcessStream implements ProcessStream {
 
     /** Hangs up the process group (a TTY shell and its jobs), or the process alone when it leads no group. */
     private void killProcess() {
-        String script = "p=$(cat " + pidFile + " 2>/dev/null) && { kill -HUP -- -$p 2>/dev/null || kill -HUP $p; "
-                + "sleep 0.5; if kill -0 $p 2>/dev/null; then kill -KILL $p; fi; }; rm -f " + pidFile;
+        String script = BoundedCommand.hangUp(pidFile);
         try {
             DockerExec.run(docker, containerId, List.of("sh", "-c", script), Duration.ofSeconds(5));
         } catch (RuntimeException e) {

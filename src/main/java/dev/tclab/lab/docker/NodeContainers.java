@@ -9,6 +9,7 @@ import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.LogConfig;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.LabExpiry;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.Topology;
 import java.time.Duration;
@@ -37,9 +38,6 @@ final class NodeContainers {
     private final DockerClient docker;
     private final TclabConfig.Lab limits;
 
-    /** Past its maximum lifetime, an app stops a lab within a cull interval; the grace keeps clear of that. */
-    static final Duration EXPIRY_GRACE = Duration.ofMinutes(10);
-
     NodeContainers(DockerClient docker, TclabConfig config) {
         this.docker = docker;
         this.limits = config.lab();
@@ -63,7 +61,7 @@ final class NodeContainers {
 
     /** When a lab started now becomes an orphan for sure; every container of the lab carries it. */
     Instant expiry() {
-        return Instant.now().plus(limits.maxLifetime()).plus(EXPIRY_GRACE);
+        return LabExpiry.of(Instant.now(), limits.maxLifetime());
     }
 
     /**

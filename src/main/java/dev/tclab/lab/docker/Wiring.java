@@ -6,6 +6,7 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.LabScripts;
 import dev.tclab.lab.LabStartException;
 import dev.tclab.lab.Topology;
 import java.time.Duration;
@@ -38,13 +39,9 @@ final class Wiring {
         if (links.isEmpty()) {
             return;
         }
-        StringBuilder script = new StringBuilder("set -e\n");
-        for (Topology.Link link : links) {
-            script.append("ip link add ").append(link.a().iface()).append(" netns ").append(pids.get(link.a().node()))
-                    .append(" type veth peer name ").append(link.b().iface()).append(" netns ")
-                    .append(pids.get(link.b().node())).append('\n');
-        }
-        ExecResult result = runInHelper(script.toString(), timeout);
+        Map<String, String> namespaceOf = new java.util.HashMap<>();
+        pids.forEach((node, pid) -> namespaceOf.put(node, Long.toString(pid)));
+        ExecResult result = runInHelper(LabScripts.vethLinks(links, namespaceOf), timeout);
         if (!result.ok()) {
             throw new LabStartException("wiring the links failed: " + (result.stderr() + result.stdout()).trim()
                     + " (node pids " + pids + ")");

@@ -1,17 +1,16 @@
-package dev.tclab.lab.docker;
+package dev.tclab.lab;
 
-import dev.tclab.lab.ExecResult;
-import dev.tclab.lab.KernelCapabilities;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * The shell script that tries each traffic-control feature once in a throwaway container (on a veth pair and an
- * ifb, since this kind of kernel cannot make dummy devices), and the reader of its "feature yes|no" lines.
+ * ifb, since this kind of kernel cannot make dummy devices), and the reader of its "feature yes|no" lines. Every
+ * runtime runs the same script: Docker in a throwaway container, Kubernetes in each node's wiring helper.
  */
-final class KernelProbe {
+public final class KernelProbe {
 
-    static final String SCRIPT = """
+    public static final String SCRIPT = """
             t() { if eval "$2" >/dev/null 2>&1; then echo "$1 yes"; else echo "$1 no"; fi; }
             ip link set lo up
             t link:veth 'ip link add tv0 type veth peer name tv1'
@@ -37,7 +36,7 @@ final class KernelProbe {
     private KernelProbe() {
     }
 
-    static KernelCapabilities read(ExecResult result) {
+    public static KernelCapabilities read(ExecResult result) {
         Map<String, Boolean> features = new LinkedHashMap<>();
         String kernel = "unknown";
         for (String line : result.stdout().split("\n")) {

@@ -1,4 +1,4 @@
-package dev.tclab.lab.docker;
+package dev.tclab.lab;
 
 import java.io.InputStream;
 import java.util.concurrent.BlockingQueue;
@@ -6,12 +6,12 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The stdin of an exec stream: bytes offered from any thread, read by docker-java's writer thread.
+ * The stdin of an exec stream: bytes offered from any thread, read by the runtime client's writer thread.
  * (PipedInputStream is unusable here: it fails once a thread that wrote to it has ended, and WebSocket
  * messages arrive on changing worker threads.) Bounded: a process that does not read its input (a learner's
  * {@code stty -icanon; sleep 999}) must not make the app hold whatever is sent to it.
  */
-final class QueueInputStream extends InputStream {
+public final class QueueInputStream extends InputStream {
 
     private static final byte[] END = new byte[0];
 
@@ -23,12 +23,12 @@ final class QueueInputStream extends InputStream {
     private volatile boolean closed;
 
     /** @param maxQueuedBytes bytes waiting to be read beyond which {@link #offer} refuses more */
-    QueueInputStream(long maxQueuedBytes) {
+    public QueueInputStream(long maxQueuedBytes) {
         this.maxQueuedBytes = maxQueuedBytes;
     }
 
     /** Queues a copy of {@code bytes}; false (and nothing queued) when the reader is {@code maxQueuedBytes} behind. */
-    boolean offer(byte[] bytes) {
+    public boolean offer(byte[] bytes) {
         if (closed || bytes.length == 0) {
             return true; // a closed stream drops input silently: its process is gone, there is nobody to tell
         }
@@ -72,6 +72,16 @@ final class QueueInputStream extends InputStream {
         System.arraycopy(current, position, buffer, offset, n);
         position += n;
         return n;
+    }
+
+    /**
+     * Bytes readable without blocking, and 1 once the stream is closed so that a reader that polls this before it
+     * reads (the Kubernetes client's input pump does) reads the end.
+     */
+    @Override
+    public int available() {
+        long pending = (current == END ? 0 : current.length - position) + Math.max(0, queuedBytes.get());
+        return pending == 0 && closed ? 1 : (int) Math.min(Integer.MAX_VALUE, pending);
     }
 
     @Override

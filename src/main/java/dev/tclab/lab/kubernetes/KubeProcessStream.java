@@ -1,0 +1,133 @@
+package dev.tclab.lab.kubernetes;
+
+import dev.tclab.lab.BoundedCommand;
+import dev.tclab.lab.ProcessStream;
+import dev.tclab.lab.QueueInputStream;
+import dev.tclab.lab.StreamListener;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.ExecListener;
+import io.fabric8.kubernetes.client.dsl.ExecWatch;
+import io.fabric8.kubernetes.client.dsl.TtyExecErrorable;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.logging.Logger;
+
+/**
+ * A long-running process in a lab pod (a shell with a TTY, or a statistics sampler) attached over an exec through
+ * the API server. Its input is bounded as on Docker; closing it ends the attachment and kills the process, which an
+ * exec's closed stream alone does not.
+ */
+final class KubeProcessStream implements ProcessStream {
+
+    private static final Logger LOG = Logger.getLogger(KubeProcessStream.class);
+    /** Input queued for a process that does not read it; beyond this, writes are refused (see ProcessStream). */
+    static final long MAX_QUEUED_INPUT_BYTES = 1 << 20;
+
+    private final KubernetesClient client;
+    private final String namespace;
+    private final String pod;
+    private final String container;
+    private final String pidFile;
+    private final Executor background;
+    private final QueueInputStream stdin = new QueueInputStream(MAX_QUEUED_INPUT_BYTES);
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean reported = new AtomicBoolean();
+    private final ExecWatch watch;
+    private final StreamListener listener;
+
+    KubeProcessStream(KubernetesClient client, String namespace, String pod, String container, String streamId,
+                      List<String> command, boolean tty, StreamListener listener, Executor background) {
+        this.client = client;
+        this.namespace = namespace;
+        this.pod = pod;
+        this.container = container;
+        this.background = background;
+        this.listener = listener;
+        this.pidFile = "/run/tclab-stream-" + streamId + ".pid";
+        OutputStream output = new OutputStream() {
+            @Override
+            public void write(int b) {
+                listener.onOutput(new byte[] {(byte) b});
+            }
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) {
+                listener.onOutput(Arrays.copyOfRange(bytes, offset, offset + length));
+            }
+        };
+        ExecListener ends = new ExecListener() {
+            @Override
+            public void onFailure(Throwable error, Response response) {
+                background.execute(() -> finished(true, "the stream broke: " + error.getMessage()));
+            }
+
+            @Override
+            public void onClose(int code, String reason) {
+                background.execute(() -> finished(false, "the process exited"));
+            }
+        };
+        List<String> wrapped = BoundedCommand.recordingPid(pidFile,
+                tty ? prefixed(List.of("env", "TERM=xterm-256color", "LANG=C.UTF-8"), command) : command);
+        TtyExecErrorable streams = client.pods().inNamespace(namespace).withName(pod).inContainer(container)
+                .readingInput(stdin).writingOutput(output);
+        var execable = tty ? streams.withTTY() : streams.writingError(output);
+        this.watch = execable.usingListener(ends).exec(wrapped.toArray(String[]::new));
+    }
+
+    private static List<String> prefixed(List<String> prefix, List<String> command) {
+        return java.util.stream.Stream.concat(prefix.stream(), command.stream()).toList();
+    }
+
+    /** A failed stream means the API server (or the connection to it) went away; the process may outlive it. */
+    private void finished(boolean failed, String reason) {
+        if (!reported.compareAndSet(false, true)) {
+            return;
+        }
+        if (closed.get()) {
+            listener.onClosed("closed");
+        } else if (failed) {
+            listener.onEngineLost("the connection to the Kubernetes API server broke");
+        } else {
+            listener.onClosed(reason);
+        }
+    }
+
+    @Override
+    public boolean write(byte[] input) {
+        return stdin.offer(input);
+    }
+
+    @Override
+    public void resize(int columns, int rows) {
+        try {
+            watch.resize(columns, rows);
+        } catch (RuntimeException e) {
+            LOG.debugf("resize of a stream in %s failed: %s", pod, e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        stdin.close();
+        watch.close();
+        background.execute(() -> finished(false, "closed"));
+        background.execute(this::killProcess);
+    }
+
+    private void killProcess() {
+        try {
+            KubeExec.run(client, namespace, pod, container, List.of("sh", "-c", BoundedCommand.hangUp(pidFile)),
+                    Duration.ofSeconds(5));
+        } catch (RuntimeException e) {
+            // The pod is gone (lab stopped): so is the process.
+            LOG.debugf("could not kill stream process in %s: %s", pod, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,526 @@
+package dev.tclab.lab.kubernetes;
+
+import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.EngineStatus;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lab.KernelProbe;
+import dev.tclab.lab.LabExpiry;
+import dev.tclab.lab.LabProgressListener;
+import dev.tclab.lab.LabProgressListener.Stage;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabScripts;
+import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.LabStartException;
+import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.NodeStatus;
+import dev.tclab.lab.ProcessStream;
+import dev.tclab.lab.StreamListener;
+import dev.tclab.lab.Topology;
+import dev.tclab.lab.TopologySource;
+import dev.tclab.lab.WorkerThreads;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Labs as pods on a Kubernetes cluster (chosen by {@code tclab.runtime=kubernetes}). Each lab node is a hardened pod
+ * holding the learner's container and its measurement sidecar; all pods of a lab run on one cluster node, where the
+ * wiring helper DaemonSet's pod creates the lab's veth pairs straight into their network namespaces, as the Docker
+ * runtime's helper does. Every call goes through the API server, so any app replica can reach any lab.
+ */
+@ApplicationScoped
+@Identifier("kubernetes")
+public class KubernetesLabRuntime implements LabRuntime {
+
+    /** How often a starting lab's pods are looked at. */
+    private static final Duration POLL = Duration.ofMillis(200);
+    /** Container waiting reasons that no amount of waiting cures. */
+    private static final Set<String> HOPELESS = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName",
+            "CreateContainerConfigError", "CreateContainerError", "CrashLoopBackOff", "RunContainerError");
+
+    private final KubernetesClient client;
+    private final TopologySource topologies;
+    private final String namespace;
+    private final String instance;
+    private final String helperName;
+    private final Duration startTimeout;
+    private final LabObjects objects;
+    private final ExecutorService pool = Executors.newCachedThreadPool(WorkerThreads.named("tclab-kubernetes"));
+    private volatile boolean isolated;
+
+    public KubernetesLabRuntime(KubernetesClient client, TclabConfig config, TopologySource topologies) {
+        this.client = client;
+        this.topologies = topologies;
+        this.namespace = config.kubernetes().namespace();
+        this.instance = config.instance();
+        this.helperName = config.kubernetes().helperName();
+        this.startTimeout = config.lab().startTimeout();
+        this.objects = new LabObjects(config);
+    }
+
+    @Override
+    public EngineStatus engine() {
+        String endpoint = client.getMasterUrl().toString();
+        try {
+            return EngineStatus.up("Kubernetes " + client.getKubernetesVersion().getGitVersion(), endpoint);
+        } catch (RuntimeException e) {
+            return EngineStatus.down(endpoint, describe(e));
+        }
+    }
+
+    /**
+     * Images live on the cluster's nodes, which pull them on their own: the API server cannot say whether one is
+     * there. A missing image fails the lab start with the kubelet's reason instead.
+     */
+    @Override
+    public boolean imagePresent(String image) {
+        return true;
+    }
+
+    @Override
+    public void start(LabSpec spec, LabProgressListener progress) throws LabStartException, EngineUnavailableException {
+        Topology topology = spec.topology();
+        long deadline = System.nanoTime() + startTimeout.toNanos();
+        try {
+            ensureIsolation();
+            progress.onStage(Stage.CREATING, topology.nodes().size() + " nodes");
+            String anchor = topology.nodes().keySet().iterator().next();
+            Set<String> features = topologies.kernelFeaturesFor(spec.lesson());
+            Instant now = Instant.now();
+            for (Topology.Node node : topology.nodes().values()) {
+                call(() -> client.pods().inNamespace(namespace)
+                        .resource(objects.nodePod(spec, node, anchor, features, now)).create());
+            }
+            List<Pod> pods = awaitRunning(spec.labId(), topology.nodes().size(), deadline);
+            progress.onStage(Stage.WIRING, topology.links().size() + " links");
+            wire(spec.labId(), topology, pods, deadline);
+            progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
+            List<Callable<Void>> setups = new ArrayList<>();
+            for (Topology.Node node : topology.nodes().values()) {
+                setups.add(() -> {
+                    configure(spec.labId(), node, topology.interfacesOf(node.name()), remaining(deadline));
+                    return null;
+                });
+            }
+            all(setups, deadline);
+            progress.onStage(Stage.READY, "");
+        } catch (KubernetesClientException e) {
+            removeQuietly(spec.labId());
+            // The API server answered with a refusal: a Pod Security level that forbids NET_ADMIN, a quota, RBAC.
+            throw new LabStartException("the Kubernetes API server refused: " + describe(e), e);
+        } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
+            removeQuietly(spec.labId());
+            throw e;
+        }
+    }
+
+    /** Creates the namespace's NetworkPolicy that isolates lab pods, once per app; an existing one is kept. */
+    private void ensureIsolation() throws EngineUnavailableException {
+        if (isolated) {
+            return;
+        }
+        call(() -> {
+            var policies = client.network().v1().networkPolicies().inNamespace(namespace);
+            if (policies.withName(LabObjects.NETWORK_POLICY).get() == null) {
+                policies.resource(objects.isolation()).create();
+            }
+            return null;
+        });
+        isolated = true;
+    }
+
+    /** Waits until every pod of the lab runs with both its containers; fails early on what waiting cannot cure. */
+    private List<Pod> awaitRunning(String labId, int count, long deadline)
+            throws LabStartException, EngineUnavailableException {
+        while (true) {
+            List<Pod> pods = call(() -> client.pods().inNamespace(namespace)
+                    .withLabels(KubeLabels.labOf(instance, labId)).list().getItems());
+            for (Pod pod : pods) {
+                String problem = hopeless(pod);
+                if (problem != null) {
+                    throw new LabStartException("node " + nodeOf(pod) + " cannot start: " + problem);
+                }
+            }
+            if (pods.size() == count && pods.stream().allMatch(KubernetesLabRuntime::running)) {
+                return pods;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new LabStartException("the lab did not become ready within " + startTimeout.toSeconds()
+                        + " s (pods: " + pods.stream().map(p -> nodeOf(p) + " " + phase(p)).toList() + ")");
+            }
+            sleep(POLL);
+        }
+    }
+
+    /**
+     * Wires the links in the helper pod on the lab's cluster node. Each pod's cluster interface is first set down
+     * and renamed (in its sidecar, which shares the pod's network namespace), so a lab has no route out even before
+     * the NetworkPolicy applies, and a topology may name its own interfaces eth0.
+     */
+    private void wire(String labId, Topology topology, List<Pod> pods, long deadline)
+            throws LabStartException, EngineUnavailableException {
+        Set<String> hosts = new TreeSet<>();
+        pods.forEach(p -> hosts.add(p.getSpec().getNodeName()));
+        if (hosts.size() != 1) {
+            throw new LabStartException("the lab's pods landed on different cluster nodes " + hosts
+                    + ": its links need one kernel (is the pod affinity honoured?)");
+        }
+        List<Callable<Void>> detaches = new ArrayList<>();
+        for (Pod pod : pods) {
+            detaches.add(() -> {
+                ExecResult result = KubeExec.run(client, namespace, pod.getMetadata().getName(),
+                        LabObjects.SIDECAR_CONTAINER, List.of("sh", "-c", WiringScript.DETACH_CLUSTER_INTERFACE),
+                        remaining(deadline));
+                if (!result.ok()) {
+                    throw new LabStartException("cutting node " + nodeOf(pod) + " off the cluster network failed: "
+                            + (result.stderr() + result.stdout()).trim());
+                }
+                return null;
+            });
+        }
+        all(detaches, deadline);
+        if (topology.links().isEmpty()) {
+            return;
+        }
+        String host = hosts.iterator().next();
+        String helper = call(() -> client.pods().inNamespace(namespace).withLabels(KubeLabels.wiring(helperName))
+                .list().getItems().stream()
+                .filter(p -> host.equals(p.getSpec().getNodeName()) && running(p))
+                .map(p -> p.getMetadata().getName()).findFirst().orElse(null));
+        if (helper == null) {
+            throw new LabStartException("no running wiring helper (DaemonSet " + helperName + ") on cluster node "
+                    + host + ": apply deploy/kubernetes and check its pods");
+        }
+        Map<String, String> podUids = new LinkedHashMap<>();
+        pods.forEach(p -> podUids.put(nodeOf(p), p.getMetadata().getUid()));
+        ExecResult result = call(() -> KubeExec.run(client, namespace, helper, WiringScript.CONTAINER,
+                List.of("sh", "-c", WiringScript.links(topology.links(), podUids)), remaining(deadline)));
+        if (!result.ok()) {
+            throw new LabStartException("wiring the links failed: " + (result.stderr() + result.stdout()).trim()
+                    + " (pods " + podUids + ")");
+        }
+    }
+
+    private void configure(String labId, Topology.Node node, List<String> interfaces, Duration timeout)
+            throws LabStartException {
+        ExecResult result = KubeExec.run(client, namespace, LabObjects.podName(labId, node.name()),
+                LabObjects.NODE_CONTAINER, List.of("sh", "-c", LabScripts.nodeSetup(node, interfaces)), timeout);
+        if (!result.ok()) {
+            throw new LabStartException("setting up node " + node.name() + " failed"
+                    + (result.timedOut() ? " (timed out)" : "") + ": " + (result.stderr() + result.stdout()).trim());
+        }
+    }
+
+    /** Deletes every pod of the lab at once (no grace: nothing in a lab needs a clean shutdown). Idempotent. */
+    @Override
+    public void stop(String labId) throws EngineUnavailableException {
+        call(() -> client.pods().inNamespace(namespace).withLabels(KubeLabels.labOf(instance, labId))
+                .withGracePeriod(0).delete());
+    }
+
+    private void removeQuietly(String labId) {
+        try {
+            stop(labId);
+        } catch (EngineUnavailableException | RuntimeException e) {
+            // The reaper (and activeDeadlineSeconds) remove what is left once the API server answers again.
+        }
+    }
+
+    /** A node whose measurement sidecar is not running cannot be graded, so it counts as not running either. */
+    @Override
+    public List<NodeStatus> status(String labId) throws EngineUnavailableException {
+        List<Pod> pods = call(() -> client.pods().inNamespace(namespace)
+                .withLabels(KubeLabels.labOf(instance, labId)).list().getItems());
+        return pods.stream().map(pod -> {
+            String node = nodeOf(pod);
+            String nodeState = containerState(pod, LabObjects.NODE_CONTAINER);
+            String sidecarState = containerState(pod, LabObjects.SIDECAR_CONTAINER);
+            boolean nodeRunning = "running".equals(nodeState);
+            if (nodeRunning && !"running".equals(sidecarState)) {
+                return new NodeStatus(node, false, "running, but what measures it is " + sidecarState);
+            }
+            return new NodeStatus(node, nodeRunning, nodeRunning ? "running" : phase(pod) + ", " + nodeState);
+        }).toList();
+    }
+
+    @Override
+    public ExecResult exec(String labId, String node, List<String> command, Duration timeout)
+            throws EngineUnavailableException, NodeNotFoundException {
+        String pod = existingPod(labId, node);
+        try {
+            return call(() -> KubeExec.run(client, namespace, pod, LabObjects.SIDECAR_CONTAINER, command, timeout));
+        } catch (KubernetesClientException e) {
+            throw gone(e, labId, node);
+        }
+    }
+
+    @Override
+    public ProcessStream stream(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return attach(labId, node, LabObjects.SIDECAR_CONTAINER, command, false, listener);
+    }
+
+    @Override
+    public ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return attach(labId, node, LabObjects.NODE_CONTAINER, command, true, listener);
+    }
+
+    private ProcessStream attach(String labId, String node, String container, List<String> command, boolean tty,
+                                 StreamListener listener) throws EngineUnavailableException, NodeNotFoundException {
+        String pod = existingPod(labId, node);
+        String streamId = UUID.randomUUID().toString().substring(0, 8);
+        try {
+            return call(() -> new KubeProcessStream(client, namespace, pod, container, streamId, command, tty,
+                    listener, pool));
+        } catch (KubernetesClientException e) {
+            throw gone(e, labId, node);
+        }
+    }
+
+    /**
+     * The API server's refusal of an exec: the pod went away (404) or its container is not running (400) since it
+     * was looked up, which is a node the lab no longer has; anything else passes through.
+     */
+    private static KubernetesClientException gone(KubernetesClientException e, String labId, String node)
+            throws NodeNotFoundException {
+        if (e.getCode() == 404 || e.getCode() == 400) {
+            throw new NodeNotFoundException(labId, node);
+        }
+        return e;
+    }
+
+    /** The node's pod name, once it is known to run: an exec into a missing pod would wait for it instead. */
+    private String existingPod(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
+        String name = LabObjects.podName(labId, node);
+        Pod pod = call(() -> client.pods().inNamespace(namespace).withName(name).get());
+        if (pod == null || pod.getMetadata().getLabels() == null
+                || !KubeLabels.value(instance).equals(pod.getMetadata().getLabels().get(KubeLabels.INSTANCE))
+                || !"Running".equals(phase(pod))) {
+            throw new NodeNotFoundException(labId, node);
+        }
+        return name;
+    }
+
+    @Override
+    public Set<String> labsOnEngine() throws EngineUnavailableException {
+        List<Pod> pods = call(() -> client.pods().inNamespace(namespace)
+                .withLabels(KubeLabels.instance(instance)).list().getItems());
+        Set<String> labs = new HashSet<>();
+        pods.forEach(p -> labs.add(p.getMetadata().getLabels().get(KubeLabels.LAB)));
+        return labs;
+    }
+
+    /**
+     * Deletes the lab pods of any instance past their expiry label. Kubernetes ends them itself at their
+     * activeDeadlineSeconds, but a pod that ended that way stays listed (Failed) until deleted.
+     */
+    @Override
+    public Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException {
+        List<Pod> pods = call(() -> client.pods().inNamespace(namespace)
+                .withLabels(KubeLabels.allLabPods()).list().getItems());
+        Set<String> expired = new HashSet<>();
+        for (Pod pod : pods) {
+            if (LabExpiry.passed(pod.getMetadata().getLabels().get(KubeLabels.EXPIRES), now)) {
+                call(() -> client.pods().inNamespace(namespace).withName(pod.getMetadata().getName())
+                        .withGracePeriod(0).delete());
+                expired.add(pod.getMetadata().getLabels().get(KubeLabels.LAB));
+            }
+        }
+        return expired;
+    }
+
+    /**
+     * Probes the kernel of every cluster node that runs a wiring helper, publishes the result as node labels
+     * ({@code tclab.dev/qdisc-cake=true}) for lab pods' nodeSelectors, and returns what at least one node supports:
+     * a lesson needing CAKE can run as long as one node has it.
+     */
+    @Override
+    public KernelCapabilities probeKernel() throws EngineUnavailableException {
+        List<Pod> helpers = call(() -> client.pods().inNamespace(namespace).withLabels(KubeLabels.wiring(helperName))
+                .list().getItems().stream().filter(KubernetesLabRuntime::running).toList());
+        Map<String, Boolean> union = new LinkedHashMap<>();
+        Set<String> kernels = new TreeSet<>();
+        for (Pod helper : helpers) {
+            ExecResult result = call(() -> KubeExec.run(client, namespace, helper.getMetadata().getName(),
+                    WiringScript.CONTAINER, List.of("sh", "-c", WiringScript.PROBE), Duration.ofSeconds(30)));
+            KernelCapabilities found = KernelProbe.read(result);
+            if (!found.probed()) {
+                continue;
+            }
+            kernels.add(found.kernel());
+            found.features().forEach((feature, supported) -> union.merge(feature, supported, Boolean::logicalOr));
+            Map<String, String> labels = new HashMap<>();
+            found.features().forEach((feature, supported) -> labels.put(KubeLabels.feature(feature),
+                    Boolean.toString(supported)));
+            call(() -> client.nodes().withName(helper.getSpec().getNodeName())
+                    .edit(n -> {
+                        n.getMetadata().getLabels().putAll(labels);
+                        return n;
+                    }));
+        }
+        return union.isEmpty() ? KernelCapabilities.unknown()
+                : new KernelCapabilities(union, String.join(", ", kernels));
+    }
+
+    @PreDestroy
+    void close() {
+        pool.shutdownNow();
+    }
+
+    static boolean running(Pod pod) {
+        return "Running".equals(phase(pod)) && pod.getStatus().getContainerStatuses() != null
+                && !pod.getStatus().getContainerStatuses().isEmpty()
+                && pod.getStatus().getContainerStatuses().stream()
+                        .allMatch(s -> s.getState() != null && s.getState().getRunning() != null);
+    }
+
+    private static String phase(Pod pod) {
+        return pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase();
+    }
+
+    private static String nodeOf(Pod pod) {
+        return pod.getMetadata().getLabels().getOrDefault(KubeLabels.NODE, pod.getMetadata().getName());
+    }
+
+    /** running, waiting (reason), terminated (reason), or gone. */
+    private static String containerState(Pod pod, String container) {
+        if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+            return "gone";
+        }
+        for (ContainerStatus status : pod.getStatus().getContainerStatuses()) {
+            if (container.equals(status.getName()) && status.getState() != null) {
+                if (status.getState().getRunning() != null) {
+                    return "running";
+                }
+                if (status.getState().getWaiting() != null) {
+                    return "waiting (" + status.getState().getWaiting().getReason() + ")";
+                }
+                if (status.getState().getTerminated() != null) {
+                    return "exited (" + status.getState().getTerminated().getReason() + ")";
+                }
+            }
+        }
+        return "gone";
+    }
+
+    /** Why a pod will never run, or null: an image that cannot be pulled, an unschedulable pod. */
+    private static String hopeless(Pod pod) {
+        if (pod.getStatus() == null) {
+            return null;
+        }
+        if ("Failed".equals(pod.getStatus().getPhase())) {
+            return "the pod failed: " + pod.getStatus().getReason();
+        }
+        if (pod.getStatus().getContainerStatuses() != null) {
+            for (ContainerStatus status : pod.getStatus().getContainerStatuses()) {
+                var waiting = status.getState() == null ? null : status.getState().getWaiting();
+                if (waiting != null && HOPELESS.contains(waiting.getReason())) {
+                    return status.getName() + ": " + waiting.getReason() + " " + waiting.getMessage();
+                }
+            }
+        }
+        return null;
+    }
+
+    private <T> List<T> all(List<Callable<T>> tasks, long deadline) throws LabStartException, EngineUnavailableException {
+        List<Future<T>> futures = tasks.stream().map(pool::submit).toList();
+        List<T> results = new ArrayList<>();
+        Exception first = null;
+        for (Future<T> future : futures) {
+            try {
+                results.add(future.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+            } catch (ExecutionException e) {
+                first = first == null ? (Exception) e.getCause() : first;
+            } catch (TimeoutException e) {
+                future.cancel(true);
+                first = first == null
+                        ? new LabStartException("the lab did not become ready within " + startTimeout.toSeconds() + " s")
+                        : first;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LabStartException("interrupted while starting", e);
+            }
+        }
+        if (first instanceof LabStartException lse) {
+            throw lse;
+        }
+        if (first instanceof EngineUnavailableException eue) {
+            throw eue;
+        }
+        if (first instanceof KubernetesClientException ke && ke.getCode() > 0) {
+            throw new LabStartException("the Kubernetes API server refused: " + describe(ke), ke);
+        }
+        if (first != null) {
+            throw unavailable((RuntimeException) first);
+        }
+        return results;
+    }
+
+    private static Duration remaining(long deadline) {
+        return Duration.ofNanos(Math.max(Duration.ofSeconds(1).toNanos(), deadline - System.nanoTime()));
+    }
+
+    private static void sleep(Duration duration) throws LabStartException {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LabStartException("interrupted while starting", e);
+        }
+    }
+
+    /** A call to the API server: its answers (codes) pass through; failing to reach it becomes a checked error. */
+    private <T> T call(Callable<T> call) throws EngineUnavailableException {
+        try {
+            return call.call();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() > 0) {
+                throw e;
+            }
+            throw unavailable(e);
+        } catch (RuntimeException e) {
+            throw unavailable(e);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private EngineUnavailableException unavailable(RuntimeException e) {
+        return new EngineUnavailableException("cannot reach the Kubernetes API server at " + client.getMasterUrl()
+                + ": " + describe(e), e);
+    }
+
+    private static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return message.trim();
+    }
+}

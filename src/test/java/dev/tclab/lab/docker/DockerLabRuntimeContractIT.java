@@ -1,0 +1,73 @@
+package dev.tclab.lab.docker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.HostConfig;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabRuntimeContract;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ClientProxy;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.lang.annotation.Annotation;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The {@link LabRuntimeContract} on the real Docker engine. */
+@QuarkusTest
+class DockerLabRuntimeContractIT extends LabRuntimeContract {
+
+    @Inject
+    LabRuntime runtime;
+
+    @Inject
+    DockerClient docker;
+
+    @Test
+    void shouldBeTheDefaultRuntimeAndNeverBuildTheKubernetesClient() throws Exception {
+        start("two-node");
+
+        assertThat(ClientProxy.unwrap(runtime)).isInstanceOf(DockerLabRuntime.class);
+        for (Class<? extends Annotation> scope : List.of(Singleton.class, ApplicationScoped.class)) {
+            assertThat(Arc.container().getActiveContext(scope).getState().getContextualInstances().keySet())
+                    .as("beans built").noneMatch(bean -> bean.getTypes().contains(KubernetesClient.class)
+                            || bean.getBeanClass().getName().contains("Kubernetes"));
+        }
+    }
+
+    @Override
+    protected LabRuntime runtime() {
+        return runtime;
+    }
+
+    @Override
+    protected void plantExpiredLab(String labId) {
+        String expired = Long.toString(Instant.now().minusSeconds(60).getEpochSecond());
+        for (String role : new String[] {Labels.ROLE_NODE, Labels.ROLE_SIDECAR}) {
+            String id = docker.createContainerCmd("tclab/lab-node:1").withCmd("sleep", "600")
+                    .withLabels(Map.of(Labels.APP, "tclab", Labels.INSTANCE, "tclab-gone", Labels.ROLE, role,
+                            Labels.LAB, labId, Labels.EXPIRES, expired))
+                    .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none"))
+                    .exec().getId();
+            docker.startContainerCmd(id).exec();
+        }
+    }
+
+    @Override
+    protected boolean leftOnEngine(String labId) {
+        return !docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.LAB, labId)).exec().isEmpty();
+    }
+
+    @Override
+    protected Instant expiryOf(String labId) {
+        return Instant.ofEpochSecond(Long.parseLong(docker.listContainersCmd()
+                .withLabelFilter(Map.of(Labels.LAB, labId, Labels.ROLE, Labels.ROLE_NODE)).exec().get(0)
+                .getLabels().get(Labels.EXPIRES)));
+    }
+}

@@ -1,0 +1,393 @@
+package dev.tclab.lab.kubernetes;
+
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeList;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodAffinityTerm;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.server.mock.StatusMessage;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.ByteString;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The fabric8 mock API server in CRUD mode, with a simulated scheduler and kubelet in front of it: a created pod is
+ * placed on a cluster node (honouring nodeSelector and required pod affinity, otherwise on the least busy node) and
+ * runs at once; execs are answered by a small simulation of what the runtime runs in pods (the wiring helper's veth
+ * script, the node setup, the kernel probe, and a few shell words: echo, exit, sleep under timeout(1), cat, ip -o
+ * link show). Every exec is recorded, so tests assert which pod and container got which command.
+ */
+final class MockCluster implements AutoCloseable {
+
+    /** One exec the API server received. */
+    record Exec(String pod, String container, List<String> command, boolean tty) {
+        String script() {
+            return String.join(" ", command);
+        }
+    }
+
+    private static final Pattern EXEC_PATH = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/exec\\?(.*)");
+    private static final Pattern POD_CREATE = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/?(\\?.*)?");
+    private static final Pattern PID_LINE = Pattern.compile("(p\\d+)=\\$\\(pid_of (\\S+) \\S+\\)");
+    private static final Pattern VETH_LINE = Pattern.compile(
+            "ip link add (\\S+) netns \\$(p\\d+) type veth peer name (\\S+) netns \\$(p\\d+)");
+
+    final List<Exec> execs = new CopyOnWriteArrayList<>();
+    /** What the kernel probe reports on each cluster node: feature to supported. */
+    final Map<String, Map<String, Boolean>> kernels = new ConcurrentHashMap<>();
+    /** Interfaces in each pod's network namespace, by pod UID (the simulated kernel's view). */
+    private final Map<String, List<String>> interfaces = new ConcurrentHashMap<>();
+    /** Pod name to its UID and cluster node, as scheduled. */
+    private final Map<String, String[]> scheduled = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+    private final KubernetesMockServer server;
+    private final Dispatcher api;
+    final NamespacedKubernetesClient client;
+
+    /** Kept, so the level set on it holds: the mock server logs every request at INFO. */
+    private static final java.util.logging.Logger QUIET = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+    MockCluster(String... nodes) {
+        QUIET.setLevel(java.util.logging.Level.WARNING);
+        Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
+        this.api = new KubernetesMixedDispatcher(expectations);
+        this.server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations, new Kubelet(), false);
+        server.init();
+        this.client = server.createClient();
+        for (String node : nodes) {
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node)
+                    .addToLabels("kubernetes.io/hostname", node).endMetadata().build()).create();
+            kernels.put(node, Map.of("qdisc:tbf", true, "qdisc:htb", true, "qdisc:cake", false));
+        }
+    }
+
+    /** Runs the helper DaemonSet as its controller would: one pod of its template on each cluster node. */
+    void runDaemonSet(io.fabric8.kubernetes.api.model.apps.DaemonSet daemonSet) {
+        for (Node node : client.nodes().list().getItems()) {
+            String name = node.getMetadata().getName();
+            Pod pod = new io.fabric8.kubernetes.api.model.PodBuilder()
+                    .withNewMetadata().withName(daemonSet.getMetadata().getName() + "-" + name)
+                        .withNamespace(daemonSet.getMetadata().getNamespace())
+                        .withLabels(daemonSet.getSpec().getTemplate().getMetadata().getLabels()).endMetadata()
+                    .withSpec(daemonSet.getSpec().getTemplate().getSpec()).editSpec().withNodeName(name).endSpec()
+                    .build();
+            client.pods().resource(pod).create();
+        }
+    }
+
+    /** The cluster node a pod was scheduled on. */
+    String nodeOf(String pod) {
+        return scheduled.get(pod)[1];
+    }
+
+    @Override
+    public void close() {
+        clock.shutdownNow();
+        client.close();
+        server.destroy();
+    }
+
+    private final class Kubelet extends Dispatcher {
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+            String path = request.getPath();
+            Matcher exec = EXEC_PATH.matcher(path);
+            if (exec.matches()) {
+                return exec(request, exec.group(1), exec.group(2), exec.group(3));
+            }
+            if (request.method() == HttpMethod.POST && POD_CREATE.matcher(path).matches()) {
+                Pod pod = Serialization.unmarshal(request.getUtf8Body(), Pod.class);
+                schedule(pod);
+                MockResponse created = api.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
+                        path, request.getHeaders(), new Buffer(Serialization.asJson(pod).getBytes(StandardCharsets.UTF_8))));
+                if (created.code() == 201 && pod.getSpec().getNodeName() != null) {
+                    // The store gives the pod its own UID: the simulated kernel knows the pod by that one.
+                    String uid = stored(path.replaceAll("\\?.*", "").replaceAll("/$", "") + "/"
+                            + pod.getMetadata().getName(), Pod.class).getMetadata().getUid();
+                    scheduled.put(pod.getMetadata().getName(), new String[] {uid, pod.getSpec().getNodeName()});
+                    interfaces.put(uid, new CopyOnWriteArrayList<>(List.of("lo", "eth0")));
+                }
+                return created;
+            }
+            return api.dispatch(request);
+        }
+    }
+
+    /** Places the pod and starts it: every container running at once. */
+    private void schedule(Pod pod) {
+        if (pod.getSpec().getNodeName() == null) {
+            pod.getSpec().setNodeName(choose(pod));
+        }
+        if (pod.getSpec().getNodeName() == null) {
+            pod.setStatus(new PodStatusBuilder().withPhase("Pending").build());
+            return;
+        }
+        pod.setStatus(new PodStatusBuilder().withPhase("Running").withHostIP("192.0.2.10")
+                .withContainerStatuses(pod.getSpec().getContainers().stream().map(c -> new ContainerStatusBuilder()
+                        .withName(c.getName()).withReady(true).withNewState().withNewRunning().endRunning()
+                        .endState().build()).toList())
+                .build());
+    }
+
+    private String choose(Pod pod) {
+        var affinity = pod.getSpec().getAffinity();
+        if (affinity != null && affinity.getPodAffinity() != null) {
+            for (PodAffinityTerm term : affinity.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()) {
+                Map<String, String> wanted = term.getLabelSelector().getMatchLabels();
+                for (Pod other : stored("/api/v1/pods", io.fabric8.kubernetes.api.model.PodList.class).getItems()) {
+                    if (other.getMetadata().getLabels().entrySet().containsAll(wanted.entrySet())) {
+                        return other.getSpec().getNodeName();
+                    }
+                }
+            }
+            return null;
+        }
+        Map<String, String> selector = pod.getSpec().getNodeSelector() == null ? Map.of() : pod.getSpec().getNodeSelector();
+        NodeList nodes = stored("/api/v1/nodes", NodeList.class);
+        Map<String, Long> load = new LinkedHashMap<>();
+        for (Node node : nodes.getItems()) {
+            Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+            if (labels.entrySet().containsAll(selector.entrySet())) {
+                String name = node.getMetadata().getName();
+                load.put(name, scheduled.values().stream().filter(s -> s[1].equals(name)).count());
+            }
+        }
+        return load.entrySet().stream().min(Map.Entry.<String, Long>comparingByValue()
+                .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey).orElse(null);
+    }
+
+    /** Reads the store directly: the dispatcher must not call its own server. */
+    private <T> T stored(String path, Class<T> type) {
+        return Serialization.unmarshal(get(path).getBody().readUtf8(), type);
+    }
+
+    private MockResponse get(String path) {
+        return api.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.GET, path, Headers.builder().build(), new Buffer()));
+    }
+
+    /** Answers an exec the way the pod's container would, or 404 for a pod that does not exist (any more). */
+    private MockResponse exec(RecordedRequest request, String namespace, String pod, String query) {
+        MockResponse found = get("/api/v1/namespaces/" + namespace + "/pods/" + pod);
+        if (found.code() != 200) {
+            return found;
+        }
+        List<String> command = new ArrayList<>();
+        String container = null;
+        boolean tty = false;
+        for (String parameter : query.split("&")) {
+            String[] pair = parameter.split("=", 2);
+            String value = pair.length > 1 ? URLDecoder.decode(pair[1], StandardCharsets.UTF_8) : "";
+            switch (pair[0]) {
+                case "command" -> command.add(value);
+                case "container" -> container = value;
+                case "tty" -> tty = Boolean.parseBoolean(value);
+                default -> { }
+            }
+        }
+        execs.add(new Exec(pod, container, List.copyOf(command), tty));
+        Process process = run(pod, command);
+        return new MockResponse().withWebSocketUpgrade(process);
+    }
+
+    /** The simulated run of a command: what it prints, how it ends, and whether it echoes its input (cat). */
+    private final class Process extends WebSocketListener {
+        final StringBuilder out = new StringBuilder();
+        final StringBuilder err = new StringBuilder();
+        int exit;
+        long delayMillis;
+        boolean echoes;
+
+        @Override
+        public void onOpen(WebSocket socket, Response response) {
+            send(socket, 1, out.toString());
+            send(socket, 2, err.toString());
+            if (!echoes) {
+                clock.schedule(() -> end(socket), delayMillis, TimeUnit.MILLISECONDS);
+            }
+        }
+
+        @Override
+        public void onMessage(WebSocket socket, ByteString bytes) {
+            onMessage(socket, bytes.toByteArray());
+        }
+
+        @Override
+        public void onMessage(WebSocket socket, byte[] bytes) {
+            if (echoes && bytes.length > 1 && bytes[0] == 0) {
+                send(socket, 1, new String(bytes, 1, bytes.length - 1, StandardCharsets.UTF_8));
+            }
+        }
+
+        private void end(WebSocket socket) {
+            Status status = exit == 0 ? new StatusBuilder().withStatus("Success").build()
+                    : new StatusBuilder().withStatus("Failure").withReason("NonZeroExitCode").withNewDetails()
+                        .addNewCause().withReason("ExitCode").withMessage(Integer.toString(exit)).endCause()
+                        .endDetails().build();
+            socket.send(new StatusMessage(status).getBytes());
+            socket.close(1000, "");
+        }
+
+        private static void send(WebSocket socket, int channel, String text) {
+            if (text.isEmpty()) {
+                return;
+            }
+            byte[] payload = text.getBytes(StandardCharsets.UTF_8);
+            byte[] frame = new byte[payload.length + 1];
+            frame[0] = (byte) channel;
+            System.arraycopy(payload, 0, frame, 1, payload.length);
+            socket.send(frame);
+        }
+    }
+
+    private Process run(String pod, List<String> command) {
+        Process process = new Process();
+        List<String> words = new ArrayList<>(command);
+        long timeoutMillis = Long.MAX_VALUE;
+        while (!words.isEmpty()) {
+            if (words.get(0).equals("env")) {
+                words.remove(0);
+                while (!words.isEmpty() && words.get(0).contains("=")) {
+                    words.remove(0);
+                }
+            } else if (words.get(0).equals("timeout")) {
+                timeoutMillis = Long.parseLong(words.get(3)) * 1000;
+                words.subList(0, 4).clear();
+            } else if (words.size() > 3 && words.get(0).equals("sh") && words.get(2).startsWith("echo $$ > ")) {
+                words.subList(0, 4).clear();
+            } else {
+                break;
+            }
+        }
+        String script = words.size() == 3 && words.get(0).equals("sh") && words.get(1).equals("-c")
+                ? words.get(2) : String.join(" ", words);
+        String uid = scheduled.get(pod)[0];
+        if (script.contains("pid_of()")) {
+            wire(script, process);
+        } else if (script.contains("kernel $(uname -r)")) {
+            kernels.get(scheduled.get(pod)[1]).forEach((feature, yes) ->
+                    process.out.append(feature).append(yes ? " yes\n" : " no\n"));
+            process.out.append("kernel 6.1.0-sim\n");
+        } else if (script.contains("cluster$n")) {
+            List<String> ifaces = interfaces.get(uid);
+            ifaces.replaceAll(i -> i.equals("eth0") ? "cluster0" : i);
+        } else if (script.startsWith("ip link set lo up")) {
+            for (String line : script.split("\n")) {
+                Matcher up = Pattern.compile("ip link set (\\S+) up \\|\\| exit 1").matcher(line);
+                if (up.matches() && !interfaces.get(uid).contains(up.group(1))) {
+                    process.err.append("Cannot find device \"").append(up.group(1)).append("\"\n");
+                    process.exit = 1;
+                    return process;
+                }
+            }
+        } else if (!script.startsWith("p=$(cat ")) {
+            shell(script, uid, timeoutMillis, process);
+        }
+        return process;
+    }
+
+    /** The helper's veth script: each pN names a pod by UID; each link adds an interface to two pods. */
+    private void wire(String script, Process process) {
+        Map<String, String> pods = new HashMap<>();
+        for (String line : script.split("\n")) {
+            Matcher pid = PID_LINE.matcher(line);
+            if (pid.find()) {
+                if (!interfaces.containsKey(pid.group(2))) {
+                    process.err.append("no process of pod ").append(pid.group(2)).append('\n');
+                    process.exit = 1;
+                    return;
+                }
+                pods.put(pid.group(1), pid.group(2));
+            }
+            Matcher veth = VETH_LINE.matcher(line);
+            if (veth.matches()) {
+                List<String> a = interfaces.get(pods.get(veth.group(2)));
+                List<String> b = interfaces.get(pods.get(veth.group(4)));
+                if (a.contains(veth.group(1)) || b.contains(veth.group(3))) {
+                    process.err.append("RTNETLINK answers: File exists\n");
+                    process.exit = 2;
+                    return;
+                }
+                a.add(veth.group(1));
+                b.add(veth.group(3));
+            }
+        }
+    }
+
+    private void shell(String script, String uid, long timeoutMillis, Process process) {
+        for (String part : script.split("[;\n]")) {
+            String word = part.trim();
+            if (word.startsWith("echo ") && word.endsWith(">&2")) {
+                process.err.append(word, 5, word.length() - 3).append('\n');
+                trimTrailingSpace(process.err);
+            } else if (word.startsWith("echo ")) {
+                process.out.append(word.substring(5)).append('\n');
+            } else if (word.startsWith("exit ")) {
+                process.exit = Integer.parseInt(word.substring(5));
+                return;
+            } else if (word.startsWith("sleep ")) {
+                process.delayMillis += (long) (Double.parseDouble(word.substring(6)) * 1000);
+                if (process.delayMillis > timeoutMillis) {
+                    process.delayMillis = timeoutMillis;
+                    process.exit = 124;
+                    return;
+                }
+            } else if (word.equals("cat")) {
+                process.echoes = true;
+            } else if (word.equals("ip -o link show")) {
+                int index = 1;
+                for (String iface : interfaces.get(uid)) {
+                    String peer = iface.equals("lo") || iface.startsWith("cluster") ? "" : "@if" + (index + 10);
+                    process.out.append(index++).append(": ").append(iface).append(peer).append(": <UP> mtu 1500\n");
+                }
+            } else if (word.equals("true") || word.isEmpty()) {
+                process.exit = 0;
+            } else {
+                process.err.append("sim: ").append(word).append(": not simulated\n");
+                process.exit = 127;
+                return;
+            }
+        }
+    }
+
+    private static void trimTrailingSpace(StringBuilder text) {
+        int newline = text.length() - 1;
+        while (newline > 0 && text.charAt(newline - 1) == ' ') {
+            text.deleteCharAt(newline - 1);
+            newline--;
+        }
+    }
+}
