@@ -61,9 +61,12 @@ final class NodeContainers {
         return name(labId, node) + ".measure";
     }
 
-    /** When a lab started now becomes an orphan for sure; every container of the lab carries it. */
-    Instant expiry() {
-        return Instant.now().plus(limits.maxLifetime()).plus(EXPIRY_GRACE);
+    /**
+     * When a lab started now becomes an orphan for sure; every container of the lab carries it. A pooled lab waits
+     * up to one lifetime for its learner, who then gets a full one, so it lasts two.
+     */
+    Instant expiry(boolean pooled) {
+        return Instant.now().plus(limits.maxLifetime().multipliedBy(pooled ? 2 : 1)).plus(EXPIRY_GRACE);
     }
 
     /**
