@@ -206,7 +206,7 @@ public class LabService {
         }
         poolHandouts.increment();
         LOG.infof("lab %s (%s) handed from the pool to %s", claimed.id(), claimed.lesson(), claimed.owner());
-        refillLater();
+        refillPoolSoon();
         return new StartResult(claimed, true);
     }
 
@@ -251,11 +251,14 @@ public class LabService {
             queue.slotFreed(Instant.now());
         }
         startQueued();
-        refillLater();
+        refillPoolSoon();
     }
 
-    /** Refills the pool on a worker, so that the stop or start that calls it does not wait for it. */
-    private void refillLater() {
+    /**
+     * Refills the pool on a worker, so that the caller does not wait for it: after a stop or a hand-out, or when
+     * the reservations changed (a workshop created).
+     */
+    public void refillPoolSoon() {
         try {
             workers.submit(this::refillPool);
         } catch (RejectedExecutionException e) {
@@ -571,7 +574,7 @@ public class LabService {
 
     void adoptAtStart(@Observes StartupEvent event) {
         adoptRecorded();
-        refillLater();
+        refillPoolSoon();
     }
 
     /**
