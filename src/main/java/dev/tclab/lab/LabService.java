@@ -116,11 +116,14 @@ public class LabService {
             existing.get().touch(Instant.now());
             return new StartResult(existing.get(), false);
         }
-        // Asked before taking the lock: no lock is held across an engine call.
-        EngineStatus engine = runtime.engine();
-        if (!engine.reachable()) {
-            throw new EngineUnavailableException("cannot reach the Docker engine at " + engine.endpoint() + ": "
-                    + engine.error(), null);
+        // Asked before taking the lock: no lock is held across an engine call. A ready pooled lab needs none (it
+        // runs already); should another learner take it first, a fresh start without the engine fails as it would.
+        if (!pool.holdsReady(lesson)) {
+            EngineStatus engine = runtime.engine();
+            if (!engine.reachable()) {
+                throw new EngineUnavailableException("cannot reach the Docker engine at " + engine.endpoint() + ": "
+                        + engine.error(), null);
+            }
         }
         Map<String, String> parameters = topologies.parametersFor(lesson, owner);
         Lab lab;

@@ -48,6 +48,10 @@ final class WarmPool {
         return labs.stream().filter(l -> l.id().equals(labId)).findFirst();
     }
 
+    synchronized boolean holdsReady(String lesson) {
+        return labs.stream().anyMatch(l -> l.lesson().equals(lesson) && l.phase() == LabPhase.RUNNING);
+    }
+
     /** Takes the oldest ready lab of the lesson out of the pool, for a learner to claim. */
     synchronized Optional<Lab> takeReady(String lesson) {
         Optional<Lab> ready = labs.stream().filter(l -> l.lesson().equals(lesson) && l.phase() == LabPhase.RUNNING)

@@ -202,6 +202,26 @@ class WarmPoolServiceTest {
     }
 
     @Test
+    void shouldAdoptARecordedPooledLabIntoThePoolAfterARestartAndTrimThePoolToItsTarget() throws Exception {
+        Instant started = Instant.now().minusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        registry.save(new LabRecord("pooled-before", null, "example", Map.of(), LabPhase.RUNNING, started, started,
+                started, null, null, 2));
+        runtime.running.put("pooled-before", new LabSpec("pooled-before",
+                topologies.topologyFor("example").orElseThrow(), LabSpec.POOL_OWNER, "example", true));
+
+        labs.reapOrphans();
+
+        assertThat(runtime.running).as("a pooled lab is not an orphan").containsKey("pooled-before");
+        assertThat(labs.all()).as("nobody's lab").noneMatch(l -> l.id().equals("pooled-before"));
+        assertThat(labs.pooledCount()).isEqualTo(3);
+        labs.refillPool();
+        assertThat(labs.pooledCount()).as("back to one per lesson: the newest surplus stopped").isEqualTo(2);
+        assertThat(runtime.running).containsKey("pooled-before");
+        assertThat(start("eve", "example").lab().id()).as("the oldest ready lab is handed out first")
+                .isEqualTo("pooled-before");
+    }
+
+    @Test
     void shouldNotPoolALabWhoseLabYmlNamesAParameter() {
         Topology plain = TestTopologies.load("two-node");
         Topology.Node client = plain.nodes().get("client");
