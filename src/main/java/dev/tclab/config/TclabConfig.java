@@ -3,6 +3,7 @@ package dev.tclab.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /** Every tclab setting, under the prefix {@code tclab}. Each has a working default. */
@@ -41,6 +42,12 @@ public interface TclabConfig {
     String dataDir();
 
     Quota quota();
+
+    /**
+     * Warm pool: {@code tclab.pool."<lesson slug>"=N} keeps N labs of that lesson started and unowned, handed to the
+     * next learners who press Start. Pooled labs count against max-running. None by default.
+     */
+    Map<String, Integer> pool();
 
     /** Token that lesson authors send (Authorization: Bearer ...) to run self-tests over the API; unset = off. */
     Optional<String> authorToken();

@@ -37,6 +37,23 @@ public final class Lab {
         return new Lab(id, owner, lesson, parameters, topology, micros(now), LabPhase.QUEUED, null, now);
     }
 
+    /** A lab for the warm pool: started with no owner, until {@link #claimedBy} hands it to a learner. */
+    static Lab pooled(String id, String lesson, Topology topology, Instant now) {
+        return new Lab(id, null, lesson, Map.of(), topology, micros(now), LabPhase.STARTING, null, now);
+    }
+
+    /**
+     * This running pooled lab as {@code owner}'s: the same containers, with the learner's parameter values, and its
+     * lifetime, idle and unwatched clocks counted from the claim, as if it had just started. A new object: the
+     * pool's copy is dropped, so nothing of the pool's time carries over.
+     */
+    synchronized Lab claimedBy(String owner, Map<String, String> parameters, Instant now) {
+        Lab claimed = new Lab(id, owner, lesson, parameters, topology, micros(now), LabPhase.RUNNING, micros(now), now);
+        claimed.version = version + 1;
+        claimed.stage = LabProgressListener.Stage.READY;
+        return claimed;
+    }
+
     /** Times kept to the microsecond, as the registry's databases keep them, so a restored lab reads the same. */
     private static Instant micros(Instant time) {
         return time.truncatedTo(ChronoUnit.MICROS);
@@ -74,8 +91,14 @@ public final class Lab {
         return id;
     }
 
+    /** The learner it belongs to; null while it waits unclaimed in the warm pool. */
     public String owner() {
         return owner;
+    }
+
+    /** True for a lab of the warm pool that no learner has claimed. */
+    public boolean pooled() {
+        return owner == null;
     }
 
     public String lesson() {

@@ -20,6 +20,14 @@ public final class LabExpiry {
         return started.plus(maxLifetime).plus(GRACE);
     }
 
+    /**
+     * The expiry of a lab started at {@code started}: a pooled lab waits up to one lifetime for its learner, who then
+     * gets a full one, so it lasts two.
+     */
+    public static Instant of(Instant started, Duration maxLifetime, boolean pooled) {
+        return of(started, maxLifetime.multipliedBy(pooled ? 2 : 1));
+    }
+
     /** Whether an expiry label (epoch seconds) is before {@code now}; a missing or garbled one never is. */
     public static boolean passed(String expires, Instant now) {
         try {

@@ -11,6 +11,13 @@ public interface LabRegistry {
     /** Inserts the record, or replaces the kept one when this one is newer (higher version). */
     void save(LabRecord record);
 
-    /** Every record whose phase is STARTING or RUNNING. */
+    /**
+     * Hands a pooled lab (kept with no owner) to its learner in one atomic statement: writes {@code claimed}'s owner,
+     * parameters, times and version where the lab is running and still has no owner. True when this call took it;
+     * false when someone had already claimed it (another server of the same database) or it no longer runs.
+     */
+    boolean claim(LabRecord claimed);
+
+    /** Every record whose phase is STARTING or RUNNING (pooled ones have no owner). */
     List<LabRecord> live();
 }

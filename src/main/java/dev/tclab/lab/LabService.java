@@ -1,6 +1,7 @@
 package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -9,9 +10,12 @@ import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -20,12 +24,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
  * Owns every lab of this server: starts them in the background, enforces one lab per learner and lesson and the
- * server's maximum, checks ownership, and culls idle, expired, dead and orphaned labs.
+ * server's maximum, checks ownership, and culls idle, expired, dead and orphaned labs. It also keeps the warm pool
+ * ({@code tclab.pool} plus {@link PoolReservations}): labs started with no owner, handed to the next learners who
+ * press Start on their lesson, and refilled in the background within the server's maximum.
  */
 @ApplicationScoped
 public class LabService {
@@ -50,9 +57,20 @@ public class LabService {
     private final LabWatchers watchers;
     /** How long labs waited in the start queue, for operators at /q/metrics. */
     private final Timer queueWaits;
+    private final WarmPool pool = new WarmPool();
+    /** {@code tclab.pool}: lesson slug to how many labs to keep pooled. */
+    private final Map<String, Integer> poolSizes;
+    private final Instance<PoolReservations> reservations;
+    private final Counter poolHandouts;
+    private final Counter poolMisses;
+    /** The pool's targets as of the latest refill, read on every Start (to count misses) without a database. */
+    private volatile Map<String, Integer> poolTargets = Map.of();
+    /** Lessons the pool cannot hold, each warned about once. */
+    private final Set<String> unpoolableWarned = ConcurrentHashMap.newKeySet();
 
     public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, LabRegistry registry,
-                      TopologySource topologies, MeterRegistry metrics, LabWatchers watchers) {
+                      TopologySource topologies, MeterRegistry metrics, LabWatchers watchers,
+                      Instance<PoolReservations> reservations) {
         this.runtime = runtime;
         this.config = config.lab();
         this.ended = ended;
@@ -65,6 +83,18 @@ public class LabService {
         this.workers = Executors.newFixedThreadPool(this.config.concurrentStarts(),
                 WorkerThreads.named("tclab-lab-worker"));
         this.queue = new StartQueue(this.config.queueSize());
+        this.poolSizes = Map.copyOf(config.pool());
+        poolSizes.forEach((lesson, size) -> {
+            if (size < 0) {
+                throw new IllegalArgumentException("tclab.pool.\"" + lesson + "\" is " + size
+                        + ": give the number of labs to keep started for that lesson, 0 or more.");
+            }
+        });
+        this.reservations = reservations;
+        this.poolHandouts = Counter.builder("tclab.pool.handouts")
+                .description("Starts answered with a lab from the warm pool").register(metrics);
+        this.poolMisses = Counter.builder("tclab.pool.misses")
+                .description("Starts of a pooled lesson that found no ready lab in the pool").register(metrics);
     }
 
     /**
@@ -86,34 +116,65 @@ public class LabService {
             existing.get().touch(Instant.now());
             return new StartResult(existing.get(), false);
         }
-        // Asked before taking the lock: no lock is held across an engine call.
-        EngineStatus engine = runtime.engine();
-        if (!engine.reachable()) {
-            throw new EngineUnavailableException("cannot reach the Docker engine at " + engine.endpoint() + ": "
-                    + engine.error(), null);
+        // Asked before taking the lock: no lock is held across an engine call. A ready pooled lab needs none (it
+        // runs already); should another learner take it first, a fresh start without the engine fails as it would.
+        if (!pool.holdsReady(lesson)) {
+            EngineStatus engine = runtime.engine();
+            if (!engine.reachable()) {
+                throw new EngineUnavailableException("cannot reach the Docker engine at " + engine.endpoint() + ": "
+                        + engine.error(), null);
+            }
         }
         Map<String, String> parameters = topologies.parametersFor(lesson, owner);
         Lab lab;
+        Lab fromPool;
+        Lab evicted = null;
         synchronized (labs) {
             existing = liveLabOf(owner, lesson);
             if (existing.isPresent()) {
                 existing.get().touch(Instant.now());
                 return new StartResult(existing.get(), false);
             }
-            // First come, first served: while others wait, a new start waits behind them even if a slot is free.
-            if (liveCount() >= config.maxRunning() || !queue.isEmpty()) {
-                if (queue.isFull()) {
-                    throw new ServerFullException(config.maxRunning(), queue.limit());
+            fromPool = pool.takeReady(lesson).orElse(null);
+            if (fromPool != null) {
+                lab = fromPool.claimedBy(owner, parameters, Instant.now());
+                try {
+                    admission.admit(lab);
+                } catch (QuotaExceededException e) {
+                    pool.add(fromPool);
+                    throw e;
                 }
-                lab = Lab.queued(newId(), owner, lesson, parameters, topology, Instant.now());
-                admission.admit(lab);
                 labs.put(lab.id(), lab);
-                queue.add(lab);
             } else {
-                lab = new Lab(newId(), owner, lesson, parameters, topology, Instant.now());
+                boolean full = liveCount() >= config.maxRunning() || !queue.isEmpty();
+                // A learner comes before a pooled lab nobody asked for yet: that one gives up its slot.
+                boolean slotFromPool = full && queue.isEmpty() && pool.size() > 0;
+                if (full && !slotFromPool) {
+                    // First come, first served: while others wait, a new start waits behind them even if a slot is free.
+                    if (queue.isFull()) {
+                        throw new ServerFullException(config.maxRunning(), queue.limit());
+                    }
+                    lab = Lab.queued(newId(), owner, lesson, parameters, topology, Instant.now());
+                } else {
+                    lab = new Lab(newId(), owner, lesson, parameters, topology, Instant.now());
+                }
                 admission.admit(lab);
                 labs.put(lab.id(), lab);
+                if (slotFromPool) {
+                    evicted = pool.takeForSlot(lesson).orElseThrow();
+                } else if (lab.phase() == LabPhase.QUEUED) {
+                    queue.add(lab);
+                }
             }
+        }
+        if (fromPool != null) {
+            return handOut(fromPool, lab, topology, admission);
+        }
+        if (evicted != null) {
+            retire(evicted, "Stopped to free its slot for a learner's lab.");
+        }
+        if (poolTarget(lesson) > 0) {
+            poolMisses.increment();
         }
         if (lab.phase() == LabPhase.QUEUED) {
             // Recorded once it leaves the queue: a queued lab holds nothing a restart would need to find again.
@@ -124,6 +185,34 @@ public class LabService {
         return new StartResult(lab, true);
     }
 
+    /**
+     * Makes the claim of a pooled lab durable: the database hands it to the learner only if no one else (another
+     * server on the same database) claimed it first. A lost claim starts over: another pooled lab, or a fresh start.
+     */
+    private StartResult handOut(Lab pooled, Lab claimed, Topology topology, StartAdmission admission)
+            throws ServerFullException, EngineUnavailableException, QuotaExceededException {
+        boolean took;
+        try {
+            took = registry.claim(claimed.record());
+        } catch (RuntimeException e) {
+            // Not recorded as the learner's, so not handed out: the pooled lab waits for the next Start.
+            labs.remove(claimed.id());
+            claimed.failed("The lab could not be recorded: " + e.getMessage(), Instant.now());
+            pool.add(pooled);
+            throw e;
+        }
+        if (!took) {
+            labs.remove(claimed.id());
+            claimed.stopped("Claimed by another server first.", Instant.now());
+            LOG.infof("pooled lab %s was claimed by another server first", claimed.id());
+            return startOrGet(claimed.owner(), claimed.lesson(), topology, admission);
+        }
+        poolHandouts.increment();
+        LOG.infof("lab %s (%s) handed from the pool to %s", claimed.id(), claimed.lesson(), claimed.owner());
+        refillPoolSoon();
+        return new StartResult(claimed, true);
+    }
+
     /** Records the lab and hands its start to a worker; unrecorded, it is not started. */
     private void begin(Lab lab) {
         try {
@@ -132,6 +221,7 @@ public class LabService {
             // Not recorded, so not acknowledged: the lab is not started (and no longer counts against any quota).
             lab.failed("The lab could not be recorded: " + e.getMessage(), Instant.now());
             labs.remove(lab.id());
+            pool.remove(lab);
             throw e;
         }
         workers.submit(() -> runStart(lab));
@@ -164,6 +254,115 @@ public class LabService {
             queue.slotFreed(Instant.now());
         }
         startQueued();
+        refillPoolSoon();
+    }
+
+    /**
+     * Refills the pool on a worker, so that the caller does not wait for it: after a stop or a hand-out, or when
+     * the reservations changed (a workshop created).
+     */
+    public void refillPoolSoon() {
+        try {
+            workers.submit(this::refillPool);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("not refilling the pool: the server is stopping");
+        }
+    }
+
+    /** How many labs the pool keeps for the lesson, as of the latest refill (which reads the reservations). */
+    private int poolTarget(String lesson) {
+        return poolTargets.getOrDefault(lesson, poolSizes.getOrDefault(lesson, 0));
+    }
+
+    /** {@code tclab.pool} plus what is reserved (workshops): lesson slug to labs to keep pooled. */
+    private Map<String, Integer> readPoolTargets() {
+        Map<String, Integer> targets = new HashMap<>(poolSizes);
+        for (PoolReservations source : reservations) {
+            try {
+                source.reservedLabs().forEach((lesson, n) -> targets.merge(lesson, Math.max(0, n), Integer::sum));
+            } catch (RuntimeException e) {
+                LOG.warnf("cannot read the labs reserved for the pool now: %s", e.getMessage());
+            }
+        }
+        targets.values().removeIf(n -> n <= 0);
+        poolTargets = Map.copyOf(targets);
+        return targets;
+    }
+
+    /**
+     * Brings the warm pool to its targets: stops pooled labs beyond them or unclaimed for a whole lifetime (their
+     * learner must still get a full one), and starts new ones while slots are free and nobody waits in the queue.
+     * Idempotent; run after every hand-out, whenever a lab ends, at start and at every cull.
+     */
+    public void refillPool() {
+        Instant now = Instant.now();
+        Map<String, Integer> targets = readPoolTargets();
+        for (Lab stale : pool.takeSurplusAndStale(targets, now, config.maxLifetime())) {
+            retire(stale, "Stopped: the pool keeps fewer labs of this lesson now, or it waited a whole lifetime.");
+        }
+        if (targets.isEmpty() || !runtime.engine().reachable()) {
+            return;
+        }
+        Map<String, Topology> poolable = new HashMap<>();
+        targets.keySet().forEach(lesson -> {
+            Topology topology = topologyOf(lesson);
+            if (topology != null && WarmPool.poolable(topology)) {
+                poolable.put(lesson, topology);
+            } else if (unpoolableWarned.add(lesson)) {
+                LOG.warnf("not pooling labs of '%s': %s", lesson, topology == null
+                        ? "no working lesson has this name" : "its lab.yml names a parameter ({{...}})");
+            }
+        });
+        List<Lab> toStart = new ArrayList<>();
+        synchronized (labs) {
+            for (Map.Entry<String, Topology> lesson : poolable.entrySet()) {
+                int missing = targets.get(lesson.getKey()) - pool.count(lesson.getKey());
+                for (; missing > 0 && liveCount() < config.maxRunning() && queue.isEmpty(); missing--) {
+                    Lab lab = Lab.pooled(newId(), lesson.getKey(), lesson.getValue(), now);
+                    pool.add(lab);
+                    toStart.add(lab);
+                }
+            }
+        }
+        for (Lab lab : toStart) {
+            try {
+                begin(lab);
+            } catch (RuntimeException e) {
+                LOG.warnf("could not start a pooled lab of %s: %s", lab.lesson(), e.getMessage());
+            }
+        }
+    }
+
+    /** Stops a lab taken out of the pool; its slot is free at once (a queued lab may take it). */
+    private void retire(Lab pooled, String why) {
+        LabPhase was = pooled.stopped(why, Instant.now());
+        if (was == null) {
+            return;
+        }
+        LOG.infof("pooled lab %s (%s): %s", pooled.id(), pooled.lesson(), why);
+        record(pooled);
+        // One still starting is removed by its start worker once the start returns (see runStart).
+        if (was == LabPhase.RUNNING) {
+            workers.submit(() -> {
+                try {
+                    runtime.stop(pooled.id());
+                } catch (EngineUnavailableException e) {
+                    LOG.warnf("could not stop pooled lab %s: %s", pooled.id(), e.getMessage());
+                }
+            });
+        }
+        startQueued();
+    }
+
+    /** Labs in the warm pool, starting or ready; each holds a slot. */
+    public int pooledCount() {
+        return pool.size();
+    }
+
+    /** Ready labs in the warm pool for the lesson. */
+    public int pooledReady(String lesson) {
+        return (int) pool.all().stream().filter(l -> l.lesson().equals(lesson) && l.phase() == LabPhase.RUNNING)
+                .count();
     }
 
     /** Where a queued lab stands in the start queue; empty when it is not queued. */
@@ -183,7 +382,8 @@ public class LabService {
     }
 
     private void runStart(Lab lab) {
-        LabSpec spec = new LabSpec(lab.id(), lab.topology(), lab.owner(), lab.lesson());
+        LabSpec spec = lab.pooled() ? new LabSpec(lab.id(), lab.topology(), LabSpec.POOL_OWNER, lab.lesson(), true)
+                : new LabSpec(lab.id(), lab.topology(), lab.owner(), lab.lesson());
         long began = System.nanoTime();
         String outcome = "failed";
         try {
@@ -191,7 +391,7 @@ public class LabService {
             outcome = "ready";
             if (lab.ready(Instant.now())) {
                 record(lab);
-                LOG.infof("lab %s (%s) of %s is ready", lab.id(), lab.lesson(), lab.owner());
+                LOG.infof("lab %s (%s) of %s is ready", lab.id(), lab.lesson(), lab.pooled() ? "the pool" : lab.owner());
             } else {
                 // Stopped while starting: the stop ran before our containers existed, so remove them now.
                 runtime.stop(lab.id());
@@ -200,7 +400,13 @@ public class LabService {
             LOG.warnf("lab %s (%s) failed to start: %s", lab.id(), lab.lesson(), e.getMessage());
             if (lab.failed("The lab could not start: " + e.getMessage(), Instant.now())) {
                 record(lab);
-                ended.fire(new LabEnded(lab.id()));
+                if (lab.pooled()) {
+                    // Not refilled until the next cull: a lesson whose lab cannot start must not start one in a loop.
+                    pool.remove(lab);
+                    startQueued();
+                } else {
+                    ended.fire(new LabEnded(lab.id()));
+                }
             }
         } finally {
             Timer.builder("tclab.lab.start").description("Time a lab start took on the engine, from its worker to ready")
@@ -250,8 +456,9 @@ public class LabService {
         return List.copyOf(labs.values());
     }
 
+    /** Labs holding a slot of the server's maximum: learners' starting and running labs, and the pool's. */
     public int liveCount() {
-        return (int) labs.values().stream().filter(l -> l.phase().holdsSlot()).count();
+        return (int) labs.values().stream().filter(l -> l.phase().holdsSlot()).count() + pool.size();
     }
 
     /** How many labs are in {@code phase} now. */
@@ -321,8 +528,19 @@ public class LabService {
                 stopQuietly(lab, why);
             }
         }
+        cullPool();
+        refillPool();
         removeExpiredLabs(now);
         forgetOldLabs(now);
+    }
+
+    /** Notices pooled labs whose containers died, so they free their slot and the refill replaces them. */
+    private void cullPool() {
+        for (Lab lab : pool.all()) {
+            if (lab.phase() == LabPhase.RUNNING && refresh(lab).phase() != LabPhase.RUNNING) {
+                pool.remove(lab);
+            }
+        }
     }
 
     private void removeExpiredLabs(Instant now) {
@@ -346,7 +564,7 @@ public class LabService {
         try {
             Set<String> onEngine = runtime.labsOnEngine();
             for (String labId : onEngine) {
-                Lab lab = labs.get(labId);
+                Lab lab = labs.containsKey(labId) ? labs.get(labId) : pool.find(labId).orElse(null);
                 if (lab == null || !lab.phase().live()) {
                     LOG.infof("reaping orphaned lab %s", labId);
                     runtime.stop(labId);
@@ -359,6 +577,7 @@ public class LabService {
 
     void adoptAtStart(@Observes StartupEvent event) {
         adoptRecorded();
+        refillPoolSoon();
     }
 
     /**
@@ -382,7 +601,7 @@ public class LabService {
         // Asked once: with the engine down, each status call would wait out the connect timeout.
         Boolean engineUp = null;
         for (LabRecord record : records) {
-            if (labs.containsKey(record.id())) {
+            if (labs.containsKey(record.id()) || pool.find(record.id()).isPresent()) {
                 continue;
             }
             if (engineUp == null) {
@@ -417,13 +636,18 @@ public class LabService {
         } else if (stopped != null) {
             lab.stopped(stopped, now);
         }
+        String whose = lab.pooled() ? "the pool" : record.owner();
         if (lab.phase().live()) {
-            LOG.infof("adopted lab %s (%s) of %s, running since %s", record.id(), record.lesson(), record.owner(),
+            LOG.infof("adopted lab %s (%s) of %s, running since %s", record.id(), record.lesson(), whose,
                     record.readyAt());
         } else {
-            LOG.infof("lab %s of %s not adopted: %s", record.id(), record.owner(), lab.reason());
+            LOG.infof("lab %s of %s not adopted: %s", record.id(), whose, lab.reason());
         }
-        labs.putIfAbsent(lab.id(), lab);
+        if (!lab.pooled()) {
+            labs.putIfAbsent(lab.id(), lab);
+        } else if (lab.phase().live()) {
+            pool.add(lab);
+        }
         record(lab);
     }
 
@@ -506,6 +730,10 @@ public class LabService {
         if (!config.keepOnShutdown()) {
             labs.values().stream().filter(l -> l.phase() == LabPhase.RUNNING)
                     .forEach(l -> workers.submit(() -> stopQuietly(l, "The server stopped.")));
+            pool.all().forEach(l -> {
+                pool.remove(l);
+                retire(l, "The server stopped.");
+            });
         }
         workers.shutdown();
         try {

@@ -41,6 +41,9 @@ public class OperatorMetrics {
                     .description("Labs on this server by phase (queued ones wait for a free slot)")
                     .tag("phase", phase.name().toLowerCase(Locale.ROOT)).register(registry);
         }
+        Gauge.builder("tclab.labs", labs, LabService::pooledCount).strongReference(true)
+                .description("Labs on this server by phase (queued ones wait for a free slot)")
+                .tag("phase", "pooled").register(registry);
         Gauge.builder("tclab.labs.max", labs, LabService::maxRunning).strongReference(true)
                 .description("Most labs this server runs at once (tclab.lab.max-running)").register(registry);
         Gauge.builder("tclab.measurement.slots.used", slots, s -> s.size() - s.free()).strongReference(true)

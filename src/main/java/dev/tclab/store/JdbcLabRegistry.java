@@ -96,6 +96,26 @@ public class JdbcLabRegistry implements LabRegistry {
     }
 
     @Override
+    public boolean claim(LabRecord r) {
+        try (Connection c = database.connection();
+             PreparedStatement s = c.prepareStatement("UPDATE lab SET owner = ?, parameters = ?, created_at = ?,"
+                     + " ready_at = ?, last_activity = ?, version = ? WHERE id = ? AND owner IS NULL AND phase = ?")) {
+            s.setString(1, r.owner());
+            s.setString(2, parameters(r.parameters()));
+            s.setObject(3, time(r.createdAt()));
+            s.setObject(4, time(r.readyAt()));
+            s.setObject(5, time(r.lastActivity()));
+            s.setLong(6, r.version());
+            s.setString(7, r.id());
+            s.setString(8, LabPhase.RUNNING.name());
+            return s.executeUpdate() == 1;
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("The lab could not be handed to you (database " + database.describe()
+                    + ": " + Database.firstLine(e.getMessage()) + "). Try again in a moment.", e);
+        }
+    }
+
+    @Override
     public List<LabRecord> live() {
         try (Connection c = database.connection();
              PreparedStatement s = c.prepareStatement("SELECT id, owner, lesson, parameters, phase, created_at,"

@@ -25,7 +25,7 @@ import java.util.Optional;
 public class JdbcWorkshopStore implements WorkshopStore {
 
     private static final String EVENT_COLUMNS = "id, host_name, title, lessons, join_code, opens_at, closes_at, seat_cap,"
-            + " idle_timeout_seconds, lifetime_seconds, created_at, closed_at";
+            + " idle_timeout_seconds, lifetime_seconds, created_at, closed_at, pooled_labs";
 
     private final Jdbc jdbc;
 
@@ -37,7 +37,7 @@ public class JdbcWorkshopStore implements WorkshopStore {
     public boolean create(WorkshopEvent e) {
         return jdbc.run("save the event", c -> {
             try (PreparedStatement s = c.prepareStatement("INSERT INTO workshop_event (" + EVENT_COLUMNS
-                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 s.setString(1, e.id());
                 s.setString(2, e.host());
                 s.setString(3, e.title());
@@ -50,6 +50,7 @@ public class JdbcWorkshopStore implements WorkshopStore {
                 s.setLong(10, e.lifetime().toSeconds());
                 s.setObject(11, utc(e.createdAt()));
                 s.setObject(12, e.closedAt().map(JdbcWorkshopStore::utc).orElse(null));
+                s.setInt(13, e.pooledLabs());
                 s.executeUpdate();
                 return true;
             } catch (SQLException ex) {
@@ -267,7 +268,8 @@ public class JdbcWorkshopStore implements WorkshopStore {
                 events.add(new WorkshopEvent(rs.getString(1), rs.getString(2), rs.getString(3),
                         Arrays.asList(rs.getString(4).split(",")), rs.getString(5), Optional.ofNullable(instant(rs, 6)),
                         Optional.ofNullable(instant(rs, 7)), rs.getInt(8), Duration.ofSeconds(rs.getLong(9)),
-                        Duration.ofSeconds(rs.getLong(10)), instant(rs, 11), Optional.ofNullable(instant(rs, 12))));
+                        Duration.ofSeconds(rs.getLong(10)), instant(rs, 11), Optional.ofNullable(instant(rs, 12)),
+                        rs.getInt(13)));
             }
         }
         return events;

@@ -83,6 +83,7 @@ public class HostEventsResource {
             throw new WorkshopRefusal(Status.BAD_REQUEST, "Send the event as JSON: title, lessons, seatCap...");
         }
         WorkshopEvent event = workshops.create(host.require(), draft);
+        labs.refillPoolSoon();
         return Response.status(Status.CREATED).entity(info(event, uri)).build();
     }
 

@@ -18,10 +18,13 @@ import java.util.Optional;
  *                    server-wide timeout applies)
  * @param lifetime    how long a learner's lab may run: kept likewise
  * @param closedAt    when the host closed it, if they did
+ * @param pooledLabs  labs kept ready in the warm pool for its first lesson while it is open (see
+ *                    {@link EventPoolReservations})
  */
 public record WorkshopEvent(String id, String host, String title, List<String> lessons, String joinCode,
                             Optional<Instant> opensAt, Optional<Instant> closesAt, int seatCap, Duration idleTimeout,
-                            Duration lifetime, Instant createdAt, Optional<Instant> closedAt) {
+                            Duration lifetime, Instant createdAt, Optional<Instant> closedAt,
+                            int pooledLabs) {
 
     public WorkshopEvent {
         lessons = List.copyOf(lessons);

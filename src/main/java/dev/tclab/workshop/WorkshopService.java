@@ -71,6 +71,10 @@ public class WorkshopService {
         if (lifetime < 15 || lifetime > 7 * 24 * 60) {
             problems.add("The lab lifetime must be 15 minutes to 7 days.");
         }
+        int pooled = draft.pooledLabs() == null ? 0 : draft.pooledLabs();
+        if (pooled < 0 || pooled > seats) {
+            problems.add("The labs kept ready must be 0 to the seat cap.");
+        }
         if (draft.opensAt() != null && draft.closesAt() != null && !draft.closesAt().isAfter(draft.opensAt())) {
             problems.add("The closing time must come after the opening time.");
         }
@@ -83,7 +87,7 @@ public class WorkshopService {
         for (int attempt = 0; attempt < 5; attempt++) {
             WorkshopEvent event = new WorkshopEvent(newId(), host.name(), title, lessons, JoinCodes.next(),
                     Optional.ofNullable(draft.opensAt()), Optional.ofNullable(draft.closesAt()), seats,
-                    Duration.ofMinutes(idle), Duration.ofMinutes(lifetime), now(), Optional.empty());
+                    Duration.ofMinutes(idle), Duration.ofMinutes(lifetime), now(), Optional.empty(), pooled);
             if (store.create(event)) {
                 return event;
             }

@@ -8,9 +8,15 @@ import dev.tclab.lab.LabRegistry;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +47,46 @@ abstract class LabRegistryContract {
     @Test
     void shouldBeTheDatabaseRegistry() {
         assertThat(registry).isInstanceOf(JdbcLabRegistry.class);
+    }
+
+    @Test
+    void shouldHandAPooledLabToExactlyOneOfTwoClaimsRacing() throws Exception {
+        String id = fresh();
+        LabRecord pooled = new LabRecord(id, null, "tbf-basics", Map.of(), LabPhase.RUNNING, CREATED,
+                CREATED.plusSeconds(1), CREATED, null, null, 1);
+        registry.save(pooled);
+        assertThat(live(id)).hasValueSatisfying(r -> assertThat(r.owner()).isNull());
+        Instant claimedAt = CREATED.plusSeconds(600);
+        CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<Boolean>> claims = Stream.of("l-ann", "l-bob")
+                    .map(owner -> two.submit(() -> {
+                        go.await();
+                        return registry.claim(new LabRecord(id, owner, "tbf-basics", Map.of("rate", owner),
+                                LabPhase.RUNNING, claimedAt, claimedAt, claimedAt, null, null, 2));
+                    })).toList();
+            go.countDown();
+            boolean ann = claims.get(0).get();
+            boolean bob = claims.get(1).get();
+            assertThat(ann ^ bob).as("exactly one claim wins (ann %s, bob %s)", ann, bob).isTrue();
+            String winner = ann ? "l-ann" : "l-bob";
+            assertThat(live(id)).contains(new LabRecord(id, winner, "tbf-basics", Map.of("rate", winner),
+                    LabPhase.RUNNING, claimedAt, claimedAt, claimedAt, null, null, 2));
+        } finally {
+            two.shutdownNow();
+        }
+        assertThat(registry.claim(new LabRecord(id, "l-cat", "tbf-basics", Map.of(), LabPhase.RUNNING, claimedAt,
+                claimedAt, claimedAt, null, null, 3))).as("an owned lab is never claimed again").isFalse();
+    }
+
+    @Test
+    void shouldNotHandOutAPooledLabThatEnded() {
+        String id = fresh();
+        registry.save(new LabRecord(id, null, "tbf-basics", Map.of(), LabPhase.STOPPED, CREATED, CREATED, CREATED,
+                CREATED.plusSeconds(5), "Stopped: the pool keeps fewer labs of this lesson now.", 2));
+        assertThat(registry.claim(new LabRecord(id, "l-ann", "tbf-basics", Map.of(), LabPhase.RUNNING, CREATED,
+                CREATED, CREATED, null, null, 3))).isFalse();
     }
 
     @Test

@@ -50,7 +50,7 @@ abstract class WorkshopStoreContract {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         WorkshopEvent event = new WorkshopEvent(fresh("e"), host, "Class " + host, List.of("tbf-basics", "htb-rate-accuracy"),
                 fresh("").substring(0, 6).toUpperCase(), Optional.of(now.minusSeconds(60)), Optional.of(now.plusSeconds(3600)),
-                seats, Duration.ofMinutes(30), Duration.ofHours(3), now, Optional.empty());
+                seats, Duration.ofMinutes(30), Duration.ofHours(3), now, Optional.empty(), 0);
         assertThat(store.create(event)).isTrue();
         return event;
     }
@@ -76,8 +76,15 @@ abstract class WorkshopStoreContract {
         assertThat(store.events(null)).contains(event);
         WorkshopEvent sameCode = new WorkshopEvent(fresh("e"), event.host(), "t", List.of("x"), event.joinCode(),
                 Optional.empty(), Optional.empty(), 1, Duration.ofMinutes(5), Duration.ofMinutes(15), Instant.now(),
-                Optional.empty());
+                Optional.empty(), 0);
         assertThat(store.create(sameCode)).isFalse();
+        // Opens in two days: its labs kept ready are not reserved in the pool of the app these tests share.
+        WorkshopEvent later = new WorkshopEvent(fresh("e"), event.host(), "Later", List.of("tbf-basics"),
+                fresh("").substring(0, 6).toUpperCase(), Optional.of(Instant.now().plus(Duration.ofDays(2))
+                .truncatedTo(ChronoUnit.SECONDS)), Optional.empty(), 20, Duration.ofMinutes(5), Duration.ofMinutes(15),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS), Optional.empty(), 12);
+        assertThat(store.create(later)).isTrue();
+        assertThat(store.find(later.id())).contains(later);
 
         Instant closed = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         store.close(event.id(), closed);

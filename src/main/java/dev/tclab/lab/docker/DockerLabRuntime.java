@@ -102,7 +102,7 @@ public class DockerLabRuntime implements LabRuntime {
         try {
             progress.onStage(Stage.CREATING, topology.nodes().size() + " nodes");
             List<Callable<NodeContainers.Started>> creations = new ArrayList<>();
-            Instant expires = containers.expiry();
+            Instant expires = containers.expiry(spec.pooled());
             for (Topology.Node node : topology.nodes().values()) {
                 String image = node.image() == null ? defaultImage : node.image();
                 creations.add(() -> containers.createAndStart(instance, spec, node, image, measurementImage, expires,

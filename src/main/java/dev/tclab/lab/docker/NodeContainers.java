@@ -60,8 +60,8 @@ final class NodeContainers {
     }
 
     /** When a lab started now becomes an orphan for sure; every container of the lab carries it. */
-    Instant expiry() {
-        return LabExpiry.of(Instant.now(), limits.maxLifetime());
+    Instant expiry(boolean pooled) {
+        return LabExpiry.of(Instant.now(), limits.maxLifetime(), pooled);
     }
 
     /**

@@ -81,7 +81,7 @@ final class LabObjects {
      * are the kernel features the lesson needs; the pod goes only to cluster nodes the probe labelled with them.
      */
     Pod nodePod(LabSpec spec, Topology.Node node, String anchor, Set<String> features, Instant started) {
-        Instant expires = LabExpiry.of(started, limits.maxLifetime());
+        Instant expires = LabExpiry.of(started, limits.maxLifetime(), spec.pooled());
         Map<String, String> labels = KubeLabels.node(instance, spec, node.name(), expires);
         Map<String, String> nodeSelector = new TreeMap<>();
         features.forEach(f -> nodeSelector.put(KubeLabels.feature(f), "true"));

@@ -42,6 +42,7 @@ form.addEventListener('submit', async (event) => {
       seatCap: number(f.seatCap.value),
       idleTimeoutMinutes: number(f.idleTimeoutMinutes.value),
       lifetimeMinutes: number(f.lifetimeMinutes.value),
+      pooledLabs: number(f.pooledLabs.value),
       opensAt: instant(f.opensAt.value),
       closesAt: instant(f.closesAt.value),
     });
