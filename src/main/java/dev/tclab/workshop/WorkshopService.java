@@ -1,5 +1,6 @@
 package dev.tclab.workshop;
 
+import dev.tclab.config.TclabConfig;
 import dev.tclab.host.CurrentHost;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
@@ -28,10 +29,13 @@ public class WorkshopService {
     private final WorkshopStore store;
     private final LessonCatalog catalog;
     private final Clock clock;
+    /** The server's maximum lab lifetime, which bounds an event's. */
+    private final Duration maxLifetime;
 
-    public WorkshopService(WorkshopStore store, LessonCatalog catalog) {
+    public WorkshopService(WorkshopStore store, LessonCatalog catalog, TclabConfig config) {
         this.store = store;
         this.catalog = catalog;
+        this.maxLifetime = config.lab().maxLifetime();
         this.clock = Clock.systemUTC();
     }
 
@@ -67,9 +71,11 @@ public class WorkshopService {
         if (idle < 5 || idle > 24 * 60) {
             problems.add("The idle timeout must be 5 to 1440 minutes.");
         }
-        int lifetime = draft.lifetimeMinutes() == null ? 240 : draft.lifetimeMinutes();
-        if (lifetime < 15 || lifetime > 7 * 24 * 60) {
-            problems.add("The lab lifetime must be 15 minutes to 7 days.");
+        int lifetime = draft.lifetimeMinutes() == null ? (int) Math.min(240, maxLifetime.toMinutes())
+                : draft.lifetimeMinutes();
+        if (lifetime < 15 || lifetime > maxLifetime.toMinutes()) {
+            problems.add("The lab lifetime must be 15 to " + maxLifetime.toMinutes() + " minutes (this server stops "
+                    + "every lab after " + maxLifetime.toMinutes() + " minutes: tclab.lab.max-lifetime).");
         }
         if (draft.opensAt() != null && draft.closesAt() != null && !draft.closesAt().isAfter(draft.opensAt())) {
             problems.add("The closing time must come after the opening time.");
