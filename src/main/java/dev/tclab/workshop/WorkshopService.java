@@ -5,6 +5,7 @@ import dev.tclab.host.CurrentHost;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.ws.rs.core.Response.Status;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,11 +30,14 @@ public class WorkshopService {
     private final WorkshopStore store;
     private final LessonCatalog catalog;
     private final Clock clock;
+    private final Event<EventChanged> changed;
     /** The server's maximum lab lifetime, which bounds an event's. */
     private final Duration maxLifetime;
 
-    public WorkshopService(WorkshopStore store, LessonCatalog catalog, TclabConfig config) {
+    public WorkshopService(WorkshopStore store, LessonCatalog catalog, TclabConfig config,
+                           Event<EventChanged> changed) {
         this.store = store;
+        this.changed = changed;
         this.catalog = catalog;
         this.maxLifetime = config.lab().maxLifetime();
         this.clock = Clock.systemUTC();
@@ -166,14 +170,28 @@ public class WorkshopService {
             throw new WorkshopRefusal(Status.BAD_REQUEST, "A message has 1 to " + MESSAGE_MAX + " characters.");
         }
         store.broadcast(event.id(), message, now());
+        changed.fire(new EventChanged(event.id()));
     }
 
     public List<Broadcast> broadcasts(String eventId) {
         return store.broadcasts(eventId, 20);
     }
 
+    /** The event as its learner sees it, with its latest broadcasts. */
+    public LearnersEvent learnersView(Seat seat, WorkshopEvent event) {
+        return learnersView(seat, event, broadcasts(event.id()));
+    }
+
+    /** The event as its learner sees it, with {@code messages} read once for the whole class. */
+    public LearnersEvent learnersView(Seat seat, WorkshopEvent event, List<Broadcast> messages) {
+        Instant now = now();
+        return new LearnersEvent(event.id(), event.title(), seat.displayName(), event.lessons(), event.status(now),
+                event.end().orElse(null), now, messages);
+    }
+
     public void close(WorkshopEvent event) {
         store.close(event.id(), now());
+        changed.fire(new EventChanged(event.id()));
     }
 
     public void record(WorkshopEvent event, HostAction action) {
