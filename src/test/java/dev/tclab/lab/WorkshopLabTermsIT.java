@@ -3,15 +3,13 @@ package dev.tclab.lab;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
-import dev.tclab.host.Passwords;
+import dev.tclab.host.TestHosts;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,11 +31,7 @@ class WorkshopLabTermsIT {
 
     @AfterEach
     void stopAll() throws Exception {
-        for (Lab lab : labs.all()) {
-            if (lab.phase().live()) {
-                labs.stop(lab.id(), lab.owner());
-            }
-        }
+        Labs.stopAll(labs);
     }
 
     private static Lab awaitRunning(LabService labs, String learner, String id) throws Exception {
@@ -57,10 +51,7 @@ class WorkshopLabTermsIT {
 
     @Test
     void aWorkshopLabEndsAfterTheWorkshopsLifetimeOnTheEngineAndASelfPacedOneRunsOn() throws Exception {
-        String name = "itterms" + UUID.randomUUID().toString().substring(0, 6);
-        accounts.add(new HostAccount(name, Passwords.hash("host password 1"), false));
-        String host = given().contentType(ContentType.JSON).body("{\"name\": \"" + name + "\", \"password\": \"host password 1\"}")
-                .post("/api/host/session").then().statusCode(200).extract().cookie("tclab_host");
+        String host = TestHosts.signedIn(accounts, "itterms");
         String event = given().cookie("tclab_host", host).contentType(ContentType.JSON)
                 .body("{\"title\": \"Short class\", \"lessons\": [\"" + LESSON + "\"], \"idleTimeoutMinutes\": 10, "
                         + "\"lifetimeMinutes\": 15}")

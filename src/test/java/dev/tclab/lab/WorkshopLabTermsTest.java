@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;
 
-import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
-import dev.tclab.host.Passwords;
+import dev.tclab.host.TestHosts;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
@@ -15,7 +14,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,10 +41,7 @@ class WorkshopLabTermsTest {
     @BeforeEach
     void signIn() throws Exception {
         Labs.clean(labs, runtime);
-        String name = "terms" + UUID.randomUUID().toString().substring(0, 8);
-        accounts.add(new HostAccount(name, Passwords.hash("host password 1"), false));
-        host = given().contentType(ContentType.JSON).body("{\"name\": \"" + name + "\", \"password\": \"host password 1\"}")
-                .post("/api/host/session").then().statusCode(200).extract().cookie("tclab_host");
+        host = TestHosts.signedIn(accounts, "terms");
     }
 
     @AfterEach

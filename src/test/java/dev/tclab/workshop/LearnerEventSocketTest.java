@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
-import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
-import dev.tclab.host.Passwords;
+import dev.tclab.host.TestHosts;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.Labs;
 import dev.tclab.web.TestSocket;
@@ -19,7 +18,6 @@ import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,10 +39,7 @@ class LearnerEventSocketTest {
 
     @Test
     void broadcastsAndTheCloseReachTheLearnersSocketWithinTwoSeconds() throws Exception {
-        String name = "live" + UUID.randomUUID().toString().substring(0, 8);
-        accounts.add(new HostAccount(name, Passwords.hash("host password 1"), false));
-        String host = given().contentType(ContentType.JSON).body("{\"name\": \"" + name + "\", \"password\": \"host password 1\"}")
-                .post("/api/host/session").then().statusCode(200).extract().cookie("tclab_host");
+        String host = TestHosts.signedIn(accounts, "live");
         String event = given().cookie("tclab_host", host).contentType(ContentType.JSON)
                 .body("{\"title\": \"Live class\", \"lessons\": [\"example\"]}").post("/api/host/events")
                 .then().statusCode(201).extract().path("event.id");

@@ -11,7 +11,7 @@ import com.microsoft.playwright.Playwright;
 import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
 import dev.tclab.host.Passwords;
-import dev.tclab.lab.Lab;
+import dev.tclab.lab.Labs;
 import dev.tclab.lab.LabService;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -49,11 +49,7 @@ class WorkshopBrowserIT {
 
     @AfterEach
     void stopLabs() throws Exception {
-        for (Lab lab : labs.all()) {
-            if (lab.phase().live()) {
-                labs.stop(lab.id(), lab.owner());
-            }
-        }
+        Labs.stopAll(labs);
     }
 
     private String url(String path) {
