@@ -6,6 +6,7 @@ import { ApiError, getLab, myLabs, startLab, stopLab } from './api.js';
 import { el } from './dom.js';
 import { LEAVE_KEY, NodeTerminal } from './terminal.js';
 import { LabStats } from './stats.js';
+import { onLabChange } from './page/lab-state.js';
 // The rest of the lesson page: Check buttons, quizzes answered in place, the idle-stop note, Copy buttons.
 import './page/checks.js';
 import './page/quizzes.js';
@@ -25,8 +26,8 @@ function queueText(queue) {
 }
 
 // Tells the page's other scripts (the Check buttons, say) at once that this lesson's lab started or stopped.
-function announce(status, id, expiresAt) {
-  document.dispatchEvent(new CustomEvent('tclab:lab', { detail: { status, id, expiresAt } }));
+function announce(status, id, expiresAt, endsAt) {
+  document.dispatchEvent(new CustomEvent('tclab:lab', { detail: { status, id, expiresAt, endsAt } }));
 }
 
 const LESSON_WIDTH_KEY = 'tclab.lessonWidth';
@@ -72,6 +73,17 @@ class LabPanel {
       }
     });
     this.resume();
+    // A lab of this lesson running that this panel does not show (a host's reset replaced it, or another tab
+    // started one): the panel switches to it.
+    onLabChange((lab) => {
+      if (lab && !this.following && lab.id !== this.lab?.id) {
+        this.close();
+        this.follow(lab).catch((e) => {
+          this.say(e.message, true);
+          this.startButton.disabled = false;
+        });
+      }
+    });
   }
 
   /** Stop asks first: what goes with the lab cannot be had back. */
@@ -197,20 +209,25 @@ class LabPanel {
 
   async follow(lab) {
     this.startButton.disabled = true;
-    while (lab.status === 'queued' || lab.status === 'starting') {
-      this.say(lab.status === 'queued' ? queueText(lab.queue) : STAGES[lab.stage] || 'Waiting for a free start slot…');
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      lab = await getLab(lab.id);
+    this.following = true;
+    try {
+      while (lab.status === 'queued' || lab.status === 'starting') {
+        this.say(lab.status === 'queued' ? queueText(lab.queue) : STAGES[lab.stage] || 'Waiting for a free start slot…');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        lab = await getLab(lab.id);
+      }
+      if (lab.status !== 'running') {
+        throw new ApiError(lab.reason || `The lab is ${lab.status}.`);
+      }
+      this.open(lab);
+    } finally {
+      this.following = false;
     }
-    if (lab.status !== 'running') {
-      throw new ApiError(lab.reason || `The lab is ${lab.status}.`);
-    }
-    this.open(lab);
   }
 
   open(lab) {
     this.lab = lab;
-    announce(lab.status, lab.id, lab.expiresAt);
+    announce(lab.status, lab.id, lab.expiresAt, lab.endsAt);
     const nodes = this.nodes.length ? this.nodes : lab.nodes.filter((n) => n.terminal).map((n) => n.name);
     this.say(`Lab ready: ${nodes.join(', ')}.`);
     this.labState('running');

@@ -1,5 +1,5 @@
 // What the lesson page knows about the learner's running lab for this lesson, shared by the page scripts. Two
-// sources: the lab panel's `tclab:lab` event on document (detail {status, id, expiresAt}) the moment it starts or
+// sources: the lab panel's `tclab:lab` event on document (detail {status, id, expiresAt, endsAt}) the moment it starts or
 // stops a lab, and a poll of GET /api/labs every 4 s for everything else (idle stops, other tabs, expiry times).
 // Listeners get the running lab ({id, expiresAt, ...}) or null, on every news, polled or announced.
 import { myLabs } from '../api.js';

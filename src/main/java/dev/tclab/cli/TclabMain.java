@@ -3,6 +3,7 @@ package dev.tclab.cli;
 import dev.tclab.grading.selftest.LessonSelfTest;
 import dev.tclab.grading.selftest.SelfTestReport;
 import dev.tclab.host.HostCommand;
+import dev.tclab.host.HostSetup;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
@@ -43,9 +44,13 @@ public class TclabMain implements QuarkusApplication {
     @Inject
     HostCommand hostCommand;
 
+    @Inject
+    HostSetup hostSetup;
+
     @Override
     public int run(String... args) throws Exception {
         if (args.length == 0) {
+            hostSetup.announce();
             Quarkus.waitForExit();
             return 0;
         }

@@ -8,7 +8,7 @@ public interface HostAccounts {
     /** Adds an account; false when the name is taken (nothing changed). */
     boolean add(HostAccount account);
 
-    /** Replaces an existing account's password hash; false when there is no such account. */
+    /** Replaces an existing account's password hash and ends its open sessions; false when there is no such account. */
     boolean setPassword(String name, String passwordHash);
 
     Optional<HostAccount> find(String name);

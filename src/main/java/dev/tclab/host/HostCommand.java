@@ -64,7 +64,7 @@ public class HostCommand {
             out.println("Host " + name + (admin ? " (admin)" : "") + " added; sign in at /host/sign-in.");
         } else {
             accounts.setPassword(name, hash);
-            out.println("Password of host " + name + " changed; sessions signed in before stay valid until they expire.");
+            out.println("Password of host " + name + " changed; its sessions signed in before are signed out.");
         }
         return 0;
     }

@@ -1,5 +1,6 @@
 package dev.tclab.host;
 
+import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.IdentityProviderManager;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.request.AuthenticationRequest;
@@ -42,7 +43,9 @@ public class HostCookieMechanism implements HttpAuthenticationMechanism {
         if (session.isEmpty()) {
             return Uni.createFrom().nullItem();
         }
-        return identities.authenticate(new HostCookieRequest(session.get()));
+        // An ended session (signed out, password changed) is no session: the request goes on as a learner's.
+        return identities.authenticate(new HostCookieRequest(session.get()))
+                .onFailure(AuthenticationFailedException.class).recoverWithNull();
     }
 
     @Override

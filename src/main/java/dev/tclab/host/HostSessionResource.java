@@ -5,6 +5,7 @@ import io.smallrye.common.annotation.Blocking;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -63,13 +64,15 @@ public class HostSessionResource {
         return new Me(host.name(), host.admin());
     }
 
+    /** Ends the session on the server too, so a copy of the cookie stops working. */
     @DELETE
     @PermitAll
-    public Response signOut() {
+    public Response signOut(@CookieParam(HostSessions.COOKIE) String session) {
+        sessions.verify(session).ifPresent(sessions::end);
         return Response.noContent().cookie(cookie("", 0)).build();
     }
 
-    private static NewCookie cookie(String value, int maxAgeSeconds) {
+    static NewCookie cookie(String value, int maxAgeSeconds) {
         // Path / so the host pages and APIs both get it; the mechanism only reads it on host routes.
         return new NewCookie.Builder(HostSessions.COOKIE).value(value).path("/").httpOnly(true)
                 .sameSite(NewCookie.SameSite.STRICT).maxAge(maxAgeSeconds).build();

@@ -25,6 +25,8 @@ public final class Lab {
     private Instant endedAt;
     private volatile Instant lastActivity;
     private volatile Instant lastWatched;
+    /** Set by {@link LabService} before anyone else sees the lab. */
+    private volatile LabTerms terms;
 
     public Lab(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
                Instant now) {
@@ -138,6 +140,24 @@ public final class Lab {
 
     public Instant lastActivity() {
         return lastActivity;
+    }
+
+    /** Its idle timeout and end of life (a workshop event's, or the server's). */
+    public LabTerms terms() {
+        return terms;
+    }
+
+    void governedBy(LabTerms given) {
+        terms = given;
+    }
+
+    /**
+     * When the lab would be stopped if nobody used it from now on: at its idle expiry, or at its end of life if
+     * that comes first.
+     */
+    public Instant expiresAt() {
+        Instant idle = lastActivity.plus(terms.idleTimeout());
+        return idle.isAfter(terms.endsAt()) ? terms.endsAt() : idle;
     }
 
     /** The lab as the registry keeps it, taken atomically. */

@@ -1,6 +1,5 @@
 package dev.tclab.lab;
 
-import dev.tclab.config.TclabConfig;
 import dev.tclab.learner.CurrentLearner;
 import dev.tclab.http.ApiError;
 import io.smallrye.common.annotation.Blocking;
@@ -15,7 +14,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.time.Duration;
 import java.util.List;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -32,15 +30,12 @@ public class LabResource {
     private final LabService labs;
     private final TopologySource topologies;
     private final StartQuota quota;
-    private final Duration idleTimeout;
     private final CurrentLearner learner;
 
-    public LabResource(LabService labs, TopologySource topologies, StartQuota quota, TclabConfig config,
-                       CurrentLearner learner) {
+    public LabResource(LabService labs, TopologySource topologies, StartQuota quota, CurrentLearner learner) {
         this.labs = labs;
         this.topologies = topologies;
         this.quota = quota;
-        this.idleTimeout = config.lab().idleTimeout();
         this.learner = learner;
     }
 
@@ -60,19 +55,19 @@ public class LabResource {
         LabService.StartResult result = labs.startOrGet(owner, request.lesson(), topology,
                 quota.from(client == null ? null : client.hostAddress()));
         return Response.status(result.created() ? Response.Status.ACCEPTED : Response.Status.OK)
-                .entity(LabView.of(result.lab(), idleTimeout, labs.queueSpot(result.lab()))).build();
+                .entity(LabView.of(result.lab(), labs.queueSpot(result.lab()))).build();
     }
 
     @GET
     public List<LabView> mine() {
-        return labs.labsOf(learner.id()).stream().map(l -> LabView.of(l, idleTimeout, labs.queueSpot(l))).toList();
+        return labs.labsOf(learner.id()).stream().map(l -> LabView.of(l, labs.queueSpot(l))).toList();
     }
 
     @GET
     @Path("/{id}")
     public LabView get(@PathParam("id") String id) throws LabNotFoundException {
         Lab lab = labs.refresh(labs.get(id, learner.id()));
-        return LabView.of(lab, idleTimeout, labs.queueSpot(lab));
+        return LabView.of(lab, labs.queueSpot(lab));
     }
 
     @DELETE

@@ -2,6 +2,7 @@ package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
 import io.micrometer.core.instrument.Counter;
+import dev.tclab.yaml.FileProblem;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,7 @@ public class LabService {
     private final TopologySource topologies;
     private final MeterRegistry metrics;
     private final LabWatchers watchers;
+    private final Instance<LabTermsSource> termSources;
     /** How long labs waited in the start queue, for operators at /q/metrics. */
     private final Timer queueWaits;
     private final WarmPool pool = new WarmPool();
@@ -70,7 +73,7 @@ public class LabService {
 
     public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, LabRegistry registry,
                       TopologySource topologies, MeterRegistry metrics, LabWatchers watchers,
-                      Instance<PoolReservations> reservations) {
+                      Instance<PoolReservations> reservations, Instance<LabTermsSource> termSources) {
         this.runtime = runtime;
         this.config = config.lab();
         this.ended = ended;
@@ -78,6 +81,7 @@ public class LabService {
         this.topologies = topologies;
         this.metrics = metrics;
         this.watchers = watchers;
+        this.termSources = termSources;
         this.queueWaits = Timer.builder("tclab.lab.queue.wait").description("Time a lab waited in the start queue")
                 .publishPercentileHistogram().register(metrics);
         this.workers = Executors.newFixedThreadPool(this.config.concurrentStarts(),
@@ -126,6 +130,9 @@ public class LabService {
             }
         }
         Map<String, String> parameters = topologies.parametersFor(lesson, owner);
+        // The lab's creation time, to the microsecond as the registry keeps it, so its terms count from it exactly.
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        LabTerms terms = termsFor(owner, lesson, created);
         Lab lab;
         Lab fromPool;
         Lab evicted = null;
@@ -137,7 +144,8 @@ public class LabService {
             }
             fromPool = pool.takeReady(lesson).orElse(null);
             if (fromPool != null) {
-                lab = fromPool.claimedBy(owner, parameters, Instant.now());
+                lab = fromPool.claimedBy(owner, parameters, created);
+                lab.governedBy(terms);
                 try {
                     admission.admit(lab);
                 } catch (QuotaExceededException e) {
@@ -154,10 +162,11 @@ public class LabService {
                     if (queue.isFull()) {
                         throw new ServerFullException(config.maxRunning(), queue.limit());
                     }
-                    lab = Lab.queued(newId(), owner, lesson, parameters, topology, Instant.now());
+                    lab = Lab.queued(newId(), owner, lesson, parameters, topology, created);
                 } else {
-                    lab = new Lab(newId(), owner, lesson, parameters, topology, Instant.now());
+                    lab = new Lab(newId(), owner, lesson, parameters, topology, created);
                 }
+                lab.governedBy(terms);
                 admission.admit(lab);
                 labs.put(lab.id(), lab);
                 if (slotFromPool) {
@@ -211,6 +220,32 @@ public class LabService {
         LOG.infof("lab %s (%s) handed from the pool to %s", claimed.id(), claimed.lesson(), claimed.owner());
         refillPoolSoon();
         return new StartResult(claimed, true);
+    }
+
+    /**
+     * The terms of a lab created at {@code createdAt}: a source's (a workshop event's) if one has some, else the
+     * server's; never ending later than the server's maximum lifetime, which the containers' expiry labels hold. A
+     * pooled lab (no owner yet) has the server's: it gets its learner's terms when claimed.
+     */
+    private LabTerms termsFor(String owner, String lesson, Instant createdAt) {
+        LabTerms server = new LabTerms(config.idleTimeout(), createdAt.plus(config.maxLifetime()),
+                "Stopped after reaching the maximum lab lifetime of " + config.maxLifetime().toHours() + " h.");
+        if (owner == null) {
+            return server;
+        }
+        for (LabTermsSource source : termSources) {
+            try {
+                Optional<LabTerms> terms = source.termsFor(owner, lesson, createdAt);
+                if (terms.isPresent()) {
+                    return terms.get().within(server);
+                }
+            } catch (RuntimeException e) {
+                // The server's terms still bound the lab; a lookup that failed must not keep a learner from working.
+                LOG.errorf("could not look up the terms of %s's lab of %s, the server's apply: %s", owner, lesson,
+                        e.getMessage());
+            }
+        }
+        return server;
     }
 
     /** Records the lab and hands its start to a worker; unrecorded, it is not started. */
@@ -319,6 +354,7 @@ public class LabService {
                 int missing = targets.get(lesson.getKey()) - pool.count(lesson.getKey());
                 for (; missing > 0 && liveCount() < config.maxRunning() && queue.isEmpty(); missing--) {
                     Lab lab = Lab.pooled(newId(), lesson.getKey(), lesson.getValue(), now);
+                    lab.governedBy(termsFor(null, lab.lesson(), lab.createdAt()));
                     pool.add(lab);
                     toStart.add(lab);
                 }
@@ -481,6 +517,20 @@ public class LabService {
         stopLab(get(labId, owner), why);
     }
 
+    /**
+     * Stops the learner's lab, saying why, and starts a fresh lab of the same lesson for them (a host's reset),
+     * admitted, queued or refused like any start.
+     */
+    public StartResult replace(String labId, String owner, String why, StartAdmission admission)
+            throws LabNotFoundException, EngineUnavailableException, ServerFullException, QuotaExceededException,
+            TopologyException {
+        Lab old = get(labId, owner);
+        Topology topology = topologies.topologyFor(old.lesson()).orElseThrow(() -> new TopologyException(List.of(
+                new FileProblem(old.lesson(), 0, "lesson", "the lesson is gone, so its lab cannot start again"))));
+        stopLab(old, why);
+        return startOrGet(owner, old.lesson(), topology, admission);
+    }
+
     private void stopLab(Lab lab, String why) throws EngineUnavailableException {
         LabPhase was = lab.stopped(why, Instant.now());
         if (was == LabPhase.QUEUED) {
@@ -515,10 +565,11 @@ public class LabService {
                 continue;
             }
             String why = null;
-            if (Duration.between(lab.lastActivity(), now).compareTo(config.idleTimeout()) > 0) {
-                why = "Stopped after " + config.idleTimeout().toMinutes() + " idle minutes.";
-            } else if (Duration.between(lab.createdAt(), now).compareTo(config.maxLifetime()) > 0) {
-                why = "Stopped after reaching the maximum lab lifetime of " + config.maxLifetime().toHours() + " h.";
+            LabTerms terms = lab.terms();
+            if (Duration.between(lab.lastActivity(), now).compareTo(terms.idleTimeout()) > 0) {
+                why = "Stopped after " + terms.idleTimeout().toMinutes() + " idle minutes.";
+            } else if (!now.isBefore(terms.endsAt())) {
+                why = terms.endReason();
             } else if (Duration.between(lab.lastUsedOrWatched(), now).compareTo(config.unwatchedTimeout()) > 0) {
                 why = "Stopped after " + config.unwatchedTimeout().toMinutes()
                         + " minutes with no page open on it. Start it again from the lesson.";
@@ -619,13 +670,14 @@ public class LabService {
         Topology topology = topologyOf(record.lesson());
         Topology shown = topology == null ? new Topology(record.lesson(), Map.of(), List.of()) : topology;
         Lab lab = Lab.restored(record, shown, now);
+        lab.governedBy(termsFor(record.owner(), record.lesson(), record.createdAt()));
         String stopped = null;
         String failed;
         if (record.phase() == LabPhase.STARTING) {
             failed = "The server restarted while this lab was starting. Start it again.";
-        } else if (Duration.between(record.createdAt(), now).compareTo(config.maxLifetime()) > 0) {
+        } else if (!now.isBefore(lab.terms().endsAt())) {
             failed = null;
-            stopped = "Stopped after reaching the maximum lab lifetime of " + config.maxLifetime().toHours() + " h.";
+            stopped = lab.terms().endReason();
         } else if (topology == null) {
             failed = "The lesson '" + record.lesson() + "' of this lab is gone or broken. Start it again once fixed.";
         } else {

@@ -5,11 +5,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A lab as the API shows it. Times are ISO-8601; {@code expiresAt} is when idle culling would stop it; {@code queue}
- * is set while the lab waits in the start queue.
+ * A lab as the API shows it. Times are ISO-8601; {@code expiresAt} is when the lab would be stopped if left
+ * untouched from now (its idle expiry, or its end of life if sooner); {@code endsAt} is its end of life, however busy
+ * (a workshop event's lifetime or closing time, or the server's maximum lifetime); {@code queue} is set while the
+ * lab waits in the start queue.
  */
 public record LabView(String id, String lesson, String status, String stage, String reason, List<NodeView> nodes,
-                      Instant createdAt, Instant readyAt, Instant expiresAt, QueueView queue) {
+                      Instant createdAt, Instant readyAt, Instant expiresAt, Instant endsAt, QueueView queue) {
 
     /**
      * Where a queued lab stands: {@code position} 1 starts next, of {@code waiting} in all; {@code estimatedWaitSeconds}
@@ -25,14 +27,15 @@ public record LabView(String id, String lesson, String status, String stage, Str
     public record NodeView(String name, List<String> interfaces, boolean terminal, List<String> stats) {
     }
 
-    public static LabView of(Lab lab, java.time.Duration idleTimeout, java.util.Optional<StartQueue.Spot> spot) {
+    public static LabView of(Lab lab, java.util.Optional<StartQueue.Spot> spot) {
         Topology topology = lab.topology();
         List<NodeView> nodes = topology.nodes().values().stream()
                 .map(n -> new NodeView(n.name(), topology.interfacesOf(n.name()), !n.hidden(), n.stats())).toList();
-        Instant expires = lab.phase().holdsSlot() ? lab.lastActivity().plus(idleTimeout) : null;
+        boolean holdsSlot = lab.phase().holdsSlot();
+        Instant expires = holdsSlot ? lab.expiresAt() : null;
         return new LabView(lab.id(), lab.lesson(), lab.phase().name().toLowerCase(Locale.ROOT),
                 lab.stage() == null ? null : lab.stage().name().toLowerCase(Locale.ROOT), lab.reason(), nodes,
-                lab.createdAt(), lab.readyAt(), expires, spot.map(s -> new QueueView(s.position(), s.waiting(),
+                lab.createdAt(), lab.readyAt(), expires, holdsSlot ? lab.terms().endsAt() : null, spot.map(s -> new QueueView(s.position(), s.waiting(),
                         s.estimatedWait().map(java.time.Duration::toSeconds).orElse(null))).orElse(null));
     }
 }

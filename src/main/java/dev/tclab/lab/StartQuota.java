@@ -48,6 +48,17 @@ public class StartQuota {
         return lab -> admit(client, lab);
     }
 
+    /**
+     * The admission for a lab that replaces {@code previous} (a host's reset): it counts against the client that
+     * started the previous one, under the same rules; "unknown" when this quota did not admit it (adopted after a
+     * restart).
+     */
+    public synchronized StartAdmission replacing(Lab previous) {
+        String client = admitted.stream().filter(a -> a.lab() == previous).map(Admitted::client).findFirst()
+                .orElse("unknown");
+        return lab -> admit(client, lab);
+    }
+
     private synchronized void admit(String client, Lab lab) throws QuotaExceededException {
         Instant now = clock.instant();
         admitted.removeIf(a -> !a.lab().phase().live());

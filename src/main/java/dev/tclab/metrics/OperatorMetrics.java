@@ -15,7 +15,8 @@ import java.util.Locale;
 /**
  * What an operator watches at /q/metrics besides the timers the services record themselves (lab starts, checks,
  * measurement-slot waits): labs by phase, measurement slots in use and waited for, open terminal and statistics
- * sockets, and whether the Docker engine answered at its last check. Gauges are read when scraped.
+ * sockets, and whether the Docker engine answered at its last check. Gauges are read when scraped; {@link #load}
+ * gives the same lab and engine figures to pages (a workshop host's dashboard).
  */
 @ApplicationScoped
 public class OperatorMetrics {
@@ -35,6 +36,16 @@ public class OperatorMetrics {
         this.connections = connections;
     }
 
+    /** The labs by phase and the engine, read where the gauges read them. */
+    public ServerLoad load() {
+        return new ServerLoad(labs.countIn(LabPhase.RUNNING), labs.countIn(LabPhase.STARTING),
+                labs.countIn(LabPhase.QUEUED), labs.maxRunning(), engineReachable(status));
+    }
+
+    private static boolean engineReachable(SystemStatus status) {
+        return status.snapshot().engine().reachable();
+    }
+
     void register(@Observes StartupEvent event) {
         for (LabPhase phase : new LabPhase[] {LabPhase.QUEUED, LabPhase.STARTING, LabPhase.RUNNING}) {
             Gauge.builder("tclab.labs", labs, l -> l.countIn(phase)).strongReference(true)
@@ -52,7 +63,7 @@ public class OperatorMetrics {
                 .description("Throughput measurements waiting for a slot").register(registry);
         socketGauge("terminal", "/terminal");
         socketGauge("stats", "/stats");
-        Gauge.builder("tclab.engine.reachable", status, s -> s.snapshot().engine().reachable() ? 1 : 0)
+        Gauge.builder("tclab.engine.reachable", status, s -> engineReachable(s) ? 1 : 0)
                 .strongReference(true).description("1 when the Docker engine answered at the last check, else 0")
                 .register(registry);
     }

@@ -41,9 +41,13 @@ public class JdbcHostAccounts implements HostAccounts {
     @Override
     public boolean setPassword(String name, String passwordHash) {
         return jdbc.run("change the host's password", c -> {
-            try (PreparedStatement s = c.prepareStatement("UPDATE host_account SET password_hash = ? WHERE name = ?")) {
+            // A new password ends the host's sessions: whoever signed in with the old one is signed out.
+            try (PreparedStatement s = c.prepareStatement("UPDATE host_account SET password_hash = ? WHERE name = ?");
+                 PreparedStatement end = c.prepareStatement("DELETE FROM host_session WHERE host_name = ?")) {
                 s.setString(1, passwordHash);
                 s.setString(2, name);
+                end.setString(1, name);
+                end.executeUpdate();
                 return s.executeUpdate() == 1;
             }
         });

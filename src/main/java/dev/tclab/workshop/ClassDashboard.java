@@ -6,6 +6,8 @@ import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.lesson.LessonView;
+import dev.tclab.metrics.OperatorMetrics;
+import dev.tclab.metrics.ServerLoad;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,9 +48,9 @@ public class ClassDashboard {
                       List<String> nodes) {
     }
 
-    /** The whole view. */
+    /** The whole view; {@code server}: the whole server's labs and engine, as the operator gauges read them. */
     public record View(String eventId, String title, String status, Instant endsAt, List<StepTally> steps,
-                       List<Row> learners, List<HostAction> actions, Instant at) {
+                       List<Row> learners, List<HostAction> actions, Instant at, ServerLoad server) {
     }
 
     private final WorkshopService workshops;
@@ -56,15 +58,17 @@ public class ClassDashboard {
     private final LabService labs;
     private final LessonCatalog catalog;
     private final LearnerLessons learnerLessons;
+    private final OperatorMetrics metrics;
     private final Map<Lesson, List<GradedStep>> stepsCache = new java.util.concurrent.ConcurrentHashMap<>();
 
     public ClassDashboard(WorkshopService workshops, ProgressReader progress, LabService labs, LessonCatalog catalog,
-                          LearnerLessons learnerLessons) {
+                          LearnerLessons learnerLessons, OperatorMetrics metrics) {
         this.workshops = workshops;
         this.progress = progress;
         this.labs = labs;
         this.catalog = catalog;
         this.learnerLessons = learnerLessons;
+        this.metrics = metrics;
     }
 
     /** The graded steps of the event's lessons, in order. Which checks a step has does not depend on the learner. */
@@ -110,7 +114,7 @@ public class ClassDashboard {
         }).toList();
         Instant now = workshops.now();
         return new View(event.id(), event.title(), event.status(now), event.end().orElse(null), steps, rows,
-                workshops.actions(event.id()), now);
+                workshops.actions(event.id()), now, metrics.load());
     }
 
     private Row row(WorkshopEvent event, Seat seat, List<GradedStep> graded, List<String[]> quizzes,

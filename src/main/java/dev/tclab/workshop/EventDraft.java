@@ -8,7 +8,7 @@ import java.util.List;
  *
  * @param seatCap            most learners; null: 30
  * @param idleTimeoutMinutes null: 45
- * @param lifetimeMinutes    null: 240
+ * @param lifetimeMinutes    null: 240, or the server's maximum lab lifetime if shorter
  * @param pooledLabs         labs kept ready for the first lesson while the event is open; null: 0
  */
 public record EventDraft(String title, List<String> lessons, Instant opensAt, Instant closesAt, Integer seatCap,

@@ -5,6 +5,10 @@ import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabService;
+import dev.tclab.lab.QuotaExceededException;
+import dev.tclab.lab.ServerFullException;
+import dev.tclab.lab.StartQuota;
+import dev.tclab.lab.TopologyException;
 import dev.tclab.learner.Roles;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
@@ -59,15 +63,17 @@ public class HostEventsResource {
     private final EventExport export;
     private final ProgressReader progress;
     private final LabService labs;
+    private final StartQuota quota;
     private final CurrentHost host;
 
     public HostEventsResource(WorkshopService workshops, ClassDashboard dashboard, EventExport export,
-                              ProgressReader progress, LabService labs, CurrentHost host) {
+                              ProgressReader progress, LabService labs, StartQuota quota, CurrentHost host) {
         this.workshops = workshops;
         this.dashboard = dashboard;
         this.export = export;
         this.progress = progress;
         this.labs = labs;
+        this.quota = quota;
         this.host = host;
     }
 
@@ -153,17 +159,29 @@ public class HostEventsResource {
     }
 
     /**
-     * Stops the learner's lab so that their next start is a fresh one. The learner starts it from their page (the
-     * lab belongs to them: its terminal, baselines and checks are theirs).
+     * Replaces each of the learner's live labs of the event's lessons with a fresh one of the same lesson, admitted
+     * under the same quota as the one it replaces; the learner's page follows the new lab by itself. Their passed
+     * steps and answers stay (they are the learner's, not the lab's).
      */
     @POST
     @Path("{id}/learners/{learner}/reset")
-    public ClassDashboard.View reset(@PathParam("id") String id, @PathParam("learner") String learner) {
+    public ClassDashboard.View reset(@PathParam("id") String id, @PathParam("learner") String learner)
+            throws EngineUnavailableException, ServerFullException, TopologyException {
         WorkshopEvent event = event(id);
         Seat seat = seat(event, learner);
-        for (Lab lab : liveLabs(event, learner)) {
-            stopLab(event, seat, lab, "reset",
-                    "Your host reset this lab: press Start lab for a fresh one (your passed steps stay passed).");
+        for (Lab lab : runningLabs(event, seat)) {
+            Lab fresh;
+            try {
+                fresh = labs.replace(lab.id(), learner, "Your host reset this lab: a fresh one is starting for you "
+                        + "(your passed steps stay passed).", quota.replacing(lab)).lab();
+            } catch (LabNotFoundException e) {
+                continue;
+            } catch (QuotaExceededException e) {
+                throw new WorkshopRefusal(Status.CONFLICT, "The lab was stopped, but no fresh one could start for "
+                        + seat.displayName() + ": " + e.getMessage());
+            }
+            workshops.record(event, new HostAction(host.require().name(), learner, "reset", seat.displayName()
+                    + "'s lab " + lab.id() + " (" + lab.lesson() + ") replaced by " + fresh.id(), Instant.now()));
         }
         return dashboard.view(event);
     }

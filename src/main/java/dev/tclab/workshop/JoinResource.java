@@ -28,11 +28,6 @@ public class JoinResource {
     public record EventPreview(String title, List<String> lessons, String status, Instant endsAt) {
     }
 
-    /** The learner's event: its name, the host's messages and when it ends (time left). */
-    public record MyEvent(String eventId, String title, String displayName, List<String> lessons, String status,
-                          Instant endsAt, Instant now, List<Broadcast> messages) {
-    }
-
     private final WorkshopService workshops;
     private final CurrentLearner learner;
 
@@ -51,7 +46,7 @@ public class JoinResource {
     @POST
     @Path("join")
     @Consumes(MediaType.APPLICATION_JSON)
-    public MyEvent join(JoinRequest request) {
+    public LearnersEvent join(JoinRequest request) {
         Seat seat = workshops.join(request == null ? null : request.code(), learner.id(),
                 request == null ? null : request.name());
         return mine(seat).orElseThrow();
@@ -65,8 +60,7 @@ public class JoinResource {
                 .orElseGet(() -> Response.noContent().build());
     }
 
-    private Optional<MyEvent> mine(Seat seat) {
-        return workshops.find(seat.eventId()).map(e -> new MyEvent(e.id(), e.title(), seat.displayName(), e.lessons(),
-                e.status(workshops.now()), e.end().orElse(null), workshops.now(), workshops.broadcasts(e.id())));
+    private Optional<LearnersEvent> mine(Seat seat) {
+        return workshops.find(seat.eventId()).map(e -> workshops.learnersView(seat, e));
     }
 }

@@ -14,9 +14,8 @@ import java.util.Optional;
  * @param opensAt     before this, joining is refused (none: open from creation)
  * @param closesAt    from this on, joining is refused and the time left counts to it (none: open until closed)
  * @param seatCap     most learners who may join
- * @param idleTimeout how long a learner's lab may sit untouched: kept, not applied yet (the lab service's
- *                    server-wide timeout applies)
- * @param lifetime    how long a learner's lab may run: kept likewise
+ * @param idleTimeout how long a learner's lab of the event's lessons may sit untouched (see {@link EventLabTerms})
+ * @param lifetime    how long such a lab may run, never beyond the event's end nor the server's maximum lifetime
  * @param closedAt    when the host closed it, if they did
  * @param pooledLabs  labs kept ready in the warm pool for its first lesson while it is open (see
  *                    {@link EventPoolReservations})

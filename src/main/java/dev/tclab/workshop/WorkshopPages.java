@@ -30,6 +30,8 @@ public class WorkshopPages {
 
         static native TemplateInstance signIn();
 
+        static native TemplateInstance setup();
+
         static native TemplateInstance events(String host, boolean admin, List<Lesson> lessons);
 
         static native TemplateInstance dashboard(String host, WorkshopEvent event);
@@ -61,6 +63,13 @@ public class WorkshopPages {
     @Path("host/sign-in")
     public TemplateInstance signIn() {
         return Templates.signIn();
+    }
+
+    /** The first host account, with the setup token printed at the server's start. */
+    @GET
+    @Path("host/setup")
+    public TemplateInstance setup() {
+        return Templates.setup();
     }
 
     @GET

@@ -1,9 +1,11 @@
 package dev.tclab.workshop;
 
+import dev.tclab.config.TclabConfig;
 import dev.tclab.host.CurrentHost;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.ws.rs.core.Response.Status;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,10 +30,16 @@ public class WorkshopService {
     private final WorkshopStore store;
     private final LessonCatalog catalog;
     private final Clock clock;
+    private final Event<EventChanged> changed;
+    /** The server's maximum lab lifetime, which bounds an event's. */
+    private final Duration maxLifetime;
 
-    public WorkshopService(WorkshopStore store, LessonCatalog catalog) {
+    public WorkshopService(WorkshopStore store, LessonCatalog catalog, TclabConfig config,
+                           Event<EventChanged> changed) {
         this.store = store;
+        this.changed = changed;
         this.catalog = catalog;
+        this.maxLifetime = config.lab().maxLifetime();
         this.clock = Clock.systemUTC();
     }
 
@@ -67,9 +75,11 @@ public class WorkshopService {
         if (idle < 5 || idle > 24 * 60) {
             problems.add("The idle timeout must be 5 to 1440 minutes.");
         }
-        int lifetime = draft.lifetimeMinutes() == null ? 240 : draft.lifetimeMinutes();
-        if (lifetime < 15 || lifetime > 7 * 24 * 60) {
-            problems.add("The lab lifetime must be 15 minutes to 7 days.");
+        int lifetime = draft.lifetimeMinutes() == null ? (int) Math.min(240, maxLifetime.toMinutes())
+                : draft.lifetimeMinutes();
+        if (lifetime < 15 || lifetime > maxLifetime.toMinutes()) {
+            problems.add("The lab lifetime must be 15 to " + maxLifetime.toMinutes() + " minutes (this server stops "
+                    + "every lab after " + maxLifetime.toMinutes() + " minutes: tclab.lab.max-lifetime).");
         }
         int pooled = draft.pooledLabs() == null ? 0 : draft.pooledLabs();
         if (pooled < 0 || pooled > seats) {
@@ -164,14 +174,28 @@ public class WorkshopService {
             throw new WorkshopRefusal(Status.BAD_REQUEST, "A message has 1 to " + MESSAGE_MAX + " characters.");
         }
         store.broadcast(event.id(), message, now());
+        changed.fire(new EventChanged(event.id()));
     }
 
     public List<Broadcast> broadcasts(String eventId) {
         return store.broadcasts(eventId, 20);
     }
 
+    /** The event as its learner sees it, with its latest broadcasts. */
+    public LearnersEvent learnersView(Seat seat, WorkshopEvent event) {
+        return learnersView(seat, event, broadcasts(event.id()));
+    }
+
+    /** The event as its learner sees it, with {@code messages} read once for the whole class. */
+    public LearnersEvent learnersView(Seat seat, WorkshopEvent event, List<Broadcast> messages) {
+        Instant now = now();
+        return new LearnersEvent(event.id(), event.title(), seat.displayName(), event.lessons(), event.status(now),
+                event.end().orElse(null), now, messages);
+    }
+
     public void close(WorkshopEvent event) {
         store.close(event.id(), now());
+        changed.fire(new EventChanged(event.id()));
     }
 
     public void record(WorkshopEvent event, HostAction action) {

@@ -12,6 +12,12 @@ public final class Labs {
 
     /** Stops every live lab and resets the fake runtime, so each test starts from an empty server. */
     public static void clean(LabService labs, FakeLabRuntime runtime) throws Exception {
+        stopAll(labs);
+        runtime.reset();
+    }
+
+    /** Stops every live lab (on the real engine too: their containers go). */
+    public static void stopAll(LabService labs) throws Exception {
         // Queued labs first, so that stopping a running one starts none of them.
         List<Lab> queuedFirst = labs.all().stream()
                 .sorted(java.util.Comparator.comparing(lab -> lab.phase() != LabPhase.QUEUED)).toList();
@@ -20,7 +26,6 @@ public final class Labs {
                 labs.stop(lab.id(), lab.owner());
             }
         }
-        runtime.reset();
     }
 
     /** A new visitor's learner cookie value, as the server hands it out. */

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A workshop in a real browser (headless Debian chromium): a host signs in and creates an event; two learners join
  * in two browser contexts (one a phone) and work; the dashboard shows both live; the host shadows a terminal and takes
- * it over; a broadcast reaches both pages; the CSV export holds both. Labs run on the fake runtime (the lab itself is proven by the lab tests); the passed step is
+ * it over; a reset gives Bea a fresh lab her page switches to; a broadcast reaches both pages; the CSV export
+ * holds both. Labs run on the fake runtime (the lab itself is proven by the lab tests); the passed step is
  * a check run written to the check run log as the runner writes it. Screenshots go to target/workshop-*.png.
  */
 @QuarkusTest
@@ -163,6 +164,16 @@ class WorkshopBrowserTest {
             assertThat(bea.locator(".tclab-pane[data-node=client] .xterm-rows").innerText().replaceAll("\\s+", ""))
                     .contains("yourhostteacheristypinginthisterminal");
             host.click("#host-terminal-close");
+
+            // Reset: a fresh lab starts for Bea, and her page switches to it by itself (a new terminal that works).
+            bea.evaluate("document.querySelector('.tclab-pane[data-node=client] .xterm').dataset.old = 'yes'");
+            host.click("#learners tr[data-learner]:has-text('Bea') button[data-action=reset]");
+            host.locator("#actions li:has-text('teacher · reset')").waitFor();
+            assertThat(labs.labsOf(beaId).get(0).id()).isNotEqualTo(labId);
+            bea.locator(".tclab-pane[data-node=client] .xterm:not([data-old])").waitFor();
+            bea.locator(".tclab-pane[data-node=client] .xterm").click();
+            bea.keyboard().type("echo after-reset\n");
+            bea.locator(".tclab-pane[data-node=client] .xterm-rows:has-text('echo after-reset')").waitFor();
 
             host.click("#learners tr[data-learner]:has-text('Bea') button[data-action=stop]");
             host.locator("#actions li:has-text('teacher · stop')").waitFor();

@@ -86,6 +86,13 @@ function renderRows() {
 function render() {
   document.getElementById('event-status').textContent = view.status;
   document.getElementById('time-left').textContent = timeLeft(view.endsAt);
+  // The whole server's state, as its operator gauges read it: a full server or a dead engine explains a stuck class.
+  const server = view.server;
+  const state = document.getElementById('server-state');
+  state.textContent = `Server: ${server.running} of ${server.maxRunning} labs running · ${server.starting} starting`
+    + ` · ${server.queued} queued · ${server.engineReachable ? 'engine reachable'
+      : 'Docker engine not reachable: labs cannot start'}`;
+  state.classList.toggle('workshop-error', !server.engineReachable);
   tally.replaceChildren(...view.steps.map((s) => {
     const tr = document.createElement('tr');
     tr.append(text('td', `${s.lesson} · ${s.title}`), text('td', s.passed), text('td', s.stuck, s.stuck ? 'stuck' : ''));

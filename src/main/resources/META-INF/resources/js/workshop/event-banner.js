@@ -1,9 +1,13 @@
 // On a learner's pages: the workshop they joined (its name, time left, the host's messages). Nothing shows for
-// self-paced use. Polled every 5 s; the time left is recounted every 30 s in between.
+// self-paced use. The server pushes the workshop over the /ws/workshop socket when the page opens and again the
+// moment the host broadcasts or closes it; the time left is recounted every 10 s against the server's clock.
 import { timeLeft } from './api.js';
 
 const banner = document.getElementById('workshop-banner');
 let mine = null;
+// How far this browser's clock is ahead of the server's, so the time left does not depend on it.
+let skew = 0;
+let retry = 1000;
 
 function render() {
   if (!mine) {
@@ -14,7 +18,7 @@ function render() {
   title.textContent = mine.title;
   const meta = document.createElement('span');
   meta.className = 'muted';
-  meta.textContent = ` · you are ${mine.displayName}${mine.endsAt ? ` · ${timeLeft(mine.endsAt)}` : ''}`
+  meta.textContent = ` · you are ${mine.displayName}${mine.endsAt ? ` · ${timeLeft(mine.endsAt, Date.now() - skew)}` : ''}`
     + (mine.status === 'closed' ? ' · the workshop is closed' : '');
   const messages = document.createElement('ul');
   messages.className = 'workshop-messages';
@@ -27,18 +31,22 @@ function render() {
   banner.hidden = false;
 }
 
-async function poll() {
-  try {
-    const response = await fetch('/api/workshop/mine', { headers: { Accept: 'application/json' } });
-    mine = response.status === 200 ? await response.json() : null;
+function connect() {
+  const socket = new WebSocket(`${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws/workshop`);
+  socket.addEventListener('message', (message) => {
+    mine = JSON.parse(message.data);
+    if (mine) skew = Date.now() - new Date(mine.now).getTime();
+    retry = 1000;
     render();
-  } catch {
-    // Offline for a moment: keep what is shown.
-  }
+  });
+  // Gone (a restart, the network): keep what is shown and connect again, waiting longer each time up to 30 s.
+  socket.addEventListener('close', () => {
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 30000);
+  });
 }
 
 if (banner) {
-  poll();
-  setInterval(poll, 5000);
-  setInterval(render, 30000);
+  connect();
+  setInterval(render, 10000);
 }

@@ -1,0 +1,77 @@
+package dev.tclab.workshop;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.tclab.host.HostAccounts;
+import dev.tclab.host.TestHosts;
+import dev.tclab.lab.FakeRuntimeProfile;
+import dev.tclab.lab.Labs;
+import dev.tclab.web.TestSocket;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A learner's pages hear of their workshop over /ws/workshop: the event at once, then each broadcast and the close
+ * within 2 s, pushed; a self-paced learner hears null and nothing of other events. The host dashboard carries the
+ * server's lab and engine state.
+ */
+@QuarkusTest
+@TestProfile(FakeRuntimeProfile.class)
+class LearnerEventSocketTest {
+
+    /** What the issue allows between a host's action and the learners' pages showing it. */
+    private static final Duration LIVE = Duration.ofSeconds(2);
+
+    @TestHTTPResource("/")
+    URI base;
+    @Inject
+    HostAccounts accounts;
+
+    @Test
+    void broadcastsAndTheCloseReachTheLearnersSocketWithinTwoSeconds() throws Exception {
+        String host = TestHosts.signedIn(accounts, "live");
+        String event = given().cookie("tclab_host", host).contentType(ContentType.JSON)
+                .body("{\"title\": \"Live class\", \"lessons\": [\"example\"]}").post("/api/host/events")
+                .then().statusCode(201).extract().path("event.id");
+        String code = given().cookie("tclab_host", host).get("/api/host/events/" + event).then().extract().path("event.joinCode");
+        String ann = Labs.newLearner();
+        given().cookie("tclab_learner", ann).contentType(ContentType.JSON)
+                .body("{\"code\": \"" + code + "\", \"name\": \"Ann\"}").post("/api/join").then().statusCode(200);
+        String origin = TestSocket.originOf(base);
+
+        try (TestSocket annPage = TestSocket.open(base, "/ws/workshop", ann, origin);
+             TestSocket strangerPage = TestSocket.open(base, "/ws/workshop", Labs.newLearner(), origin)) {
+            assertThat(annPage.nextText(LIVE)).contains("\"title\":\"Live class\"").contains("\"displayName\":\"Ann\"")
+                    .contains("\"status\":\"open\"");
+            assertThat(strangerPage.nextText(LIVE)).isEqualTo("null");
+
+            long sent = System.nanoTime();
+            given().cookie("tclab_host", host).contentType(ContentType.JSON).body("{\"text\": \"Break until 11:00\"}")
+                    .post("/api/host/events/" + event + "/messages").then().statusCode(204);
+            assertThat(annPage.nextText(LIVE)).contains("Break until 11:00");
+            assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(LIVE);
+
+            given().cookie("tclab_host", host).contentType(ContentType.JSON).post("/api/host/events/" + event + "/close")
+                    .then().statusCode(200);
+            String closed = annPage.nextText(LIVE);
+            assertThat(closed).contains("\"status\":\"closed\"").contains("\"endsAt\":\"");
+            assertThrows(AssertionError.class, () -> strangerPage.nextText(Duration.ofMillis(500)), "no other event's news");
+        }
+
+        given().cookie("tclab_host", host).get("/api/host/events/" + event + "/dashboard").then().statusCode(200)
+                .body("server.maxRunning", equalTo(3)).body("server.engineReachable", equalTo(true))
+                .body("server.running", org.hamcrest.Matchers.greaterThanOrEqualTo(0));
+        given().cookie("tclab_learner", ann).get("/api/workshop/mine").then().statusCode(200)
+                .body("status", equalTo("closed")).body("messages.text", org.hamcrest.Matchers.hasItem(containsString("Break")));
+    }
+}

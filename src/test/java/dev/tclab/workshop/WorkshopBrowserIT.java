@@ -1,0 +1,158 @@
+package dev.tclab.workshop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import dev.tclab.host.HostAccount;
+import dev.tclab.host.HostAccounts;
+import dev.tclab.host.Passwords;
+import dev.tclab.lab.Labs;
+import dev.tclab.lab.LabService;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A workshop on the real engine, in a real browser (headless Debian chromium): a host signs in and creates an event;
+ * two learners join in two browser contexts and each starts a real lab of a built-in lesson; one passes a step with
+ * its real check (the IFB redirect of bufferbloat-download: a qdisc, filter and link check, no traffic) and answers a
+ * quiz; the dashboard shows both live; the host shadows the other's terminal and sees what she types, then takes
+ * over and types; a broadcast reaches both pages; the CSV export holds both names and results. Screenshots
+ * (1366x768) go to target/workshop-real-*.png; docs/img/workshop-*.png are copies of them for the README.
+ */
+@QuarkusTest
+class WorkshopBrowserIT {
+
+    private static final Locator.WaitForOptions LAB_WAIT = new Locator.WaitForOptions().setTimeout(180_000);
+    private static final String LESSON = "bufferbloat-download";
+    private static final String STEP = "redirect-to-ifb";
+    private static final String PASSWORD = "projector-password";
+
+    @TestHTTPResource("/")
+    URI root;
+
+    @Inject
+    HostAccounts hosts;
+    @Inject
+    LabService labs;
+
+    @AfterEach
+    void stopLabs() throws Exception {
+        Labs.stopAll(labs);
+    }
+
+    private String url(String path) {
+        return root.resolve(path).toString();
+    }
+
+    private static void shot(Page page, String name) {
+        page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/workshop-real-" + name + ".png")));
+    }
+
+    private Page learner(Browser browser, String code, String name) {
+        Page page = browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768)).newPage();
+        page.setDefaultTimeout(60_000);
+        page.navigate(url("/join/" + code));
+        page.fill("#join-name", name);
+        page.click("#join-form button");
+        page.waitForURL("**/lessons/" + LESSON);
+        page.click("#lab-start");
+        return page;
+    }
+
+    @Test
+    void aHostRunsAClassOfTwoOnRealLabs() {
+        String teacher = "coach" + UUID.randomUUID().toString().substring(0, 6);
+        assertThat(hosts.add(new HostAccount(teacher, Passwords.hash(PASSWORD), false))).isTrue();
+        try (Playwright playwright = Playwright.create();
+             Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
+                     .setExecutablePath(Path.of("/usr/bin/chromium")).setHeadless(true)
+                     .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                             "--disable-component-update", "--disable-sync", "--no-first-run")))) {
+            Page host = browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768)).newPage();
+            host.setDefaultTimeout(60_000);
+            host.navigate(url("/host"));
+            host.fill("#host-name", teacher);
+            host.fill("#host-password", PASSWORD);
+            host.click("#sign-in-form button");
+            host.waitForURL("**/host");
+            host.fill("#event-title", "Bufferbloat, Friday");
+            host.check("input[name=lessons][value=" + LESSON + "]");
+            host.fill("input[name=seatCap]", "2");
+            host.locator("#event-form").scrollIntoViewIfNeeded();
+            shot(host, "events");
+            host.click("#event-form button[type=submit]");
+            host.waitForURL("**/host/events/*");
+            String code = host.locator("#join-code").innerText().strip();
+            host.locator("#server-state:has-text('engine reachable')").waitFor();
+
+            // Both learners start real labs; the dashboard shows both running, live.
+            Page ann = learner(browser, code, "Ann");
+            Page bea = learner(browser, code, "Bea");
+            ann.locator(".tclab-tab[data-node=gw]").waitFor(LAB_WAIT);
+            bea.locator(".tclab-tab[data-node=client]").waitFor(LAB_WAIT);
+            host.locator("#learners tr[data-learner]:has-text('Ann') td:has-text('running')").waitFor();
+            host.locator("#learners tr[data-learner]:has-text('Bea') td:has-text('running')").waitFor();
+            host.locator("#server-state:has-text('2 of')").waitFor();
+
+            // Ann sets up the IFB redirect with the step's own command buttons and passes its real check.
+            Locator commands = ann.locator("section#step-" + STEP + " button.cmd-run");
+            for (int i = 0; i < commands.count(); i++) {
+                if (commands.nth(i).isVisible()) {
+                    commands.nth(i).click();
+                    ann.waitForTimeout(700);
+                }
+            }
+            ann.click("button.check-run[data-check=ingress-redirected]");
+            ann.locator("section#step-" + STEP + " .check-result .check-verdict:has-text('Passed')").waitFor(LAB_WAIT);
+            ann.locator("form[action$='/quizzes/why-ifb'] input[name=choice][value='0']").check();
+            ann.click("form[action$='/quizzes/why-ifb'] button[type=submit]");
+            ann.locator("form[action$='/quizzes/why-ifb'] :text('Correct!')").waitFor();
+            host.locator("#learners tr[data-learner]:has-text('Ann') td.steps:has-text('1/')").waitFor();
+            host.locator("#learners tr[data-learner]:has-text('Ann') td.quizzes:has-text('1/')").waitFor();
+
+            // Bea types; the host shadows her terminal and sees it, then takes over and types; Bea sees that.
+            bea.click(".tclab-tab[data-node=client]");
+            bea.locator(".tclab-pane[data-node=client] .xterm").click();
+            bea.keyboard().type("echo bea-typed\n");
+            host.click("#learners tr[data-learner]:has-text('Bea') button[data-shadow$='/client']");
+            host.locator("#host-terminal-screen .xterm-rows:has-text('echo bea-typed')").waitFor();
+            host.click("#host-terminal-take-over");
+            host.locator("#host-terminal-title:has-text('you are typing')").waitFor();
+            host.locator("#host-terminal-screen .xterm").click();
+            host.keyboard().type("echo host-typed\n");
+            bea.locator(".tclab-pane[data-node=client] .xterm-rows:has-text('echo host-typed')").waitFor();
+            assertThat(bea.locator(".tclab-pane[data-node=client] .xterm-rows").innerText().replaceAll("\\s+", ""))
+                    .contains("yourhost" + teacher + "istypinginthisterminal");
+            host.locator("#host-terminal-screen").scrollIntoViewIfNeeded();
+            shot(host, "shadow");
+            host.click("#host-terminal-close");
+
+            host.fill("#broadcast-text", "Break until 11:00");
+            host.click("#broadcast-form button");
+            ann.locator("#workshop-banner:has-text('Break until 11:00')").waitFor();
+            bea.locator("#workshop-banner:has-text('Break until 11:00')").waitFor();
+            ann.evaluate("window.scrollTo(0, 0)");
+            shot(ann, "learner");
+            host.evaluate("window.scrollTo(0, 0)");
+            shot(host, "dashboard");
+
+            Object csv = host.evaluate("async (id) => (await fetch(`/api/host/events/${id}/export.csv`)).text()",
+                    host.locator("#dashboard").getAttribute("data-event"));
+            assertThat((String) csv).contains("Bea,")
+                    .containsPattern("Ann,l[0-9a-f]+," + LESSON + ",step," + STEP + ",true,")
+                    .containsPattern("Ann,l[0-9a-f]+," + LESSON + ",quiz,why-ifb,true,");
+        }
+    }
+}
