@@ -154,6 +154,13 @@ public interface TclabConfig {
         @WithDefault("2")
         int maxConcurrentMeasurements();
 
+        /**
+         * The rate of capped flows one measurement slot holds, in Mbit/s: a flow the platform caps at R takes R / this
+         * of a slot (at least 1/20); uncapped flows take a whole slot.
+         */
+        @WithDefault("1000")
+        double slotMbps();
+
         /** How often checks marked {@code watch: true} are re-run in running labs until they pass. */
         @WithDefault("10s")
         Duration watchInterval();
