@@ -216,7 +216,11 @@ public class CheckRunner {
             return Optional.empty();
         }
         List<String> skipped = CheapFirst.skippable(spec).stream().map(Measurement::name).toList();
-        skipped.forEach(name -> errors.put(name, "skipped, since what the check reads first already fails"));
+        for (String name : skipped) {
+            results.put(name, Map.of());
+            raw.put(name, "");
+            errors.put(name, "skipped, since what the check reads first already fails");
+        }
         Values values = new Values(results, recorded, errors);
         String why = failing.get().message() + " (not measured until this holds: " + String.join(", ", skipped) + ")";
         return Optional.of(new Sample(values, raw, Evaluator.evaluate(spec.expect(), values), false, null, why, ""));
