@@ -106,6 +106,13 @@ public interface TclabConfig {
         boolean keepOnShutdown();
 
         /**
+         * Whether a learner runs one lab at a time: starting another lesson's lab is answered with an offer to stop
+         * the running one first (409); false lets a learner run several, up to the live-labs-per-learner quota.
+         */
+        @WithDefault("true")
+        boolean onePerLearner();
+
+        /**
          * Most MiB of packets a lab's qdiscs may hold queued (kernel memory no node limit counts); above it, the
          * root qdisc holding the most is removed and the learner told. Watched while the lab's statistics are.
          */

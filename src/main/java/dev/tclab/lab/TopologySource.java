@@ -13,4 +13,9 @@ public interface TopologySource {
     default Map<String, String> parametersFor(String lesson, String learner) {
         return Map.of();
     }
+
+    /** The lesson's title as learners read it; the slug when it has none. */
+    default String titleOf(String lesson) {
+        return lesson;
+    }
 }
