@@ -1,5 +1,7 @@
 package dev.tclab.grading;
 
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,7 +43,7 @@ final class CheapFirst {
 
     /** Cheap measurements listed before the first load: their first read is the one the check would take anyway. */
     static Set<String> readBeforeLoads(CheckSpec spec) {
-        Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (Measurement m : spec.measurements()) {
             if (m.kind().load()) {
                 break;
@@ -58,7 +60,7 @@ final class CheapFirst {
         if (spec.measurements().stream().noneMatch(m -> m.kind().load())) {
             return List.of();
         }
-        Map<String, Measurement> cheap = new java.util.HashMap<>();
+        Map<String, Measurement> cheap = new HashMap<>();
         cheap(spec).forEach(m -> cheap.put(m.name(), m));
         return spec.expect().stream().filter(a -> paths(a).allMatch(p -> configuration(p, cheap))).toList();
     }

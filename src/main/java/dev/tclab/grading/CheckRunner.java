@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -150,7 +151,7 @@ public class CheckRunner {
         Map<String, String> raw = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
         Map<String, MeasurementOutcome> firstRead = new LinkedHashMap<>();
-        Map<String, MeasurementCost> reachedCap = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, MeasurementCost> reachedCap = new ConcurrentHashMap<>();
         try {
             List<Assertion> gates = CheapFirst.gates(spec);
             if (!gates.isEmpty()) {
