@@ -41,6 +41,17 @@ final class CheapFirst {
         return spec.measurements().stream().filter(m -> m.kind().load() || m.during() != null).toList();
     }
 
+    /** What skipped measurements measure, for the learner: {@code throughput and latency}. */
+    static String inWords(List<Measurement> skipped) {
+        List<String> words = skipped.stream().map(m -> switch (m.kind()) {
+            case IPERF3 -> "throughput";
+            case PING -> "latency";
+            default -> m.name();
+        }).distinct().toList();
+        return words.size() == 1 ? words.get(0)
+                : String.join(", ", words.subList(0, words.size() - 1)) + " and " + words.get(words.size() - 1);
+    }
+
     /** Cheap measurements listed before the first load: their first read is the one the check would take anyway. */
     static Set<String> readBeforeLoads(CheckSpec spec) {
         Set<String> names = new HashSet<>();

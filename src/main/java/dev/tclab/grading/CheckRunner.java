@@ -216,14 +216,15 @@ public class CheckRunner {
         if (failing.isEmpty()) {
             return Optional.empty();
         }
-        List<String> skipped = CheapFirst.skippable(spec).stream().map(Measurement::name).toList();
+        List<Measurement> skippable = CheapFirst.skippable(spec);
+        List<String> skipped = skippable.stream().map(Measurement::name).toList();
         for (String name : skipped) {
             results.put(name, Map.of());
             raw.put(name, "");
             errors.put(name, "skipped, since what the check reads first already fails");
         }
         Values values = new Values(results, recorded, errors);
-        String why = failing.get().message() + " (not measured until this holds: " + String.join(", ", skipped) + ")";
+        String why = failing.get().message() + " (" + CheapFirst.inWords(skippable) + " not measured until this holds)";
         return Optional.of(new Sample(values, raw, Evaluator.evaluate(spec.expect(), values), false, null, why, ""));
     }
 

@@ -65,7 +65,7 @@ class CheckRunnerIT {
 
         CheckResult before = runner.run(lab, "tbf", spec, BaselineSteps.UNKNOWN, p -> { });
         assertEquals(CheckResult.Status.FAILED, before.status(), before.message());
-        assertEquals("q.root.kind is noqueue; expected equal to tbf (not measured until this holds: up, lat)",
+        assertEquals("q.root.kind is noqueue; expected equal to tbf (throughput and latency not measured until this holds)",
                 before.message(), "no tbf yet: the load and the ping during it are skipped");
         assertEquals("noqueue", before.assertions().get(1).measured());
 

@@ -101,7 +101,7 @@ class CheckRunnerTest {
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertEquals(CheckResult.Status.FAILED, result.status());
         assertEquals(List.of("client: tc -s -j qdisc show dev eth1"), runtime.execLog, "no iperf3 ran");
-        assertEquals("q.root.kind is noqueue; expected equal to tbf (not measured until this holds: up)", result.message());
+        assertEquals("q.root.kind is noqueue; expected equal to tbf (throughput not measured until this holds)", result.message());
         assertEquals(1, result.attempts(), "a configuration read first does not change by retrying");
         assertTrue(millis < 900, "answered in " + millis + " ms");
         assertEquals("noqueue", result.assertions().get(1).measured());

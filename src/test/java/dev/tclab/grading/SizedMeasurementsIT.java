@@ -136,7 +136,7 @@ class SizedMeasurementsIT {
                 result.message());
         assertThat(result.status()).isEqualTo(CheckResult.Status.FAILED);
         assertThat(result.message()).isEqualTo(
-                "q.root.kind is noqueue; expected equal to tbf (not measured until this holds: up)");
+                "q.root.kind is noqueue; expected equal to tbf (throughput not measured until this holds)");
         assertThat(result.errors()).containsKey("up");
         assertThat(result.raw().getOrDefault("up", "")).as("iperf3 never ran").isEmpty();
         assertThat(result.duration()).isLessThan(Duration.ofMillis(800));

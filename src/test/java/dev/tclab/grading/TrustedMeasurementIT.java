@@ -94,7 +94,7 @@ class TrustedMeasurementIT {
         assertEquals(CheckResult.Status.FAILED, bare.status(), bare.message());
         assertThat(bare.assertions().get(0).measured()).isEqualTo("noqueue");
         // The platform's own tc read no shaper, so the load was not even run (a lying tc would have let it run).
-        assertThat(bare.message()).endsWith("(not measured until this holds: up, lat)");
+        assertThat(bare.message()).endsWith("(throughput and latency not measured until this holds)");
         assertThat(bare.raw().get("q")).doesNotContain(LIE_HANDLE);
 
         // The learner's own tc "succeeds" and changes nothing; the real one, by its full path, shapes the link.
