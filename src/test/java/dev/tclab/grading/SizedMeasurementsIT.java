@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 13 point 5 on real labs: a class pressing Check on a shaped step at once is measured at once (capped flows
  * take a small share of a slot) and each learner's figure stays what it is alone; an uncapped baseline still waits
- * for a whole slot. {@code -Dtclab.it.class-labs=30} runs it for a whole class (default 8 labs).
+ * for a whole slot. {@code -Dit.class-labs=30} runs it for a whole class (default 8 labs).
  */
 @QuarkusTest
 class SizedMeasurementsIT {
@@ -43,7 +43,7 @@ class SizedMeasurementsIT {
     /** The same measurement with no upper bound on the goodput: nothing caps it, so it takes a whole slot. */
     private static final String UNCAPPED_STEP = SHAPED_STEP.replace("near: 10mbit, within: 12%", "above: 5mbit");
 
-    private static final int LABS = Integer.getInteger("tclab.it.class-labs", 8);
+    private static final int LABS = Integer.getInteger("it.class-labs", 8);
 
     @Inject
     LabRuntime runtime;
