@@ -1,6 +1,13 @@
 // The JSON API (/api/...), with the server's own error sentences surfaced to the learner.
 
-export class ApiError extends Error {}
+export class ApiError extends Error {
+  /** {@code status} and {@code data}: the HTTP status and JSON body of a refusal, when the server answered one. */
+  constructor(message, status = 0, data = null) {
+    super(message);
+    this.status = status;
+    this.data = data;
+  }
+}
 
 /** A JSON API call; throws ApiError with the server's own sentence (or a plain one) when it fails. */
 export async function call(method, path, body) {
@@ -26,12 +33,13 @@ export async function call(method, path, body) {
   if (!response.ok) {
     const message = data && data.error ? data.error : `The server answered ${response.status} ${response.statusText}.`;
     const problems = data && Array.isArray(data.problems) && data.problems.length ? ` (${data.problems.join('; ')})` : '';
-    throw new ApiError(message + problems);
+    throw new ApiError(message + problems, response.status, data);
   }
   return data;
 }
 
-export const startLab = (lesson) => call('POST', '/api/labs', { lesson });
+// replace: stop the learner's running lab of another lesson first (one lab per learner, docs/api.md).
+export const startLab = (lesson, replace = false) => call('POST', '/api/labs', replace ? { lesson, replace } : { lesson });
 export const getLab = (id) => call('GET', `/api/labs/${encodeURIComponent(id)}`);
 export const myLabs = () => call('GET', '/api/labs');
 export const stopLab = (id) => call('DELETE', `/api/labs/${encodeURIComponent(id)}`);

@@ -202,9 +202,58 @@ class LabPanel {
     try {
       await this.follow(await startLab(this.lesson));
     } catch (e) {
+      if (e instanceof ApiError && e.status === 409 && e.data && e.data.running) {
+        this.offerToReplace(e.data.running);
+        return;
+      }
       this.say(e instanceof ApiError ? e.message : `The lab could not start: ${e.message}`, true);
       this.startButton.disabled = false;
     }
+  }
+
+  /** One lab per learner: another lesson's lab runs; offer to stop it and start this one, or to go back to it. */
+  offerToReplace(running) {
+    this.say('');
+    const box = el('div', 'tclab-confirm');
+    box.id = 'lab-replace';
+    box.setAttribute('role', 'alertdialog');
+    box.setAttribute('aria-labelledby', 'lab-replace-question');
+    const question = el('p', null, `Stop your \u201c${running.title}\u201d lab and start this one? You run one lab at a `
+      + 'time. What you typed and configured in that lab, and the baselines it recorded, are lost.');
+    question.id = 'lab-replace-question';
+    const yes = el('button', 'tclab-danger', 'Stop it and start this one');
+    yes.type = 'button';
+    yes.id = 'lab-replace-confirm';
+    const back = el('a', null, `Go back to \u201c${running.title}\u201d`);
+    back.href = `/lessons/${encodeURIComponent(running.lesson)}`;
+    const no = el('button', null, 'Cancel');
+    no.type = 'button';
+    no.id = 'lab-replace-cancel';
+    const actions = el('div', 'tclab-confirm-actions');
+    actions.append(yes, no, back);
+    box.append(question, actions);
+    this.confirmBox.after(box);
+    const close = () => {
+      box.remove();
+      this.labState('not started');
+      this.startButton.disabled = false;
+    };
+    no.addEventListener('click', () => { close(); this.startButton.focus(); });
+    box.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') no.click();
+    });
+    yes.addEventListener('click', async () => {
+      box.remove();
+      this.labState('starting');
+      this.say('Stopping your other lab and starting this one…');
+      try {
+        await this.follow(await startLab(this.lesson, true));
+      } catch (e) {
+        this.say(e instanceof ApiError ? e.message : `The lab could not start: ${e.message}`, true);
+        this.startButton.disabled = false;
+      }
+    });
+    no.focus();
   }
 
   async follow(lab) {

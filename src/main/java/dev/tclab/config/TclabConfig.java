@@ -119,6 +119,13 @@ public interface TclabConfig {
         boolean keepOnShutdown();
 
         /**
+         * Whether a learner runs one lab at a time: starting another lesson's lab is answered with an offer to stop
+         * the running one first (409); false lets a learner run several, up to the live-labs-per-learner quota.
+         */
+        @WithDefault("true")
+        boolean onePerLearner();
+
+        /**
          * Most MiB of packets a lab's qdiscs may hold queued (kernel memory no node limit counts); above it, the
          * root qdisc holding the most is removed and the learner told. Watched while the lab's statistics are.
          */
@@ -176,6 +183,13 @@ public interface TclabConfig {
         /** Most throughput measurements (iperf3 loads) running at once on this host; more wait for a slot. */
         @WithDefault("2")
         int maxConcurrentMeasurements();
+
+        /**
+         * The rate of capped flows one measurement slot holds, in Mbit/s: a flow the platform caps at R takes R / this
+         * of a slot (at least 1/20); uncapped flows take a whole slot.
+         */
+        @WithDefault("1000")
+        double slotMbps();
 
         /** How often checks marked {@code watch: true} are re-run in running labs until they pass. */
         @WithDefault("10s")

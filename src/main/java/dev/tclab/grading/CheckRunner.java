@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,9 +52,18 @@ public class CheckRunner {
         this.loadLead = loadLead;
     }
 
-    /** A sample's outcome; {@code platformError} is set when the lab could not be reached at all. */
+    /**
+     * A sample's outcome; {@code platformError} is set when the lab could not be reached at all, {@code settled} when
+     * it failed on what the check reads first, so its loads were skipped and no retry could change the verdict.
+     * {@code note} says what a capped flow may have hidden (empty when nothing).
+     */
     private record Sample(Values values, Map<String, String> raw, List<AssertionResult> assertions, boolean passed,
-                          String platformError) {
+                          String platformError, String settled, String note) {
+
+        Sample(Values values, Map<String, String> raw, List<AssertionResult> assertions, boolean passed,
+               String platformError) {
+            this(values, raw, assertions, passed, platformError, null, "");
+        }
     }
 
     /**
@@ -93,6 +103,9 @@ public class CheckRunner {
             if (sample.platformError() != null) {
                 return done(checkId, spec, CheckResult.Status.ERROR, attempt, sample, sample.platformError(), start, progress);
             }
+            if (sample.settled() != null) {
+                return done(checkId, spec, CheckResult.Status.FAILED, attempt, sample, sample.settled(), start, progress);
+            }
             if (sample.passed()) {
                 consecutive++;
                 if (consecutive >= spec.stable()) {
@@ -103,7 +116,8 @@ public class CheckRunner {
                 consecutive = 0;
                 failures++;
                 if (failures > spec.retries()) {
-                    return done(checkId, spec, CheckResult.Status.FAILED, attempt, sample, failMessage(sample), start, progress);
+                    return done(checkId, spec, CheckResult.Status.FAILED, attempt, sample, failMessage(sample) + sample.note(),
+                            start, progress);
                 }
             }
             if (Instant.now().plus(spec.interval()).isAfter(deadline)) {
@@ -136,20 +150,33 @@ public class CheckRunner {
         Map<String, Object> results = new LinkedHashMap<>();
         Map<String, String> raw = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
+        Map<String, MeasurementOutcome> firstRead = new LinkedHashMap<>();
+        Map<String, MeasurementCost> reachedCap = new ConcurrentHashMap<>();
         try {
+            List<Assertion> gates = CheapFirst.gates(spec);
+            if (!gates.isEmpty()) {
+                Optional<Sample> settled = readCheapFirst(labId, spec, gates, firstRead);
+                if (settled.isPresent()) {
+                    return settled.get();
+                }
+                firstRead.keySet().retainAll(CheapFirst.readBeforeLoads(spec));
+            }
             for (Measurement m : spec.measurements()) {
                 if (m.during() != null) {
                     continue;
                 }
                 List<Measurement> dependents = spec.during(m.name());
                 if (dependents.isEmpty()) {
-                    keep(m, measure(learner, labId, checkId, m, progress, attempt), results, raw, errors);
+                    MeasurementOutcome read = firstRead.get(m.name());
+                    keep(m, read != null ? read : measure(learner, labId, checkId, spec, m, progress, attempt, reachedCap),
+                            results, raw, errors);
                     continue;
                 }
-                Future<MeasurementOutcome> load = loads.submit(() -> measure(learner, labId, checkId, m, progress, attempt));
+                Future<MeasurementOutcome> load = loads.submit(() -> measure(learner, labId, checkId, spec, m, progress,
+                        attempt, reachedCap));
                 Thread.sleep(loadLead.toMillis());
                 for (Measurement d : dependents) {
-                    keep(d, measure(learner, labId, checkId, d, progress, attempt), results, raw, errors);
+                    keep(d, measure(learner, labId, checkId, spec, d, progress, attempt, reachedCap), results, raw, errors);
                 }
                 keep(m, join(load), results, raw, errors);
             }
@@ -161,7 +188,44 @@ public class CheckRunner {
         Values values = new Values(results, baselines.all(labId), errors);
         List<AssertionResult> assertions = Evaluator.evaluate(spec.expect(), values);
         boolean passed = errors.isEmpty() && assertions.stream().allMatch(AssertionResult::passed);
-        return new Sample(values, raw, assertions, passed, null);
+        String note = reachedCap.entrySet().stream().map(e -> " (the platform capped " + e.getKey() + " at "
+                + e.getValue().capText() + ", twice what this check accepts, and it ran that fast: the link may be faster)")
+                .reduce("", String::concat);
+        return new Sample(values, raw, assertions, passed, null, null, note);
+    }
+
+    /**
+     * Reads the cheap measurements and judges the gates on them. When one fails, the loads could not make the check
+     * pass: the sample ends there, its skipped measurements saying so. Otherwise the reads are left in
+     * {@code firstRead} and the full sample follows.
+     */
+    private Optional<Sample> readCheapFirst(String labId, CheckSpec spec, List<Assertion> gates,
+                                            Map<String, MeasurementOutcome> firstRead)
+            throws EngineUnavailableException, NodeNotFoundException {
+        Map<String, Object> results = new LinkedHashMap<>();
+        Map<String, String> raw = new LinkedHashMap<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        for (Measurement m : CheapFirst.cheap(spec)) {
+            MeasurementOutcome outcome = execute(labId, m, MeasurementCost.FULL);
+            firstRead.put(m.name(), outcome);
+            keep(m, outcome, results, raw, errors);
+        }
+        Map<String, Measure> recorded = baselines.all(labId);
+        Optional<AssertionResult> failing = Evaluator.evaluate(gates, new Values(results, recorded, errors)).stream()
+                .filter(a -> !a.passed()).findFirst();
+        if (failing.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Measurement> skippable = CheapFirst.skippable(spec);
+        List<String> skipped = skippable.stream().map(Measurement::name).toList();
+        for (String name : skipped) {
+            results.put(name, Map.of());
+            raw.put(name, "");
+            errors.put(name, "skipped, since what the check reads first already fails");
+        }
+        Values values = new Values(results, recorded, errors);
+        String why = failing.get().message() + " (" + CheapFirst.inWords(skippable) + " not measured until this holds)";
+        return Optional.of(new Sample(values, raw, Evaluator.evaluate(spec.expect(), values), false, null, why, ""));
     }
 
     private MeasurementOutcome join(Future<MeasurementOutcome> load)
@@ -179,18 +243,25 @@ public class CheckRunner {
         }
     }
 
-    private MeasurementOutcome measure(String learner, String labId, String checkId, Measurement m,
-                                       Consumer<CheckProgress> progress, int attempt)
+    private MeasurementOutcome measure(String learner, String labId, String checkId, CheckSpec spec, Measurement m,
+                                       Consumer<CheckProgress> progress, int attempt,
+                                       Map<String, MeasurementCost> reachedCap)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (!m.kind().load()) {
-            return execute(labId, m);
+            return execute(labId, m, MeasurementCost.FULL);
         }
-        try (MeasurementSlots.Slot slot = slots.acquire(learner, place -> progress.accept(new CheckProgress(checkId,
+        MeasurementCost cost = MeasurementCost.of(spec, m, slots.slotBitsPerSecond());
+        MeasurementOutcome outcome;
+        try (MeasurementSlots.Slot slot = slots.acquire(learner, cost, place -> progress.accept(new CheckProgress(checkId,
                 CheckProgress.Stage.WAITING_FOR_SLOT, attempt, "waiting for a measurement slot: " + ordinal(place)
                 + " in line")))) {
             progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring " + m.name()));
-            return execute(labId, m);
+            outcome = execute(labId, m, cost);
         }
+        if (outcome.values().get("bits_per_second") instanceof Measure goodput && cost.reachedBy(goodput.base())) {
+            reachedCap.put(m.name(), cost);
+        }
+        return outcome;
     }
 
     /** 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st. */
@@ -205,14 +276,15 @@ public class CheckRunner {
         return n + suffix;
     }
 
-    private MeasurementOutcome execute(String labId, Measurement m) throws EngineUnavailableException, NodeNotFoundException {
+    private MeasurementOutcome execute(String labId, Measurement m, MeasurementCost cost)
+            throws EngineUnavailableException, NodeNotFoundException {
         List<String> argv = Commands.argv(m);
         if (m.kind() == MeasurementKind.IPERF3) {
             IperfServer.Started server = IperfServer.start(runtime, labId, m.option("server", ""), Commands.timeout(m));
             if (server.error() != null) {
                 return new MeasurementOutcome(Map.of(), "", server.error());
             }
-            argv = Commands.iperf3Client(m, server.port());
+            argv = cost.applyTo(Commands.iperf3Client(m, server.port()));
         }
         ExecResult exec = runtime.exec(labId, m.node(), argv, Commands.timeout(m));
         return OutputReader.read(m, exec);

@@ -24,6 +24,10 @@ import java.util.function.IntConsumer;
  * got or gave back a slot, or just came, goes to the back of the round); one learner's own requests are served in
  * order. A learner may hold several slots only while nobody else waits. Waiting callers are told their place in
  * line, again whenever it changes.
+ * <p>
+ * A measurement takes the share of a slot it costs ({@link MeasurementCost}): a flow the platform caps at a low rate
+ * takes a small part, an uncapped one a whole slot. Shares come in turn order too: when the next one in line does
+ * not fit in what is free, later ones wait behind it, so a line-rate flow is never starved by small ones.
  */
 @ApplicationScoped
 public class MeasurementSlots {
@@ -36,10 +40,13 @@ public class MeasurementSlots {
 
     private static final class Ticket {
         private final String learner;
+        /** Its share of a slot, in {@link MeasurementCost#PARTS_PER_SLOT}ths. */
+        private final int parts;
         private boolean granted;
 
-        private Ticket(String learner) {
+        private Ticket(String learner, int parts) {
             this.learner = learner;
+            this.parts = parts;
         }
     }
 
@@ -59,25 +66,31 @@ public class MeasurementSlots {
             .thenComparingLong(l -> l.turn);
 
     private final int size;
+    /** The rate of capped flows one slot holds, in bit/s (see {@link MeasurementCost}). */
+    private final double slotBitsPerSecond;
+    /** Free capacity, in {@link MeasurementCost#PARTS_PER_SLOT}ths of a slot. */
     private int free;
     private long turns;
     private final Map<String, Learner> learners = new HashMap<>();
+    /** {@code tclab.grading.slot-mbps}'s default. */
+    static final double DEFAULT_SLOT_BITS_PER_SECOND = 1e9;
 
     /** How long each acquire waited for its slot (zero when one was free), for operators at /q/metrics. */
     private final Timer waits;
 
     @Inject
     public MeasurementSlots(TclabConfig config, MeterRegistry registry) {
-        this(config.grading().maxConcurrentMeasurements(), registry);
+        this(config.grading().maxConcurrentMeasurements(), config.grading().slotMbps() * 1e6, registry);
     }
 
     public MeasurementSlots(int size) {
-        this(size, new SimpleMeterRegistry());
+        this(size, DEFAULT_SLOT_BITS_PER_SECOND, new SimpleMeterRegistry());
     }
 
-    private MeasurementSlots(int size, MeterRegistry registry) {
+    private MeasurementSlots(int size, double slotBitsPerSecond, MeterRegistry registry) {
         this.size = Math.max(1, size);
-        this.free = this.size;
+        this.slotBitsPerSecond = slotBitsPerSecond;
+        this.free = this.size * MeasurementCost.PARTS_PER_SLOT;
         this.waits = Timer.builder("tclab.measurement.slot.wait")
                 .description("Time a throughput measurement waited for a measurement slot")
                 .publishPercentileHistogram().register(registry);
@@ -89,10 +102,15 @@ public class MeasurementSlots {
      * each time the place changes; it is not called when a slot is free at once.
      */
     public Slot acquire(String learner, IntConsumer onWait) throws InterruptedException {
+        return acquire(learner, MeasurementCost.FULL, onWait);
+    }
+
+    /** As {@link #acquire(String, IntConsumer)}, for the share of a slot {@code cost} names. */
+    public Slot acquire(String learner, MeasurementCost cost, IntConsumer onWait) throws InterruptedException {
         long asked = System.nanoTime();
         Ticket ticket;
         synchronized (this) {
-            ticket = new Ticket(learner);
+            ticket = new Ticket(learner, Math.min(cost.parts(), size * MeasurementCost.PARTS_PER_SLOT));
             learners.computeIfAbsent(learner, l -> new Learner(++turns)).waiting.add(ticket);
             grant();
         }
@@ -110,7 +128,7 @@ public class MeasurementSlots {
                 }
                 if (ticket.granted) {
                     waits.record(System.nanoTime() - asked, TimeUnit.NANOSECONDS);
-                    return held(learner);
+                    return held(ticket);
                 }
                 place = placeOf(ticket);
             }
@@ -126,12 +144,18 @@ public class MeasurementSlots {
         }
     }
 
+    /** The rate of capped flows one slot holds, in bit/s. */
+    public double slotBitsPerSecond() {
+        return slotBitsPerSecond;
+    }
+
     public int size() {
         return size;
     }
 
-    public synchronized int free() {
-        return free;
+    /** Free slots, with the parts of a slot small measurements leave free. */
+    public synchronized double free() {
+        return (double) free / MeasurementCost.PARTS_PER_SLOT;
     }
 
     /** Callers waiting for a slot now. */
@@ -139,17 +163,18 @@ public class MeasurementSlots {
         return learners.values().stream().mapToInt(l -> l.waiting.size()).sum();
     }
 
-    /** Gives free slots to the waiting learners whose turn it is. */
+    /** Gives free shares to the waiting learners whose turn it is, in turn order, while the next one fits. */
     private void grant() {
-        while (free > 0) {
+        while (true) {
             Learner next = learners.values().stream().filter(l -> !l.waiting.isEmpty()).min(NEXT).orElse(null);
-            if (next == null) {
+            if (next == null || next.waiting.get(0).parts > free) {
                 break;
             }
-            next.waiting.remove(0).granted = true;
+            Ticket ticket = next.waiting.remove(0);
+            ticket.granted = true;
             next.held++;
             next.turn = ++turns;
-            free--;
+            free -= ticket.parts;
         }
         notifyAll();
     }
@@ -175,32 +200,33 @@ public class MeasurementSlots {
         throw new IllegalStateException("a waiting ticket is not in line");
     }
 
-    private Slot held(String learner) {
+    private Slot held(Ticket ticket) {
         boolean[] released = {false};
         return () -> {
             synchronized (MeasurementSlots.this) {
                 if (!released[0]) {
                     released[0] = true;
-                    release(learner);
+                    release(ticket);
                 }
             }
         };
     }
 
-    private void release(String learner) {
+    private void release(Ticket ticket) {
+        String learner = ticket.learner;
         Learner l = learners.get(learner);
         l.held--;
         // Giving a slot back ends a turn too: another learner already waiting goes before this one's next request.
         l.turn = ++turns;
         forgetIfIdle(learner, l);
-        free++;
+        free += ticket.parts;
         grant();
     }
 
     /** An interrupted waiter leaves the line, or gives back the slot it got in the meantime. */
     private void abandon(Ticket ticket) {
         if (ticket.granted) {
-            release(ticket.learner);
+            release(ticket);
             return;
         }
         Learner l = learners.get(ticket.learner);

@@ -23,25 +23,32 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 @Blocking
 public class LabResource {
 
-    /** The body of POST /api/labs. */
-    public record StartRequest(String lesson) {
+    /**
+     * The body of POST /api/labs.
+     *
+     * @param replace stop the learner's running lab of another lesson first (see {@link LabConflict})
+     */
+    public record StartRequest(String lesson, Boolean replace) {
     }
 
     private final LabService labs;
     private final TopologySource topologies;
     private final StartQuota quota;
     private final CurrentLearner learner;
+    private final boolean onePerLearner;
 
     public LabResource(LabService labs, TopologySource topologies, StartQuota quota, CurrentLearner learner) {
         this.labs = labs;
         this.topologies = topologies;
         this.quota = quota;
         this.learner = learner;
+        this.onePerLearner = config.lab().onePerLearner();
     }
 
     @POST
     public Response start(StartRequest request, @Context HttpServerRequest http)
-            throws ServerFullException, EngineUnavailableException, TopologyException, QuotaExceededException {
+            throws ServerFullException, EngineUnavailableException, TopologyException, QuotaExceededException,
+            LabNotFoundException {
         if (request == null || request.lesson() == null || request.lesson().isBlank()) {
             return ApiError.response(Response.Status.BAD_REQUEST, "Send {\"lesson\": \"<slug>\"} to start a lesson's lab.");
         }
@@ -50,6 +57,21 @@ public class LabResource {
             return ApiError.response(Response.Status.NOT_FOUND, "There is no lesson '" + request.lesson() + "'.");
         }
         String owner = learner.id();
+        if (onePerLearner) {
+            List<Lab> others = labs.labsOf(owner).stream()
+                    .filter(l -> l.phase().live() && !l.lesson().equals(request.lesson())).toList();
+            if (!others.isEmpty() && !Boolean.TRUE.equals(request.replace())) {
+                Lab running = others.get(0);
+                String title = topologies.titleOf(running.lesson());
+                return Response.status(Response.Status.CONFLICT).type(MediaType.APPLICATION_JSON).entity(new LabConflict(
+                        "Your lab for \u201c" + title + "\u201d is still running, and a learner runs one lab at a time. "
+                                + "Stop it and start this one (send \"replace\": true), or go back to it.",
+                        List.of(), new LabConflict.Running(running.id(), running.lesson(), title))).build();
+            }
+            for (Lab other : others) {
+                labs.stop(other.id(), owner, "Stopped by the learner, to start the lab of another lesson.");
+            }
+        }
         // The peer's address, or the forwarded client's when quarkus.http.proxy.* trusts the proxy.
         SocketAddress client = http.remoteAddress();
         LabService.StartResult result = labs.startOrGet(owner, request.lesson(), topology,

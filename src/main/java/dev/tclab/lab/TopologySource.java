@@ -22,4 +22,9 @@ public interface TopologySource {
     default Set<String> kernelFeaturesFor(String lesson) {
         return Set.of();
     }
+
+    /** The lesson's title as learners read it; the slug when it has none. */
+    default String titleOf(String lesson) {
+        return lesson;
+    }
 }

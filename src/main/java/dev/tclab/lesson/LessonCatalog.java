@@ -112,6 +112,11 @@ public class LessonCatalog implements TopologySource {
     }
 
     @Override
+    public String titleOf(String slug) {
+        return lesson(slug).map(l -> l.meta().title()).filter(t -> t != null && !t.isBlank()).orElse(slug);
+    }
+
+    @Override
     public Map<String, String> parametersFor(String slug, String learner) {
         return lesson(slug).map(l -> Parameters.forLearner(learner, slug, l.meta().parameters())).orElse(Map.of());
     }

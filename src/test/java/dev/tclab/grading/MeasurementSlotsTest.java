@@ -32,9 +32,13 @@ class MeasurementSlotsTest {
         private volatile boolean interrupted;
 
         Waiter(MeasurementSlots slots, String learner, String name) {
+            this(slots, learner, name, MeasurementCost.FULL);
+        }
+
+        Waiter(MeasurementSlots slots, String learner, String name, MeasurementCost cost) {
             this.name = name;
             this.thread = new Thread(() -> {
-                try (MeasurementSlots.Slot slot = slots.acquire(learner, place -> places.put(name, place))) {
+                try (MeasurementSlots.Slot slot = slots.acquire(learner, cost, place -> places.put(name, place))) {
                     granted.add(name);
                     release.await();
                 } catch (InterruptedException e) {
@@ -147,6 +151,47 @@ class MeasurementSlotsTest {
         holder.release();
         await(() -> granted.contains("b1"), "bob gets the slot");
         assertFalse(granted.contains("a1"));
+    }
+
+    private static MeasurementCost parts(int parts) {
+        return new MeasurementCost(parts, java.util.OptionalDouble.empty());
+    }
+
+    @Test
+    void shouldRunManyCheapCappedFlowsAtOnceInOneSlot() throws Exception {
+        // Thirty learners checking a 10 Mbit/s step: each flow is capped at 23 Mbit/s and costs 1/20 of a slot.
+        MeasurementSlots slots = new MeasurementSlots(2);
+        CheckSpec spec = CheckSpecParser.parse("t.md", """
+                measure: [ { name: up, node: client, iperf3: { server: 10.0.0.2 } } ]
+                expect: [ { value: up.mbps, near: 10mbit, within: 15% } ]
+                """, 1);
+        MeasurementCost capped = MeasurementCost.of(spec, spec.measurements().get(0), slots.slotBitsPerSecond());
+        assertEquals(5, capped.parts());
+        for (int i = 0; i < 30; i++) {
+            new Waiter(slots, "learner" + i, "l" + i, capped);
+        }
+        await(() -> granted.size() == 30, "all thirty flows run at once");
+        assertEquals(0.5, slots.free(), 1e-9, "30 × 1/20 of a slot leaves half of the second slot");
+        assertTrue(places.isEmpty(), "nobody waited");
+    }
+
+    @Test
+    void shouldKeepALineRateFlowFromBeingStarvedBySmallOnes() throws Exception {
+        MeasurementSlots slots = new MeasurementSlots(1);
+        Waiter small = new Waiter(slots, "ann", "a1", parts(50));
+        await(() -> granted.contains("a1"), "ann's small flow runs");
+        waiting(slots, "bob", "b1");
+        Waiter late = new Waiter(slots, "cy", "c1", parts(10));
+        await(() -> places.containsKey("c1"), "cy is told to wait");
+        assertEquals(2, places.get("c1"), "a small flow that would fit still waits behind bob's whole-slot flow");
+        assertFalse(granted.contains("c1"));
+        small.release();
+        await(() -> granted.contains("b1"), "bob's flow gets the whole slot");
+        assertFalse(granted.contains("c1"), "and runs alone");
+        waiters.stream().filter(w -> w.name.equals("b1")).findFirst().orElseThrow().release();
+        await(() -> granted.contains("c1"), "then cy's");
+        late.release();
+        assertEquals(1, slots.free(), 1e-9);
     }
 
     @Test

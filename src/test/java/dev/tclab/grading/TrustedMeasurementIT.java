@@ -93,7 +93,8 @@ class TrustedMeasurementIT {
         CheckResult bare = runner.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> { });
         assertEquals(CheckResult.Status.FAILED, bare.status(), bare.message());
         assertThat(bare.assertions().get(0).measured()).isEqualTo("noqueue");
-        assertThat(bare.assertions().get(2).number()).as("unshaped veth goodput, Mbit/s").isGreaterThan(100);
+        // The platform's own tc read no shaper, so the load was not even run (a lying tc would have let it run).
+        assertThat(bare.message()).endsWith("(throughput and latency not measured until this holds)");
         assertThat(bare.raw().get("q")).doesNotContain(LIE_HANDLE);
 
         // The learner's own tc "succeeds" and changes nothing; the real one, by its full path, shapes the link.

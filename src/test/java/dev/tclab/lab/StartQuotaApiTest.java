@@ -40,6 +40,7 @@ class StartQuotaApiTest {
             return Map.of("tclab.lab.max-running", "20",
                     "tclab.quota.live-labs-per-address", "4",
                     "tclab.quota.live-labs-per-learner", "2",
+                    "tclab.lab.one-per-learner", "false",
                     "tclab.quota.start-burst-per-address", "5",
                     "tclab.quota.start-interval-per-address", "1h",
                     "quarkus.http.proxy.proxy-address-forwarding", "true",

@@ -1,0 +1,86 @@
+package dev.tclab.web;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import dev.tclab.lab.FakeRuntimeProfile;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.net.URL;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 13 point 4 at 1366×768 on the fake lab runtime: starting a second lesson's lab asks to stop the first, and
+ * the catalog shows and stops the one that runs.
+ */
+@QuarkusTest
+@TestProfile(FakeRuntimeProfile.class)
+class OneLabPerLearnerBrowserTest {
+
+    private static Playwright playwright;
+    private static Browser browser;
+
+    @TestHTTPResource("/")
+    URL root;
+
+    @BeforeAll
+    static void launch() {
+        playwright = Playwright.create();
+        browser = Chromium.launch(playwright);
+    }
+
+    @AfterAll
+    static void close() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (playwright != null) {
+            playwright.close();
+        }
+    }
+
+    @Test
+    void shouldOfferToStopTheOtherLessonsLabAndShowTheRunningOneInTheCatalog() {
+        try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768))) {
+            Page page = context.newPage();
+            page.navigate(root + "lessons/example");
+            page.click("#lab-start");
+            assertThat(page.locator("#lab-stop")).isVisible();
+
+            page.navigate(root + "lessons/web-test");
+            page.click("#lab-start");
+            Locator offer = page.locator("#lab-replace");
+            assertThat(offer).isVisible();
+            assertThat(offer).containsText("Stop your \u201cExample lesson for authors\u201d lab and start this one?");
+            assertThat(offer.locator("a")).hasAttribute("href", "/lessons/example");
+            assertThat(page.locator("#lab-replace-cancel")).isFocused();
+            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/one-lab-offer.png")));
+
+            page.click("#lab-replace-cancel");
+            assertThat(offer).hasCount(0);
+            assertThat(page.locator("#lab-start")).isEnabled();
+
+            page.click("#lab-start");
+            page.click("#lab-replace-confirm");
+            assertThat(page.locator("#lab-stop")).isVisible();
+
+            page.navigate(root.toString());
+            assertThat(page.locator("article:has(a[href='/lessons/example']) .card-lab")).hasCount(0);
+            Locator card = page.locator("article:has(a[href='/lessons/web-test'])");
+            assertThat(card.locator(".card-lab")).containsText("Your lab for this lesson is running.");
+            card.locator(".card-lab-stop").click();
+            assertThat(card.locator(".card-lab-confirm")).containsText("baselines");
+            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/one-lab-catalog-stop.png")));
+            card.getByText("Stop and discard the lab").click();
+            assertThat(card.locator(".card-lab")).hasText("Lab stopped.");
+        }
+    }
+}
