@@ -1,5 +1,6 @@
 package dev.tclab.lab;
 
+import dev.tclab.config.TclabConfig;
 import dev.tclab.learner.CurrentLearner;
 import dev.tclab.http.ApiError;
 import io.smallrye.common.annotation.Blocking;
@@ -37,7 +38,8 @@ public class LabResource {
     private final CurrentLearner learner;
     private final boolean onePerLearner;
 
-    public LabResource(LabService labs, TopologySource topologies, StartQuota quota, CurrentLearner learner) {
+    public LabResource(LabService labs, TopologySource topologies, StartQuota quota, TclabConfig config,
+                       CurrentLearner learner) {
         this.labs = labs;
         this.topologies = topologies;
         this.quota = quota;
