@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -38,6 +40,7 @@ public class CheckRunner {
     private final MeasurementSlots slots;
     private final Duration loadLead;
     private final ExecutorService loads = Executors.newCachedThreadPool(WorkerThreads.named("tclab-check-load"));
+    private final ReentrantLock severalSlots = new ReentrantLock();
 
     @Inject
     public CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots) {
@@ -138,13 +141,18 @@ public class CheckRunner {
         Map<String, String> errors = new LinkedHashMap<>();
         try {
             for (Measurement m : spec.measurements()) {
-                if (m.during() != null) {
+                if (m.during() != null || m.over() != null) {
                     continue;
                 }
                 List<Measurement> dependents = spec.during(m.name());
-                if (dependents.isEmpty()) {
+                List<Measurement> around = spec.over(m.name());
+                if (dependents.isEmpty() && around.isEmpty()) {
                     keep(m, measure(learner, labId, checkId, m, progress, attempt), results, raw, errors);
                     continue;
+                }
+                Map<Measurement, MeasurementOutcome> before = new LinkedHashMap<>();
+                for (Measurement c : around) {
+                    before.put(c, execute(labId, c));
                 }
                 Future<MeasurementOutcome> load = loads.submit(() -> measure(learner, labId, checkId, m, progress, attempt));
                 Thread.sleep(loadLead.toMillis());
@@ -152,6 +160,10 @@ public class CheckRunner {
                     keep(d, measure(learner, labId, checkId, d, progress, attempt), results, raw, errors);
                 }
                 keep(m, join(load), results, raw, errors);
+                for (Measurement c : around) {
+                    keep(c, overLoad(before.get(c), execute(labId, c), ((Iperf3Measurement) m).seconds()), results,
+                            raw, errors);
+                }
             }
         } catch (EngineUnavailableException e) {
             return new Sample(null, raw, List.of(), false, "The lab cannot be reached: " + e.getMessage());
@@ -182,14 +194,43 @@ public class CheckRunner {
     private MeasurementOutcome measure(String learner, String labId, String checkId, Measurement m,
                                        Consumer<CheckProgress> progress, int attempt)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        if (!m.kind().load()) {
+        if (!m.load()) {
             return execute(labId, m);
         }
-        try (MeasurementSlots.Slot slot = slots.acquire(learner, place -> progress.accept(new CheckProgress(checkId,
+        List<MeasurementSlots.Slot> held = acquire(learner, m.slots(), place -> progress.accept(new CheckProgress(checkId,
                 CheckProgress.Stage.WAITING_FOR_SLOT, attempt, "waiting for a measurement slot: " + ordinal(place)
-                + " in line")))) {
+                + " in line")));
+        try {
             progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring " + m.name()));
             return execute(labId, m);
+        } finally {
+            held.forEach(MeasurementSlots.Slot::close);
+        }
+    }
+
+    /**
+     * Takes {@code count} slots (at most all there are). Callers taking several take them one after another under
+     * a lock, so two of them never hold part of what each needs while waiting for the rest.
+     */
+    private List<MeasurementSlots.Slot> acquire(String learner, int count, java.util.function.IntConsumer onWait)
+            throws InterruptedException {
+        int wanted = Math.max(1, Math.min(count, slots.size()));
+        List<MeasurementSlots.Slot> held = new ArrayList<>();
+        if (wanted > 1) {
+            severalSlots.lockInterruptibly();
+        }
+        try {
+            while (held.size() < wanted) {
+                held.add(slots.acquire(learner, onWait));
+            }
+            return held;
+        } catch (InterruptedException | RuntimeException e) {
+            held.forEach(MeasurementSlots.Slot::close);
+            throw e;
+        } finally {
+            if (wanted > 1) {
+                severalSlots.unlock();
+            }
         }
     }
 
@@ -205,17 +246,59 @@ public class CheckRunner {
         return n + suffix;
     }
 
-    private MeasurementOutcome execute(String labId, Measurement m) throws EngineUnavailableException, NodeNotFoundException {
-        List<String> argv = Commands.argv(m);
-        if (m.kind() == MeasurementKind.IPERF3) {
-            IperfServer.Started server = IperfServer.start(runtime, labId, m.option("server", ""), Commands.timeout(m));
-            if (server.error() != null) {
-                return new MeasurementOutcome(Map.of(), "", server.error());
-            }
-            argv = Commands.iperf3Client(m, server.port());
+    private MeasurementOutcome execute(String labId, Measurement m)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        if (m instanceof Iperf3Measurement iperf) {
+            return flows(labId, iperf);
         }
-        ExecResult exec = runtime.exec(labId, m.node(), argv, Commands.timeout(m));
-        return OutputReader.read(m, exec);
+        return OutputReader.read(m, runtime.exec(labId, m.node(), m.argv(), m.timeout()));
+    }
+
+    /**
+     * Starts a one-off server for each flow (each on its own port), then all clients at once, and combines their
+     * results. A flow whose server cannot start fails with the reason; the others still run.
+     */
+    private MeasurementOutcome flows(String labId, Iperf3Measurement m)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        Set<Integer> ports = new java.util.HashSet<>();
+        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(java.util.Objects::nonNull).forEach(ports::add);
+        Map<String, Future<MeasurementOutcome>> running = new LinkedHashMap<>();
+        Map<String, MeasurementOutcome> outcomes = new LinkedHashMap<>();
+        for (Iperf3Measurement.Flow flow : m.flows()) {
+            int port = flow.port() != null ? flow.port() : freePort(ports);
+            IperfServer.Started server = IperfServer.start(runtime, labId, flow.server(), port, m.timeout());
+            if (server.error() != null) {
+                outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", server.error()));
+                continue;
+            }
+            running.put(flow.name(), loads.submit(() -> OutputReader.read(m, runtime.exec(labId, flow.node(),
+                    flow.argv(m.seconds(), server.port()), m.timeout()))));
+        }
+        for (Map.Entry<String, Future<MeasurementOutcome>> e : running.entrySet()) {
+            outcomes.put(e.getKey(), join(e.getValue()));
+        }
+        Map<String, MeasurementOutcome> inOrder = new LinkedHashMap<>();
+        m.flows().forEach(f -> inOrder.put(f.name(), outcomes.get(f.name())));
+        return m.combine(inOrder);
+    }
+
+    private static int freePort(Set<Integer> taken) {
+        int port;
+        do {
+            port = IperfServer.randomPort();
+        } while (!taken.add(port));
+        return port;
+    }
+
+    /** The counters read after a load, with their deltas and rates against those read before it. */
+    private static MeasurementOutcome overLoad(MeasurementOutcome before, MeasurementOutcome after, int seconds) {
+        if (before.error() != null) {
+            return new MeasurementOutcome(Map.of(), before.raw(), "before the load: " + before.error());
+        }
+        if (after.error() != null) {
+            return after;
+        }
+        return new MeasurementOutcome(Counters.over(before.values(), after.values(), seconds), after.raw(), null);
     }
 
     private static void keep(Measurement m, MeasurementOutcome outcome, Map<String, Object> results,
