@@ -100,7 +100,8 @@ final class Counters {
         if (path.segments().contains(PER_SECOND)) {
             return Optional.of(key.endsWith("bits") ? Unit.BIT_PER_S : key.endsWith("bytes") ? Unit.BYTE_PER_S : Unit.NONE);
         }
-        return Optional.of(ResultTrees.unitOfKey(key));
+        // An interface's rx_bytes and tx_bytes are sizes like tc's bytes.
+        return Optional.of(key.endsWith("_bytes") ? Unit.BYTES : ResultTrees.unitOfKey(key));
     }
 
     /** The last key of a path, list indexes skipped: {@code rate} for {@code j.json.rate[0]}. */
