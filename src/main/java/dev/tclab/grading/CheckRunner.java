@@ -147,17 +147,21 @@ public class CheckRunner {
                 List<Measurement> dependents = spec.during(m.name());
                 List<Measurement> around = spec.over(m.name());
                 if (dependents.isEmpty() && around.isEmpty()) {
-                    keep(m, measure(learner, labId, checkId, m, progress, attempt), results, raw, errors);
+                    keep(m, measure(learner, labId, checkId, m, progress, attempt, NOTHING_BEFORE), results, raw, errors);
                     continue;
                 }
-                Map<Measurement, MeasurementOutcome> before = new LinkedHashMap<>();
-                for (Measurement c : around) {
-                    before.put(c, execute(labId, c));
-                }
-                Future<MeasurementOutcome> load = loads.submit(() -> measure(learner, labId, checkId, m, progress, attempt));
+                // Counters are read just before the load starts (once its slots are held), so a wait adds nothing.
+                Map<Measurement, MeasurementOutcome> before = new java.util.concurrent.ConcurrentHashMap<>();
+                Prelude readBefore = () -> {
+                    for (Measurement c : around) {
+                        before.put(c, execute(labId, c));
+                    }
+                };
+                Future<MeasurementOutcome> load = loads.submit(() -> measure(learner, labId, checkId, m, progress, attempt,
+                        readBefore));
                 Thread.sleep(loadLead.toMillis());
                 for (Measurement d : dependents) {
-                    keep(d, measure(learner, labId, checkId, d, progress, attempt), results, raw, errors);
+                    keep(d, measure(learner, labId, checkId, d, progress, attempt, NOTHING_BEFORE), results, raw, errors);
                 }
                 keep(m, join(load), results, raw, errors);
                 for (Measurement c : around) {
@@ -191,16 +195,26 @@ public class CheckRunner {
         }
     }
 
+    /** What runs right before a load starts, once it holds its slots: reading counters {@code over} it. */
+    @FunctionalInterface
+    private interface Prelude {
+        void run() throws EngineUnavailableException, NodeNotFoundException, InterruptedException;
+    }
+
+    private static final Prelude NOTHING_BEFORE = () -> { };
+
     private MeasurementOutcome measure(String learner, String labId, String checkId, Measurement m,
-                                       Consumer<CheckProgress> progress, int attempt)
+                                       Consumer<CheckProgress> progress, int attempt, Prelude prelude)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (!m.load()) {
+            prelude.run();
             return execute(labId, m);
         }
         List<MeasurementSlots.Slot> held = acquire(learner, m.slots(), place -> progress.accept(new CheckProgress(checkId,
                 CheckProgress.Stage.WAITING_FOR_SLOT, attempt, "waiting for a measurement slot: " + ordinal(place)
                 + " in line")));
         try {
+            prelude.run();
             progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring " + m.name()));
             return execute(labId, m);
         } finally {
