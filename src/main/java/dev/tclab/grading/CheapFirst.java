@@ -33,21 +33,19 @@ final class CheapFirst {
 
     /** The measurements read first: neither loads nor run during one, in the check's order. */
     static List<Measurement> cheap(CheckSpec spec) {
-        return spec.measurements().stream().filter(m -> !m.kind().load() && m.during() == null).toList();
+        return spec.measurements().stream().filter(m -> !m.load() && m.during() == null && m.over() == null).toList();
     }
 
     /** The check's loads and what runs during them: what a failing gate skips. */
     static List<Measurement> skippable(CheckSpec spec) {
-        return spec.measurements().stream().filter(m -> m.kind().load() || m.during() != null).toList();
+        return spec.measurements().stream().filter(m -> m.load() || m.during() != null || m.over() != null).toList();
     }
 
     /** What skipped measurements measure, for the learner: {@code throughput and latency}. */
     static String inWords(List<Measurement> skipped) {
-        List<String> words = skipped.stream().map(m -> switch (m.kind()) {
-            case IPERF3 -> "throughput";
-            case PING -> "latency";
-            default -> m.name();
-        }).distinct().toList();
+        List<String> words = skipped.stream().map(m -> m instanceof Iperf3Measurement ? "throughput"
+                : m instanceof PingMeasurement ? "latency"
+                : m.name()).distinct().toList();
         return words.size() == 1 ? words.get(0)
                 : String.join(", ", words.subList(0, words.size() - 1)) + " and " + words.get(words.size() - 1);
     }
@@ -56,10 +54,10 @@ final class CheapFirst {
     static Set<String> readBeforeLoads(CheckSpec spec) {
         Set<String> names = new HashSet<>();
         for (Measurement m : spec.measurements()) {
-            if (m.kind().load()) {
+            if (m.load()) {
                 break;
             }
-            if (m.during() == null) {
+            if (m.during() == null && m.over() == null) {
                 names.add(m.name());
             }
         }
@@ -68,7 +66,7 @@ final class CheapFirst {
 
     /** The expectations judged on the first read; empty when the check has no load to skip or nothing to judge. */
     static List<Assertion> gates(CheckSpec spec) {
-        if (spec.measurements().stream().noneMatch(m -> m.kind().load())) {
+        if (spec.measurements().stream().noneMatch(Measurement::load)) {
             return List.of();
         }
         Map<String, Measurement> cheap = new HashMap<>();
@@ -96,13 +94,19 @@ final class CheapFirst {
             return false;
         }
         String last = segments.get(segments.size() - 1);
-        return switch (m.kind()) {
-            case QDISC -> segments.contains("options") || QDISC_CONFIG.contains(last);
-            case CLASSES -> CLASS_CONFIG.contains(last);
-            case FILTERS -> FILTER_CONFIG.contains(last);
-            case COMMAND -> m.option("parse", "text").equals("ip") && segments.get(1).equals("interfaces")
+        if (m instanceof QdiscMeasurement) {
+            return segments.contains("options") || QDISC_CONFIG.contains(last);
+        }
+        if (m instanceof ClassesMeasurement) {
+            return CLASS_CONFIG.contains(last);
+        }
+        if (m instanceof FiltersMeasurement) {
+            return FILTER_CONFIG.contains(last);
+        }
+        if (m instanceof CommandMeasurement command) {
+            return command.parse() == CommandMeasurement.Parse.IP && segments.get(1).equals("interfaces")
                     && INTERFACE_CONFIG.contains(segments.size() > 3 ? segments.get(3) : "");
-            default -> false;
-        };
+        }
+        return false;
     }
 }

@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * Runs a check against a lab: takes samples (each runs every measurement, loads concurrently with what runs
@@ -39,6 +42,7 @@ public class CheckRunner {
     private final MeasurementSlots slots;
     private final Duration loadLead;
     private final ExecutorService loads = Executors.newCachedThreadPool(WorkerThreads.named("tclab-check-load"));
+    private final ReentrantLock severalSlots = new ReentrantLock();
 
     @Inject
     public CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots) {
@@ -162,23 +166,37 @@ public class CheckRunner {
                 firstRead.keySet().retainAll(CheapFirst.readBeforeLoads(spec));
             }
             for (Measurement m : spec.measurements()) {
-                if (m.during() != null) {
+                if (m.during() != null || m.over() != null) {
                     continue;
                 }
                 List<Measurement> dependents = spec.during(m.name());
-                if (dependents.isEmpty()) {
+                List<Measurement> around = spec.over(m.name());
+                if (dependents.isEmpty() && around.isEmpty()) {
                     MeasurementOutcome read = firstRead.get(m.name());
-                    keep(m, read != null ? read : measure(learner, labId, checkId, spec, m, progress, attempt, reachedCap),
+                    keep(m, read != null ? read
+                            : measure(learner, labId, checkId, spec, m, progress, attempt, NOTHING_BEFORE, reachedCap),
                             results, raw, errors);
                     continue;
                 }
+                // Counters are read just before the load starts (once its slots are held), so a wait adds nothing.
+                Map<Measurement, MeasurementOutcome> before = new ConcurrentHashMap<>();
+                Prelude readBefore = () -> {
+                    for (Measurement c : around) {
+                        before.put(c, execute(labId, c, MeasurementCost.FULL));
+                    }
+                };
                 Future<MeasurementOutcome> load = loads.submit(() -> measure(learner, labId, checkId, spec, m, progress,
-                        attempt, reachedCap));
+                        attempt, readBefore, reachedCap));
                 Thread.sleep(loadLead.toMillis());
                 for (Measurement d : dependents) {
-                    keep(d, measure(learner, labId, checkId, spec, d, progress, attempt, reachedCap), results, raw, errors);
+                    keep(d, measure(learner, labId, checkId, spec, d, progress, attempt, NOTHING_BEFORE, reachedCap),
+                            results, raw, errors);
                 }
                 keep(m, join(load), results, raw, errors);
+                for (Measurement c : around) {
+                    keep(c, overLoad(before.get(c), execute(labId, c, MeasurementCost.FULL), ((Iperf3Measurement) m).seconds()), results,
+                            raw, errors);
+                }
             }
         } catch (EngineUnavailableException e) {
             return new Sample(null, raw, List.of(), false, "The lab cannot be reached: " + e.getMessage());
@@ -201,7 +219,7 @@ public class CheckRunner {
      */
     private Optional<Sample> readCheapFirst(String labId, CheckSpec spec, List<Assertion> gates,
                                             Map<String, MeasurementOutcome> firstRead)
-            throws EngineUnavailableException, NodeNotFoundException {
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         Map<String, Object> results = new LinkedHashMap<>();
         Map<String, String> raw = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
@@ -243,25 +261,67 @@ public class CheckRunner {
         }
     }
 
+    /** What runs right before a load starts, once it holds its slots: reading counters {@code over} it. */
+    @FunctionalInterface
+    private interface Prelude {
+        void run() throws EngineUnavailableException, NodeNotFoundException, InterruptedException;
+    }
+
+    private static final Prelude NOTHING_BEFORE = () -> { };
+
     private MeasurementOutcome measure(String learner, String labId, String checkId, CheckSpec spec, Measurement m,
-                                       Consumer<CheckProgress> progress, int attempt,
+                                       Consumer<CheckProgress> progress, int attempt, Prelude prelude,
                                        Map<String, MeasurementCost> reachedCap)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        if (!m.kind().load()) {
+        if (!m.load()) {
+            prelude.run();
             return execute(labId, m, MeasurementCost.FULL);
         }
         MeasurementCost cost = MeasurementCost.of(spec, m, slots.slotBitsPerSecond());
-        MeasurementOutcome outcome;
-        try (MeasurementSlots.Slot slot = slots.acquire(learner, cost, place -> progress.accept(new CheckProgress(checkId,
+        IntConsumer onWait = place -> progress.accept(new CheckProgress(checkId,
                 CheckProgress.Stage.WAITING_FOR_SLOT, attempt, "waiting for a measurement slot: " + ordinal(place)
-                + " in line")))) {
+                + " in line"));
+        // Several flows take a whole slot each; a single flow takes what it costs.
+        List<MeasurementSlots.Slot> held = m.slots() > 1 ? acquire(learner, m.slots(), onWait)
+                : List.of(slots.acquire(learner, cost, onWait));
+        MeasurementOutcome outcome;
+        try {
+            prelude.run();
             progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring " + m.name()));
             outcome = execute(labId, m, cost);
+        } finally {
+            held.forEach(MeasurementSlots.Slot::close);
         }
         if (outcome.values().get("bits_per_second") instanceof Measure goodput && cost.reachedBy(goodput.base())) {
             reachedCap.put(m.name(), cost);
         }
         return outcome;
+    }
+
+    /**
+     * Takes {@code count} whole slots (at most all there are). Callers taking several take them one after another
+     * under a lock, so two of them never hold part of what each needs while waiting for the rest.
+     */
+    private List<MeasurementSlots.Slot> acquire(String learner, int count, IntConsumer onWait)
+            throws InterruptedException {
+        int wanted = Math.max(1, Math.min(count, slots.size()));
+        List<MeasurementSlots.Slot> held = new ArrayList<>();
+        if (wanted > 1) {
+            severalSlots.lockInterruptibly();
+        }
+        try {
+            while (held.size() < wanted) {
+                held.add(slots.acquire(learner, onWait));
+            }
+            return held;
+        } catch (InterruptedException | RuntimeException e) {
+            held.forEach(MeasurementSlots.Slot::close);
+            throw e;
+        } finally {
+            if (wanted > 1) {
+                severalSlots.unlock();
+            }
+        }
     }
 
     /** 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st. */
@@ -277,17 +337,59 @@ public class CheckRunner {
     }
 
     private MeasurementOutcome execute(String labId, Measurement m, MeasurementCost cost)
-            throws EngineUnavailableException, NodeNotFoundException {
-        List<String> argv = Commands.argv(m);
-        if (m.kind() == MeasurementKind.IPERF3) {
-            IperfServer.Started server = IperfServer.start(runtime, labId, m.option("server", ""), Commands.timeout(m));
-            if (server.error() != null) {
-                return new MeasurementOutcome(Map.of(), "", server.error());
-            }
-            argv = cost.applyTo(Commands.iperf3Client(m, server.port()));
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        if (m instanceof Iperf3Measurement iperf) {
+            return flows(labId, iperf, cost);
         }
-        ExecResult exec = runtime.exec(labId, m.node(), argv, Commands.timeout(m));
-        return OutputReader.read(m, exec);
+        return OutputReader.read(m, runtime.exec(labId, m.node(), m.argv(), m.timeout()));
+    }
+
+    /**
+     * Starts a one-off server for each flow (each on its own port), then all clients at once, and combines their
+     * results. A flow whose server cannot start fails with the reason; the others still run. {@code cost} caps a
+     * single flow's rate when the check allows it (see {@link MeasurementCost}).
+     */
+    private MeasurementOutcome flows(String labId, Iperf3Measurement m, MeasurementCost cost)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        Set<Integer> ports = new java.util.HashSet<>();
+        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(java.util.Objects::nonNull).forEach(ports::add);
+        Map<String, Future<MeasurementOutcome>> running = new LinkedHashMap<>();
+        Map<String, MeasurementOutcome> outcomes = new LinkedHashMap<>();
+        for (Iperf3Measurement.Flow flow : m.flows()) {
+            int port = flow.port() != null ? flow.port() : freePort(ports);
+            IperfServer.Started server = IperfServer.start(runtime, labId, flow.server(), port, m.timeout());
+            if (server.error() != null) {
+                outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", server.error()));
+                continue;
+            }
+            running.put(flow.name(), loads.submit(() -> OutputReader.read(m, runtime.exec(labId, flow.node(),
+                    cost.applyTo(flow.argv(m.seconds(), server.port())), m.timeout()))));
+        }
+        for (Map.Entry<String, Future<MeasurementOutcome>> e : running.entrySet()) {
+            outcomes.put(e.getKey(), join(e.getValue()));
+        }
+        Map<String, MeasurementOutcome> inOrder = new LinkedHashMap<>();
+        m.flows().forEach(f -> inOrder.put(f.name(), outcomes.get(f.name())));
+        return m.combine(inOrder);
+    }
+
+    private static int freePort(Set<Integer> taken) {
+        int port;
+        do {
+            port = IperfServer.randomPort();
+        } while (!taken.add(port));
+        return port;
+    }
+
+    /** The counters read after a load, with their deltas and rates against those read before it. */
+    private static MeasurementOutcome overLoad(MeasurementOutcome before, MeasurementOutcome after, int seconds) {
+        if (before.error() != null) {
+            return new MeasurementOutcome(Map.of(), before.raw(), "before the load: " + before.error());
+        }
+        if (after.error() != null) {
+            return after;
+        }
+        return new MeasurementOutcome(Counters.over(before.values(), after.values(), seconds), after.raw(), null);
     }
 
     private static void keep(Measurement m, MeasurementOutcome outcome, Map<String, Object> results,

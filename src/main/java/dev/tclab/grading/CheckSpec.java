@@ -23,6 +23,11 @@ public record CheckSpec(String id, String title, List<Measurement> measurements,
         return measurements.stream().filter(m -> load.equals(m.during())).toList();
     }
 
+    /** The measurements to read before and after {@code load}, in order. */
+    public List<Measurement> over(String load) {
+        return measurements.stream().filter(m -> load.equals(m.over())).toList();
+    }
+
     /** The names of the recorded baselines the expectations compare with ({@code ratio_to: baseline.NAME}). */
     public Set<String> baselinesUsed() {
         Set<String> names = new TreeSet<>();

@@ -1,6 +1,5 @@
 package dev.tclab.grading;
 
-import dev.tclab.grading.parse.RegexParser;
 import dev.tclab.yaml.FileProblem;
 import dev.tclab.yaml.YamlChecks;
 import dev.tclab.yaml.YamlException;
@@ -23,21 +22,24 @@ public final class CheckSpecParser {
 
     private static final List<String> TOP_KEYS = List.of("id", "title", "measure", "expect", "record", "retries",
             "stable", "interval", "timeout", "watch", "hint");
-    private static final List<String> MEASURE_KEYS = List.of("name", "node", "during", "iperf3", "ping", "qdisc",
-            "classes", "filters", "command", "parse", "regex", "unit");
+    private static final List<String> MEASURE_KEYS = measureKeys();
+    private static final String KIND_KEYS = String.join(", ", Measurement.KINDS.stream().map(Measurement.Kind::key).toList());
     private static final List<String> COMPARISONS = List.of("equals", "near", "between", "above", "below", "matches");
     private static final List<String> CHECK_KEYS = List.of("value", "equals", "near", "within", "between", "above",
             "below", "matches", "ratio_to", "message");
-    private static final List<String> PARSE_MODES = List.of("text", "json", "exit", "ip");
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]{0,31}");
-    private static final Pattern IFACE = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,14}");
-    private static final Pattern TC_HANDLE = Pattern.compile("[0-9a-fA-F]{1,4}:[0-9a-fA-F]{0,4}|root|ingress");
-    private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m)");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([A-Za-z0-9_-]+)\\s*}}");
     private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
 
     private CheckSpecParser() {
+    }
+
+    private static List<String> measureKeys() {
+        List<String> keys = new ArrayList<>(List.of("name", "node", "during", "over"));
+        Measurement.KINDS.forEach(k -> keys.add(k.key()));
+        keys.addAll(CommandMeasurement.ENTRY_OPTIONS);
+        return List.copyOf(keys);
     }
 
     /**
@@ -115,7 +117,7 @@ public final class CheckSpecParser {
 
     private static void readMeasurement(YamlChecks checks, YamlNode item, Map<String, Measurement> earlier) {
         if (!item.isMap()) {
-            checks.add(item, "expected a measurement: name, node and one of iperf3, ping, qdisc, classes, filters, command");
+            checks.add(item, "expected a measurement: name, node and one of " + KIND_KEYS);
             return;
         }
         checks.onlyKeys(item, MEASURE_KEYS);
@@ -127,166 +129,87 @@ public final class CheckSpecParser {
         } else if (name != null && earlier.containsKey(name)) {
             checks.add(item.get("name"), "another measurement is already named '" + name + "'");
         }
-        List<MeasurementKind> kinds = new ArrayList<>();
-        for (MeasurementKind kind : MeasurementKind.values()) {
-            if (item.get(kind.key()) != null) {
-                kinds.add(kind);
-            }
-        }
+        List<Measurement.Kind> kinds = Measurement.KINDS.stream().filter(k -> item.get(k.key()) != null).toList();
         if (kinds.size() != 1) {
             checks.add(item, kinds.isEmpty()
-                    ? "a measurement needs one of: iperf3, ping, qdisc, classes, filters, command"
-                    : "a measurement has exactly one kind, found " + kinds.stream().map(MeasurementKind::key).toList());
+                    ? "a measurement needs one of: " + KIND_KEYS
+                    : "a measurement has exactly one kind, found " + kinds.stream().map(Measurement.Kind::key).toList());
             return;
         }
-        MeasurementKind kind = kinds.get(0);
-        Map<String, String> options = kind == MeasurementKind.COMMAND
-                ? commandOptions(checks, item) : kindOptions(checks, item.get(kind.key()), kind);
-        if (kind != MeasurementKind.COMMAND) {
-            for (String key : List.of("parse", "regex", "unit")) {
+        Measurement.Kind kind = kinds.get(0);
+        if (!kind.key().equals("command")) {
+            for (String key : CommandMeasurement.ENTRY_OPTIONS) {
                 if (item.get(key) != null) {
                     checks.add(item.get(key), "'" + key + "' belongs to a 'command' measurement");
                 }
             }
         }
         String during = checks.text(item, "during", null, false);
+        String over = checks.text(item, "over", null, false);
+        if (during != null && over != null) {
+            checks.add(item.get("over"), "a measurement runs either during a load or over it, not both");
+            over = null;
+        }
+        Measurement m = kind.reader().read(new Measurement.Common(name, node, during, over), item, new OptionReader(checks));
+        if (m == null) {
+            return;
+        }
         if (during != null) {
-            checkDuring(checks, item.get("during"), during, kind, options, earlier);
+            checkDuring(checks, item.get("during"), m, earlier);
         }
-        if (name != null && node != null && options != null) {
-            earlier.put(name, new Measurement(name, node, kind, options, during));
+        if (over != null) {
+            checkOver(checks, item.get("over"), m, earlier);
+        }
+        if (name != null && node != null) {
+            earlier.put(name, m);
         }
     }
 
-    private static Map<String, String> kindOptions(YamlChecks checks, YamlNode value, MeasurementKind kind) {
-        if (value.isScalar() && (value.text() == null || value.text().isEmpty()) && kind == MeasurementKind.QDISC) {
-            return Map.of();
-        }
-        if (!value.isMap()) {
-            checks.add(value, "expected a mapping of " + kind.key() + " options (" + String.join(", ", kind.options()) + ")");
-            return null;
-        }
-        checks.onlyKeys(value, kind.options());
-        Map<String, String> options = new LinkedHashMap<>();
-        value.entries().forEach((key, v) -> {
-            String text = checks.scalar(v, null);
-            if (text != null) {
-                options.put(key, text);
-            }
-        });
-        switch (kind) {
-            case IPERF3 -> {
-                address(checks, value, "server");
-                integer(checks, value, "seconds", 5, 1, 30);
-                checks.bool(value, "reverse", false);
-                boolean udp = checks.bool(value, "udp", false);
-                if (value.get("bitrate") != null) {
-                    if (!udp) {
-                        checks.add(value.get("bitrate"), "bitrate applies to UDP tests; add 'udp: true' or remove it");
-                    }
-                    quantityOf(checks, value.get("bitrate"), Dimension.RATE);
-                }
-            }
-            case PING -> {
-                address(checks, value, "target");
-                integer(checks, value, "count", 10, 1, 200);
-                decimal(checks, value, "interval", 0.2, 0.05, 5);
-            }
-            case QDISC -> iface(checks, value, false);
-            case CLASSES -> iface(checks, value, true);
-            case FILTERS -> {
-                iface(checks, value, true);
-                String parent = options.get("parent");
-                checks.require(value.get("parent"), parent, TC_HANDLE.asMatchPredicate(),
-                        "a parent is a handle such as 'ffff:' or '1:', or root/ingress");
-            }
-            default -> throw new IllegalStateException("command options are read by commandOptions");
-        }
-        return options;
-    }
-
-    private static Map<String, String> commandOptions(YamlChecks checks, YamlNode item) {
-        Map<String, String> options = new LinkedHashMap<>();
-        String command = checks.scalar(item.get("command"), null);
-        if (command == null || command.isBlank()) {
-            checks.add(item.get("command"), "expected the command line to run, e.g. \"ip -j addr show dev eth1\"");
-            return null;
-        }
-        options.put("command", command);
-        String parse = checks.text(item, "parse", "text", false);
-        if (!PARSE_MODES.contains(parse)) {
-            checks.add(item.get("parse"), "parse is one of " + String.join(", ", PARSE_MODES) + "; found '" + parse + "'");
-        }
-        options.put("parse", parse);
-        String regex = checks.text(item, "regex", null, false);
-        if (regex != null) {
-            if (!"text".equals(parse)) {
-                checks.add(item.get("regex"), "regex works on text output; set 'parse: text'");
-            }
-            try {
-                Pattern.compile(regex);
-                if (RegexParser.groupNames(regex).isEmpty()) {
-                    checks.add(item.get("regex"), "give the regex named groups, e.g. (?<rate>\\d+), to use as values");
-                }
-            } catch (PatternSyntaxException e) {
-                checks.add(item.get("regex"), "not a valid regular expression: " + e.getDescription());
-            }
-            options.put("regex", regex);
-        }
-        commandUnit(checks, item, parse, regex).ifPresent(unit -> options.put("unit", unit.name()));
-        return options;
-    }
-
-    /**
-     * The unit the author declares for a command's numbers ({@code unit: Mbit/s}): the numbers of a regex's groups
-     * or of JSON output carry it, so unit expectations on them validate; without it they are plain numbers.
-     */
-    private static Optional<Unit> commandUnit(YamlChecks checks, YamlNode item, String parse, String regex) {
-        String text = checks.text(item, "unit", null, false);
-        if (text == null) {
-            return Optional.empty();
-        }
-        Optional<Unit> unit = Quantity.unitNamed(text);
-        if (unit.isEmpty()) {
-            checks.add(item.get("unit"), "'" + text + "' is not a unit; use bit/s, kbit/s, Mbit/s, Gbit/s, bytes/s, "
-                    + "bytes, kb, mb, gb, us, ms, s or %");
-        } else if (!"json".equals(parse) && regex == null) {
-            checks.add(item.get("unit"), "'unit' applies to the numbers a command's output is read into: add a "
-                    + "regex with named groups, or 'parse: json'");
-            return Optional.empty();
-        }
-        return unit;
-    }
-
-    private static void checkDuring(YamlChecks checks, YamlNode at, String during, MeasurementKind kind,
-                                    Map<String, String> options, Map<String, Measurement> earlier) {
-        Measurement load = earlier.get(during);
+    /** The earlier load {@code m} refers to, or null (recorded) when it is none. */
+    private static Measurement loadOf(YamlChecks checks, YamlNode at, String ref, Map<String, Measurement> earlier) {
+        Measurement load = earlier.get(ref);
         if (load == null) {
-            checks.add(at, "'" + during + "' is not an earlier measurement (earlier: " + String.join(", ", earlier.keySet()) + ")");
-            return;
+            checks.add(at, "'" + ref + "' is not an earlier measurement (earlier: " + String.join(", ", earlier.keySet()) + ")");
+            return null;
         }
-        if (!load.kind().load()) {
-            checks.add(at, "'" + during + "' is a " + load.kind().key() + " measurement; 'during' needs a load (iperf3)");
-            return;
-        }
-        if (kind.load()) {
-            checks.add(at, "two loads cannot run at once; measure ping, qdisc, classes, filters or a command during '" + during + "'");
-            return;
+        if (!load.load()) {
+            checks.add(at, "'" + ref + "' is a " + load.kind() + " measurement; 'during' and 'over' need a load (iperf3)");
+            return null;
         }
         if (load.during() != null) {
-            checks.add(at, "'" + during + "' itself runs during another measurement");
+            checks.add(at, "'" + ref + "' itself runs during another measurement");
+            return null;
+        }
+        return load;
+    }
+
+    private static void checkDuring(YamlChecks checks, YamlNode at, Measurement m, Map<String, Measurement> earlier) {
+        Measurement load = loadOf(checks, at, m.during(), earlier);
+        if (load == null) {
             return;
         }
-        if (kind == MeasurementKind.PING && options != null) {
-            double pingSeconds = parseDouble(options.getOrDefault("count", "10"), 10) * parseDouble(options.getOrDefault("interval", "0.2"), 0.2);
-            double loadSeconds = parseDouble(load.option("seconds", "5"), 5);
+        if (m.load()) {
+            checks.add(at, "two iperf3 measurements cannot run at once; give one iperf3 measurement several flows "
+                    + "(flows: { a: {...}, b: {...} }) to load the link with them together");
+            return;
+        }
+        if (m instanceof PingMeasurement ping && load instanceof Iperf3Measurement iperf) {
             // The ping starts about 1 s into the load and must end before it, or it measures an idle link.
-            if (pingSeconds + 1 >= loadSeconds) {
+            if (ping.seconds() + 1 >= iperf.seconds()) {
                 checks.add(at, String.format(java.util.Locale.ROOT,
-                        "the ping takes %.1f s (count × interval) but must end before '%s' (%s s) does, and starts 1 s into it:"
-                                + " lower count or interval, or raise the load's seconds", pingSeconds, during, load.option("seconds", "5")));
+                        "the ping takes %.1f s (count × interval) but must end before '%s' (%d s) does, and starts 1 s into it:"
+                                + " lower count or interval, or raise the load's seconds", ping.seconds(), m.during(), iperf.seconds()));
             }
         }
+    }
+
+    private static void checkOver(YamlChecks checks, YamlNode at, Measurement m, Map<String, Measurement> earlier) {
+        if (!m.counters()) {
+            checks.add(at, "'over' reads counters before and after a load: it applies to qdisc, classes and "
+                    + "interfaces measurements, not " + m.kind());
+            return;
+        }
+        loadOf(checks, at, m.over(), earlier);
     }
 
     private static Assertion readAssertion(YamlChecks checks, YamlNode item, Map<String, Measurement> measurements) {
@@ -459,9 +382,19 @@ public final class CheckSpecParser {
                     + String.join(", ", measurements.keySet()) + ") nor 'baseline'");
             return null;
         }
-        if (p.field() == null || !m.kind().fields().containsKey(p.field())) {
-            checks.add(item.get(key), "a " + m.kind().key() + " result has the fields "
-                    + String.join(", ", m.kind().fields().keySet().stream().sorted().toList()) + "; found '" + p.field() + "'");
+        if (p.field() == null || !m.fields().containsKey(p.field())) {
+            checks.add(item.get(key), "a " + m.kind() + " result has the fields "
+                    + String.join(", ", m.fields().keySet().stream().sorted().toList()) + "; found '" + p.field() + "'");
+            return null;
+        }
+        Optional<String> problem = m.pathProblem(p);
+        if (problem.isPresent()) {
+            checks.add(item.get(key), problem.get());
+            return null;
+        }
+        if (m.over() == null && (Counters.readsDelta(p) || p.field().equals(Counters.WINDOW))) {
+            checks.add(item.get(key), "'" + p + "' is read over a load: add 'over: <load>' to '" + m.name()
+                    + "' so its counters are read before and after it");
             return null;
         }
         return p;
@@ -472,107 +405,19 @@ public final class CheckSpecParser {
             return null;
         }
         Measurement m = measurements.get(path.root());
-        if (m != null && m.kind() == MeasurementKind.COMMAND) {
-            return commandFieldUnit(m, path);
-        }
-        if (m != null && m.kind().isTc()) {
-            // tc's trees give a number its unit by its key wherever it sits (ResultTrees), so the key tells it here.
-            return ResultTrees.unitOfKey(lastKey(path));
-        }
-        return m == null || path.segments().size() != 2 ? null : m.kind().unitOf(path.field()).orElse(null);
-    }
-
-    /**
-     * A command's values have no unit unless the author declares one for its numbers; JSON numbers under tc's own
-     * key names (rate, burst, ...) have tc's unit, as at run time ({@link ResultTrees#unitOfKey}).
-     */
-    private static Unit commandFieldUnit(Measurement m, ValuePath path) {
-        boolean parsed = "match".equals(path.field()) || "json".equals(path.field());
-        if (parsed && m.options().containsKey("unit")) {
-            return Unit.valueOf(m.option("unit", ""));
-        }
-        return "json".equals(path.field()) ? ResultTrees.unitOfKey(lastKey(path)) : Unit.NONE;
-    }
-
-    /** The last key of a path, list indexes skipped: {@code rate} for {@code j.json.rate[0]}. */
-    private static String lastKey(ValuePath path) {
-        List<String> keys = path.segments().stream().skip(1).filter(s -> !s.matches("\\d+")).toList();
-        return keys.get(keys.size() - 1);
+        return m == null ? null : m.unitAt(path).orElse(null);
     }
 
     private static Quantity quantityOf(YamlChecks checks, YamlNode at, Dimension dimension) {
-        String text = checks.scalar(at, null);
-        if (text == null) {
-            return null;
-        }
-        Quantity.Parsed parsed = Quantity.parse(text);
-        if (parsed.quantity() == null) {
-            checks.add(at, parsed.problem());
-            return null;
-        }
-        Quantity q = parsed.quantity();
-        if (q.unit() == Unit.PERCENT) {
-            checks.add(at, "'" + text + "': a percentage is only a tolerance ('within'); write the number alone");
-            return null;
-        }
-        if (dimension != null && q.hasUnit() && q.unit().dimension() != dimension) {
-            checks.add(at, "'" + text + "' is " + q.unit().dimension().words() + " but the value is " + dimension.words()
-                    + (dimension == Dimension.NUMBER ? "; compare it with a number alone, or declare the unit of a "
-                    + "command's numbers (unit: Mbit/s)" : ""));
-            return null;
-        }
-        return q;
+        return new OptionReader(checks).quantity(at, dimension);
     }
 
-    private static void address(YamlChecks checks, YamlNode options, String key) {
-        String text = checks.text(options, key, null, true);
-        if (text == null) {
-            return;
-        }
-        Matcher m = IPV4.matcher(text);
-        boolean ok = m.matches();
-        for (int i = 1; ok && i <= 4; i++) {
-            ok = Integer.parseInt(m.group(i)) <= 255;
-        }
-        if (!ok) {
-            checks.add(options.get(key), "'" + text + "' is not an IPv4 address; measurements only reach addresses inside the lab");
-        }
-    }
 
-    private static void iface(YamlChecks checks, YamlNode options, boolean required) {
-        String dev = checks.text(options, "dev", null, required);
-        checks.require(options.get("dev"), dev, IFACE.asMatchPredicate(), "an interface name such as eth1 or ifb0");
-    }
 
     private static int integer(YamlChecks checks, YamlNode parent, String key, int fallback, int min, int max) {
-        String text = checks.text(parent, key, null, false);
-        if (text == null) {
-            return fallback;
-        }
-        try {
-            int value = Integer.parseInt(text);
-            if (value >= min && value <= max) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        checks.add(parent.get(key), "expected a whole number from " + min + " to " + max + ", found '" + text + "'");
-        return fallback;
+        return new OptionReader(checks).integer(parent, key, fallback, min, max);
     }
 
-    private static double decimal(YamlChecks checks, YamlNode parent, String key, double fallback, double min, double max) {
-        String text = checks.text(parent, key, null, false);
-        if (text == null) {
-            return fallback;
-        }
-        double value = parseDouble(text, Double.NaN);
-        if (!(value >= min && value <= max)) {
-            checks.add(parent.get(key), "expected a number of seconds from " + min + " to " + max + ", found '" + text + "'");
-            return fallback;
-        }
-        return value;
-    }
 
     private static Duration duration(YamlChecks checks, YamlNode parent, String key, Duration fallback) {
         String text = checks.text(parent, key, null, false);
@@ -593,11 +438,4 @@ public final class CheckSpecParser {
         return Duration.ofMillis(millis);
     }
 
-    private static double parseDouble(String text, double fallback) {
-        try {
-            return Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
-    }
 }

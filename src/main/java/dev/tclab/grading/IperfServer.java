@@ -39,6 +39,17 @@ final class IperfServer {
      */
     static Started start(LabRuntime runtime, String labId, String address, Duration lifetime)
             throws EngineUnavailableException, NodeNotFoundException {
+        return start(runtime, labId, address, randomPort(), lifetime);
+    }
+
+    /** A random port from the one-off servers' range. */
+    static int randomPort() {
+        return FIRST_PORT + RANDOM.nextInt(PORTS);
+    }
+
+    /** As {@link #start(LabRuntime, String, String, Duration)}, on a given port (a flow's own, or one picked for it). */
+    static Started start(LabRuntime runtime, String labId, String address, int port, Duration lifetime)
+            throws EngineUnavailableException, NodeNotFoundException {
         List<String> owners = ownersOf(runtime, labId, address);
         if (owners.size() != 1) {
             return new Started(0, owners.isEmpty()
@@ -46,7 +57,6 @@ final class IperfServer {
                     : "the address " + address + " is on more than one node (" + String.join(", ", owners)
                             + "); remove it from all but one");
         }
-        int port = FIRST_PORT + RANDOM.nextInt(PORTS);
         ExecResult started = runtime.exec(labId, owners.get(0), List.of("sh", "-c", script(port, lifetime)),
                 START_TIMEOUT);
         if (started.ok()) {

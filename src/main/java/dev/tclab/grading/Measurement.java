@@ -1,17 +1,107 @@
 package dev.tclab.grading;
 
+import dev.tclab.lab.ExecResult;
+import dev.tclab.yaml.YamlNode;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * One entry of a check's {@code measure} list, validated.
- *
- * @param options the kind's options as written ({@code server}, {@code seconds}, ...; for {@code command}: the
- *                command line under {@code command}, plus {@code parse} and {@code regex})
- * @param during  the name of an earlier load measurement this one runs during, or null
+ * One entry of a check's {@code measure} list, validated: one record per kind, each owning its options (typed), the
+ * command line the platform runs, its timeout, how its output is read and the fields (with units) its result has.
+ * Adding a kind is one record plus one line in {@link #KINDS} (and its entry in docs/schema/check.schema.json).
  */
-public record Measurement(String name, String node, MeasurementKind kind, Map<String, String> options, String during) {
+public sealed interface Measurement permits Iperf3Measurement, PingMeasurement, QdiscMeasurement, ClassesMeasurement,
+        FiltersMeasurement, InterfacesMeasurement, CommandMeasurement {
 
-    public String option(String key, String fallback) {
-        return options.getOrDefault(key, fallback);
+    /**
+     * What every measurement has, whatever its kind.
+     *
+     * @param during the name of an earlier load this one runs during (once, while the load runs), or null
+     * @param over   the name of an earlier load this one is read around (before it starts and after it ends, giving
+     *               counter deltas and per-second rates over it), or null; counter kinds only
+     */
+    record Common(String name, String node, String during, String over) {
+    }
+
+    /** Reads one kind's options from a {@code measure} entry (the whole entry: a command's options sit beside it). */
+    @FunctionalInterface
+    interface Reader {
+        /** The measurement, or null when its options have problems (recorded in {@code options}). */
+        Measurement read(Common common, YamlNode entry, OptionReader options);
+    }
+
+    /** A kind: the YAML key that introduces it and how its options are read. */
+    record Kind(String key, Reader reader) {
+    }
+
+    /** Every kind, in the order messages list them. */
+    List<Kind> KINDS = List.of(
+            new Kind("iperf3", Iperf3Measurement::read),
+            new Kind("ping", PingMeasurement::read),
+            new Kind("qdisc", QdiscMeasurement::read),
+            new Kind("classes", ClassesMeasurement::read),
+            new Kind("filters", FiltersMeasurement::read),
+            new Kind("interfaces", InterfacesMeasurement::read),
+            new Kind("command", CommandMeasurement::read));
+
+    Common common();
+
+    /** The YAML key of its kind ({@code iperf3}, {@code qdisc}, ...). */
+    String kind();
+
+    /** The command line the platform runs in the node's measurement sidecar (for iperf3: see the record). */
+    List<String> argv();
+
+    /** How long the command may run before it is stopped and the measurement fails as timed out. */
+    Duration timeout();
+
+    /** The value tree of a finished run, or the reason it failed in words for the learner. */
+    MeasurementOutcome read(ExecResult exec);
+
+    /** The top-level fields of its result (what a value path may name after the measurement). */
+    Map<String, Unit> fields();
+
+    /**
+     * The unit of the value at {@code path} (whose field is one of {@link #fields()}), or empty when it cannot be
+     * known before the run.
+     */
+    Optional<Unit> unitAt(ValuePath path);
+
+    /** Whether it loads the link: it takes measurement slots, and others may run during or over it. */
+    default boolean load() {
+        return false;
+    }
+
+    /** The measurement slots it takes while it runs (loads only). */
+    default int slots() {
+        return 0;
+    }
+
+    /** Why {@code path} (whose field is one of {@link #fields()}) cannot exist in its result, if it cannot. */
+    default Optional<String> pathProblem(ValuePath path) {
+        return Optional.empty();
+    }
+
+    /** Whether it reads counters that can be compared before and after a load ({@code over}). */
+    default boolean counters() {
+        return false;
+    }
+
+    default String name() {
+        return common().name();
+    }
+
+    default String node() {
+        return common().node();
+    }
+
+    default String during() {
+        return common().during();
+    }
+
+    default String over() {
+        return common().over();
     }
 }

@@ -45,16 +45,17 @@ public record MeasurementCost(int parts, OptionalDouble capBitsPerSecond) {
      * of capped flows.
      */
     public static MeasurementCost of(CheckSpec spec, Measurement load, double slotBitsPerSecond) {
-        if (load.kind() != MeasurementKind.IPERF3) {
+        // Several flows take a whole slot each; with parallel streams, iperf3 would apply -b to each stream.
+        if (!(load instanceof Iperf3Measurement iperf) || iperf.flows().size() != 1
+                || iperf.flows().get(0).parallel() > 1) {
             return FULL;
         }
-        if (Boolean.parseBoolean(yes(load.option("udp", "false")))) {
-            double bits = load.options().containsKey("bitrate")
-                    ? Quantity.parse(load.option("bitrate", "")).quantity().in(Unit.BIT_PER_S)
-                    : IPERF3_UDP_DEFAULT_BITS;
+        Iperf3Measurement.Flow flow = iperf.flows().get(0);
+        if (flow.udp()) {
+            double bits = flow.bitrate() != null ? flow.bitrate() : IPERF3_UDP_DEFAULT_BITS;
             return new MeasurementCost(parts(bits, slotBitsPerSecond), OptionalDouble.empty());
         }
-        OptionalDouble highest = highestPassingGoodput(spec.expect(), load.name());
+        OptionalDouble highest = highestPassingGoodput(spec.expect(), iperf);
         if (highest.isEmpty() || highest.getAsDouble() <= 0) {
             return FULL;
         }
@@ -72,7 +73,7 @@ public record MeasurementCost(int parts, OptionalDouble capBitsPerSecond) {
      * Only top-level assertions and {@code all_of} members count: in an {@code any_of} another branch may pass
      * instead. Ratios to a baseline do not count either.
      */
-    static OptionalDouble highestPassingGoodput(List<Assertion> assertions, String load) {
+    static OptionalDouble highestPassingGoodput(List<Assertion> assertions, Measurement load) {
         OptionalDouble lowest = OptionalDouble.empty();
         for (Assertion assertion : assertions) {
             OptionalDouble bound = OptionalDouble.empty();
@@ -88,12 +89,12 @@ public record MeasurementCost(int parts, OptionalDouble capBitsPerSecond) {
         return lowest;
     }
 
-    private static OptionalDouble upperBound(Assertion.Check check, String load) {
+    private static OptionalDouble upperBound(Assertion.Check check, Measurement load) {
         List<String> segments = check.path().segments();
-        if (check.ratioTo() != null || segments.size() != 2 || !segments.get(0).equals(load)) {
+        if (check.ratioTo() != null || segments.size() != 2 || !segments.get(0).equals(load.name())) {
             return OptionalDouble.empty();
         }
-        Optional<Unit> unit = MeasurementKind.IPERF3.unitOf(segments.get(1))
+        Optional<Unit> unit = Optional.ofNullable(load.fields().get(segments.get(1)))
                 .filter(u -> segments.get(1).equals("mbps") || segments.get(1).equals("bits_per_second"));
         if (unit.isEmpty()) {
             return OptionalDouble.empty();
@@ -128,9 +129,5 @@ public record MeasurementCost(int parts, OptionalDouble capBitsPerSecond) {
     /** The cap in words, for the learner: {@code 22.4 Mbit/s}. */
     String capText() {
         return new Measure(capBitsPerSecond.orElse(0) / 1e6, Unit.MBIT_PER_S).toString();
-    }
-
-    private static String yes(String value) {
-        return value.equals("yes") ? "true" : value;
     }
 }

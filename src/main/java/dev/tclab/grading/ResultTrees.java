@@ -1,8 +1,6 @@
 package dev.tclab.grading;
 
 import dev.tclab.grading.parse.IpInterface;
-import dev.tclab.grading.parse.IperfResult;
-import dev.tclab.grading.parse.PingResult;
 import dev.tclab.tc.CakeTin;
 import dev.tclab.tc.FilterAction;
 import dev.tclab.tc.Qdisc;
@@ -29,45 +27,6 @@ final class ResultTrees {
     private static final Set<String> MICROSECOND_KEYS = Set.of("lat", "rtt", "target", "interval", "ce_threshold");
 
     private ResultTrees() {
-    }
-
-    static Map<String, Object> iperf(IperfResult r) {
-        Map<String, Object> tree = new LinkedHashMap<>();
-        if (r.failed()) {
-            tree.put("error", r.error());
-            return tree;
-        }
-        tree.put("mbps", new Measure(r.mbps(), Unit.MBIT_PER_S));
-        tree.put("bits_per_second", new Measure(r.bitsPerSecond(), Unit.BIT_PER_S));
-        tree.put("sent_bits_per_second", new Measure(r.sentBitsPerSecond(), Unit.BIT_PER_S));
-        tree.put("seconds", new Measure(r.seconds(), Unit.S));
-        tree.put("bytes", new Measure(r.bytes(), Unit.BYTES));
-        if (r.retransmits() != null) {
-            tree.put("retransmits", new Measure(r.retransmits(), Unit.NONE));
-        }
-        if (r.lostPercent() != null) {
-            tree.put("lost_percent", new Measure(r.lostPercent(), Unit.PERCENT));
-            tree.put("jitter_ms", new Measure(r.jitterMs(), Unit.MS));
-        }
-        return tree;
-    }
-
-    static Map<String, Object> ping(PingResult r) {
-        Map<String, Object> tree = new LinkedHashMap<>();
-        tree.put("transmitted", new Measure(r.transmitted(), Unit.NONE));
-        tree.put("received", new Measure(r.received(), Unit.NONE));
-        tree.put("loss_pct", new Measure(r.lossPercent(), Unit.PERCENT));
-        putMs(tree, "min_ms", r.minMs());
-        putMs(tree, "avg_ms", r.avgMs());
-        putMs(tree, "max_ms", r.maxMs());
-        putMs(tree, "mdev_ms", r.mdevMs());
-        return tree;
-    }
-
-    private static void putMs(Map<String, Object> tree, String key, Double ms) {
-        if (ms != null) {
-            tree.put(key, new Measure(ms, Unit.MS));
-        }
     }
 
     static Map<String, Object> qdiscs(List<Qdisc> qdiscs) {

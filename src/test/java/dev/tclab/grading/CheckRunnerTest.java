@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -403,5 +404,58 @@ class CheckRunnerTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    @Test
+    void shouldRunFlowsTogetherEachAgainstItsOwnServerAndReadCountersAroundThem() throws Exception {
+        AtomicInteger classReads = new AtomicInteger();
+        String before = Fixtures.read("tc/class-htb.txt");
+        String after = before.replace("Sent 22799529 bytes", "Sent 25799529 bytes");
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
+                : ok(classReads.incrementAndGet() == 1 ? before : after);
+        CheckResult result = runner.run(LAB, "share", spec("""
+                measure:
+                  - name: share
+                    node: client
+                    iperf3: { server: 10.0.0.2, seconds: 3, flows: { a: { dscp: EF }, b: { port: 5002 } } }
+                  - { name: c, node: client, classes: { dev: eth1 }, over: share }
+                expect:
+                  - { value: share.flows.a.mbps, near: 10mbit, within: 15% }
+                  - { value: share.flows.b.mbps, near: 10mbit, within: 15% }
+                  - { value: "c.by_id[1:10].delta.bytes", near: 3000000, within: 1 }
+                  - { value: "c.by_id[1:10].per_second.bits", near: 8mbit, within: 1% }
+                interval: 0s
+                """), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals(CheckResult.Status.PASSED, result.status(), result.message() + " " + result.assertions());
+        assertEquals(List.of("server", "server"), runtime.iperf3Servers, "one one-off server per flow");
+        List<String> clients = runtime.execLog.stream().filter(l -> l.startsWith("client: iperf3")).toList();
+        assertEquals(2, clients.size(), runtime.execLog.toString());
+        assertTrue(clients.stream().anyMatch(c -> c.endsWith("-p 5002")), clients.toString());
+        assertTrue(clients.stream().anyMatch(c -> c.endsWith("-S 184")), "EF is TOS 184: " + clients);
+        assertEquals("client: tc -s class show dev eth1", runtime.execLog.get(0), "counters read before the load");
+        assertEquals("client: tc -s class show dev eth1", runtime.execLog.get(runtime.execLog.size() - 1), "and after it");
+    }
+
+    @Test
+    void shouldTakeASlotPerFlow() throws Exception {
+        MeasurementSlots slots = new MeasurementSlots(2);
+        CheckRunner withSlots = new CheckRunner(runtime, baselines, slots, Duration.ofMillis(50));
+        AtomicReference<Double> freeDuringLoad = new AtomicReference<>(-1.0);
+        runtime.execHandler = (node, cmd) -> {
+            if (cmd.startsWith("iperf3")) {
+                freeDuringLoad.set(slots.free());
+            }
+            return TBF_10;
+        };
+        CheckResult result = withSlots.run(LAB, "share", spec("""
+                measure:
+                  - { name: share, node: client, iperf3: { server: 10.0.0.2, seconds: 3, flows: { a: {}, b: {} } } }
+                expect:
+                  - { value: share.mbps, above: 1mbit }
+                interval: 0s
+                """), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
+        assertEquals(0.0, freeDuringLoad.get(), "two flows hold both slots");
+        assertEquals(2.0, slots.free(), "and give them back");
     }
 }

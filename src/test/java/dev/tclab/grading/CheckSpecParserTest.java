@@ -71,8 +71,8 @@ class CheckSpecParserTest {
         assertEquals("The client's uplink runs at about 10 Mbit/s", spec.title());
         assertEquals(List.of("up", "lat", "q", "classes", "filters", "addr"),
                 spec.measurements().stream().map(Measurement::name).toList());
-        assertEquals(MeasurementKind.COMMAND, spec.measurements().get(5).kind());
-        assertEquals("json", spec.measurements().get(5).option("parse", ""));
+        CommandMeasurement addr = (CommandMeasurement) spec.measurements().get(5);
+        assertEquals(CommandMeasurement.Parse.JSON, addr.parse());
         assertEquals(List.of(spec.measurements().get(1)), spec.during("up"));
         assertEquals(5, spec.expect().size());
         Assertion.Check near = (Assertion.Check) spec.expect().get(0);
@@ -170,8 +170,8 @@ class CheckSpecParserTest {
                   - { name: up, node: client, iperf3: { server: 10.0.0.2 } }
                   - { name: down, node: client, iperf3: { server: 10.0.0.2, reverse: true }, during: up }
                 """);
-        assertTrue(problems.get(0).message().contains("'during' needs a load"), problems.toString());
-        assertTrue(problems.get(1).message().contains("two loads cannot run at once"), problems.toString());
+        assertTrue(problems.get(0).message().contains("'during' and 'over' need a load"), problems.toString());
+        assertTrue(problems.get(1).message().contains("two iperf3 measurements cannot run at once; give one iperf3 measurement several flows"), problems.toString());
     }
 
     @Test
@@ -237,7 +237,7 @@ class CheckSpecParserTest {
                   - { value: x.match.rate, near: 5mbit, within: 10% }
                   - { value: x.match.rate, above: 4000kbit }
                 """, 20);
-        assertEquals("MBIT_PER_S", spec.measurements().get(0).option("unit", null));
+        assertEquals(Unit.MBIT_PER_S, ((CommandMeasurement) spec.measurements().get(0)).unit());
         List<String> bad = problems("""
                 measure:
                   - { name: x, node: client, command: "echo 5", regex: "(?<v>\\\\d+)", unit: ms }
