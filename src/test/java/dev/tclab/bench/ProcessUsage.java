@@ -1,0 +1,40 @@
+package dev.tclab.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * CPU time and resident memory of another process, read from /proc (Linux): the app's own costs, apart from the
+ * benchmark's client JVM.
+ */
+final class ProcessUsage {
+
+    /** Clock ticks per second of /proc/PID/stat's times; 100 on every Linux this runs on (getconf CLK_TCK). */
+    private static final long TICKS_PER_SECOND = 100;
+
+    private final long pid;
+
+    ProcessUsage(long pid) {
+        this.pid = pid;
+    }
+
+    /** CPU time (user and system) used so far, in nanoseconds. */
+    long cpuNanos() throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        // Fields after the command name, which is in parentheses and may hold spaces: state is field 3, utime 14.
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return ticks * (1_000_000_000L / TICKS_PER_SECOND);
+    }
+
+    /** Resident set size now, in bytes. */
+    long rssBytes() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        throw new IOException("no VmRSS in /proc/" + pid + "/status");
+    }
+}
