@@ -65,6 +65,7 @@ class ClassBenchmark {
     private DockerClient docker;
     private PackagedApp app;
     private ProcessUsage appUsage;
+    private final List<ProcessUsage> engineDaemons = engineDaemons();
     private String instance;
 
     @Test
@@ -92,18 +93,24 @@ class ClassBenchmark {
         try (DockerRunFloor startFloor = new DockerRunFloor(config.lab())) {
             ClassApi api = new ClassApi(app.base());
             String code = api.createEvent(api.signIn(HOST, HOST_PASSWORD), LESSON, LEARNERS + 1);
-            ClassRun alone = run(api, code, "alone", 1, topology, shape, startFloor);
-            ClassRun together = run(api, code, "learner", LEARNERS, topology, shape, startFloor);
-            List<String> failures = new ArrayList<>(together.failures());
-            failures.addAll(alone.failures());
+            ClassRun alone = run(api, code, "alone", "alone", 1, topology, shape, startFloor);
+            List<ClassRun> classes = new ArrayList<>();
+            classes.add(run(api, code, "cold start", "cold", LEARNERS, topology, shape, startFloor));
+            // A class run of another kind is one more call here, e.g. from a warm pool: restart the app with
+            // app.property("tclab.pool.\"tbf-basics\"", ...), wait until /q/metrics shows the labs pooled, then
+            // classes.add(run(api, code, "from the pool", "pooled", LEARNERS, topology, shape, startFloor)).
+            List<String> failures = new ArrayList<>(alone.failures());
             Learner one = alone.learners().get(0);
-            for (Learner learner : together.learners()) {
-                if (!learner.failed() && !String.valueOf(learner.verdict).equals(one.verdict)) {
-                    failures.add(learner.name() + ": verdict " + learner.verdict + " (alone: " + one.verdict
-                            + "), measured " + learner.measuredMbps + " Mbit/s");
+            for (ClassRun together : classes) {
+                failures.addAll(together.failures());
+                for (Learner learner : together.learners()) {
+                    if (!learner.failed() && !String.valueOf(learner.verdict).equals(one.verdict)) {
+                        failures.add(learner.name() + ": verdict " + learner.verdict + " (alone: " + one.verdict
+                                + "), measured " + learner.measuredMbps + " Mbit/s");
+                    }
                 }
             }
-            String report = new ClassReport(LEARNERS, KEYS, began, loadBefore, loadAverage(), alone, together,
+            String report = new ClassReport(LEARNERS, KEYS, began, loadBefore, loadAverage(), alone, classes,
                     failures).markdown();
             Path out = Path.of("target/benchmarks/class.md");
             Files.createDirectories(out.getParent());
@@ -118,13 +125,13 @@ class ClassBenchmark {
     }
 
     /** One class of {@code size} learners through every phase; their timings, the floors and the resources used. */
-    private ClassRun run(ClassApi api, String code, String prefix, int size, Topology topology, String shape,
-                         DockerRunFloor startFloor) throws Exception {
+    private ClassRun run(ClassApi api, String code, String label, String prefix, int size, Topology topology,
+                         String shape, DockerRunFloor startFloor) throws Exception {
         List<Learner> learners = new ArrayList<>();
         for (int i = 1; i <= size; i++) {
             learners.add(new Learner(api, prefix + "-" + i));
         }
-        ClassRun.Builder run = new ClassRun.Builder(learners, appUsage);
+        ClassRun.Builder run = new ClassRun.Builder(label, learners, appUsage);
         try {
             all(learners, l -> l.join(code));
             // The start floor first, on the same idle engine the cold starts find: every lab's containers at once.
@@ -142,7 +149,7 @@ class ClassBenchmark {
             before = usage();
             Thread.sleep(WINDOW.toMillis());
             run.phase("labs running, nobody watching", before, usage());
-            run.labMemoryBytes = LabContainersCpu.memoryBytes(docker, Map.of("tclab.instance", instance));
+            run.labMemoryBytes = LabContainers.memoryBytes(docker, Map.of("tclab.instance", instance));
 
             all(learners, Learner::openSockets);
             before = usage();
@@ -160,7 +167,7 @@ class ClassBenchmark {
             before = usage();
             Thread.sleep(WINDOW.toMillis());
             run.phase("labs watched (statistics at 1 Hz)", before, usage());
-            run.labMemoryWatchedBytes = LabContainersCpu.memoryBytes(docker, Map.of("tclab.instance", instance));
+            run.labMemoryWatchedBytes = LabContainers.memoryBytes(docker, Map.of("tclab.instance", instance));
 
             metricsBefore = Metrics.of(api.metrics());
             before = usage();
@@ -241,13 +248,29 @@ class ClassBenchmark {
         void run(int index) throws Exception;
     }
 
-    /** CPU used so far by the app and by this instance's lab containers, and when. */
-    record Usage(long nanoTime, long appCpuNanos, long appRssBytes, long labsCpuNanos) {
+    /**
+     * CPU used so far by the app, by this instance's lab containers, by their shims, and by the engine's daemons
+     * (dockerd and containerd serve every client of the engine, so on a shared machine they count others' work too).
+     */
+    record Usage(long nanoTime, long appCpuNanos, long appRssBytes, long labsCpuNanos, long shimsCpuNanos,
+                 long shimsRssBytes, long daemonsCpuNanos) {
     }
 
     private Usage usage() throws IOException {
+        Map<String, String> ours = Map.of("tclab.instance", instance);
+        long[] shims = LabContainers.shims(docker, ours);
+        long daemons = 0;
+        for (ProcessUsage daemon : engineDaemons) {
+            daemons += daemon.cpuNanos();
+        }
         return new Usage(System.nanoTime(), appUsage.cpuNanos(), appUsage.rssBytes(),
-                LabContainersCpu.nanos(docker, Map.of("tclab.instance", instance)));
+                LabContainers.cpuNanos(docker, ours), shims[0], shims[1], daemons);
+    }
+
+    /** dockerd and containerd, found by their command name in /proc. */
+    private static List<ProcessUsage> engineDaemons() {
+        return ProcessHandle.allProcesses().filter(p -> p.info().command().map(c -> c.endsWith("/dockerd")
+                || c.endsWith("/containerd")).orElse(false)).map(p -> new ProcessUsage(p.pid())).toList();
     }
 
     private String container(String labId, String node, String role) {

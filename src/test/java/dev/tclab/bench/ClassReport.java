@@ -8,7 +8,7 @@ import java.util.function.Function;
 
 /** target/benchmarks/class.md: the class beside the learner alone and the floors, then what each lab costs. */
 record ClassReport(int learners, int keys, Instant began, String loadBefore, String loadAfter, ClassRun alone,
-                   ClassRun together, List<String> failures) {
+                   List<ClassRun> classes, List<String> failures) {
 
     String markdown() {
         StringBuilder md = new StringBuilder();
@@ -17,33 +17,22 @@ record ClassReport(int learners, int keys, Instant began, String loadBefore, Str
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores, load average ").append(loadBefore)
                 .append(" before and ").append(loadAfter).append(" after. ").append(keys)
                 .append(" keys per learner, 10 a second. Failures: ").append(failures.size()).append(".\n\n");
-        md.append("| measurement | alone p50 | class p50 | class p95 | class p99 | class max | floor p50 | floor p95 | floor max |\n");
-        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-        row(md, "lab start: waiting for a start worker or slot (ms)", perLearner(l -> l.queueWaitMillis), List.of());
-        row(md, "lab start: start until running (ms)", perLearner(l -> l.startMillis), List.of());
-        row(md, "lab start: Start pressed to running (ms); floor: docker run -d of every lab's containers at once",
-                perLearner(l -> l.queueWaitMillis + l.startMillis), together.startFloorMillis());
-        row(md, "keystroke echo (ms); floor: direct exec attach, same pace", ClassRun::echoMillis,
-                together.echoFloorMillis());
-        row(md, "statistics frame delay after its sample time (ms)", ClassRun::statsDelayMillis, List.of());
-        row(md, "Check: waiting for a measurement slot (ms)", perLearner(l -> l.slotWaitMillis), List.of());
-        row(md, "Check: measuring, slot waits excepted (ms)", perLearner(l -> l.measureMillis), List.of());
-        row(md, "Check: pressed to verdict (ms); floor: the same iperf3 by docker exec in every lab at once",
-                perLearner(l -> l.slotWaitMillis + l.measureMillis), together.checkFloorMillis());
-        row(md, "Check: measured rate (Mbit/s); floor: the docker exec iperf3", perLearner(l -> l.measuredMbps),
-                together.checkFloorMbps());
-        row(md, "app CPU (% of one core, 1 s samples)", ClassRun::appCpuPercent, List.of());
-        row(md, "app resident memory (MiB, 1 s samples)", ClassRun::appRssMib, List.of());
-        md.append('\n');
-        md.append("Verdicts: alone ").append(verdicts(alone)).append("; class ").append(verdicts(together)).append(".\n\n");
-        md.append("The server's own view (means from /q/metrics over the phase): lab queue wait ")
-                .append(together.serverStart().mean("tclab_lab_queue_wait_seconds")).append(", lab start ")
-                .append(together.serverStart().mean("tclab_lab_start_seconds")).append(", measurement-slot wait ")
-                .append(together.serverCheck().mean("tclab_measurement_slot_wait_seconds")).append(", check ")
-                .append(together.serverCheck().mean("tclab_check_duration_seconds")).append(".\n\n");
+        for (ClassRun together : classes) {
+            md.append("## ").append(learners).append(" learners, ").append(together.label()).append("\n\n");
+            table(md, together);
+            md.append('\n');
+            md.append("Verdicts: alone ").append(verdicts(alone)).append("; class ").append(verdicts(together))
+                    .append(".\n\n");
+            md.append("The server's own view (means from /q/metrics over the phase): lab queue wait ")
+                    .append(together.serverStart().mean("tclab_lab_queue_wait_seconds")).append(", lab start ")
+                    .append(together.serverStart().mean("tclab_lab_start_seconds")).append(", measurement-slot wait ")
+                    .append(together.serverCheck().mean("tclab_measurement_slot_wait_seconds")).append(", check ")
+                    .append(together.serverCheck().mean("tclab_check_duration_seconds")).append(".\n\n");
+            phases(md, together.label(), together, learners);
+            costs(md, together, learners);
+        }
+        md.append("## One learner alone\n\n");
         phases(md, "alone", alone, 1);
-        phases(md, "class", together, learners);
-        costs(md, together, learners);
         if (!failures.isEmpty()) {
             md.append("\n## Failures\n\n");
             failures.forEach(f -> md.append("- ").append(f).append('\n'));
@@ -51,7 +40,29 @@ record ClassReport(int learners, int keys, Instant began, String loadBefore, Str
         return md.toString();
     }
 
-    private void row(StringBuilder md, String name, Function<ClassRun, List<Double>> samples, List<Double> floor) {
+    private void table(StringBuilder md, ClassRun together) {
+        md.append("| measurement | alone p50 | class p50 | class p95 | class p99 | class max | floor p50 | floor p95 | floor max |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        row(md, together, "lab start: waiting for a start worker or slot (ms)", perLearner(l -> l.queueWaitMillis),
+                List.of());
+        row(md, together, "lab start: start until running (ms)", perLearner(l -> l.startMillis), List.of());
+        row(md, together, "lab start: Start pressed to running (ms); floor: docker run -d of every lab's containers"
+                + " at once", perLearner(l -> l.queueWaitMillis + l.startMillis), together.startFloorMillis());
+        row(md, together, "keystroke echo (ms); floor: direct exec attach, same pace", ClassRun::echoMillis,
+                together.echoFloorMillis());
+        row(md, together, "statistics frame delay after its sample time (ms)", ClassRun::statsDelayMillis, List.of());
+        row(md, together, "Check: waiting for a measurement slot (ms)", perLearner(l -> l.slotWaitMillis), List.of());
+        row(md, together, "Check: measuring, slot waits excepted (ms)", perLearner(l -> l.measureMillis), List.of());
+        row(md, together, "Check: pressed to verdict (ms); floor: the same iperf3 by docker exec in every lab at once",
+                perLearner(l -> l.slotWaitMillis + l.measureMillis), together.checkFloorMillis());
+        row(md, together, "Check: measured rate (Mbit/s); floor: the docker exec iperf3",
+                perLearner(l -> l.measuredMbps), together.checkFloorMbps());
+        row(md, together, "app CPU (% of one core, 1 s samples)", ClassRun::appCpuPercent, List.of());
+        row(md, together, "app resident memory (MiB, 1 s samples)", ClassRun::appRssMib, List.of());
+    }
+
+    private void row(StringBuilder md, ClassRun together, String name, Function<ClassRun, List<Double>> samples,
+                     List<Double> floor) {
         List<Double> one = samples.apply(alone);
         List<Double> all = samples.apply(together);
         md.append("| ").append(name).append(" | ").append(one.isEmpty() ? "n/a" : fmt(Stats.of(one).p50()));
@@ -83,11 +94,14 @@ record ClassReport(int learners, int keys, Instant began, String loadBefore, Str
     }
 
     private static void phases(StringBuilder md, String name, ClassRun run, int labs) {
-        md.append("| ").append(name).append(": phase | seconds | app (cores) | lab containers (cores) | containers per lab (% of a core) | app RSS (MiB) |\n");
-        md.append("| --- | --- | --- | --- | --- | --- |\n");
+        md.append("| ").append(name).append(": phase | seconds | app (cores) | lab containers (cores) | containers"
+                + " per lab (% of a core) | their shims (cores) | dockerd + containerd, all clients (cores) | app RSS"
+                + " (MiB) | shims PSS (MiB) |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (ClassRun.Phase p : run.phases()) {
-            md.append(String.format("| %s | %.1f | %.3f | %.3f | %.2f | %.0f |%n", p.name(), p.seconds(), p.appCores(),
-                    p.labsCores(), 100 * p.labsCores() / labs, p.appRssBytes() / 1048576.0));
+            md.append(String.format("| %s | %.1f | %.3f | %.3f | %.2f | %.3f | %.3f | %.0f | %.0f |%n", p.name(),
+                    p.seconds(), p.appCores(), p.labsCores(), 100 * p.labsCores() / labs, p.shimsCores(),
+                    p.daemonsCores(), p.appRssBytes() / 1048576.0, p.shimsRssBytes() / 1048576.0));
         }
         md.append(String.format("%nLab containers' memory (cgroups): %.0f MiB running (%.1f MiB per lab), %.0f MiB "
                 + "watched after shaping (%.1f MiB per lab).%n%n", run.labMemoryBytes() / 1048576.0,
@@ -112,10 +126,17 @@ record ClassReport(int learners, int keys, Instant began, String loadBefore, Str
                 check.seconds(), labs, (check.labsCores() - watched.labsCores()) * check.seconds() / labs,
                 check.appCores(), watched.appCores(), check.seconds(), labs,
                 (check.appCores() - watched.appCores()) * check.seconds() / labs));
-        lines.add(String.format("- memory per lab: %.1f MiB running, %.1f MiB watched and shaped (containers' cgroups)",
-                run.labMemoryBytes() / 1048576.0 / labs, run.labMemoryWatchedBytes() / 1048576.0 / labs));
+        lines.add(String.format("- their shims (outside the containers' cgroups): running %.3f / %d = %.2f %%, watched"
+                        + " %.3f / %d = %.2f %%, pressing Check %.3f / %d = %.2f %% of a core", idle.shimsCores(), labs,
+                100 * idle.shimsCores() / labs, watched.shimsCores(), labs, 100 * watched.shimsCores() / labs,
+                check.shimsCores(), labs, 100 * check.shimsCores() / labs));
+        lines.add(String.format("- memory per lab: containers %.1f MiB running, %.1f MiB watched and shaped (cgroups);"
+                        + " shims (PSS) %.0f / %d = %.1f MiB", run.labMemoryBytes() / 1048576.0 / labs,
+                run.labMemoryWatchedBytes() / 1048576.0 / labs, watched.shimsRssBytes() / 1048576.0, labs,
+                watched.shimsRssBytes() / 1048576.0 / labs));
         md.append("Costs per lab (for the capacity guide):\n\n");
         lines.forEach(l -> md.append(l).append('\n'));
+        md.append('\n');
     }
 
     private static ClassRun.Phase phase(ClassRun run, String prefix) {

@@ -6,16 +6,20 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * What one run of the class benchmark measured: its learners (each with their own timings), the floors measured in
+ * What one run of the class benchmark measured (its label says how the labs started, e.g. cold): its learners (each with their own timings), the floors measured in
  * the same run, the cost of each phase, the app's CPU and memory sampled every second, and the server's own view.
  */
-record ClassRun(List<Learner> learners, List<Phase> phases, List<Double> startFloorMillis,
+record ClassRun(String label, List<Learner> learners, List<Phase> phases, List<Double> startFloorMillis,
                 List<Double> echoFloorMillis, List<Double> checkFloorMillis, List<Double> checkFloorMbps,
                 List<Double> appCpuPercent, List<Double> appRssMib, long labMemoryBytes, long labMemoryWatchedBytes,
                 Metrics serverStart, Metrics serverCheck) {
 
-    /** A phase's length and what it cost: cores used by the app and by the lab containers on average over it. */
-    record Phase(String name, double seconds, double appCores, double labsCores, long appRssBytes) {
+    /**
+     * A phase's length and what it cost: cores used on average over it by the app, the lab containers, their shims
+     * and the engine's daemons; the app's and the shims' resident memory at its end.
+     */
+    record Phase(String name, double seconds, double appCores, double labsCores, double shimsCores,
+                 double daemonsCores, long appRssBytes, long shimsRssBytes) {
     }
 
     /** Every keystroke's echo time of every learner, in ms. */
@@ -46,6 +50,7 @@ record ClassRun(List<Learner> learners, List<Phase> phases, List<Double> startFl
 
     /** Collects a run as it goes; samples the app's CPU and memory once a second until built. */
     static final class Builder {
+        private final String label;
         private final List<Learner> learners;
         private final List<Phase> phases = new ArrayList<>();
         final List<Double> startFloorMillis = Collections.synchronizedList(new ArrayList<>());
@@ -60,7 +65,8 @@ record ClassRun(List<Learner> learners, List<Phase> phases, List<Double> startFl
         Metrics serverStart;
         Metrics serverCheck;
 
-        Builder(List<Learner> learners, ProcessUsage app) {
+        Builder(String label, List<Learner> learners, ProcessUsage app) {
+            this.label = label;
             this.learners = learners;
             this.sampler = new Thread(() -> sample(app), "app-usage");
             sampler.setDaemon(true);
@@ -90,7 +96,10 @@ record ClassRun(List<Learner> learners, List<Phase> phases, List<Double> startFl
         void phase(String name, ClassBenchmark.Usage before, ClassBenchmark.Usage after) {
             double wall = after.nanoTime() - before.nanoTime();
             phases.add(new Phase(name, wall / 1e9, (after.appCpuNanos() - before.appCpuNanos()) / wall,
-                    (after.labsCpuNanos() - before.labsCpuNanos()) / wall, after.appRssBytes()));
+                    (after.labsCpuNanos() - before.labsCpuNanos()) / wall,
+                    (after.shimsCpuNanos() - before.shimsCpuNanos()) / wall,
+                    (after.daemonsCpuNanos() - before.daemonsCpuNanos()) / wall, after.appRssBytes(),
+                    after.shimsRssBytes()));
         }
 
         synchronized void checkFloor(double millis, double mbps) {
@@ -100,7 +109,7 @@ record ClassRun(List<Learner> learners, List<Phase> phases, List<Double> startFl
 
         ClassRun build() {
             sampler.interrupt();
-            return new ClassRun(learners, List.copyOf(phases), List.copyOf(startFloorMillis),
+            return new ClassRun(label, learners, List.copyOf(phases), List.copyOf(startFloorMillis),
                     List.copyOf(echoFloorMillis), List.copyOf(checkFloorMillis), List.copyOf(checkFloorMbps),
                     List.copyOf(appCpuPercent), List.copyOf(appRssMib), labMemoryBytes, labMemoryWatchedBytes,
                     serverStart, serverCheck);

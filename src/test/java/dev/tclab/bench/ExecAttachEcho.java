@@ -61,7 +61,9 @@ final class ExecAttachEcho {
                 Thread.sleep(pauseMillis);
             }
             keyboard.write("\u0015exit\r".getBytes());
-            keyboard.flush();
+            keyboard.close();
+            // Let the shell end before the attach is closed, or docker-java's stdin copier writes to a closed socket.
+            callback.awaitCompletion(5, java.util.concurrent.TimeUnit.SECONDS);
         }
         return nanos;
     }

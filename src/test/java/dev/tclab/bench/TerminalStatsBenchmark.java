@@ -102,7 +102,7 @@ class TerminalStatsBenchmark {
     private long labContainersCpuNanos(List<String> labIds) throws java.io.IOException {
         long total = 0;
         for (String lab : labIds) {
-            total += LabContainersCpu.nanos(docker, Map.of("tclab.lab", lab));
+            total += LabContainers.cpuNanos(docker, Map.of("tclab.lab", lab));
         }
         return total;
     }

@@ -8,16 +8,17 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * CPU time used so far by lab containers, read from the engine host's cgroups (a benchmark using it runs on that
- * host): cgroup v1 cpuacct or cgroup v2, with the cgroupfs driver Debian's docker.io uses.
+ * What lab containers cost, read on the engine host (a benchmark using it runs on that host): their CPU time and
+ * memory from their cgroups (cgroup v1 or v2, with the cgroupfs driver Debian's docker.io uses), and those of the
+ * engine's per-container shim processes, which sit outside the containers' cgroups but exist only for them.
  */
-final class LabContainersCpu {
+final class LabContainers {
 
-    private LabContainersCpu() {
+    private LabContainers() {
     }
 
     /** Nanoseconds of CPU used by the containers carrying these labels (e.g. {@code tclab.lab=<id>}). */
-    static long nanos(DockerClient docker, Map<String, String> labels) throws IOException {
+    static long cpuNanos(DockerClient docker, Map<String, String> labels) throws IOException {
         long total = 0;
         for (Container c : docker.listContainersCmd().withLabelFilter(labels).exec()) {
             Path v1 = Path.of("/sys/fs/cgroup/cpuacct/docker", c.getId(), "cpuacct.usage");
@@ -45,5 +46,36 @@ final class LabContainersCpu {
             }
         }
         return total;
+    }
+
+    /**
+     * The engine's shim processes of those containers (one containerd-shim per container, the parent of its init):
+     * their CPU nanoseconds so far and memory now (proportional set size, see
+     * {@link ProcessUsage#pssBytes}). A shim that has gone counts nothing.
+     */
+    static long[] shims(DockerClient docker, Map<String, String> labels) {
+        java.util.Set<Long> shims = new java.util.HashSet<>();
+        for (Container c : docker.listContainersCmd().withLabelFilter(labels).exec()) {
+            try {
+                Long pid = docker.inspectContainerCmd(c.getId()).exec().getState().getPidLong();
+                if (pid != null && pid > 0) {
+                    shims.add(ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).orElse(0L));
+                }
+            } catch (com.github.dockerjava.api.exception.NotFoundException gone) {
+                // removed meanwhile
+            }
+        }
+        long cpu = 0;
+        long rss = 0;
+        for (long shim : shims) {
+            try {
+                ProcessUsage usage = new ProcessUsage(shim);
+                cpu += usage.cpuNanos();
+                rss += usage.pssBytes();
+            } catch (IOException gone) {
+                // exited meanwhile
+            }
+        }
+        return new long[] {cpu, rss};
     }
 }
