@@ -33,6 +33,7 @@ record ClassReport(int learners, int keys, Instant began, String loadBefore, Str
         }
         md.append("## One learner alone\n\n");
         phases(md, "alone", alone, 1);
+        costs(md, alone, 1);
         if (!failures.isEmpty()) {
             md.append("\n## Failures\n\n");
             failures.forEach(f -> md.append("- ").append(f).append('\n'));
@@ -51,10 +52,12 @@ record ClassReport(int learners, int keys, Instant began, String loadBefore, Str
         row(md, together, "keystroke echo (ms); floor: direct exec attach, same pace", ClassRun::echoMillis,
                 together.echoFloorMillis());
         row(md, together, "statistics frame delay after its sample time (ms)", ClassRun::statsDelayMillis, List.of());
+        row(md, together, "Check: queued for a check worker (ms)", perLearner(l -> l.checkQueuedMillis), List.of());
         row(md, together, "Check: waiting for a measurement slot (ms)", perLearner(l -> l.slotWaitMillis), List.of());
-        row(md, together, "Check: measuring, slot waits excepted (ms)", perLearner(l -> l.measureMillis), List.of());
+        row(md, together, "Check: measuring, waits excepted (ms)", perLearner(l -> l.measureMillis), List.of());
         row(md, together, "Check: pressed to verdict (ms); floor: the same iperf3 by docker exec in every lab at once",
-                perLearner(l -> l.slotWaitMillis + l.measureMillis), together.checkFloorMillis());
+                perLearner(l -> l.checkQueuedMillis + l.slotWaitMillis + l.measureMillis),
+                together.checkFloorMillis());
         row(md, together, "Check: measured rate (Mbit/s); floor: the docker exec iperf3",
                 perLearner(l -> l.measuredMbps), together.checkFloorMbps());
         row(md, together, "app CPU (% of one core, 1 s samples)", ClassRun::appCpuPercent, List.of());
@@ -134,7 +137,8 @@ record ClassReport(int learners, int keys, Instant began, String loadBefore, Str
                         + " shims (PSS) %.0f / %d = %.1f MiB", run.labMemoryBytes() / 1048576.0 / labs,
                 run.labMemoryWatchedBytes() / 1048576.0 / labs, watched.shimsRssBytes() / 1048576.0, labs,
                 watched.shimsRssBytes() / 1048576.0 / labs));
-        md.append("Costs per lab (for the capacity guide):\n\n");
+        md.append("Costs per lab (for the capacity guide; a difference below the phases' noise can come out"
+                + " negative):\n\n");
         lines.forEach(l -> md.append(l).append('\n'));
         md.append('\n');
     }

@@ -34,6 +34,8 @@ final class Learner {
     long[] echoNanos = new long[0];
     /** Per statistics frame: the time it arrived minus its sample time. */
     final List<Double> statsDelayMillis = Collections.synchronizedList(new ArrayList<>());
+    /** Check as the learner saw it: queued for a check worker, waiting for a measurement slot, the rest measuring. */
+    double checkQueuedMillis;
     double slotWaitMillis;
     double measureMillis;
     String verdict;
@@ -130,19 +132,24 @@ final class Learner {
         long t0 = System.nanoTime();
         String runId = api.check(cookie, labId, step);
         long deadline = t0 + timeout.toNanos();
+        long queued = 0;
         long waiting = 0;
         long last = t0;
         while (System.nanoTime() < deadline) {
             Thread.sleep(POLL_MILLIS);
             JsonNode run = api.checkRun(cookie, labId, runId);
             long now = System.nanoTime();
-            if (run.path("state").asText().equals("waiting_for_slot")) {
-                waiting += now - last; // counted from the previous poll: resolution POLL_MILLIS
+            // Each state is counted from the previous poll: resolution POLL_MILLIS.
+            switch (run.path("state").asText()) {
+                case "queued" -> queued += now - last;
+                case "waiting_for_slot" -> waiting += now - last;
+                default -> { }
             }
             last = now;
             if (run.path("finished").asBoolean()) {
+                checkQueuedMillis = queued / 1e6;
                 slotWaitMillis = waiting / 1e6;
-                measureMillis = (now - t0 - waiting) / 1e6;
+                measureMillis = (now - t0 - queued - waiting) / 1e6;
                 verdict = run.path("state").asText();
                 for (JsonNode assertion : run.path("results").path(0).path("assertions")) {
                     if (assertion.path("path").asText().equals("up.mbps")) {
