@@ -72,7 +72,8 @@ class ClassBenchmark {
     void aClassAtOnce() throws Exception {
         // The app's defaults for lab containers, read as the app reads them (the floor runs the same containers).
         TclabConfig config = new SmallRyeConfigBuilder().withMapping(TclabConfig.class)
-                .withConverter(Duration.class, 100, new DurationConverter()).build().getConfigMapping(TclabConfig.class);
+                .withConverter(Duration.class, 100, new DurationConverter()).build()
+                .getConfigMapping(TclabConfig.class);
         docker = dockerClient();
         Topology topology = TopologyParser.parse(LESSON + "/lab.yml", Files.readString(LESSON_DIR.resolve("lab.yml")));
         String shape = solution(LESSON_DIR.resolve("steps/02-shape.md"));
@@ -92,12 +93,14 @@ class ClassBenchmark {
         appUsage = new ProcessUsage(app.pid());
         try (DockerRunFloor startFloor = new DockerRunFloor(config.lab())) {
             ClassApi api = new ClassApi(app.base());
-            String code = api.createEvent(api.signIn(HOST, HOST_PASSWORD), LESSON, LEARNERS + 1);
+            // Seats for the learner alone and two classes (each learner of a run is a new one).
+            String code = api.createEvent(api.signIn(HOST, HOST_PASSWORD), LESSON, Math.min(500, 2 * LEARNERS + 1));
             ClassRun alone = run(api, code, "alone", "alone", 1, topology, shape, startFloor);
             List<ClassRun> classes = new ArrayList<>();
             classes.add(run(api, code, "cold start", "cold", LEARNERS, topology, shape, startFloor));
-            // A class run of another kind is one more call here, e.g. from a warm pool: restart the app with
-            // app.property("tclab.pool.\"tbf-basics\"", ...), wait until /q/metrics shows the labs pooled, then
+            // A class run of another kind is one more call here, e.g. from a warm pool: app.stop(), then
+            // app.property("tclab.pool.\"tbf-basics\"", ...).start() and appUsage = new ProcessUsage(app.pid()), wait
+            // until /q/metrics shows the labs pooled, then
             // classes.add(run(api, code, "from the pool", "pooled", LEARNERS, topology, shape, startFloor)).
             List<String> failures = new ArrayList<>(alone.failures());
             Learner one = alone.learners().get(0);

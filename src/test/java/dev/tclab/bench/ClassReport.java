@@ -42,7 +42,8 @@ record ClassReport(int learners, int keys, Instant began, String loadBefore, Str
     }
 
     private void table(StringBuilder md, ClassRun together) {
-        md.append("| measurement | alone p50 | class p50 | class p95 | class p99 | class max | floor p50 | floor p95 | floor max |\n");
+        md.append("| measurement | alone p50 | class p50 | class p95 | class p99 | class max | floor p50 | floor p95"
+                + " | floor max |\n");
         md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         row(md, together, "lab start: waiting for a start worker or slot (ms)", perLearner(l -> l.queueWaitMillis),
                 List.of());
@@ -92,7 +93,8 @@ record ClassReport(int learners, int keys, Instant began, String loadBefore, Str
 
     private static String verdicts(ClassRun run) {
         java.util.Map<String, Long> counts = new java.util.TreeMap<>();
-        run.learners().forEach(l -> counts.merge(l.failed() ? "learner failed" : String.valueOf(l.verdict), 1L, Long::sum));
+        run.learners().forEach(l -> counts.merge(l.failed() ? "learner failed" : String.valueOf(l.verdict), 1L,
+                Long::sum));
         return counts.toString();
     }
 

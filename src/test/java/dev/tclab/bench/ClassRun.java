@@ -6,8 +6,9 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * What one run of the class benchmark measured (its label says how the labs started, e.g. cold): its learners (each with their own timings), the floors measured in
- * the same run, the cost of each phase, the app's CPU and memory sampled every second, and the server's own view.
+ * What one run of the class benchmark measured (its label says how the labs started, e.g. cold): its learners (each
+ * with their own timings), the floors measured in the same run, the cost of each phase, the app's CPU and memory
+ * sampled every second, and the server's own view.
  */
 record ClassRun(String label, List<Learner> learners, List<Phase> phases, List<Double> startFloorMillis,
                 List<Double> echoFloorMillis, List<Double> checkFloorMillis, List<Double> checkFloorMbps,

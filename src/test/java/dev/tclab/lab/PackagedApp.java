@@ -74,7 +74,8 @@ public final class PackagedApp {
      */
     public void runCommand(String stdin, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(java(), "-Dquarkus.http.host-enabled=false",
-                "-Dquarkus.log.level=WARN", "-Dtclab.data-dir=" + dataDir.toAbsolutePath(), "-Dtclab.instance=" + instance,
+                "-Dquarkus.log.level=WARN", "-Dtclab.data-dir=" + dataDir.toAbsolutePath(),
+                "-Dtclab.instance=" + instance,
                 "-jar", JAR.toAbsolutePath().toString()));
         command.addAll(List.of(args));
         Path log = logDir.resolve("app-command-" + args[0] + ".log");
