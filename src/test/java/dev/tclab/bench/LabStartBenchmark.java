@@ -2,7 +2,6 @@ package dev.tclab.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.dockerjava.api.DockerClient;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.LabSpec;
@@ -10,23 +9,16 @@ import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.Topology;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /**
  * Lab start time to ready, next to its floor measured in the same run: the fastest way found to do the same container
- * work on the same engine, the docker CLI's {@code docker run -d} of the same hardened nodes, each followed by its
- * measurement sidecar, all nodes in parallel, without wiring or setup. (A hand-written docker-java create+start was
- * no faster than the CLI here, and the old floor that used one ran a lighter container than a lab's.) Runs only
+ * work on the same engine ({@link DockerRunFloor}). Runs only
  * with {@code mvn -Pbenchmark verify}; writes target/benchmarks/lab-start.md.
  */
 @QuarkusTest
@@ -35,20 +27,17 @@ class LabStartBenchmark {
     private static final int RUNS = Integer.getInteger("bench.runs", 25);
     private static final int WARMUP = 3;
 
-    /** A thread per node, as the runtime has. */
-    private final ExecutorService runner = Executors.newCachedThreadPool();
-
     @Inject
     LabRuntime runtime;
 
     @Inject
-    DockerClient docker;
-
-    @Inject
     TclabConfig config;
+
+    private DockerRunFloor floor;
 
     @Test
     void labStartAgainstRawCreateAndStart() throws Exception {
+        floor = new DockerRunFloor(config.lab());
         StringBuilder report = new StringBuilder("| measurement | runs | p50 ms | p95 ms | min ms | max ms |\n|---|---|---|---|---|---|\n");
         List<String> ratios = new ArrayList<>();
         for (String name : List.of("two-node", "four-node")) {
@@ -78,6 +67,7 @@ class LabStartBenchmark {
         Files.writeString(out, report);
         System.out.println(report);
         assertThat(Files.size(out)).isPositive();
+        floor.close();
     }
 
     private double appStart(Topology topology) throws Exception {
@@ -89,60 +79,10 @@ class LabStartBenchmark {
         return ms;
     }
 
-    /** {@code docker run -d} of each node then its sidecar, with the options the runtime gives them; nodes in parallel. */
-    private double cliRun(Topology topology) throws Exception {
-        String prefix = "tclab-floor-" + UUID.randomUUID().toString().substring(0, 8) + "-";
-        TclabConfig.Lab lab = config.lab();
-        long t0 = System.nanoTime();
-        List<CompletableFuture<Void>> started = topology.nodes().values().stream().map(node ->
-                CompletableFuture.runAsync(() -> {
-                    List<String> run = new ArrayList<>(List.of("docker", "run", "-d", "--name", prefix + node.name(),
-                            "--hostname", node.name(), "--network", "none", "--memory", lab.memoryMib() + "m",
-                            "--memory-swap", lab.memoryMib() + "m", "--cpus", String.valueOf(lab.cpus()),
-                            "--pids-limit", String.valueOf(lab.pids()),
-                            "--tmpfs", "/tmp:rw,nosuid,nodev,noexec,size=" + lab.tmpMib() + "m",
-                            "--tmpfs", "/root:rw,nosuid,nodev,exec,size=" + lab.homeMib() + "m",
-                            "--tmpfs", "/run:rw,nosuid,nodev,noexec,size=" + lab.runMib() + "m"));
-                    node.sysctls().forEach((k, v) -> run.addAll(List.of("--sysctl", k + "=" + v)));
-                    run.addAll(hardening());
-                    run.addAll(List.of(lab.image(), "sleep", "infinity"));
-                    docker(run);
-                    List<String> sidecar = new ArrayList<>(List.of("docker", "run", "-d",
-                            "--name", prefix + node.name() + ".measure", "--network", "container:" + prefix + node.name(),
-                            "--memory", "64m", "--memory-swap", "64m", "--pids-limit", "32",
-                            "--tmpfs", "/tmp:rw,nosuid,nodev,noexec,size=4m",
-                            "--tmpfs", "/run:rw,nosuid,nodev,noexec,size=4m"));
-                    sidecar.addAll(hardening());
-                    sidecar.addAll(List.of(lab.measurementImage().orElse(lab.image()), "sleep", "infinity"));
-                    docker(sidecar);
-                }, runner)).toList();
-        started.forEach(CompletableFuture::join);
-        double ms = (System.nanoTime() - t0) / 1e6;
-        for (Topology.Node node : topology.nodes().values()) {
-            docker.removeContainerCmd(prefix + node.name() + ".measure").withForce(true).exec();
-            docker.removeContainerCmd(prefix + node.name()).withForce(true).exec();
-        }
-        return ms;
-    }
-
-    private static List<String> hardening() {
-        return List.of("--label", "tclab.app=tclab-benchmark", "--cap-drop", "ALL", "--cap-add", "NET_ADMIN",
-                "--cap-add", "NET_RAW", "--security-opt", "no-new-privileges", "--read-only", "--log-driver", "none",
-                "--init");
-    }
-
-    private static void docker(List<String> command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            if (process.waitFor() != 0) {
-                throw new IllegalStateException("failed: " + String.join(" ", command));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+    /** The floor, timed as {@link DockerRunFloor#start} times it; its containers removed after. */
+    private double cliRun(Topology topology) {
+        DockerRunFloor.Run run = floor.start(topology);
+        floor.remove(run);
+        return run.millis();
     }
 }

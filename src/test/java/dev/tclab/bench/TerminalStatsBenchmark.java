@@ -3,9 +3,6 @@ package dev.tclab.bench;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
-import com.github.dockerjava.api.model.Container;
-import com.github.dockerjava.api.model.Frame;
 import com.sun.management.OperatingSystemMXBean;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.web.TestLabs;
@@ -13,18 +10,13 @@ import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.io.PipedInputStream;
-import java.io.PipedOutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -107,24 +99,10 @@ class TerminalStatsBenchmark {
         }
     }
 
-    /**
-     * CPU time used so far by the labs' containers, read from the engine host's cgroups (this benchmark runs on
-     * that host): cgroup v1 cpuacct or cgroup v2, with the cgroupfs driver Debian's docker.io uses.
-     */
     private long labContainersCpuNanos(List<String> labIds) throws java.io.IOException {
         long total = 0;
         for (String lab : labIds) {
-            for (Container c : docker.listContainersCmd().withLabelFilter(Map.of("tclab.lab", lab)).exec()) {
-                Path v1 = Path.of("/sys/fs/cgroup/cpuacct/docker", c.getId(), "cpuacct.usage");
-                Path v2 = Path.of("/sys/fs/cgroup/docker", c.getId(), "cpu.stat");
-                if (Files.exists(v1)) {
-                    total += Long.parseLong(Files.readString(v1).trim());
-                } else {
-                    String usec = Files.readAllLines(v2).stream().filter(l -> l.startsWith("usage_usec "))
-                            .findFirst().orElseThrow().substring(11).trim();
-                    total += Long.parseLong(usec) * 1000;
-                }
-            }
+            total += LabContainers.cpuNanos(docker, Map.of("tclab.lab", lab));
         }
         return total;
     }
@@ -139,28 +117,11 @@ class TerminalStatsBenchmark {
 
     /** One key at a time through the terminal socket; the time until the shell's echo arrives. */
     private long[] appLatencies(String labId, String cookie) throws Exception {
-        long[] nanos = new long[KEYSTROKES];
         try (TestSocket socket = TestSocket.open(base, "/ws/labs/" + labId + "/nodes/client/terminal", cookie,
                 TestSocket.originOf(base))) {
             socket.awaitOutput(out -> out.contains("@client"), Duration.ofSeconds(20));
             Thread.sleep(500);
-            for (int i = 0; i < KEYSTROKES; i++) {
-                clearLineEvery(i, socket::sendBinary, socket);
-                int length = socket.output().length();
-                long start = System.nanoTime();
-                socket.sendBinary("x");
-                socket.awaitOutput(out -> out.length() > length, Duration.ofSeconds(5));
-                nanos[i] = System.nanoTime() - start;
-            }
-        }
-        return nanos;
-    }
-
-    private static void clearLineEvery(int i, java.util.function.Consumer<String> send, TestSocket socket)
-            throws InterruptedException {
-        if (i > 0 && i % 50 == 0) {
-            send.accept("\u0015"); // Ctrl-U: keep the line short
-            Thread.sleep(200);
+            return SocketEcho.latencies(socket, KEYSTROKES, 0);
         }
     }
 
@@ -168,50 +129,7 @@ class TerminalStatsBenchmark {
     private long[] directExecLatencies(String labId) throws Exception {
         String container = docker.listContainersCmd().withLabelFilter(Map.of("tclab.lab", labId, "tclab.node", "client"))
                 .exec().get(0).getId();
-        String exec = docker.execCreateCmd(container).withCmd("bash", "-l").withTty(true).withAttachStdin(true)
-                .withAttachStdout(true).withAttachStderr(true).withEnv(List.of("TERM=xterm-256color")).exec().getId();
-        PipedOutputStream keys = new PipedOutputStream();
-        PipedInputStream stdin = new PipedInputStream(keys, 4096);
-        AtomicLong received = new AtomicLong();
-        Object signal = new Object();
-        ResultCallback.Adapter<Frame> callback = new ResultCallback.Adapter<>() {
-            @Override
-            public void onNext(Frame frame) {
-                synchronized (signal) {
-                    received.addAndGet(frame.getPayload().length);
-                    signal.notifyAll();
-                }
-            }
-        };
-        long[] nanos = new long[KEYSTROKES / 2];
-        try (callback) {
-            docker.execStartCmd(exec).withTty(true).withStdIn(stdin).exec(callback);
-            Thread.sleep(1500);
-            for (int i = 0; i < nanos.length; i++) {
-                if (i > 0 && i % 50 == 0) {
-                    keys.write(0x15);
-                    keys.flush();
-                    Thread.sleep(200);
-                }
-                long before;
-                synchronized (signal) {
-                    before = received.get();
-                }
-                long start = System.nanoTime();
-                keys.write('x');
-                keys.flush();
-                synchronized (signal) {
-                    long deadline = System.currentTimeMillis() + 5000;
-                    while (received.get() == before && System.currentTimeMillis() < deadline) {
-                        signal.wait(5000);
-                    }
-                }
-                nanos[i] = System.nanoTime() - start;
-            }
-            keys.write("exit\r".getBytes());
-            keys.flush();
-        }
-        return nanos;
+        return ExecAttachEcho.latencies(docker, container, KEYSTROKES / 2, 0);
     }
 
     private static long[] concat(long[] a, long[] b) {

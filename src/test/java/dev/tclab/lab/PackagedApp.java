@@ -27,6 +27,7 @@ public final class PackagedApp {
     private final String instance;
     private final int port;
     private final Path logDir;
+    private final List<String> properties = new ArrayList<>();
     private Process process;
     private int starts;
 
@@ -55,13 +56,50 @@ public final class PackagedApp {
         return instance;
     }
 
+    /** Sets a configuration property for the next starts (as {@code -Dkey=value}). */
+    public PackagedApp property(String key, String value) {
+        properties.add("-D" + key + "=" + value);
+        return this;
+    }
+
+    /** The running app's process id, e.g. to read its CPU time and memory from /proc. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /**
+     * Runs one command of the app's CLI ({@code host add NAME}, ...) on the same data directory while the app is
+     * stopped (the H2 file is opened by one process at a time), as {@code bin/tclab} runs it, with {@code stdin} as
+     * its standard input; fails unless it exits 0.
+     */
+    public void runCommand(String stdin, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(java(), "-Dquarkus.http.host-enabled=false",
+                "-Dquarkus.log.level=WARN", "-Dtclab.data-dir=" + dataDir.toAbsolutePath(),
+                "-Dtclab.instance=" + instance,
+                "-jar", JAR.toAbsolutePath().toString()));
+        command.addAll(List.of(args));
+        Path log = logDir.resolve("app-command-" + args[0] + ".log");
+        Process cli = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try (var in = cli.getOutputStream()) {
+            in.write(stdin.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        if (!cli.waitFor(90, TimeUnit.SECONDS) || cli.exitValue() != 0) {
+            cli.destroyForcibly();
+            throw new AssertionError("tclab " + String.join(" ", args) + " failed; see " + log);
+        }
+    }
+
+    private static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
     /** Starts the app and waits until it is ready; returns how long that took. */
     public Duration start() throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m",
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx512m",
                 "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1",
-                "-Dtclab.data-dir=" + dataDir.toAbsolutePath(), "-Dtclab.instance=" + instance,
-                "-jar", JAR.toAbsolutePath().toString()));
+                "-Dtclab.data-dir=" + dataDir.toAbsolutePath(), "-Dtclab.instance=" + instance));
+        command.addAll(properties);
+        command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
         Path log = logDir.resolve("app-start-" + (++starts) + ".log");
         long t0 = System.nanoTime();
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -31,6 +31,8 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
     /** The terminal's {"type":"shell"} frames, kept apart so tests reading error frames need not skip them. */
     private final BlockingQueue<String> shellFrames = new LinkedBlockingQueue<>();
     private final CompletableFuture<Integer> closed = new CompletableFuture<>();
+    /** Sees each whole text frame as it arrives, on the client's I/O thread (e.g. to timestamp it). */
+    private volatile java.util.function.Consumer<String> textObserver = text -> { };
     private WebSocket socket;
 
     private TestSocket() {
@@ -79,6 +81,7 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
         partialText.append(data);
         if (last) {
             String text = partialText.toString();
+            textObserver.accept(text);
             (text.startsWith("{\"type\":\"shell\"") ? shellFrames : texts).add(text);
             partialText.setLength(0);
         }
@@ -95,6 +98,11 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
     @Override
     public void onError(WebSocket webSocket, Throwable error) {
         closed.complete(-1);
+    }
+
+    /** Calls {@code observer} with every whole text frame from now on, on the client's I/O thread, as it arrives. */
+    public void observeTexts(java.util.function.Consumer<String> observer) {
+        textObserver = observer;
     }
 
     public void sendBinary(String text) {

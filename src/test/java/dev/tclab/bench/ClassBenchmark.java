@@ -1,0 +1,317 @@
+package dev.tclab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.core.DefaultDockerClientConfig;
+import com.github.dockerjava.core.DockerClientConfig;
+import com.github.dockerjava.core.DockerClientImpl;
+import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
+import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.PackagedApp;
+import dev.tclab.lab.Topology;
+import dev.tclab.lab.TopologyParser;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A whole class at once, for docs/BENCHMARKS.md ("A class at once"), not a test of figures: runs only with
+ * {@code mvn -B -Pbenchmark verify -Dit.test=ClassBenchmark [-Dbench.learners=30]} and writes
+ * target/benchmarks/class.md. The packaged app runs as its own process (so /proc tells its CPU and memory apart from
+ * this client's), and {@code bench.learners} simulated {@link Learner}s drive it from this JVM over HTTP and
+ * WebSockets: join a workshop, start a tbf-basics lab at the same moment (cold), open its terminal and statistics,
+ * type, shape the link with the lesson's own command, then all press Check on the same step at once. One learner
+ * does all of it alone first, in the same run, for the verdict and rate the class must match. Each figure stands
+ * beside its floor, measured in the same run. It fails only when a learner fails, or grades differ from alone.
+ */
+@Tag("benchmark")
+class ClassBenchmark {
+
+    private static final int LEARNERS = Integer.getInteger("bench.learners", 30);
+    private static final int KEYS = Integer.getInteger("bench.keys", 100);
+    /** Between two keystrokes of one learner: ten keys a second, a quick typist. */
+    private static final long KEY_PAUSE_MILLIS = 100;
+    private static final Duration WINDOW = Duration.ofSeconds(Integer.getInteger("bench.window-seconds", 20));
+    private static final String LESSON = "tbf-basics";
+    private static final String STEP = "shape";
+    private static final Path LESSON_DIR = Path.of("src/main/resources/lessons", LESSON);
+    private static final String HOST = "bench";
+    private static final String HOST_PASSWORD = "class benchmark host password";
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
+    private static final Duration CHECK_TIMEOUT = Duration.ofMinutes(10);
+
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private DockerClient docker;
+    private PackagedApp app;
+    private ProcessUsage appUsage;
+    private final List<ProcessUsage> engineDaemons = engineDaemons();
+    private String instance;
+
+    @Test
+    void aClassAtOnce() throws Exception {
+        // The app's defaults for lab containers, read as the app reads them (the floor runs the same containers).
+        TclabConfig config = new SmallRyeConfigBuilder().withMapping(TclabConfig.class)
+                .withConverter(Duration.class, 100, new DurationConverter()).build()
+                .getConfigMapping(TclabConfig.class);
+        docker = dockerClient();
+        Topology topology = TopologyParser.parse(LESSON + "/lab.yml", Files.readString(LESSON_DIR.resolve("lab.yml")));
+        String shape = solution(LESSON_DIR.resolve("steps/02-shape.md"));
+        Path work = Path.of("target/benchmarks/class-work", UUID.randomUUID().toString().substring(0, 8));
+        Files.createDirectories(work);
+        instance = System.getenv().getOrDefault("_TEST_TCLAB_INSTANCE", "tclab-test") + "-class";
+        // A class behind one address (this client) needs the per-address limits raised to the class size, as a host
+        // does for a classroom behind one NAT address; every learner plus the one alone gets a slot and a seat.
+        app = new PackagedApp(work.resolve("data"), instance, work)
+                .property("tclab.lab.max-running", Integer.toString(Math.max(30, LEARNERS + 1)))
+                .property("tclab.quota.live-labs-per-address", Integer.toString(LEARNERS + 1))
+                .property("tclab.quota.start-burst-per-address", Integer.toString(LEARNERS + 1));
+        String loadBefore = loadAverage();
+        Instant began = Instant.now();
+        app.runCommand(HOST_PASSWORD + "\n", "host", "add", HOST);
+        app.start();
+        appUsage = new ProcessUsage(app.pid());
+        try (DockerRunFloor startFloor = new DockerRunFloor(config.lab())) {
+            ClassApi api = new ClassApi(app.base());
+            // Seats for the learner alone and two classes (each learner of a run is a new one).
+            String code = api.createEvent(api.signIn(HOST, HOST_PASSWORD), LESSON, Math.min(500, 2 * LEARNERS + 1));
+            ClassRun alone = run(api, code, "alone", "alone", 1, topology, shape, startFloor);
+            List<ClassRun> classes = new ArrayList<>();
+            classes.add(run(api, code, "cold start", "cold", LEARNERS, topology, shape, startFloor));
+            // A class run of another kind is one more call here, e.g. from a warm pool: app.stop(), then
+            // app.property("tclab.pool.\"tbf-basics\"", ...).start() and appUsage = new ProcessUsage(app.pid()), wait
+            // until /q/metrics shows the labs pooled, then
+            // classes.add(run(api, code, "from the pool", "pooled", LEARNERS, topology, shape, startFloor)).
+            List<String> failures = new ArrayList<>(alone.failures());
+            Learner one = alone.learners().get(0);
+            for (ClassRun together : classes) {
+                failures.addAll(together.failures());
+                for (Learner learner : together.learners()) {
+                    if (!learner.failed() && !String.valueOf(learner.verdict).equals(one.verdict)) {
+                        failures.add(learner.name() + ": verdict " + learner.verdict + " (alone: " + one.verdict
+                                + "), measured " + learner.measuredMbps + " Mbit/s");
+                    }
+                }
+            }
+            String report = new ClassReport(LEARNERS, KEYS, began, loadBefore, loadAverage(), alone, classes,
+                    failures).markdown();
+            Path out = Path.of("target/benchmarks/class.md");
+            Files.createDirectories(out.getParent());
+            Files.writeString(out, report);
+            System.out.println(report);
+            assertThat(failures).as("failed learners (see target/benchmarks/class.md)").isEmpty();
+        } finally {
+            app.stop();
+            threads.shutdownNow();
+            docker.close();
+        }
+    }
+
+    /** One class of {@code size} learners through every phase; their timings, the floors and the resources used. */
+    private ClassRun run(ClassApi api, String code, String label, String prefix, int size, Topology topology,
+                         String shape, DockerRunFloor startFloor) throws Exception {
+        List<Learner> learners = new ArrayList<>();
+        for (int i = 1; i <= size; i++) {
+            learners.add(new Learner(api, prefix + "-" + i));
+        }
+        ClassRun.Builder run = new ClassRun.Builder(label, learners, appUsage);
+        try {
+            all(learners, l -> l.join(code));
+            // The start floor first, on the same idle engine the cold starts find: every lab's containers at once.
+            List<DockerRunFloor.Run> floorRuns = Collections.synchronizedList(new ArrayList<>());
+            allAtOnce(learners.size(), i -> floorRuns.add(startFloor.start(topology)));
+            floorRuns.forEach(startFloor::remove);
+            floorRuns.forEach(f -> run.startFloorMillis.add(f.millis()));
+
+            Metrics metricsBefore = Metrics.of(api.metrics());
+            Usage before = usage();
+            all(learners, l -> l.startLab(LESSON, START_TIMEOUT));
+            run.phase("start", before, usage());
+            run.serverStart = Metrics.of(api.metrics()).minus(metricsBefore);
+
+            before = usage();
+            Thread.sleep(WINDOW.toMillis());
+            run.phase("labs running, nobody watching", before, usage());
+            run.labMemoryBytes = LabContainers.memoryBytes(docker, Map.of("tclab.instance", instance));
+
+            all(learners, Learner::openSockets);
+            before = usage();
+            all(learners, l -> l.type(KEYS, KEY_PAUSE_MILLIS));
+            run.phase("typing (and statistics watched)", before, usage());
+            all(learners, l -> {
+                long[] floor = ExecAttachEcho.latencies(docker, container(l.labId(), "client", "node"), KEYS,
+                        KEY_PAUSE_MILLIS);
+                for (long nanos : floor) {
+                    run.echoFloorMillis.add(nanos / 1e6);
+                }
+            });
+            all(learners, l -> l.run(shape, Duration.ofSeconds(30)));
+
+            before = usage();
+            Thread.sleep(WINDOW.toMillis());
+            run.phase("labs watched (statistics at 1 Hz)", before, usage());
+            run.labMemoryWatchedBytes = LabContainers.memoryBytes(docker, Map.of("tclab.instance", instance));
+
+            metricsBefore = Metrics.of(api.metrics());
+            before = usage();
+            all(learners, l -> l.check(STEP, CHECK_TIMEOUT));
+            run.phase("all press Check", before, usage());
+            run.serverCheck = Metrics.of(api.metrics()).minus(metricsBefore);
+
+            all(learners, l -> {
+                long t0 = System.nanoTime();
+                double mbps = iperf3(container(l.labId(), "client", "sidecar"));
+                run.checkFloor((System.nanoTime() - t0) / 1e6, mbps);
+            });
+            for (Learner learner : learners) {
+                if (!learner.failed() && learner.statsDelayMillis.isEmpty()) {
+                    learner.fail("no statistics frame arrived");
+                }
+            }
+        } finally {
+            for (Learner learner : learners) {
+                learner.leave();
+            }
+        }
+        return run.build();
+    }
+
+    /** Runs the step for every learner not failed yet, all released at the same moment; a throw fails that learner. */
+    private void all(List<Learner> learners, LearnerStep step) throws InterruptedException {
+        List<Learner> going = learners.stream().filter(l -> !l.failed()).toList();
+        CountDownLatch ready = new CountDownLatch(going.size());
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<?>> done = new ArrayList<>();
+        for (Learner learner : going) {
+            done.add(threads.submit(() -> {
+                ready.countDown();
+                try {
+                    go.await();
+                    step.run(learner);
+                } catch (Exception | AssertionError e) {
+                    learner.fail(e.toString());
+                }
+                return null;
+            }));
+        }
+        ready.await();
+        go.countDown();
+        for (Future<?> future : done) {
+            try {
+                future.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
+        }
+    }
+
+    /** Runs {@code count} copies of a floor task, all released at the same moment. */
+    private void allAtOnce(int count, IndexedTask task) throws Exception {
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<?>> done = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int index = i;
+            done.add(threads.submit(() -> {
+                go.await();
+                task.run(index);
+                return null;
+            }));
+        }
+        go.countDown();
+        for (Future<?> future : done) {
+            future.get();
+        }
+    }
+
+    private interface LearnerStep {
+        void run(Learner learner) throws Exception;
+    }
+
+    private interface IndexedTask {
+        void run(int index) throws Exception;
+    }
+
+    /**
+     * CPU used so far by the app, by this instance's lab containers, by their shims, and by the engine's daemons
+     * (dockerd and containerd serve every client of the engine, so on a shared machine they count others' work too).
+     */
+    record Usage(long nanoTime, long appCpuNanos, long appRssBytes, long labsCpuNanos, long shimsCpuNanos,
+                 long shimsRssBytes, long daemonsCpuNanos) {
+    }
+
+    private Usage usage() throws IOException {
+        Map<String, String> ours = Map.of("tclab.instance", instance);
+        long[] shims = LabContainers.shims(docker, ours);
+        long daemons = 0;
+        for (ProcessUsage daemon : engineDaemons) {
+            daemons += daemon.cpuNanos();
+        }
+        return new Usage(System.nanoTime(), appUsage.cpuNanos(), appUsage.rssBytes(),
+                LabContainers.cpuNanos(docker, ours), shims[0], shims[1], daemons);
+    }
+
+    /** dockerd and containerd, found by their command name in /proc. */
+    private static List<ProcessUsage> engineDaemons() {
+        return ProcessHandle.allProcesses().filter(p -> p.info().command().map(c -> c.endsWith("/dockerd")
+                || c.endsWith("/containerd")).orElse(false)).map(p -> new ProcessUsage(p.pid())).toList();
+    }
+
+    private String container(String labId, String node, String role) {
+        return docker.listContainersCmd().withLabelFilter(Map.of("tclab.lab", labId, "tclab.node", node,
+                "tclab.role", role)).exec().get(0).getId();
+    }
+
+    /**
+     * The check's floor: the same iperf3 client the check runs (see {@code Commands}), by {@code docker exec} in the
+     * client's measurement sidecar, against the lesson's own server; the rate it measured, in Mbit/s.
+     */
+    private static double iperf3(String sidecar) throws Exception {
+        Process process = new ProcessBuilder("docker", "exec", sidecar, "iperf3", "-c", "10.0.0.2", "-J", "-C",
+                "cubic", "-t", "3").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException("iperf3 in " + sidecar + " failed: " + out);
+        }
+        JsonNode end = new ObjectMapper().readTree(out).path("end");
+        return end.path("sum_received").path("bits_per_second").asDouble() / 1e6;
+    }
+
+    /** The lesson step's solution for the client, as the lesson shows it. */
+    private static String solution(Path step) throws IOException {
+        Matcher block = Pattern.compile("```solution client\n(.*?)\n```", Pattern.DOTALL).matcher(Files.readString(step));
+        if (!block.find()) {
+            throw new IllegalStateException(step + " has no solution block for the client");
+        }
+        return block.group(1).trim();
+    }
+
+    private static String loadAverage() {
+        return String.format("%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    private static DockerClient dockerClient() {
+        DockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder().build();
+        return DockerClientImpl.getInstance(config, new ApacheDockerHttpClient.Builder()
+                .dockerHost(config.getDockerHost()).responseTimeout(Duration.ZERO).maxConnections(512).build());
+    }
+}
