@@ -64,7 +64,11 @@ public class StepChecks {
         this.baselines = baselines;
         this.log = log;
         this.registry = registry;
-        this.workers = Executors.newFixedThreadPool(Math.max(2, config.lab().maxRunning() / 2), WorkerThreads.named("tclab-check"));
+        // One worker per lab that may run (a lab has one run under way at most): a run spends its time waiting for a
+        // measurement slot or for its lab, and the slots, not the workers, bound what measuring costs the host. With
+        // half as many workers, half a class pressing Check at once waited for a worker without a word (ClassBenchmark).
+        this.workers = Executors.newFixedThreadPool(Math.max(2, config.lab().maxRunning()),
+                WorkerThreads.named("tclab-check"));
     }
 
     /**
