@@ -27,6 +27,7 @@ public final class PackagedApp {
     private final String instance;
     private final int port;
     private final Path logDir;
+    private final List<String> properties = new ArrayList<>();
     private Process process;
     private int starts;
 
@@ -41,6 +42,12 @@ public final class PackagedApp {
         try (ServerSocket free = new ServerSocket(0)) {
             this.port = free.getLocalPort();
         }
+    }
+
+    /** Sets a configuration property for the next starts (a {@code -D} option), e.g. the database to share. */
+    public PackagedApp with(String key, String value) {
+        properties.add("-D" + key + "=" + value);
+        return this;
     }
 
     public URI base() {
@@ -60,8 +67,9 @@ public final class PackagedApp {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx512m",
                 "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1",
-                "-Dtclab.data-dir=" + dataDir.toAbsolutePath(), "-Dtclab.instance=" + instance,
-                "-jar", JAR.toAbsolutePath().toString()));
+                "-Dtclab.data-dir=" + dataDir.toAbsolutePath(), "-Dtclab.instance=" + instance));
+        command.addAll(properties);
+        command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
         Path log = logDir.resolve("app-start-" + (++starts) + ".log");
         long t0 = System.nanoTime();
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
