@@ -71,7 +71,8 @@ class KubernetesManifestsTest {
 
     @Test
     void everyNamespacedObjectLivesInTheAppsOrTheLabsNamespace() {
-        Set<String> clusterWide = Set.of("Namespace", "ClusterRole", "ClusterRoleBinding");
+        Set<String> clusterWide = Set.of("Namespace", "ClusterRole", "ClusterRoleBinding",
+                "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding");
         BY_KIND.forEach((kind, docs) -> docs.stream().filter(d -> !clusterWide.contains(kind)).forEach(d ->
                 assertThat(d.path("metadata").path("namespace").asText()).as(kind + " " + name(d))
                         .isIn(APP_NAMESPACE, LAB_NAMESPACE)));
@@ -203,6 +204,25 @@ class KubernetesManifestsTest {
         assertThat(texts(policy.path("spec").path("policyTypes"))).containsExactlyInAnyOrder("Ingress", "Egress");
         assertThat(policy.path("spec").has("ingress") || policy.path("spec").has("egress"))
                 .as("no rule: everything in and out is denied").isFalse();
+    }
+
+    @Test
+    void anAdmissionPolicyHoldsTheAppsPodsInTheLabsNamespaceToTheRuntimesHardening() {
+        JsonNode policy = one("ValidatingAdmissionPolicy", "tclab-lab-pods");
+        JsonNode binding = one("ValidatingAdmissionPolicyBinding", "tclab-lab-pods");
+        assertThat(binding.path("spec").path("policyName").asText()).isEqualTo(name(policy));
+        assertThat(texts(binding.path("spec").path("validationActions"))).containsExactly("Deny");
+        assertThat(binding.path("spec").path("matchResources").path("namespaceSelector").path("matchLabels")
+                .path("kubernetes.io/metadata.name").asText()).isEqualTo(LAB_NAMESPACE);
+        assertThat(policy.path("spec").path("failurePolicy").asText()).isEqualTo("Fail");
+        JsonNode subject = BY_KIND.get("RoleBinding").get(0).path("subjects").get(0);
+        String serviceAccount = "system:serviceaccount:" + subject.path("namespace").asText() + ":"
+                + subject.path("name").asText();
+        assertThat(policy.path("spec").path("matchConditions").get(0).path("expression").asText())
+                .as("the policy applies to the pods the app makes").contains("'" + serviceAccount + "'");
+        String validations = String.join("\n", texts(policy.path("spec").path("validations"), "expression"));
+        assertThat(validations).contains("hostPID", "hostNetwork", "hostIPC", "hostPath", "initContainers",
+                "privileged", "allowPrivilegeEscalation", "['NET_ADMIN', 'NET_RAW']");
     }
 
     @Test

@@ -51,15 +51,16 @@ class ReplicasIT {
     static void startTwoReplicas() throws Exception {
         Path work = Files.createDirectories(Path.of("target/replicas-it"));
         String instance = System.getenv().getOrDefault("_TEST_TCLAB_INSTANCE", "tclab-test") + "-replicas";
-        a = replica(work, instance);
-        b = replica(work, instance);
+        a = replica(work, instance, "a");
+        b = replica(work, instance, "b");
         // One after the other: the first creates the schema and the shared keys, the second finds them.
         System.out.printf("replicas IT: A ready in %d ms%n", a.start().toMillis());
         System.out.printf("replicas IT: B ready in %d ms%n", b.start().toMillis());
     }
 
-    private static PackagedApp replica(Path work, String instance) throws IOException {
-        return new PackagedApp(Files.createTempDirectory(work, "data-"), instance, work)
+    private static PackagedApp replica(Path work, String instance, String name) throws IOException {
+        Path logs = Files.createDirectories(work.resolve("replica-" + name));
+        return new PackagedApp(Files.createTempDirectory(work, "data-"), instance, logs)
                 .with("tclab.database.kind", "postgresql")
                 .with("tclab.database.url", pgUrl() + (pgUrl().contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA)
                 .with("tclab.database.username", env("TCLAB_TEST_PG_USER", "tclab_test"))
@@ -148,10 +149,13 @@ class ReplicasIT {
         assertThat(dashboard.getString("learners.find { it.name == 'Ann' }.labStatus")).isEqualTo("running");
 
         // Stopped on B: A says so at once, and the containers are gone.
+        long stopAt = System.nanoTime();
         on(b).delete("/api/labs/" + labId).then().statusCode(204);
         JsonPath seenByA = on(a).get("/api/labs/" + labId).then().statusCode(200).extract().jsonPath();
         assertThat(seenByA.getString("status")).as("the lab on A after B stopped it: " + seenByA.prettify())
                 .isEqualTo("stopped");
+        System.out.printf("replicas IT: stop on B and read back as stopped on A in %d ms%n",
+                (System.nanoTime() - stopAt) / 1_000_000);
         String statusOnDashboard = dashboardOnA(hostCookie, eventId)
                 .getString("learners.find { it.name == 'Ann' }.labStatus");
         assertThat(statusOnDashboard).as("the dashboard on A after B stopped the lab").isNotEqualTo("running");
