@@ -11,7 +11,6 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -21,7 +20,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -82,8 +80,8 @@ class ReplicasIT {
                 s.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
             }
             if (a != null) {
-                assertThat(removeContainersOf(a.instance())).as("containers of the test's instance after the sweep")
-                        .isEmpty();
+                assertThat(EngineAndSockets.removeContainersOf(a.instance()))
+                        .as("containers of the test's instance after the sweep").isEmpty();
             }
         }
     }
@@ -128,13 +126,7 @@ class ReplicasIT {
         }
         try (TestSocket stats = TestSocket.open(b.base(), "/ws/labs/" + labId + "/stats", cookie,
                 "http://localhost:" + b.port())) {
-            long deadline = System.nanoTime() + SOCKET_WAIT.toNanos();
-            String sample = stats.nextText(SOCKET_WAIT);
-            while (!(sample.contains("\"type\":\"sample\"") && sample.contains("\"tbf\""))) {
-                assertThat(System.nanoTime()).as("a sample on B showing the tbf, last frame: " + sample)
-                        .isLessThan(deadline);
-                sample = stats.nextText(SOCKET_WAIT);
-            }
+            EngineAndSockets.awaitTbfSample(stats, SOCKET_WAIT);
         }
         Map<String, Object> shaped = check(b, steps.get(1));
         assertThat(shaped.get("state")).as("step 2 checked on B: " + shaped).isEqualTo("passed");
@@ -159,7 +151,8 @@ class ReplicasIT {
         String statusOnDashboard = dashboardOnA(hostCookie, eventId)
                 .getString("learners.find { it.name == 'Ann' }.labStatus");
         assertThat(statusOnDashboard).as("the dashboard on A after B stopped the lab").isNotEqualTo("running");
-        assertThat(docker("ps", "-aq", "--filter", "label=tclab.lab=" + labId)).as("the lab's containers").isEmpty();
+        assertThat(EngineAndSockets.docker("ps", "-aq", "--filter", "label=tclab.lab=" + labId))
+                .as("the lab's containers").isEmpty();
     }
 
     private static JsonPath dashboardOnA(String hostCookie, String eventId) {
@@ -221,27 +214,5 @@ class ReplicasIT {
     private static String env(String name, String fallback) {
         String value = System.getenv(name);
         return value == null || value.isBlank() ? fallback : value;
-    }
-
-    /** Removes every container labelled with the instance; returns the ids still there afterwards. */
-    private static String removeContainersOf(String instance) throws IOException, InterruptedException {
-        String ids = docker("ps", "-aq", "--filter", "label=tclab.instance=" + instance);
-        if (!ids.isBlank()) {
-            List<String> rm = new ArrayList<>(List.of("rm", "-f"));
-            rm.addAll(List.of(ids.split("\\s+")));
-            docker(rm.toArray(String[]::new));
-        }
-        return docker("ps", "-aq", "--filter", "label=tclab.instance=" + instance);
-    }
-
-    private static String docker(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("docker"));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        if (p.waitFor() != 0) {
-            throw new IOException("docker " + String.join(" ", args) + " failed: " + out);
-        }
-        return out;
     }
 }
