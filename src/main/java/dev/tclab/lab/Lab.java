@@ -27,6 +27,8 @@ public final class Lab {
     private volatile Instant lastWatched;
     /** Set by {@link LabService} before anyone else sees the lab. */
     private volatile LabTerms terms;
+    /** The latest use or open page any replica recorded in the registry (see {@link LabRegistry#seen}). */
+    private volatile Instant lastSeenAnywhere;
 
     public Lab(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
                Instant now) {
@@ -225,6 +227,35 @@ public final class Lab {
         Instant watched = lastWatched;
         Instant used = lastActivity;
         return watched.isAfter(used) ? watched : used;
+    }
+
+    /**
+     * Takes the registry's record, written by another replica, when it is newer than this copy: its phase, reason
+     * and times. Returns true when that ended the lab here (it was live and is not any more).
+     */
+    synchronized boolean synced(LabRecord record) {
+        if (record.lastActivity() != null
+                && (lastSeenAnywhere == null || record.lastActivity().isAfter(lastSeenAnywhere))) {
+            lastSeenAnywhere = record.lastActivity();
+        }
+        if (record.version() <= version) {
+            return false;
+        }
+        boolean wasLive = phase.live();
+        phase = record.phase();
+        reason = record.reason();
+        readyAt = record.readyAt();
+        endedAt = record.endedAt();
+        version = record.version();
+        if (readyAt != null) {
+            stage = LabProgressListener.Stage.READY;
+        }
+        return wasLive && !phase.live();
+    }
+
+    /** The latest use or open page recorded by any replica; null when none was recorded. */
+    Instant lastSeenAnywhere() {
+        return lastSeenAnywhere;
     }
 
     /** Marks the lab as in use now, which postpones idle culling. */

@@ -1,6 +1,9 @@
 package dev.tclab.lab;
 
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where the lab records live, so that labs outlive the server process. Calls block (a database): call them from
@@ -20,4 +23,16 @@ public interface LabRegistry {
 
     /** Every record whose phase is STARTING or RUNNING (pooled ones have no owner). */
     List<LabRecord> live();
+
+    /** The record of one lab, in any phase; empty when none is kept. */
+    Optional<LabRecord> find(String labId);
+
+    /** Every record of these learners whose phase is STARTING or RUNNING. */
+    List<LabRecord> liveOf(Collection<String> owners);
+
+    /**
+     * Notes that a replica saw the lab used or open at {@code at}; the kept time only moves forward, and no version
+     * changes. So every replica culls a lab by the latest use any replica saw.
+     */
+    void seen(String labId, Instant at);
 }

@@ -35,6 +35,10 @@ import org.jboss.logging.Logger;
  * server's maximum, checks ownership, and culls idle, expired, dead and orphaned labs. It also keeps the warm pool
  * ({@code tclab.pool} plus {@link PoolReservations}): labs started with no owner, handed to the next learners who
  * press Start on their lesson, and refilled in the background within the server's maximum.
+ * <p>
+ * Several replicas may share one database and one engine: the registry is then the truth, and this map is this
+ * replica's copy of it. A lab another replica started, stopped or saw used is read from the registry when a learner
+ * or host asks for it and at each cull (see docs/SCALING.md). Each replica keeps its own pool.
  */
 @ApplicationScoped
 public class LabService {
@@ -45,6 +49,8 @@ public class LabService {
     private final LabRuntime runtime;
     private final TclabConfig.Lab config;
     private final Map<String, Lab> labs = new ConcurrentHashMap<>();
+    /** Labs whose start runs on this replica's workers; any other lab STARTING is another replica's start. */
+    private final Set<String> startingHere = ConcurrentHashMap.newKeySet();
     /**
      * Docker calls block, so starts and stops run here, never on the event loop. Its size bounds the starts that run
      * at once ({@code tclab.lab.concurrent-starts}); more starts wait for a worker, in STARTING with no stage yet.
@@ -115,6 +121,8 @@ public class LabService {
 
     public StartResult startOrGet(String owner, String lesson, Topology topology, StartAdmission admission)
             throws ServerFullException, EngineUnavailableException, QuotaExceededException {
+        // A lab started through another replica is the learner's lab too.
+        syncOwners(List.of(owner));
         Optional<Lab> existing = liveLabOf(owner, lesson);
         if (existing.isPresent()) {
             existing.get().touch(Instant.now());
@@ -259,6 +267,7 @@ public class LabService {
             pool.remove(lab);
             throw e;
         }
+        startingHere.add(lab.id());
         workers.submit(() -> runStart(lab));
     }
 
@@ -445,6 +454,7 @@ public class LabService {
                 }
             }
         } finally {
+            startingHere.remove(lab.id());
             Timer.builder("tclab.lab.start").description("Time a lab start took on the engine, from its worker to ready")
                     .tag("outcome", outcome).publishPercentileHistogram().register(metrics)
                     .record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
@@ -465,7 +475,7 @@ public class LabService {
      * polls must not keep a lab from idle culling; starting, typing and checking do ({@link Lab#touch}).
      */
     public Lab get(String labId, String owner) throws LabNotFoundException {
-        Lab lab = labs.get(labId);
+        Lab lab = synced(labId);
         if (lab == null || !lab.owner().equals(owner)) {
             throw new LabNotFoundException(labId);
         }
@@ -483,13 +493,88 @@ public class LabService {
 
     /** Every lab of one learner, newest first. */
     public List<Lab> labsOf(String owner) {
-        return labs.values().stream().filter(l -> l.owner().equals(owner))
-                .sorted((a, b) -> b.createdAt().compareTo(a.createdAt())).toList();
+        return labsOf(List.of(owner)).getOrDefault(owner, List.of());
+    }
+
+    /** Every lab of each of these learners, newest first: one registry read for a whole class. */
+    public Map<String, List<Lab>> labsOf(java.util.Collection<String> owners) {
+        syncOwners(owners);
+        Set<String> wanted = Set.copyOf(owners);
+        return labs.values().stream().filter(l -> wanted.contains(l.owner()))
+                .sorted((a, b) -> b.createdAt().compareTo(a.createdAt()))
+                .collect(java.util.stream.Collectors.groupingBy(Lab::owner));
     }
 
     /** Every lab on this server, for the host's dashboard. */
     public List<Lab> all() {
         return List.copyOf(labs.values());
+    }
+
+    /**
+     * This replica's copy of the lab brought up to date with the registry (another replica may have started,
+     * stopped or used it); null when neither knows it. While the database does not answer, the copy as it is.
+     */
+    private Lab synced(String labId) {
+        Optional<LabRecord> kept;
+        try {
+            kept = registry.find(labId);
+        } catch (RuntimeException e) {
+            LOG.debugf("cannot read lab %s from the registry: %s", labId, e.getMessage());
+            return labs.get(labId);
+        }
+        kept.ifPresent(this::takeRecord);
+        return labs.get(labId);
+    }
+
+    /** Brings this replica's copy of these learners' labs up to date with the registry. */
+    private void syncOwners(java.util.Collection<String> owners) {
+        if (owners.isEmpty()) {
+            return;
+        }
+        try {
+            Set<String> live = new java.util.HashSet<>();
+            for (LabRecord record : registry.liveOf(owners)) {
+                live.add(record.id());
+                takeRecord(record);
+            }
+            // Live here but not in the registry any more: another replica ended it.
+            Set<String> wanted = Set.copyOf(owners);
+            labs.values().stream().filter(l -> wanted.contains(l.owner()) && l.phase().live())
+                    .filter(l -> !live.contains(l.id()) && l.phase() != LabPhase.QUEUED).map(Lab::id).toList()
+                    .forEach(this::synced);
+        } catch (RuntimeException e) {
+            LOG.debugf("cannot read the labs of %d learners from the registry: %s", owners.size(), e.getMessage());
+        }
+    }
+
+    /** Whether the registry holds the lab live with no owner: another replica's pooled lab, not an orphan. */
+    private boolean pooledElsewhere(String labId) {
+        try {
+            return registry.find(labId).filter(r -> r.owner() == null && r.phase().live()).isPresent();
+        } catch (RuntimeException e) {
+            // Not known to be anyone's: the reaper treats it as it did before replicas.
+            return false;
+        }
+    }
+
+    /** Takes a record another replica wrote: a lab new to this replica, or a newer state of a known one. */
+    private void takeRecord(LabRecord record) {
+        if (record.owner() == null) {
+            // Another replica's pooled lab: its own until a learner claims it (then it has an owner).
+            return;
+        }
+        Lab known = labs.get(record.id());
+        if (known == null) {
+            Topology topology = topologyOf(record.lesson());
+            Lab lab = Lab.restored(record, topology == null ? new Topology(record.lesson(), Map.of(), List.of())
+                    : topology, Instant.now());
+            lab.governedBy(termsFor(record.owner(), record.lesson(), record.createdAt()));
+            lab.synced(record);
+            labs.putIfAbsent(lab.id(), lab);
+        } else if (known.synced(record)) {
+            LOG.infof("lab %s ended on another replica: %s", known.id(), known.reason());
+            ended.fire(new LabEnded(known.id()));
+        }
     }
 
     /** Labs holding a slot of the server's maximum: learners' starting and running labs, and the pool's. */
@@ -561,16 +646,26 @@ public class LabService {
             if (watched.contains(lab.id())) {
                 lab.watched(now);
             }
-            if (lab.phase() != LabPhase.RUNNING || refresh(lab).phase() != LabPhase.RUNNING) {
+            if (lab.phase() == LabPhase.STARTING && !startingHere.contains(lab.id())) {
+                failAbandonedStart(lab, now);
+                continue;
+            }
+            if (lab.phase() != LabPhase.RUNNING || shareUse(lab).phase() != LabPhase.RUNNING
+                    || refresh(lab).phase() != LabPhase.RUNNING) {
                 continue;
             }
             String why = null;
             LabTerms terms = lab.terms();
-            if (Duration.between(lab.lastActivity(), now).compareTo(terms.idleTimeout()) > 0) {
+            // Another replica may have seen it used or open more recently: then its record of that counts.
+            Instant seenAnywhere = lab.lastSeenAnywhere();
+            boolean seenElsewhere = seenAnywhere != null && seenAnywhere.isAfter(lab.lastUsedOrWatched());
+            Instant usedAt = seenElsewhere ? seenAnywhere : lab.lastActivity();
+            Instant usedOrWatchedAt = seenElsewhere ? seenAnywhere : lab.lastUsedOrWatched();
+            if (Duration.between(usedAt, now).compareTo(terms.idleTimeout()) > 0) {
                 why = "Stopped after " + terms.idleTimeout().toMinutes() + " idle minutes.";
             } else if (!now.isBefore(terms.endsAt())) {
                 why = terms.endReason();
-            } else if (Duration.between(lab.lastUsedOrWatched(), now).compareTo(config.unwatchedTimeout()) > 0) {
+            } else if (Duration.between(usedOrWatchedAt, now).compareTo(config.unwatchedTimeout()) > 0) {
                 why = "Stopped after " + config.unwatchedTimeout().toMinutes()
                         + " minutes with no page open on it. Start it again from the lesson.";
             }
@@ -591,6 +686,37 @@ public class LabService {
             if (lab.phase() == LabPhase.RUNNING && refresh(lab).phase() != LabPhase.RUNNING) {
                 pool.remove(lab);
             }
+        }
+    }
+
+    /**
+     * Writes this replica's latest use of the lab to the registry and reads back what the others wrote (a stop, a
+     * later use), so replicas cull a lab by what all of them saw.
+     */
+    private Lab shareUse(Lab lab) {
+        try {
+            registry.seen(lab.id(), lab.lastUsedOrWatched());
+        } catch (RuntimeException e) {
+            LOG.debugf("cannot record the last use of lab %s: %s", lab.id(), e.getMessage());
+        }
+        Lab fresh = synced(lab.id());
+        return fresh == null ? lab : fresh;
+    }
+
+    /**
+     * A lab STARTING that no worker of this replica starts: another replica starts it, or did until it died. Past
+     * the start timeout (and a margin) with the registry still saying STARTING, nobody will finish it.
+     */
+    private void failAbandonedStart(Lab lab, Instant now) {
+        Lab fresh = synced(lab.id());
+        if (fresh == null || fresh.phase() != LabPhase.STARTING
+                || Duration.between(fresh.createdAt(), now).compareTo(config.startTimeout().plusMinutes(1)) <= 0) {
+            return;
+        }
+        if (fresh.failed("The server restarted while this lab was starting. Start it again.", now)) {
+            record(fresh);
+            ended.fire(new LabEnded(fresh.id()));
+            stopQuietly(fresh, fresh.reason());
         }
     }
 
@@ -615,7 +741,11 @@ public class LabService {
         try {
             Set<String> onEngine = runtime.labsOnEngine();
             for (String labId : onEngine) {
-                Lab lab = labs.containsKey(labId) ? labs.get(labId) : pool.find(labId).orElse(null);
+                // Read again: another replica may have recorded a new lab since adoptRecorded read the registry.
+                Lab lab = labs.containsKey(labId) ? labs.get(labId) : pool.find(labId).orElseGet(() -> synced(labId));
+                if (lab == null && pooledElsewhere(labId)) {
+                    continue;
+                }
                 if (lab == null || !lab.phase().live()) {
                     LOG.infof("reaping orphaned lab %s", labId);
                     runtime.stop(labId);
@@ -673,7 +803,11 @@ public class LabService {
         lab.governedBy(termsFor(record.owner(), record.lesson(), record.createdAt()));
         String stopped = null;
         String failed;
-        if (record.phase() == LabPhase.STARTING) {
+        if (record.phase() == LabPhase.STARTING
+                && Duration.between(record.createdAt(), now).compareTo(config.startTimeout()) <= 0) {
+            // Another replica is starting it: it records the outcome; the cull fails it if nobody ever does.
+            failed = null;
+        } else if (record.phase() == LabPhase.STARTING) {
             failed = "The server restarted while this lab was starting. Start it again.";
         } else if (!now.isBefore(lab.terms().endsAt())) {
             failed = null;

@@ -16,8 +16,12 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The lab registry in table {@code lab} (migration V10). */
 @ApplicationScoped
@@ -26,6 +30,7 @@ public class JdbcLabRegistry implements LabRegistry {
     private static final TypeReference<Map<String, String>> PARAMETERS = new TypeReference<>() {
     };
     private static final int MAX_REASON = 1000;
+    private static final int OWNERS_PER_QUERY = 500;
 
     private final Database database;
     private final ObjectMapper json;
@@ -117,11 +122,52 @@ public class JdbcLabRegistry implements LabRegistry {
 
     @Override
     public List<LabRecord> live() {
+        return select("WHERE phase IN (?, ?)", LabPhase.STARTING.name(), LabPhase.RUNNING.name());
+    }
+
+    @Override
+    public Optional<LabRecord> find(String labId) {
+        return select("WHERE id = ?", labId).stream().findFirst();
+    }
+
+    @Override
+    public List<LabRecord> liveOf(Collection<String> owners) {
+        List<String> all = List.copyOf(new LinkedHashSet<>(owners));
+        List<LabRecord> records = new ArrayList<>();
+        // In chunks, so a large class never makes one statement with thousands of parameters.
+        for (int from = 0; from < all.size(); from += OWNERS_PER_QUERY) {
+            List<String> chunk = all.subList(from, Math.min(all.size(), from + OWNERS_PER_QUERY));
+            List<String> values = new ArrayList<>(chunk);
+            values.add(LabPhase.STARTING.name());
+            values.add(LabPhase.RUNNING.name());
+            String marks = String.join(", ", Collections.nCopies(chunk.size(), "?"));
+            records.addAll(select("WHERE owner IN (" + marks + ") AND phase IN (?, ?)", values.toArray(String[]::new)));
+        }
+        return records;
+    }
+
+    @Override
+    public void seen(String labId, Instant at) {
+        try (Connection c = database.connection();
+             PreparedStatement s = c.prepareStatement("UPDATE lab SET last_activity = ? WHERE id = ?"
+                     + " AND (last_activity IS NULL OR last_activity < ?)")) {
+            s.setObject(1, time(at));
+            s.setString(2, labId);
+            s.setObject(3, time(at));
+            s.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("The lab's last use could not be recorded (database "
+                    + database.describe() + ": " + Database.firstLine(e.getMessage()) + ").", e);
+        }
+    }
+
+    private List<LabRecord> select(String where, String... values) {
         try (Connection c = database.connection();
              PreparedStatement s = c.prepareStatement("SELECT id, owner, lesson, parameters, phase, created_at,"
-                     + " ready_at, last_activity, ended_at, reason, version FROM lab WHERE phase IN (?, ?)")) {
-            s.setString(1, LabPhase.STARTING.name());
-            s.setString(2, LabPhase.RUNNING.name());
+                     + " ready_at, last_activity, ended_at, reason, version FROM lab " + where)) {
+            for (int i = 0; i < values.length; i++) {
+                s.setString(i + 1, values[i]);
+            }
             List<LabRecord> records = new ArrayList<>();
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {

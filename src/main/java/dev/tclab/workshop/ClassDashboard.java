@@ -101,11 +101,13 @@ public class ClassDashboard {
                 .collect(Collectors.groupingBy(ProgressReader.StepRuns::learnerId));
         Map<String, List<ProgressReader.QuizAnswers>> answersBy = progress.quizzes(ids, event.lessons()).stream()
                 .collect(Collectors.groupingBy(ProgressReader.QuizAnswers::learnerId));
+        Map<String, List<Lab>> labsBy = labs.labsOf(ids);
         Map<String, int[]> tally = new HashMap<>();
         List<Row> rows = new ArrayList<>();
         for (Seat seat : seats) {
-            Row row = row(event, seat, graded, quizzes, runsBy.getOrDefault(seat.learnerId(), List.of()),
-                    answersBy.getOrDefault(seat.learnerId(), List.of()), tally);
+            String id = seat.learnerId();
+            Row row = row(event, seat, graded, quizzes, runsBy.getOrDefault(id, List.of()),
+                    answersBy.getOrDefault(id, List.of()), labsBy.getOrDefault(id, List.of()), tally);
             rows.add(row);
         }
         List<StepTally> steps = graded.stream().map(s -> {
@@ -119,7 +121,7 @@ public class ClassDashboard {
 
     private Row row(WorkshopEvent event, Seat seat, List<GradedStep> graded, List<String[]> quizzes,
                     List<ProgressReader.StepRuns> runs, List<ProgressReader.QuizAnswers> answers,
-                    Map<String, int[]> tally) {
+                    List<Lab> labsOfSeat, Map<String, int[]> tally) {
         Map<String, ProgressReader.StepRuns> byStep = runs.stream()
                 .collect(Collectors.toMap(r -> r.lesson() + "\n" + r.stepId(), r -> r, (a, b) -> b));
         int passed = 0;
@@ -132,7 +134,7 @@ public class ClassDashboard {
         }
         int right = (int) answers.stream().filter(ProgressReader.QuizAnswers::latestCorrect)
                 .filter(a -> quizzes.stream().anyMatch(q -> q[0].equals(a.lesson()) && q[1].equals(a.quizId()))).count();
-        Optional<Lab> lab = labs.labsOf(seat.learnerId()).stream().filter(l -> event.lessons().contains(l.lesson()))
+        Optional<Lab> lab = labsOfSeat.stream().filter(l -> event.lessons().contains(l.lesson()))
                 .findFirst();
         String lesson = lab.map(Lab::lesson).orElseGet(() -> graded.stream()
                 .filter(s -> notPassed(byStep, s)).map(GradedStep::lesson).findFirst()

@@ -319,6 +319,47 @@ class LabServiceTest {
         assertThat(recorded("unchecked")).isEmpty();
     }
 
+    @Test
+    void shouldServeALabAnotherReplicaStartedAndSeeItsStopThere() throws Exception {
+        // Another replica's writes: a running lab this one never started, then its stop.
+        Instant created = Instant.now().minusSeconds(30);
+        registry.save(record("peer-lab", LabPhase.RUNNING, created));
+        runtime.running.put("peer-lab", new LabSpec("peer-lab", topology, "ann", "ws-test"));
+        assertThat(labs.getRunning("peer-lab", "ann").createdAt()).isEqualTo(created.truncatedTo(
+                java.time.temporal.ChronoUnit.MICROS));
+        assertThat(labs.startOrGet("ann", "ws-test", topology, admitted -> { }).lab().id())
+                .as("the learner's lab, wherever it started").isEqualTo("peer-lab");
+        LabRecord stopped = new LabRecord("peer-lab", "ann", "ws-test", Map.of("rate", "7mbit"), LabPhase.STOPPED,
+                created, created.plusSeconds(1), created, Instant.now(), "Stopped by the learner.", 4);
+        registry.save(stopped);
+        Lab seen = labs.get("peer-lab", "ann");
+        assertThat(seen.phase()).isEqualTo(LabPhase.STOPPED);
+        assertThat(seen.reason()).isEqualTo("Stopped by the learner.");
+    }
+
+    @Test
+    void shouldNeitherFailNorReapALabAnotherReplicaIsStarting() throws Exception {
+        registry.save(record("peer-starting", LabPhase.STARTING, Instant.now().minusSeconds(2)));
+        runtime.running.put("peer-starting", new LabSpec("peer-starting", topology, "ann", "ws-test"));
+        labs.reapOrphans();
+        labs.cull(Instant.now());
+        assertThat(labs.get("peer-starting", "ann").phase()).isEqualTo(LabPhase.STARTING);
+        assertThat(runtime.running).containsKey("peer-starting");
+        assertThat(recorded("peer-starting")).map(LabRecord::phase).contains(LabPhase.STARTING);
+    }
+
+    @Test
+    void shouldLeaveIdleCullingToTheReplicaThatSawTheLabUsedLast() throws Exception {
+        Lab lab = running("ann", "tbf");
+        Instant later = Instant.now().plus(Duration.ofHours(1));
+        // Another replica had a page open on it until just now.
+        registry.seen(lab.id(), later.minusSeconds(5));
+        labs.cull(later);
+        assertThat(lab.phase()).as("used on another replica a moment ago").isEqualTo(LabPhase.RUNNING);
+        labs.cull(later.plus(Duration.ofMinutes(50)));
+        assertThat(lab.phase()).as("idle everywhere for longer than the idle timeout").isEqualTo(LabPhase.STOPPED);
+    }
+
     private LabRecord record(String id, LabPhase phase, Instant created) {
         return new LabRecord(id, "ann", "ws-test", Map.of("rate", "7mbit"), phase, created,
                 phase == LabPhase.RUNNING ? created.plusSeconds(1) : null, created, null, null, 3);

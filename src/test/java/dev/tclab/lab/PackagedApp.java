@@ -44,6 +44,12 @@ public final class PackagedApp {
         }
     }
 
+    /** Sets a configuration property for the next starts (a {@code -D} option), e.g. the database to share. */
+    public PackagedApp with(String key, String value) {
+        properties.add("-D" + key + "=" + value);
+        return this;
+    }
+
     public URI base() {
         return URI.create("http://localhost:" + port + "/");
     }

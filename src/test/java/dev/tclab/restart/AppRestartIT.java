@@ -9,8 +9,6 @@ import dev.tclab.web.TestSocket;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,7 +59,7 @@ class AppRestartIT {
             }
         } finally {
             app.stop();
-            String left = removeContainersOf(app.instance());
+            String left = EngineAndSockets.removeContainersOf(app.instance());
             assertThat(left).as("containers of the test's instance after the sweep").isEmpty();
         }
     }
@@ -111,12 +109,7 @@ class AppRestartIT {
         // The statistics sampler starts again for the adopted lab and sees the learner's tbf.
         try (TestSocket stats = TestSocket.open(app.base(), "/ws/labs/" + labId + "/stats", cookie,
                 "http://localhost:" + app.port())) {
-            long deadline = System.nanoTime() + SOCKET_WAIT.toNanos();
-            String sample = stats.nextText(SOCKET_WAIT);
-            while (!(sample.contains("\"type\":\"sample\"") && sample.contains("\"tbf\""))) {
-                assertThat(System.nanoTime()).as("a sample showing the tbf, last frame: " + sample).isLessThan(deadline);
-                sample = stats.nextText(SOCKET_WAIT);
-            }
+            EngineAndSockets.awaitTbfSample(stats, SOCKET_WAIT);
         }
         Map<String, Object> shaped = check(steps.get(1));
         assertThat(shaped.get("state")).as("step 2 after the restart: " + shaped).isEqualTo("passed");
@@ -222,27 +215,5 @@ class AppRestartIT {
     private static TestSocket terminal() throws Exception {
         return TestSocket.open(app.base(), "/ws/labs/" + labId + "/nodes/client/terminal", cookie,
                 "http://localhost:" + app.port());
-    }
-
-    /** Removes every container labelled with the instance; returns the ids still there afterwards. */
-    private static String removeContainersOf(String instance) throws IOException, InterruptedException {
-        String ids = docker("ps", "-aq", "--filter", "label=tclab.instance=" + instance);
-        if (!ids.isBlank()) {
-            List<String> rm = new java.util.ArrayList<>(List.of("rm", "-f"));
-            rm.addAll(List.of(ids.split("\\s+")));
-            docker(rm.toArray(String[]::new));
-        }
-        return docker("ps", "-aq", "--filter", "label=tclab.instance=" + instance);
-    }
-
-    private static String docker(String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of("docker"));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        if (p.waitFor() != 0) {
-            throw new IOException("docker " + String.join(" ", args) + " failed: " + out);
-        }
-        return out;
     }
 }

@@ -90,6 +90,35 @@ abstract class LabRegistryContract {
     }
 
     @Test
+    void shouldFindOneLabInAnyPhaseAndTheLiveLabsOfOneLearner() {
+        String running = fresh();
+        String stopped = fresh();
+        String owner = "l-" + fresh();
+        registry.save(withOwner(record(running, LabPhase.RUNNING, 1, null), owner));
+        registry.save(withOwner(record(stopped, LabPhase.STOPPED, 2, "Stopped by the learner."), owner));
+        assertThat(registry.find(stopped)).map(LabRecord::reason).contains("Stopped by the learner.");
+        assertThat(registry.find(fresh())).isEmpty();
+        assertThat(registry.liveOf(java.util.List.of(owner, "l-nobody"))).extracting(LabRecord::id).containsExactly(running);
+    }
+
+    @Test
+    void shouldMoveTheLastUseOnlyForwardWithoutChangingTheVersion() {
+        String id = fresh();
+        registry.save(record(id, LabPhase.RUNNING, 4, null));
+        Instant later = CREATED.plusSeconds(600);
+        registry.seen(id, later);
+        registry.seen(id, CREATED.plusSeconds(120));
+        LabRecord kept = registry.find(id).orElseThrow();
+        assertThat(kept.lastActivity()).isEqualTo(later);
+        assertThat(kept.version()).isEqualTo(4);
+    }
+
+    private static LabRecord withOwner(LabRecord r, String owner) {
+        return new LabRecord(r.id(), owner, r.lesson(), r.parameters(), r.phase(), r.createdAt(), r.readyAt(),
+                r.lastActivity(), r.endedAt(), r.reason(), r.version());
+    }
+
+    @Test
     void shouldKeepEveryFieldOfALiveLab() {
         String id = fresh();
         LabRecord running = record(id, LabPhase.RUNNING, 1, null);
