@@ -102,4 +102,9 @@ class LabSchemaTest {
     private static Set<String> set(List<String> keys) {
         return new TreeSet<>(keys);
     }
+
+    @Test
+    void shouldDescribeEveryPropertyForEditors() {
+        assertThat(SCHEMA.undescribedProperties()).isEmpty();
+    }
 }

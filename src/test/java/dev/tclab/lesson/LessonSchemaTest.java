@@ -132,4 +132,10 @@ class LessonSchemaTest {
         assertThat(LESSON.keys("/$defs/parameter")).isEqualTo(new TreeSet<>(LessonLoader.PARAMETER_KEYS));
         assertThat(STEP.keys("")).isEqualTo(Set.copyOf(LessonLoader.STEP_KEYS));
     }
+
+    @Test
+    void shouldDescribeEveryPropertyForEditors() {
+        assertThat(LESSON.undescribedProperties()).isEmpty();
+        assertThat(STEP.undescribedProperties()).isEmpty();
+    }
 }

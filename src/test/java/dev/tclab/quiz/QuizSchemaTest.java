@@ -99,4 +99,9 @@ class QuizSchemaTest {
     private static Set<String> set(List<String> keys) {
         return new TreeSet<>(keys);
     }
+
+    @Test
+    void shouldDescribeEveryPropertyForEditors() {
+        assertThat(SCHEMA.undescribedProperties()).isEmpty();
+    }
 }

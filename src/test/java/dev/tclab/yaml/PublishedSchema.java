@@ -63,4 +63,27 @@ public final class PublishedSchema {
         properties.fieldNames().forEachRemaining(keys::add);
         return keys;
     }
+
+    /** JSON pointers of properties without a description (editors show it on hover and in completion). */
+    public List<String> undescribedProperties() {
+        List<String> out = new ArrayList<>();
+        collectUndescribed(document, "", out);
+        return out;
+    }
+
+    private void collectUndescribed(JsonNode node, String pointer, List<String> out) {
+        if (node.has("properties") && node.get("properties").isObject() && !pointer.contains("/if")
+                && !pointer.contains("/then") && !pointer.contains("/else") && !pointer.contains("/contains")
+                && !pointer.endsWith("correctOption")) {
+            node.get("properties").fields().forEachRemaining(field -> {
+                JsonNode property = field.getValue();
+                JsonNode target = property.has("$ref") ? document.at(property.get("$ref").asText().substring(1))
+                        : property;
+                if (!property.has("description") && !target.has("description")) {
+                    out.add(pointer + "/properties/" + field.getKey());
+                }
+            });
+        }
+        node.fields().forEachRemaining(field -> collectUndescribed(field.getValue(), pointer + "/" + field.getKey(), out));
+    }
 }
