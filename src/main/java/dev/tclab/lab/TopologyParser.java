@@ -67,7 +67,7 @@ public final class TopologyParser {
             throw new TopologyException(checks.problems());
         }
         checks.onlyKeys(root, TOP_KEYS);
-        String name = checks.text(root, "name", "", true);
+        String name = checks.text(root, "name", null, true);
         checks.require(root.get("name"), name, LAB_NAME.asMatchPredicate(), "lowercase letters, digits and '-'");
         YamlNode topology = checks.map(root, "topology", true);
         Map<String, Topology.Node> nodes = new LinkedHashMap<>();
