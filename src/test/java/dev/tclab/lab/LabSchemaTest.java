@@ -90,6 +90,60 @@ class LabSchemaTest {
                 .anyMatch(p -> p.contains("/probes:") && p.contains("4"));
     }
 
+    /** Each of these has one problem the parser refuses; the schema must find it too (it is not looser there). */
+    @Test
+    void shouldRefuseEachLabTheParserRefuses() {
+        String base = """
+                name: lab
+                topology:
+                  nodes:
+                    a: { exec: [ip link], stats: [eth1] }
+                    b: {}
+                  links:
+                    - endpoints: ["a:eth1", "b:eth1"]
+                probes:
+                  - { name: a to b, from: a, to: 10.0.0.2, every: 200ms }
+                """;
+        assertThat(parserRefuses(base)).as("the base lab is good").isFalse();
+        assertThat(SCHEMA.problems(base)).isEmpty();
+        List<String> bad = List.of(
+                base.replace("name: lab", "name: Lab"),
+                base.replace("name: lab", "title: lab"),
+                base + "owner: me\n",
+                base.replace("b: {}", "b: { kind: bridge }"),
+                base.replace("b: {}", "b: { hidden: maybe }"),
+                base.replace("b: {}", "b: { sysctls: { kernel.pid_max: 10 } }"),
+                base.replace("b: {}", "b: { colour: red }"),
+                base.replace("b: {}", "b: { exec: ip link }"),
+                base.replace("    b: {}", "    B: {}").replace("b:eth1", "B:eth1"),
+                base.replace("stats: [eth1]", "stats: []"),
+                base.replace("stats: [eth1]", "stats: [lo]"),
+                base.replace("stats: [eth1]", "stats: [\"eth/1\"]"),
+                base.replace("\"a:eth1\", \"b:eth1\"", "\"a:eth1\""),
+                base.replace("\"b:eth1\"", "\"b:lo\""),
+                base.replace("\"b:eth1\"", "\"b\""),
+                base.replace("endpoints:", "ends:"),
+                base.replace("to: 10.0.0.2", "to: b.lab"),
+                base.replace("every: 200ms", "every: 200"),
+                base.replace("name: a to b", "name: \"-a\""),
+                base.replace(", every: 200ms", ", every: 200ms, count: 3"),
+                base.replace("  nodes:\n", "  nodes: {}\n  old:\n"),
+                base.replace("probes:\n", "probes:\n" + "  - { name: p, from: a, to: 10.0.0.2 }\n".repeat(4)));
+        for (String lab : bad) {
+            assertThat(parserRefuses(lab)).as("the parser refuses:\n" + lab).isTrue();
+            assertThat(SCHEMA.problems(lab)).as("the schema refuses:\n" + lab).isNotEmpty();
+        }
+    }
+
+    private static boolean parserRefuses(String lab) {
+        try {
+            TopologyParser.parse("lab.yml", lab);
+            return false;
+        } catch (TopologyException e) {
+            return true;
+        }
+    }
+
     @Test
     void shouldAllowExactlyTheKeysTheParserReads() {
         assertThat(SCHEMA.keys("")).isEqualTo(set(TopologyParser.TOP_KEYS));

@@ -90,6 +90,39 @@ class QuizSchemaTest {
                 """)).anyMatch(p -> p.startsWith("4: ") && p.contains("options"));
     }
 
+    /** Each of these has one problem the parser refuses; the schema must find it too (it is not looser there). */
+    @Test
+    void shouldRefuseEachQuizTheParserRefuses() {
+        String base = """
+                id: burst-unit
+                question: What is 32kb?
+                multiple: false
+                options:
+                  - { text: 32 kilobytes, correct: true, why: tc reads kb as kilobytes }
+                  - { text: 32 kilobits, why: that is 32kbit }
+                """;
+        assertThat(QuizParser.parse("q", 1, base).problems()).as("the base quiz is good").isEmpty();
+        assertThat(SCHEMA.problems(base)).isEmpty();
+        List<String> bad = List.of(
+                base.replace("id: burst-unit", "id: Burst Unit"),
+                base.replace("id: burst-unit\n", ""),
+                base.replace("question: What is 32kb?\n", ""),
+                base.replace("multiple: false", "multiple: maybe"),
+                base.replace("multiple: false", "multiple: false\nhint: none"),
+                base.replace(", correct: true", ""),
+                base.replace("why: that is 32kbit", "correct: true, why: that is 32kbit"),
+                base.replace(", why: that is 32kbit", ""),
+                base.replace("why: that is 32kbit", "why: \"  \""),
+                base.replace("why: that is 32kbit", "why: that is 32kbit, score: 1"),
+                base.replace("correct: true", "correct: sure"),
+                base.substring(0, base.indexOf("  - { text: 32 kilobits")),
+                base.replace("options:", "answers:"));
+        for (String quiz : bad) {
+            assertThat(QuizParser.parse("q", 1, quiz).problems()).as("the parser refuses:\n" + quiz).isNotEmpty();
+            assertThat(SCHEMA.problems(quiz)).as("the schema refuses:\n" + quiz).isNotEmpty();
+        }
+    }
+
     @Test
     void shouldAllowExactlyTheKeysTheParserReads() {
         assertThat(SCHEMA.keys("")).isEqualTo(set(QuizParser.KEYS));
