@@ -22,12 +22,12 @@ import org.junit.jupiter.api.Test;
 class QuizSchemaTest {
 
     private static final PublishedSchema SCHEMA = new PublishedSchema("quiz.schema.json");
-    private static final Pattern QUIZ_BLOCK = Pattern.compile("(?s)```quiz[^\\n]*\\n(.*?)```");
+    private static final Pattern QUIZ_BLOCK = Pattern.compile("(?sm)^```quiz[^\\n]*\\n(.*?)^```");
     private static final Pattern PARAMETER = Pattern.compile("\\{\\{\\s*[A-Za-z0-9_-]+\\s*}}");
 
     @Test
-    void shouldAcceptEveryQuizTheParserAccepts() throws IOException {
-        List<Path> files = new ArrayList<>();
+    void shouldAcceptEveryQuizTheParserAcceptsInTheLessonsAndTheAuthorsGuide() throws IOException {
+        List<Path> files = new ArrayList<>(List.of(Path.of("docs/authoring.md")));
         for (String root : List.of("src/main/resources/lessons", "src/test/resources/lessons")) {
             try (Stream<Path> walk = Files.walk(Path.of(root))) {
                 walk.filter(p -> p.toString().endsWith(".md")).forEach(files::add);
