@@ -43,12 +43,13 @@ public final class TopologyParser {
     static final Duration PROBE_MAX_EVERY = Duration.ofSeconds(5);
     static final Duration PROBE_DEFAULT_EVERY = Duration.ofMillis(200);
 
-    private static final List<String> TOP_KEYS = List.of("name", "topology", "probes");
-    private static final List<String> TOPOLOGY_KEYS = List.of("nodes", "links");
-    private static final List<String> NODE_KEYS = List.of("kind", "image", "hidden", "env", "sysctls", "exec",
+    /** The keys read; tests hold docs/schema/lab.schema.json to the same lists. */
+    static final List<String> TOP_KEYS = List.of("name", "topology", "probes");
+    static final List<String> TOPOLOGY_KEYS = List.of("nodes", "links");
+    static final List<String> NODE_KEYS = List.of("kind", "image", "hidden", "env", "sysctls", "exec",
             "stats");
-    private static final List<String> LINK_KEYS = List.of("endpoints");
-    private static final List<String> PROBE_KEYS = List.of("name", "from", "to", "every");
+    static final List<String> LINK_KEYS = List.of("endpoints");
+    static final List<String> PROBE_KEYS = List.of("name", "from", "to", "every");
 
     private TopologyParser() {
     }
@@ -66,7 +67,7 @@ public final class TopologyParser {
             throw new TopologyException(checks.problems());
         }
         checks.onlyKeys(root, TOP_KEYS);
-        String name = checks.text(root, "name", "", true);
+        String name = checks.text(root, "name", null, true);
         checks.require(root.get("name"), name, LAB_NAME.asMatchPredicate(), "lowercase letters, digits and '-'");
         YamlNode topology = checks.map(root, "topology", true);
         Map<String, Topology.Node> nodes = new LinkedHashMap<>();

@@ -36,10 +36,11 @@ public final class LessonLoader {
     static final Pattern PARAMETER_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     /** {@code 01-baseline.md}: an optional ordering number, then the step id. */
     static final Pattern STEP_FILE = Pattern.compile("(?:\\d+[-_])?(.+)\\.md");
-    private static final List<String> LESSON_KEYS = List.of("title", "summary", "level", "minutes", "requires", "uses",
+    /** The keys read; tests hold docs/schema/lesson.schema.json and step.schema.json to the same lists. */
+    static final List<String> LESSON_KEYS = List.of("title", "summary", "level", "minutes", "requires", "uses",
             "prerequisites", "parameters");
-    private static final List<String> STEP_KEYS = List.of("title", "id");
-    private static final List<String> PARAMETER_KEYS = List.of("choices", "description", "names");
+    static final List<String> STEP_KEYS = List.of("title", "id");
+    static final List<String> PARAMETER_KEYS = List.of("choices", "description", "names");
 
     private final CheckBlockValidator checkValidator;
 

@@ -13,8 +13,9 @@ public final class QuizParser {
 
     /** Quiz ids end up in URLs and HTML ids. */
     static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
-    private static final List<String> KEYS = List.of("id", "question", "multiple", "options");
-    private static final List<String> OPTION_KEYS = List.of("text", "correct", "why");
+    /** The keys read; tests hold docs/schema/quiz.schema.json to the same lists. */
+    static final List<String> KEYS = List.of("id", "question", "multiple", "options");
+    static final List<String> OPTION_KEYS = List.of("text", "correct", "why");
 
     /** The quiz, or the problems that stop it from being one. */
     public record Result(Quiz quiz, List<FileProblem> problems) {

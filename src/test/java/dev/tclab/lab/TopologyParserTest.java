@@ -41,6 +41,15 @@ class TopologyParserTest {
     }
 
     @Test
+    void shouldReportAMissingNameInsteadOfFailing() {
+        assertThat(problems("""
+                topology:
+                  nodes:
+                    a: {}
+                """)).singleElement().asString().contains("missing required field 'name'");
+    }
+
+    @Test
     void shouldRejectLinkToMissingNodeAndReuseOfAnInterface() {
         List<String> found = problems("""
                 name: x
