@@ -1,7 +1,7 @@
 // Bundles the pages' code: <outdir>/lab.js and lab.css for a lesson page (its lab panel, Check buttons, quizzes,
-// idle-stop note, Copy buttons), <outdir>/catalog.js for the catalog, and <outdir>/host-terminal.js and .css for a
-// workshop host's terminal view, each with a brotli copy beside it (<name>.br) (the Maven build passes
-// target/classes/META-INF/resources/app, served at /app/).
+// idle-stop note, Copy buttons), <outdir>/catalog.js for the catalog, <outdir>/host-terminal.js and .css for a
+// workshop host's terminal view, and <outdir>/workshop-*.js for the workshop pages and banner, each with a brotli
+// copy beside it (<name>.br) (the Maven build passes target/classes/META-INF/resources/app, served at /app/).
 import * as esbuild from 'esbuild';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,18 @@ if (!outdir) {
 }
 
 await esbuild.build({
-  entryPoints: { lab: 'src/lab.js', catalog: 'src/page/catalog.js', 'host-terminal': 'src/host-terminal.js' },
+  entryPoints: {
+    lab: 'src/lab.js',
+    catalog: 'src/page/catalog.js',
+    'host-terminal': 'src/host-terminal.js',
+    // The workshop pages: one small entry each, sharing the API wrapper and el() with the learner's pages.
+    'workshop-banner': 'src/workshop/event-banner.js',
+    'workshop-dashboard': 'src/workshop/dashboard.js',
+    'workshop-events': 'src/workshop/events.js',
+    'workshop-join': 'src/workshop/join.js',
+    'workshop-setup': 'src/workshop/setup.js',
+    'workshop-sign-in': 'src/workshop/sign-in.js',
+  },
   bundle: true,
   format: 'esm',
   target: ['es2020'],

@@ -1,5 +1,6 @@
 // The first host account: the setup token from the server's log, a name and a password; the answer signs in.
-import { call, showError } from './api.js';
+import { call } from '../api.js';
+import { showError } from './show.js';
 
 const form = document.getElementById('setup-form');
 const error = document.getElementById('setup-error');

@@ -1,6 +1,8 @@
 // The live dashboard: the class's state arrives every 1.5 s over server-sent events; the table keeps the host's
 // sort and filter across updates. Every help button is a JSON request; its outcome is in the host actions list.
-import { call, showError, timeLeft } from './api.js';
+import { call } from '../api.js';
+import { el } from '../dom.js';
+import { showError, timeLeft } from './show.js';
 
 const root = document.getElementById('dashboard');
 const eventId = root.dataset.event;
@@ -13,14 +15,8 @@ let view = null;
 let sortKey = 'name';
 let ascending = true;
 
-function text(tag, value, className) {
-  const el = document.createElement(tag);
-  el.textContent = value ?? '';
-  if (className) {
-    el.className = className;
-  }
-  return el;
-}
+/** A cell or item with its text (the shared el(), arguments in the order this table reads best). */
+const text = (tag, value, className) => el(tag, className, value);
 
 function ago(at) {
   if (!at) {
@@ -133,7 +129,7 @@ tbody.addEventListener('click', async (event) => {
         `${r.checkId}: ${r.status}\n${r.summary}\n${r.rawOutput}`)].join('\n\n');
       document.getElementById('check-dialog').showModal();
     } else {
-      view = await call('POST', `${base}/learners/${learner}/${button.dataset.action}`);
+      view = await call('POST', `${base}/learners/${learner}/${button.dataset.action}`, {});
       render();
     }
   } catch (e) {
@@ -155,7 +151,7 @@ document.getElementById('broadcast-form').addEventListener('submit', async (even
 
 document.getElementById('close-event').addEventListener('click', async () => {
   if (window.confirm('Close the workshop? Nobody can join any more and every learner’s lab is stopped.')) {
-    await call('POST', `${base}/close`).catch((e) => showError(broadcastError, e));
+    await call('POST', `${base}/close`, {}).catch((e) => showError(broadcastError, e));
   }
 });
 

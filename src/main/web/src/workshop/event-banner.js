@@ -1,7 +1,7 @@
 // On a learner's pages: the workshop they joined (its name, time left, the host's messages). Nothing shows for
 // self-paced use. The server pushes the workshop over the /ws/workshop socket when the page opens and again the
 // moment the host broadcasts or closes it; the time left is recounted every 10 s against the server's clock.
-import { timeLeft } from './api.js';
+import { timeLeft } from './show.js';
 
 const banner = document.getElementById('workshop-banner');
 let mine = null;

@@ -1,5 +1,6 @@
 // The host's workshops: the list, the new-workshop form and sign-out.
-import { call, showError } from './api.js';
+import { call } from '../api.js';
+import { showError } from './show.js';
 
 const list = document.getElementById('event-list');
 const form = document.getElementById('event-form');
@@ -53,7 +54,7 @@ form.addEventListener('submit', async (event) => {
 });
 
 document.getElementById('sign-out').addEventListener('click', async () => {
-  await call('DELETE', '/api/host/session');
+  await call('DELETE', '/api/host/session', {});
   window.location.assign('/host/sign-in');
 });
 

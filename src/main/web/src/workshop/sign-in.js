@@ -1,5 +1,6 @@
 // Host sign-in: a JSON request; the answer sets the host session cookie.
-import { call, showError } from './api.js';
+import { call } from '../api.js';
+import { showError } from './show.js';
 
 const form = document.getElementById('sign-in-form');
 const error = document.getElementById('sign-in-error');

@@ -1,5 +1,6 @@
 // The join page: looks up the code as it is typed (so a wrong or closed code is said at once), then joins.
-import { call, showError } from './api.js';
+import { call } from '../api.js';
+import { showError } from './show.js';
 
 const form = document.getElementById('join-form');
 const code = document.getElementById('join-code');
