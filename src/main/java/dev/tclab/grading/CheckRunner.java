@@ -11,9 +11,11 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -351,8 +353,8 @@ public class CheckRunner {
      */
     private MeasurementOutcome flows(String labId, Iperf3Measurement m, MeasurementCost cost)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        Set<Integer> ports = new java.util.HashSet<>();
-        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(java.util.Objects::nonNull).forEach(ports::add);
+        Set<Integer> ports = new HashSet<>();
+        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(Objects::nonNull).forEach(ports::add);
         Map<String, Future<MeasurementOutcome>> running = new LinkedHashMap<>();
         Map<String, MeasurementOutcome> outcomes = new LinkedHashMap<>();
         for (Iperf3Measurement.Flow flow : m.flows()) {

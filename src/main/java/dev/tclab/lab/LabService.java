@@ -1,8 +1,8 @@
 package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
-import io.micrometer.core.instrument.Counter;
 import dev.tclab.yaml.FileProblem;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -15,9 +15,11 @@ import jakarta.enterprise.inject.Instance;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -497,12 +500,12 @@ public class LabService {
     }
 
     /** Every lab of each of these learners, newest first: one registry read for a whole class. */
-    public Map<String, List<Lab>> labsOf(java.util.Collection<String> owners) {
+    public Map<String, List<Lab>> labsOf(Collection<String> owners) {
         syncOwners(owners);
         Set<String> wanted = Set.copyOf(owners);
         return labs.values().stream().filter(l -> wanted.contains(l.owner()))
                 .sorted((a, b) -> b.createdAt().compareTo(a.createdAt()))
-                .collect(java.util.stream.Collectors.groupingBy(Lab::owner));
+                .collect(Collectors.groupingBy(Lab::owner));
     }
 
     /** Every lab on this server, for the host's dashboard. */
@@ -527,12 +530,12 @@ public class LabService {
     }
 
     /** Brings this replica's copy of these learners' labs up to date with the registry. */
-    private void syncOwners(java.util.Collection<String> owners) {
+    private void syncOwners(Collection<String> owners) {
         if (owners.isEmpty()) {
             return;
         }
         try {
-            Set<String> live = new java.util.HashSet<>();
+            Set<String> live = new HashSet<>();
             for (LabRecord record : registry.liveOf(owners)) {
                 live.add(record.id());
                 takeRecord(record);

@@ -25,7 +25,6 @@ import org.jboss.logging.Logger;
 final class NodeSampler {
 
     private static final Logger LOG = Logger.getLogger(NodeSampler.class);
-    private static final long MAX_BACKOFF_MS = 30_000;
     /**
      * Most output one round may produce. A round is a few KiB (thousands of qdiscs still fit); more means the learner
      * writes to the sampler's stdout or made a qdisc tree no page can show, and the sampler is restarted.
@@ -167,7 +166,7 @@ final class NodeSampler {
             toClose = process;
             process = null;
             generation++; // the old process's end is no news: its restart is scheduled here
-            delay = Math.min(MAX_BACKOFF_MS, 1000L << Math.min(failures, 5));
+            delay = RestartBackoff.millis(failures);
             failures++;
         }
         LOG.infof("sampler of %s/%s sent more than %d bytes in one round; restarting it", labId, node, MAX_ROUND_BYTES);
@@ -187,7 +186,7 @@ final class NodeSampler {
                 return;
             }
             process = null;
-            delay = Math.min(MAX_BACKOFF_MS, 1000L << Math.min(failures, 5));
+            delay = RestartBackoff.millis(failures);
             failures++;
         }
         LOG.debugf("sampler of %s/%s ended (%s); restarting in %d ms", labId, node, reason, delay);

@@ -27,7 +27,6 @@ import org.jboss.logging.Logger;
 final class ProbeRunner {
 
     private static final Logger LOG = Logger.getLogger(ProbeRunner.class);
-    private static final long MAX_BACKOFF_MS = 30_000;
     /** ping's lines are under 100 bytes; anything longer is cut (see {@link LineSplitter}). */
     private static final int MAX_LINE = 512;
     private static final int MAX_REASON = 200;
@@ -169,7 +168,7 @@ final class ProbeRunner {
                 return;
             }
             process = null;
-            delay = Math.min(MAX_BACKOFF_MS, 1000L << Math.min(failures, 5));
+            delay = RestartBackoff.millis(failures);
             failures++;
             why = lastWords != null ? lastWords : reason;
             lastWords = null;
