@@ -163,11 +163,15 @@ class TerminalSocketTest {
 
     @Test
     void shouldHandTheShellToTheNewestTab() throws Exception {
-        try (TestSocket first = open("client", cookie); TestSocket second = open("client", cookie)) {
-            assertTrue(first.nextText(WAIT).contains("another tab"));
-            assertEquals((int) SocketCloseCodes.TAKEN_OVER, first.awaitClose(WAIT));
-            second.sendBinary("here now");
-            second.awaitOutput(out -> out.contains("here now"), WAIT);
+        try (TestSocket first = open("client", cookie)) {
+            // Opens run on worker threads: the second tab is only "newer" once the first holds the shell.
+            first.nextShellFrame(WAIT);
+            try (TestSocket second = open("client", cookie)) {
+                assertTrue(first.nextText(WAIT).contains("another tab"));
+                assertEquals((int) SocketCloseCodes.TAKEN_OVER, first.awaitClose(WAIT));
+                second.sendBinary("here now");
+                second.awaitOutput(out -> out.contains("here now"), WAIT);
+            }
         }
     }
 }
