@@ -194,6 +194,17 @@ public interface TclabConfig {
         /** How often checks marked {@code watch: true} are re-run in running labs until they pass. */
         @WithDefault("10s")
         Duration watchInterval();
+
+        /**
+         * Check runs kept per learner and step, the newest; older ones are deleted in the background (a step's attempt
+         * count and first pass are kept apart from the runs, so they stay).
+         */
+        @WithDefault("10")
+        int keepRunsPerStep();
+
+        /** Check runs started longer ago than this are deleted in the background, but for each step's latest. */
+        @WithDefault("30d")
+        Duration keepRunsFor();
     }
 
     interface Lessons {

@@ -31,11 +31,13 @@ public class CheckResource {
     private final StepChecks checks;
     private final LabService labs;
     private final CurrentLearner learner;
+    private final CheckRunRetention retention;
 
-    public CheckResource(StepChecks checks, LabService labs, CurrentLearner learner) {
+    public CheckResource(StepChecks checks, LabService labs, CurrentLearner learner, CheckRunRetention retention) {
         this.checks = checks;
         this.labs = labs;
         this.learner = learner;
+        this.retention = retention;
     }
 
     @POST
@@ -57,7 +59,9 @@ public class CheckResource {
             return Response.ok(run.get()).build();
         }
         labs.get(labId, owner);
-        return ApiError.response(Response.Status.NOT_FOUND, "No check run " + runId + " in this lab; press Check again.");
+        // Run ids are random, so a pruned run and one that never was look alike: the answer names both.
+        return ApiError.response(Response.Status.NOT_FOUND, "No check run " + runId + " in this lab: it never ran"
+                + " here, or it was pruned (" + retention.rule() + "); press Check again to see where the step stands.");
     }
 
     @GET

@@ -1,5 +1,6 @@
 package dev.tclab.grading;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 
@@ -26,4 +27,13 @@ public interface CheckRunLog {
 
     /** The newest finished run of each step this learner checked in this lab, by step id, so a reload shows them. */
     Map<String, CheckRunView> lastFinishedByStep(String labId, String owner);
+
+    /**
+     * Deletes kept runs (with their results) that are beyond the newest {@code keepPerStep} of their learner's step,
+     * or started before {@code startedBefore}; a step's latest run stays, whatever its age, so the class dashboard's
+     * "last check" still opens. Deletes at most {@code maxRuns}; a later call goes on.
+     *
+     * @return how many runs were deleted
+     */
+    int prune(int keepPerStep, Instant startedBefore, int maxRuns);
 }

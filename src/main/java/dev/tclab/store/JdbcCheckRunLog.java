@@ -13,8 +13,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,6 +31,16 @@ public class JdbcCheckRunLog implements CheckRunLog {
     /** Raw output kept per measurement, in characters: enough to see what the lab printed, bounded per row. */
     static final int RAW_CHARS_MAX = 4096;
     private static final int DETAIL_CHARS_MAX = 2000;
+    /** Runs deleted by one statement (their results go with them): short enough to hold no lock for long. */
+    static final int DELETE_BATCH = 100;
+    /** Runs of a step past its newest {@code ?}, excluding the step's latest (the tally's), at most {@code ?}. */
+    private static final String SURPLUS_RUNS = "SELECT id FROM (SELECT r.id, ROW_NUMBER() OVER (PARTITION BY"
+            + " r.learner_id, r.lesson, r.step_id ORDER BY r.started_at DESC, r.id DESC) AS newest FROM check_run r) ranked"
+            + " WHERE newest > ? AND NOT EXISTS (SELECT 1 FROM step_run_tally t WHERE t.last_run_id = ranked.id)"
+            + " FETCH FIRST ? ROWS ONLY";
+    /** Runs started before {@code ?}, excluding each step's latest (the tally's), at most {@code ?}. */
+    private static final String OLD_RUNS = "SELECT r.id FROM check_run r WHERE r.started_at < ?"
+            + " AND NOT EXISTS (SELECT 1 FROM step_run_tally t WHERE t.last_run_id = r.id) FETCH FIRST ? ROWS ONLY";
     static final String INTERRUPTED_DETAIL = "The server stopped while this check ran; press Check again.";
 
     private final Jdbc jdbc;
@@ -42,19 +55,76 @@ public class JdbcCheckRunLog implements CheckRunLog {
     public void started(CheckRun run) {
         jdbc.run("start the check", c -> {
             jdbc.ensureLearner(c, run.owner());
-            try (PreparedStatement s = c.prepareStatement("INSERT INTO check_run"
-                    + " (id, lab_id, learner_id, lesson, step_id, started_at, state, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-                s.setString(1, run.id());
-                s.setString(2, run.labId());
-                s.setString(3, run.owner());
-                s.setString(4, run.lesson());
-                s.setString(5, run.stepId());
-                s.setObject(6, run.startedAt().atOffset(ZoneOffset.UTC));
-                s.setString(7, state(run));
-                s.setString(8, bounded(run.detail(), DETAIL_CHARS_MAX));
-                return s.executeUpdate();
+            // The run and its step's tally change together: a run that was kept is counted, and only such a run.
+            // Two first runs of one step may race to make its tally; the loser counts itself on the winner's.
+            for (int attempt = 1; ; attempt++) {
+                c.setAutoCommit(false);
+                try {
+                    insertRun(c, run);
+                    if (countStart(c, run) == 0) {
+                        insertTally(c, run);
+                    }
+                    c.commit();
+                    return null;
+                } catch (SQLException e) {
+                    c.rollback();
+                    if (attempt > 1 || !Jdbc.UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                        throw e;
+                    }
+                } finally {
+                    c.setAutoCommit(true);
+                }
             }
         });
+    }
+
+    private void insertRun(Connection c, CheckRun run) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO check_run"
+                + " (id, lab_id, learner_id, lesson, step_id, started_at, state, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+            s.setString(1, run.id());
+            s.setString(2, run.labId());
+            s.setString(3, run.owner());
+            s.setString(4, run.lesson());
+            s.setString(5, run.stepId());
+            s.setObject(6, run.startedAt().atOffset(ZoneOffset.UTC));
+            s.setString(7, state(run));
+            s.setString(8, bounded(run.detail(), DETAIL_CHARS_MAX));
+            s.executeUpdate();
+        }
+    }
+
+    /** One more attempt at the run's step, which is now the step's latest run; 0 when the step has no tally yet. */
+    private int countStart(Connection c, CheckRun run) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE step_run_tally SET attempts = attempts + 1,"
+                + " last_run_id = ?, last_lab_id = ?, last_state = ?, last_detail = ?, last_at = ?"
+                + " WHERE learner_id = ? AND lesson = ? AND step_id = ?")) {
+            s.setString(1, run.id());
+            s.setString(2, run.labId());
+            s.setString(3, state(run));
+            s.setString(4, bounded(run.detail(), DETAIL_CHARS_MAX));
+            s.setObject(5, run.startedAt().atOffset(ZoneOffset.UTC));
+            s.setString(6, run.owner());
+            s.setString(7, run.lesson());
+            s.setString(8, run.stepId());
+            return s.executeUpdate();
+        }
+    }
+
+    private void insertTally(Connection c, CheckRun run) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO step_run_tally (learner_id, lesson, step_id, attempts,"
+                + " first_run_at, last_run_id, last_lab_id, last_state, last_detail, last_at)"
+                + " VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)")) {
+            s.setString(1, run.owner());
+            s.setString(2, run.lesson());
+            s.setString(3, run.stepId());
+            s.setObject(4, run.startedAt().atOffset(ZoneOffset.UTC));
+            s.setString(5, run.id());
+            s.setString(6, run.labId());
+            s.setString(7, state(run));
+            s.setString(8, bounded(run.detail(), DETAIL_CHARS_MAX));
+            s.setObject(9, run.startedAt().atOffset(ZoneOffset.UTC));
+            s.executeUpdate();
+        }
     }
 
     @Override
@@ -81,13 +151,45 @@ public class JdbcCheckRunLog implements CheckRunLog {
     @Override
     public void finished(CheckRun run) {
         jdbc.run("save the check's outcome", c -> {
-            try (PreparedStatement s = c.prepareStatement(
-                    "UPDATE check_run SET state = ?, detail = ?, finished_at = ? WHERE id = ?")) {
-                s.setString(1, state(run));
-                s.setString(2, bounded(run.detail(), DETAIL_CHARS_MAX));
-                s.setObject(3, Jdbc.now());
-                s.setString(4, run.id());
-                return s.executeUpdate();
+            OffsetDateTime now = Jdbc.now();
+            c.setAutoCommit(false);
+            try {
+                try (PreparedStatement s = c.prepareStatement(
+                        "UPDATE check_run SET state = ?, detail = ?, finished_at = ? WHERE id = ?")) {
+                    s.setString(1, state(run));
+                    s.setString(2, bounded(run.detail(), DETAIL_CHARS_MAX));
+                    s.setObject(3, now);
+                    s.setString(4, run.id());
+                    s.executeUpdate();
+                }
+                // The tally shows this outcome while the run is its step's latest, and keeps the step's first pass.
+                try (PreparedStatement s = c.prepareStatement("UPDATE step_run_tally SET"
+                        + " first_passed_at = CASE WHEN ? AND first_passed_at IS NULL THEN ? ELSE first_passed_at END,"
+                        + " last_state = CASE WHEN last_run_id = ? THEN ? ELSE last_state END,"
+                        + " last_detail = CASE WHEN last_run_id = ? THEN ? ELSE last_detail END,"
+                        + " last_at = CASE WHEN last_run_id = ? THEN ? ELSE last_at END"
+                        + " WHERE learner_id = ? AND lesson = ? AND step_id = ?")) {
+                    String detail = bounded(run.detail(), DETAIL_CHARS_MAX);
+                    s.setBoolean(1, run.state() == CheckRun.State.PASSED);
+                    s.setObject(2, now);
+                    s.setString(3, run.id());
+                    s.setString(4, state(run));
+                    s.setString(5, run.id());
+                    s.setString(6, detail);
+                    s.setString(7, run.id());
+                    s.setObject(8, now);
+                    s.setString(9, run.owner());
+                    s.setString(10, run.lesson());
+                    s.setString(11, run.stepId());
+                    s.executeUpdate();
+                }
+                c.commit();
+                return null;
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
             }
         });
     }
@@ -134,6 +236,49 @@ public class JdbcCheckRunLog implements CheckRunLog {
                 return last;
             }
         });
+    }
+
+    @Override
+    public int prune(int keepPerStep, Instant startedBefore, int maxRuns) {
+        int deleted = 0;
+        // Each rule selects a bounded list of ids once, then deletes them in short statements (each commits alone,
+        // so no lock is held long); a step's latest run (its tally's) is never selected.
+        for (String select : List.of(SURPLUS_RUNS, OLD_RUNS)) {
+            int budget = maxRuns - deleted;
+            if (budget <= 0) {
+                break;
+            }
+            List<String> ids = jdbc.run("find check runs to prune", c -> {
+                try (PreparedStatement s = c.prepareStatement(select)) {
+                    if (select == SURPLUS_RUNS) {
+                        s.setInt(1, keepPerStep);
+                    } else {
+                        s.setObject(1, startedBefore.atOffset(ZoneOffset.UTC));
+                    }
+                    s.setInt(2, budget);
+                    List<String> found = new ArrayList<>();
+                    try (ResultSet rs = s.executeQuery()) {
+                        while (rs.next()) {
+                            found.add(rs.getString(1));
+                        }
+                    }
+                    return found;
+                }
+            });
+            for (int from = 0; from < ids.size(); from += DELETE_BATCH) {
+                List<String> batch = ids.subList(from, Math.min(ids.size(), from + DELETE_BATCH));
+                deleted += jdbc.run("prune check runs", c -> {
+                    try (PreparedStatement s = c.prepareStatement("DELETE FROM check_run WHERE id IN ("
+                            + String.join(", ", Collections.nCopies(batch.size(), "?")) + ")")) {
+                        for (int i = 0; i < batch.size(); i++) {
+                            s.setString(i + 1, batch.get(i));
+                        }
+                        return s.executeUpdate();
+                    }
+                });
+            }
+        }
+        return deleted;
     }
 
     private List<ResultView> results(Connection c, String runId) throws SQLException {

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The class's progress from the check_run and quiz_attempt tables. Learners are queried in batches of at most
+ * The class's progress from the step_run_tally and quiz_attempt tables. Learners are queried in batches of at most
  * {@value #BATCH} ids, so a class of any size makes a bounded IN list.
  */
 @ApplicationScoped
@@ -30,21 +30,12 @@ public class JdbcProgressReader implements ProgressReader {
 
     @Override
     public List<StepRuns> steps(Collection<String> learners, Collection<String> lessons) {
-        return perItem("read the class's check runs", "SELECT learner_id, lesson, step_id, state, detail, started_at,"
-                + " finished_at, id, lab_id FROM check_run WHERE learner_id IN (%s) ORDER BY started_at, id",
-                learners, lessons, (rs, before) -> {
-                    String state = rs.getString(4);
-                    Instant started = instant(rs, 6);
-                    Instant finished = instant(rs, 7);
-                    Instant firstPass = before == null ? null : before.firstPassedAt();
-                    if (firstPass == null && "passed".equals(state)) {
-                        firstPass = finished == null ? started : finished;
-                    }
-                    return new StepRuns(rs.getString(1), rs.getString(2), rs.getString(3),
-                            (before == null ? 0 : before.attempts()) + 1, firstPass,
-                            before == null ? started : before.firstRunAt(), state, rs.getString(5),
-                            finished == null ? started : finished, rs.getString(8), rs.getString(9));
-                });
+        // The tally, not the runs: pruning deletes old runs, never what a step's attempts and first pass were.
+        return perItem("read the class's check runs", "SELECT learner_id, lesson, step_id, attempts, first_passed_at,"
+                + " first_run_at, last_state, last_detail, last_at, last_run_id, last_lab_id FROM step_run_tally"
+                + " WHERE learner_id IN (%s)", learners, lessons, (rs, before) -> new StepRuns(rs.getString(1),
+                        rs.getString(2), rs.getString(3), rs.getInt(4), instant(rs, 5), instant(rs, 6), rs.getString(7),
+                        rs.getString(8), instant(rs, 9), rs.getString(10), rs.getString(11)));
     }
 
     @Override

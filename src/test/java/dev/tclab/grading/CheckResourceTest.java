@@ -173,7 +173,8 @@ class CheckResourceTest {
         given().cookie("tclab_learner", owner).contentType(ContentType.JSON).post("/api/labs/" + lab + "/steps/nope/check")
                 .then().statusCode(404).body("error", equalTo("Lesson 'example' has no step 'nope'."));
         given().cookie("tclab_learner", owner).get("/api/labs/" + lab + "/checks/no-such-run")
-                .then().statusCode(404).body("error", containsString("press Check again"));
+                .then().statusCode(404).body("error", containsString("or it was pruned (each step keeps its newest 10"
+                        + " runs, and only its latest after 30 days); press Check again"));
     }
 
     @Test

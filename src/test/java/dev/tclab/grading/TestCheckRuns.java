@@ -11,7 +11,11 @@ public final class TestCheckRuns {
     }
 
     public static CheckRun run(String labId, String owner, String lesson, String stepId) {
-        return new CheckRun(UUID.randomUUID().toString(), labId, owner, lesson, stepId, Instant.now());
+        return run(labId, owner, lesson, stepId, Instant.now());
+    }
+
+    public static CheckRun run(String labId, String owner, String lesson, String stepId, Instant startedAt) {
+        return new CheckRun(UUID.randomUUID().toString(), labId, owner, lesson, stepId, startedAt);
     }
 
     /** Ends the run in a state by its API name ("passed", "error", ...). */

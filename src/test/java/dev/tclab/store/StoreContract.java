@@ -13,8 +13,11 @@ import dev.tclab.grading.Unit;
 import dev.tclab.learner.SecretStore;
 import dev.tclab.quiz.QuizAttempt;
 import dev.tclab.quiz.QuizResults;
+import dev.tclab.workshop.ProgressReader;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +43,8 @@ abstract class StoreContract {
     CheckRunLog runs;
     @Inject
     SecretStore secrets;
+    @Inject
+    ProgressReader classProgress;
 
     private static String fresh(String prefix) {
         return prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
@@ -142,8 +147,76 @@ abstract class StoreContract {
         assertThat(runs.lastFinishedByStep(fresh("lab"), learner)).isEmpty();
     }
 
+    @Test
+    void shouldPruneAStepsOlderRunsButNotItsAttemptsFirstPassOrLatestRun() {
+        String learner = fresh("l");
+        String lab = fresh("lab");
+        Instant start = Instant.now().minus(10, ChronoUnit.MINUTES);
+        List<dev.tclab.grading.CheckRun> shape = new ArrayList<>();
+        String[] states = {"failed", "failed", "passed", "failed", "failed", "failed"};
+        for (int i = 0; i < states.length; i++) {
+            shape.add(finishedRun(lab, learner, "shape", states[i], start.plusSeconds(i)));
+        }
+        var interrupted = TestCheckRuns.run(lab, learner, "tbf-basics", "shape", start.plusSeconds(10));
+        runs.started(interrupted);
+        ProgressReader.StepRuns before = classProgress.steps(List.of(learner), List.of("tbf-basics")).get(0);
+        assertThat(before.attempts()).isEqualTo(7);
+        assertThat(before.firstPassedAt()).isNotNull();
+        assertThat(before.lastRunId()).isEqualTo(interrupted.id());
+
+        assertThat(runs.prune(3, start.minus(1, ChronoUnit.DAYS), 2)).isEqualTo(2); // bounded: a later call goes on
+        runs.prune(3, start.minus(1, ChronoUnit.DAYS), 1000);
+
+        assertThat(shape.subList(0, 4)).allSatisfy(r -> assertThat(runs.find(lab, r.id(), learner)).isEmpty());
+        assertThat(shape.subList(4, 6)).allSatisfy(r -> assertThat(runs.find(lab, r.id(), learner)).isPresent());
+        assertThat(runs.find(lab, interrupted.id(), learner)).isPresent();
+        assertThat(runs.lastFinishedByStep(lab, learner).get("shape").id()).isEqualTo(shape.get(5).id());
+        assertThat(classProgress.steps(List.of(learner), List.of("tbf-basics"))).containsExactly(before);
+        assertThat(classProgress.results(before.lastRunId())).isEmpty(); // interrupted before its first result
+
+        TestCheckRuns.finish(interrupted, "passed", "passed");
+        runs.finished(interrupted);
+        ProgressReader.StepRuns after = classProgress.steps(List.of(learner), List.of("tbf-basics")).get(0);
+        assertThat(after.attempts()).isEqualTo(7);
+        assertThat(after.firstPassedAt()).isEqualTo(before.firstPassedAt());
+        assertThat(after.lastState()).isEqualTo("passed");
+    }
+
+    @Test
+    void shouldPruneRunsPastTheRetentionAgeButEachStepsLatest() {
+        String learner = fresh("l");
+        String lab = fresh("lab");
+        Instant longAgo = Instant.now().minus(40, ChronoUnit.DAYS);
+        var oldShape = finishedRun(lab, learner, "shape", "passed", longAgo);
+        var latestShape = finishedRun(lab, learner, "shape", "failed", longAgo.plusSeconds(60));
+        var onlyBaseline = finishedRun(lab, learner, "baseline", "passed", longAgo);
+        var recent = finishedRun(lab, learner, "rate", "failed", Instant.now().minusSeconds(60));
+        finishedRun(lab, learner, "rate", "passed", Instant.now());
+        List<ProgressReader.StepRuns> before = classProgress.steps(List.of(learner), List.of("tbf-basics"));
+
+        runs.prune(10, Instant.now().minus(30, ChronoUnit.DAYS), 1000);
+
+        assertThat(runs.find(lab, oldShape.id(), learner)).isEmpty();
+        assertThat(runs.find(lab, latestShape.id(), learner)).isPresent();
+        assertThat(runs.find(lab, onlyBaseline.id(), learner)).isPresent();
+        assertThat(runs.find(lab, recent.id(), learner)).isPresent();
+        assertThat(classProgress.steps(List.of(learner), List.of("tbf-basics")))
+                .containsExactlyInAnyOrderElementsOf(before);
+        ProgressReader.StepRuns shape = before.stream().filter(r -> r.stepId().equals("shape")).findFirst().orElseThrow();
+        assertThat(shape.attempts()).isEqualTo(2);
+        assertThat(shape.firstPassedAt()).isNotNull();
+        assertThat(shape.lastState()).isEqualTo("failed");
+        assertThat(classProgress.results(shape.lastRunId())).extracting(ProgressReader.CheckOutput::status)
+                .containsExactly("failed");
+    }
+
     private dev.tclab.grading.CheckRun finishedRun(String lab, String learner, String step, String state) {
-        var run = TestCheckRuns.run(lab, learner, "tbf-basics", step);
+        return finishedRun(lab, learner, step, state, Instant.now());
+    }
+
+    private dev.tclab.grading.CheckRun finishedRun(String lab, String learner, String step, String state,
+                                                   Instant startedAt) {
+        var run = TestCheckRuns.run(lab, learner, "tbf-basics", step, startedAt);
         runs.started(run);
         runs.resultAdded(run, 0, new CheckResult(step, step, CheckResult.Status.valueOf(state.toUpperCase()), 1,
                 List.of(), Map.of(), Map.of(), Map.of(), state, Duration.ofMillis(10), null));
