@@ -3,6 +3,7 @@ package dev.tclab.lab;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * How every runtime bounds a command it runs in a lab: a timeout that also kills the command, a deadline of the
@@ -19,6 +20,11 @@ public final class BoundedCommand {
     public static final Duration DEADLINE_MARGIN = Duration.ofSeconds(4);
     /** The environment variable that marks every process of one exec, so the app can find and kill them all. */
     public static final String MARKER = "TCLAB_EXEC";
+    /**
+     * The environment variable that marks a long-running stream's process (a terminal's shell, a sampler), so the app
+     * finds it once, as it starts, and keeps its pid and start time itself (see {@link #findStarted}).
+     */
+    public static final String STREAM_MARKER = "TCLAB_STREAM";
 
     private BoundedCommand() {
     }
@@ -46,16 +52,51 @@ public final class BoundedCommand {
                 + " && kill -KILL ${p#/proc/} 2>/dev/null; done; true";
     }
 
-    /** Runs the command recording its pid in {@code pidFile}, so {@link #hangUp} can signal exactly it. */
-    public static List<String> recordingPid(String pidFile, List<String> command) {
-        List<String> wrapped = new ArrayList<>(List.of("sh", "-c", "echo $$ > " + pidFile + "; exec \"$@\"", "sh"));
-        wrapped.addAll(command);
-        return wrapped;
+    /**
+     * A script printing {@code "<pid> <start>"} for each process an exec started (its parent is outside the
+     * container: 0) whose environment, as it was started, holds {@code TCLAB_STREAM=<marker>}; {@code start} is its
+     * start time in clock ticks since boot, from the kernel. It looks for up to 2 s, since the exec may not run yet.
+     * Only the app starts execs, so a learner's own processes never match, whatever they put in their environment.
+     */
+    public static String findStarted(String marker) {
+        return "i=0; while [ $i -lt 40 ]; do f=$(for p in /proc/[0-9]*; do"
+                + " grep -qsaxz '" + STREAM_MARKER + "=" + marker + "' $p/environ || continue;"
+                + " s=$(cat $p/stat 2>/dev/null) || continue; s=${s##*) }; set -- $s;"
+                + " [ \"$2\" = 0 ] && echo \"${p#/proc/} ${20}\"; done);"
+                + " [ -n \"$f\" ] && { echo \"$f\"; exit 0; }; i=$((i+1)); sleep 0.05; done; exit 1";
     }
 
-    /** Hangs up the process group of the pid in {@code pidFile} (a TTY shell and its jobs), or the process alone. */
-    public static String hangUp(String pidFile) {
-        return "p=$(cat " + pidFile + " 2>/dev/null) && { kill -HUP -- -$p 2>/dev/null || kill -HUP $p; "
-                + "sleep 0.5; if kill -0 $p 2>/dev/null; then kill -KILL $p; fi; }; rm -f " + pidFile;
+    /**
+     * The one process {@link #findStarted} printed, or empty when it printed none (the process ended at once) or
+     * several (someone copied the marker into another exec's memory: then no process is trusted to be the stream's).
+     */
+    public static Optional<StreamProcess> started(String output) {
+        List<String> lines = output.lines().filter(l -> !l.isBlank()).toList();
+        if (lines.size() != 1) {
+            return Optional.empty();
+        }
+        String[] words = lines.get(0).trim().split(" ");
+        if (words.length != 2) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new StreamProcess(Long.parseLong(words[0]), Long.parseLong(words[1])));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Hangs up the stream's process group (a TTY shell and its jobs; an exec leads its own session and group), or
+     * the process alone, then kills the process if it is still there after half a second. Each signal goes only while
+     * the pid is still that process (parent 0, same start time): a process that ended, or a pid taken again by
+     * another process, is left alone.
+     */
+    public static String hangUp(StreamProcess process) {
+        long pid = process.pid();
+        return "same() { s=$(cat /proc/" + pid + "/stat 2>/dev/null) || return 1; s=${s##*) }; set -- $s;"
+                + " [ \"$2\" = 0 ] && [ \"${20}\" = " + process.startTicks() + " ]; };"
+                + " if same; then kill -HUP -- -" + pid + " 2>/dev/null || kill -HUP " + pid + ";"
+                + " sleep 0.5; if same; then kill -KILL " + pid + "; fi; fi; true";
     }
 }

@@ -35,7 +35,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -230,9 +229,8 @@ public class DockerLabRuntime implements LabRuntime {
 
     private ProcessStream attach(String container, String labId, String node, List<String> command, boolean tty,
                                  StreamListener listener) throws EngineUnavailableException, NodeNotFoundException {
-        String streamId = UUID.randomUUID().toString().substring(0, 8);
         try {
-            return engineCall(() -> new DockerProcessStream(docker, container, streamId, command, tty, listener, pool));
+            return engineCall(() -> new DockerProcessStream(docker, container, command, tty, listener, pool));
         } catch (NotFoundException | ConflictException e) {
             throw new NodeNotFoundException(labId, node);
         }

@@ -5,12 +5,16 @@ import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.model.Frame;
 import dev.tclab.lab.BoundedCommand;
+import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.ProcessStream;
 import dev.tclab.lab.QueueInputStream;
 import dev.tclab.lab.StreamListener;
+import dev.tclab.lab.StreamProcess;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
@@ -25,7 +29,8 @@ final class DockerProcessStream implements ProcessStream {
 
     private final DockerClient docker;
     private final String containerId;
-    private final String pidFile;
+    /** The stream's process, found as it started; empty when it ended at once (or was not found). */
+    private final Optional<StreamProcess> process;
     private final Executor background;
     /** Input queued for a process that does not read it; beyond this, writes are refused (see ProcessStream). */
     static final long MAX_QUEUED_INPUT_BYTES = 1 << 20;
@@ -37,17 +42,18 @@ final class DockerProcessStream implements ProcessStream {
     private final String execId;
     private final ResultCallback.Adapter<Frame> callback;
 
-    DockerProcessStream(DockerClient docker, String containerId, String streamId, List<String> command, boolean tty,
+    DockerProcessStream(DockerClient docker, String containerId, List<String> command, boolean tty,
                         StreamListener listener, Executor background) {
         this.docker = docker;
         this.containerId = containerId;
         this.background = background;
-        this.pidFile = "/run/tclab-stream-" + streamId + ".pid";
-        // The wrapper records the process's pid inside the container, so close() can signal exactly it.
-        List<String> wrapped = BoundedCommand.recordingPid(pidFile, command);
-        this.execId = docker.execCreateCmd(containerId).withCmd(wrapped.toArray(String[]::new))
+        // The marker lets the app find the process once, right after the exec starts (below); from then on the app
+        // keeps its pid and start time itself, so nothing a learner writes in the node decides what close() signals.
+        String marker = UUID.randomUUID().toString();
+        this.execId = docker.execCreateCmd(containerId).withCmd(command.toArray(String[]::new))
                 .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true).withTty(tty)
-                .withEnv(List.of("TERM=xterm-256color", "LANG=C.UTF-8")).exec().getId();
+                .withEnv(List.of("TERM=xterm-256color", "LANG=C.UTF-8", BoundedCommand.STREAM_MARKER + "=" + marker))
+                .exec().getId();
         this.callback = new ResultCallback.Adapter<>() {
             @Override
             public void onNext(Frame frame) {
@@ -67,6 +73,25 @@ final class DockerProcessStream implements ProcessStream {
             }
         };
         docker.execStartCmd(execId).withTty(tty).withStdIn(stdin).exec(callback);
+        // Found before this constructor returns, so before any input of the learner's reaches the new process.
+        this.process = find(marker);
+    }
+
+    private Optional<StreamProcess> find(String marker) {
+        try {
+            ExecResult found = DockerExec.run(docker, containerId,
+                    List.of("sh", "-c", BoundedCommand.findStarted(marker)), Duration.ofSeconds(5));
+            Optional<StreamProcess> process = BoundedCommand.started(found.stdout());
+            if (process.isEmpty()) {
+                LOG.debugf("exec %s in %s: no single process of the stream (it ended at once?): %s", execId,
+                        containerId, found.stdout().strip());
+            }
+            return process;
+        } catch (RuntimeException e) {
+            LOG.warnf("exec %s in %s: its process was not found, so closing it will not end it: %s", execId,
+                    containerId, e.getMessage());
+            return Optional.empty();
+        }
     }
 
     /** Runs off docker-java's callback thread: it asks the engine, and may wait a few seconds for its answer. */
@@ -142,7 +167,10 @@ final class DockerProcessStream implements ProcessStream {
 
     /** Hangs up the process group (a TTY shell and its jobs), or the process alone when it leads no group. */
     private void killProcess() {
-        String script = BoundedCommand.hangUp(pidFile);
+        if (process.isEmpty()) {
+            return;
+        }
+        String script = BoundedCommand.hangUp(process.get());
         try {
             DockerExec.run(docker, containerId, List.of("sh", "-c", script), Duration.ofSeconds(5));
         } catch (RuntimeException e) {

@@ -1,9 +1,11 @@
 package dev.tclab.lab.kubernetes;
 
 import dev.tclab.lab.BoundedCommand;
+import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.ProcessStream;
 import dev.tclab.lab.QueueInputStream;
 import dev.tclab.lab.StreamListener;
+import dev.tclab.lab.StreamProcess;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.ExecListener;
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
@@ -12,6 +14,8 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
@@ -31,7 +35,8 @@ final class KubeProcessStream implements ProcessStream {
     private final String namespace;
     private final String pod;
     private final String container;
-    private final String pidFile;
+    /** The stream's process, found as it started (as on Docker); empty when it ended at once (or was not found). */
+    private final Optional<StreamProcess> process;
     private final Executor background;
     private final QueueInputStream stdin = new QueueInputStream(MAX_QUEUED_INPUT_BYTES);
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -39,15 +44,14 @@ final class KubeProcessStream implements ProcessStream {
     private final ExecWatch watch;
     private final StreamListener listener;
 
-    KubeProcessStream(KubernetesClient client, String namespace, String pod, String container, String streamId,
-                      List<String> command, boolean tty, StreamListener listener, Executor background) {
+    KubeProcessStream(KubernetesClient client, String namespace, String pod, String container, List<String> command,
+                      boolean tty, StreamListener listener, Executor background) {
         this.client = client;
         this.namespace = namespace;
         this.pod = pod;
         this.container = container;
         this.background = background;
         this.listener = listener;
-        this.pidFile = "/run/tclab-stream-" + streamId + ".pid";
         OutputStream output = new OutputStream() {
             @Override
             public void write(int b) {
@@ -70,12 +74,30 @@ final class KubeProcessStream implements ProcessStream {
                 background.execute(() -> finished(false, "the process exited"));
             }
         };
-        List<String> wrapped = BoundedCommand.recordingPid(pidFile,
-                tty ? prefixed(List.of("env", "TERM=xterm-256color", "LANG=C.UTF-8"), command) : command);
+        // As on Docker (DockerProcessStream): the marker finds the process once, as it starts; then the app keeps its
+        // pid and start time. An exec through the API server cannot set the environment, so env(1) sets it.
+        String marker = UUID.randomUUID().toString();
+        List<String> wrapped = prefixed(tty
+                ? List.of("env", BoundedCommand.STREAM_MARKER + "=" + marker, "TERM=xterm-256color", "LANG=C.UTF-8")
+                : List.of("env", BoundedCommand.STREAM_MARKER + "=" + marker), command);
         TtyExecErrorable streams = client.pods().inNamespace(namespace).withName(pod).inContainer(container)
                 .readingInput(stdin).writingOutput(output);
         var execable = tty ? streams.withTTY() : streams.writingError(output);
         this.watch = execable.usingListener(ends).exec(wrapped.toArray(String[]::new));
+        // Found before this constructor returns, so before any input of the learner's reaches the new process.
+        this.process = find(marker);
+    }
+
+    private Optional<StreamProcess> find(String marker) {
+        try {
+            ExecResult found = KubeExec.run(client, namespace, pod, container,
+                    List.of("sh", "-c", BoundedCommand.findStarted(marker)), Duration.ofSeconds(5));
+            return BoundedCommand.started(found.stdout());
+        } catch (RuntimeException e) {
+            LOG.warnf("a stream in %s: its process was not found, so closing it will not end it: %s", pod,
+                    e.getMessage());
+            return Optional.empty();
+        }
     }
 
     private static List<String> prefixed(List<String> prefix, List<String> command) {
@@ -122,8 +144,11 @@ final class KubeProcessStream implements ProcessStream {
     }
 
     private void killProcess() {
+        if (process.isEmpty()) {
+            return;
+        }
         try {
-            KubeExec.run(client, namespace, pod, container, List.of("sh", "-c", BoundedCommand.hangUp(pidFile)),
+            KubeExec.run(client, namespace, pod, container, List.of("sh", "-c", BoundedCommand.hangUp(process.get())),
                     Duration.ofSeconds(5));
         } catch (RuntimeException e) {
             // The pod is gone (lab stopped): so is the process.

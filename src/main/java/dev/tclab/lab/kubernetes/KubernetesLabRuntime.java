@@ -37,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -293,10 +292,8 @@ public class KubernetesLabRuntime implements LabRuntime {
     private ProcessStream attach(String labId, String node, String container, List<String> command, boolean tty,
                                  StreamListener listener) throws EngineUnavailableException, NodeNotFoundException {
         String pod = existingPod(labId, node);
-        String streamId = UUID.randomUUID().toString().substring(0, 8);
         try {
-            return call(() -> new KubeProcessStream(client, namespace, pod, container, streamId, command, tty,
-                    listener, pool));
+            return call(() -> new KubeProcessStream(client, namespace, pod, container, command, tty, listener, pool));
         } catch (KubernetesClientException e) {
             throw gone(e, labId, node);
         }

@@ -109,6 +109,85 @@ class NodeSandboxIT {
     }
 
     @Test
+    void shouldEndAClosedTerminalsShellWhateverTheLearnerWroteAndNoOtherProcess() throws Exception {
+        assertTrue(inNode("client", "setsid sleep 777 >/dev/null 2>&1 </dev/null &", 10).ok());
+        String victim = inNode("client", "pgrep -x -f 'sleep 777'", 10).stdout().trim();
+        assertThat(victim).as("a process of the node's that no terminal owns").matches("\\d+");
+        Terminal other = new Terminal("other");
+        Terminal closing = new Terminal("closing");
+
+        // The learner fills /run and writes the other process's pid (and the other shell's) wherever a pid file was.
+        closing.type("dd if=/dev/zero of=/run/fill bs=1M 2>/dev/null; df -k /run | tail -1;"
+                + " for f in /run/*.pid /run/tclab-stream-x.pid; do echo " + victim + " > $f; done;"
+                + " rm -f /run/*.pid; echo " + other.pid + " > /run/tclab-stream-other.pid; echo filled-$((6*7))");
+        closing.awaitOutput("filled-42");
+        assertThat(closing.output.toString()).as("/run is full").containsPattern(" 100% /run");
+        closing.stream.close();
+        closing.closed.get(10, java.util.concurrent.TimeUnit.SECONDS);
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (processes().contains("\n" + closing.pid + " ") && System.nanoTime() < deadline) {
+            Thread.sleep(100); // the app hangs the shell up in the background once its terminal closed
+        }
+        String after = processes();
+        assertThat(after).as("the closed terminal's shell is gone").doesNotContain("\n" + closing.pid + " ");
+        assertThat(after).as("the learner's other process lives").contains("\n" + victim + " sleep 777");
+        assertThat(after).as("the other terminal's shell lives").contains("\n" + other.pid + " bash -i");
+        other.type("echo still-$((20+1))");
+        other.awaitOutput("still-21");
+        other.stream.close();
+    }
+
+    /** Each process of the client node as a "pid args" line, each line after a newline. */
+    private String processes() {
+        return "\n" + inNode("client", "ps -eo pid=,args= | sed 's/^ *//'", 10).stdout();
+    }
+
+    /** A terminal on the client node, as the terminal socket opens one, with its shell's pid in the node. */
+    private final class Terminal {
+        final StringBuffer output = new StringBuffer();
+        final java.util.concurrent.CompletableFuture<String> closed = new java.util.concurrent.CompletableFuture<>();
+        final dev.tclab.lab.ProcessStream stream;
+        final String pid;
+
+        Terminal(String name) throws Exception {
+            stream = runtime.shell(lab, "client", List.of("bash", "-i"), new dev.tclab.lab.StreamListener() {
+                @Override
+                public void onOutput(byte[] chunk) {
+                    output.append(new String(chunk, java.nio.charset.StandardCharsets.UTF_8));
+                }
+
+                @Override
+                public void onClosed(String reason) {
+                    closed.complete(reason);
+                }
+            });
+            type("echo " + name + "-pid-$$-end");
+            java.util.regex.Pattern shown = java.util.regex.Pattern.compile(name + "-pid-(\\d+)-end"); // the typed line reads $$
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            java.util.regex.Matcher m = shown.matcher("");
+            while (!(m = shown.matcher(output)).find() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertTrue(m.find(0), "the shell printed its pid: " + output);
+            pid = m.group(1);
+        }
+
+        void type(String line) {
+            assertTrue(stream.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+
+        /** Waits for output the typed line does not hold itself (it computes it: "$((6*7))" prints 42). */
+        void awaitOutput(String text) throws InterruptedException {
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!output.toString().contains(text) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(output.toString()).contains(text);
+        }
+    }
+
+    @Test
     void shouldMeasureFromAHardenedSidecarThatSharesOnlyTheNodesNetwork() throws Exception {
         List<Container> all = containersOfLab();
         assertThat(all).hasSize(4);

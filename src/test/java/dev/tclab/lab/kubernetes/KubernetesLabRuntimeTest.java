@@ -144,8 +144,44 @@ class KubernetesLabRuntimeTest {
             assertThat(e.pod()).isEqualTo("tclab-lab1-client");
             assertThat(e.container()).isEqualTo("node");
             assertThat(e.tty()).isTrue();
-            assertThat(e.command()).endsWith("env", "TERM=xterm-256color", "LANG=C.UTF-8", "bash", "-i");
+            assertThat(e.command()).startsWith("env").endsWith("TERM=xterm-256color", "LANG=C.UTF-8", "bash", "-i");
         });
+    }
+
+    @Test
+    void shouldEndAClosedShellByThePidFoundAsItStartedNotByAnythingInThePod() throws Exception {
+        var runtime = runtimeOn(new MockCluster("worker-1"), true, NO_REQUIREMENTS);
+        runtime.start(lab("lab1", "two-node"), (stage, detail) -> { });
+        this.cluster.execs.clear();
+
+        runtime.shell("lab1", "client", List.of("bash", "-i"), new StreamListener() {
+            @Override
+            public void onOutput(byte[] chunk) {
+            }
+
+            @Override
+            public void onClosed(String reason) {
+            }
+        }).close();
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (this.cluster.execs.size() < 3 && System.nanoTime() < deadline) {
+            Thread.sleep(20); // the hang-up runs on a background thread once the shell is closed
+        }
+        var execs = this.cluster.execs;
+        String marker = execs.get(0).command().get(1);
+        assertThat(marker).startsWith("TCLAB_STREAM=");
+        long[] shell = this.cluster.streams.get(marker);
+        assertThat(execs.get(1)).satisfies(e -> {
+            assertThat(e.container()).isEqualTo("node");
+            assertThat(e.script()).contains("grep -qsaxz '" + marker + "'");
+        });
+        assertThat(execs.get(2)).satisfies(e -> {
+            assertThat(e.container()).isEqualTo("node");
+            assertThat(e.script()).contains("kill -HUP -- -" + shell[0], "= " + shell[1] + " ]")
+                    .doesNotContain("/run/");
+        });
+        assertThat(execs).noneSatisfy(e -> assertThat(e.script()).contains(".pid"));
     }
 
     @Test

@@ -67,6 +67,9 @@ final class MockCluster implements AutoCloseable {
             "ip link add (\\S+) netns \\$(p\\d+) type veth peer name (\\S+) netns \\$(p\\d+)");
 
     final List<Exec> execs = new CopyOnWriteArrayList<>();
+    /** Streams started, by their marker ({@code TCLAB_STREAM=...}): the simulated pid and start ticks of each. */
+    final Map<String, long[]> streams = new ConcurrentHashMap<>();
+    private static final String STREAM_MARKER = dev.tclab.lab.BoundedCommand.STREAM_MARKER + "=";
     /** What the kernel probe reports on each cluster node: feature to supported. */
     final Map<String, Map<String, Boolean>> kernels = new ConcurrentHashMap<>();
     /** Interfaces in each pod's network namespace, by pod UID (the simulated kernel's view). */
@@ -281,12 +284,13 @@ final class MockCluster implements AutoCloseable {
             if (words.get(0).equals("env")) {
                 words.remove(0);
                 while (!words.isEmpty() && words.get(0).contains("=")) {
-                    words.remove(0);
+                    String variable = words.remove(0);
+                    if (variable.startsWith(STREAM_MARKER)) {
+                        streams.putIfAbsent(variable, new long[] {1000 + streams.size(), 424242 + streams.size()});
+                    }
                 }
             } else if (words.get(0).equals("timeout")) {
                 timeoutMillis = Long.parseLong(words.get(3)) * 1000;
-                words.subList(0, 4).clear();
-            } else if (words.size() > 3 && words.get(0).equals("sh") && words.get(2).startsWith("echo $$ > ")) {
                 words.subList(0, 4).clear();
             } else {
                 break;
@@ -313,7 +317,16 @@ final class MockCluster implements AutoCloseable {
                     return process;
                 }
             }
-        } else if (!script.startsWith("p=$(cat ")) {
+        } else if (script.contains("grep -qsaxz '" + STREAM_MARKER)) {
+            // The stream lookup: the process an exec started with this marker, as "pid start-ticks".
+            Matcher marker = Pattern.compile("'(" + STREAM_MARKER + "[^']+)'").matcher(script);
+            long[] stream = marker.find() ? streams.get(marker.group(1)) : null;
+            if (stream != null) {
+                process.out.append(stream[0]).append(' ').append(stream[1]).append('\n');
+            } else {
+                process.exit = 1;
+            }
+        } else if (!script.startsWith("same() {")) {
             shell(script, uid, timeoutMillis, process);
         }
         return process;
