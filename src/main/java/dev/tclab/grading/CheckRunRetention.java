@@ -1,6 +1,7 @@
 package dev.tclab.grading;
 
 import dev.tclab.config.TclabConfig;
+import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -17,6 +18,7 @@ import org.jboss.logging.Logger;
  * from the runs (see {@link CheckRunLog#prune}), so progress and the workshop export do not change.
  */
 @ApplicationScoped
+@Startup // a wrong setting stops the start with its reason, not the first pruning round
 public class CheckRunRetention {
 
     private static final Logger LOG = Logger.getLogger(CheckRunRetention.class);
