@@ -24,7 +24,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** Check runs and their results in the database, so {@code GET .../checks/{run}} answers after a restart. */
+/**
+ * Check runs and their results in the database, so {@code GET .../checks/{run}} answers after a restart, and each
+ * learner's step tally (attempts, first pass, latest run: table step_run_tally), kept with the runs so that pruning
+ * old runs changes no progress.
+ */
 @ApplicationScoped
 public class JdbcCheckRunLog implements CheckRunLog {
 
@@ -240,43 +244,51 @@ public class JdbcCheckRunLog implements CheckRunLog {
 
     @Override
     public int prune(int keepPerStep, Instant startedBefore, int maxRuns) {
-        int deleted = 0;
         // Each rule selects a bounded list of ids once, then deletes them in short statements (each commits alone,
         // so no lock is held long); a step's latest run (its tally's) is never selected.
-        for (String select : List.of(SURPLUS_RUNS, OLD_RUNS)) {
-            int budget = maxRuns - deleted;
-            if (budget <= 0) {
-                break;
+        int deleted = delete(select(SURPLUS_RUNS, s -> s.setInt(1, keepPerStep), maxRuns));
+        if (deleted < maxRuns) {
+            deleted += delete(select(OLD_RUNS, s -> s.setObject(1, startedBefore.atOffset(ZoneOffset.UTC)),
+                    maxRuns - deleted));
+        }
+        return deleted;
+    }
+
+    /** Sets the rule's first parameter (the second is how many ids at most). */
+    @FunctionalInterface
+    private interface RuleParameter {
+        void set(PreparedStatement statement) throws SQLException;
+    }
+
+    private List<String> select(String rule, RuleParameter parameter, int most) {
+        return jdbc.run("find check runs to prune", c -> {
+            try (PreparedStatement s = c.prepareStatement(rule)) {
+                parameter.set(s);
+                s.setInt(2, most);
+                List<String> found = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        found.add(rs.getString(1));
+                    }
+                }
+                return found;
             }
-            List<String> ids = jdbc.run("find check runs to prune", c -> {
-                try (PreparedStatement s = c.prepareStatement(select)) {
-                    if (select == SURPLUS_RUNS) {
-                        s.setInt(1, keepPerStep);
-                    } else {
-                        s.setObject(1, startedBefore.atOffset(ZoneOffset.UTC));
+        });
+    }
+
+    private int delete(List<String> runIds) {
+        int deleted = 0;
+        for (int from = 0; from < runIds.size(); from += DELETE_BATCH) {
+            List<String> batch = runIds.subList(from, Math.min(runIds.size(), from + DELETE_BATCH));
+            deleted += jdbc.run("prune check runs", c -> {
+                try (PreparedStatement s = c.prepareStatement("DELETE FROM check_run WHERE id IN ("
+                        + String.join(", ", Collections.nCopies(batch.size(), "?")) + ")")) {
+                    for (int i = 0; i < batch.size(); i++) {
+                        s.setString(i + 1, batch.get(i));
                     }
-                    s.setInt(2, budget);
-                    List<String> found = new ArrayList<>();
-                    try (ResultSet rs = s.executeQuery()) {
-                        while (rs.next()) {
-                            found.add(rs.getString(1));
-                        }
-                    }
-                    return found;
+                    return s.executeUpdate();
                 }
             });
-            for (int from = 0; from < ids.size(); from += DELETE_BATCH) {
-                List<String> batch = ids.subList(from, Math.min(ids.size(), from + DELETE_BATCH));
-                deleted += jdbc.run("prune check runs", c -> {
-                    try (PreparedStatement s = c.prepareStatement("DELETE FROM check_run WHERE id IN ("
-                            + String.join(", ", Collections.nCopies(batch.size(), "?")) + ")")) {
-                        for (int i = 0; i < batch.size(); i++) {
-                            s.setString(i + 1, batch.get(i));
-                        }
-                        return s.executeUpdate();
-                    }
-                });
-            }
         }
         return deleted;
     }
