@@ -65,8 +65,7 @@ class TerminalThreadsIT {
         for (int i = 0; i < count; i++) {
             String node = i % 2 == 0 ? "client" : "server";
             running.add(pages.submit(() -> {
-                try (TestSocket socket = TestSocket.open(base, "/ws/labs/" + labId + "/nodes/" + node + "/terminal",
-                        cookie, TestSocket.originOf(base))) {
+                try (TestSocket socket = TestSocket.terminal(base, labId, node, cookie)) {
                     socket.awaitOutput(out -> out.contains("@" + node), Duration.ofSeconds(30));
                 }
                 return null;
