@@ -10,13 +10,9 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.ColorScheme;
 import dev.tclab.web.Chromium.Screen;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * the plot follows dark mode. Screenshots land in target/ for review.
  */
 @QuarkusTest
-class LatencyPlotBrowserIT {
+class LatencyPlotBrowserIT extends ChromiumTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final String CHART = ".tclab-pane[data-node=client] .tclab-latency";
@@ -44,23 +40,6 @@ class LatencyPlotBrowserIT {
               }
               return n;
             }""";
-
-    private static Chromium chromium;
-
-    @TestHTTPResource("/")
-    URI root;
-
-    @BeforeAll
-    static void launch() {
-        chromium = Chromium.launch();
-    }
-
-    @AfterAll
-    static void close() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     private static int pixels(Page page, List<Integer> rgb) {
         return ((Number) page.evaluate(PIXELS_OF, List.of(CHART + " canvas", rgb))).intValue();

@@ -12,17 +12,13 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Route;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.web.Chromium.Screen;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import com.microsoft.playwright.options.ColorScheme;
 import java.io.IOException;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
-class LearnerFeedbackBrowserTest {
+class LearnerFeedbackBrowserTest extends ChromiumTest {
 
     private static final String FAILED_RUN = """
             {"id": "r1", "step": "shape", "state": "failed", "detail": "not yet", "finished": true, "results": [
@@ -63,23 +59,6 @@ class LearnerFeedbackBrowserTest {
                   "ratio": null, "expected": "about 10mbit (± 15 %)", "passed": true, "message": "ok", "children": []}],
                "errors": {}, "raw": {}}]}
             """;
-
-    private static Chromium chromium;
-
-    @TestHTTPResource("/")
-    URL root;
-
-    @BeforeAll
-    static void launch() {
-        chromium = Chromium.launch();
-    }
-
-    @AfterAll
-    static void close() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     private BrowserContext laptop() {
         return chromium.browser().newContext(Screen.LAPTOP.options());

@@ -13,15 +13,11 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.ColorScheme;
 import dev.tclab.web.Chromium.Screen;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,27 +26,10 @@ import org.junit.jupiter.api.Test;
  * Stop asking first; the terminal's new-shell key and "Use it here". Screenshots land in target/ for review.
  */
 @QuarkusTest
-class LearnerPageBrowserIT {
+class LearnerPageBrowserIT extends ChromiumTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern SIZE = Pattern.compile("size=(\\d+) (\\d+)");
-
-    private static Chromium chromium;
-
-    @TestHTTPResource("/")
-    URI root;
-
-    @BeforeAll
-    static void launch() {
-        chromium = Chromium.launch();
-    }
-
-    @AfterAll
-    static void close() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     /** Entirely inside the viewport (and displayed). */
     private static boolean inView(Page page, Locator locator) {

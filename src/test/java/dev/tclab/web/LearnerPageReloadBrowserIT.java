@@ -15,14 +15,10 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.ColorScheme;
 import dev.tclab.web.Chromium.Screen;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.net.URI;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,27 +27,10 @@ import org.junit.jupiter.api.Test;
  * below the sticky bar. Screenshots land in target/ for review.
  */
 @QuarkusTest
-class LearnerPageReloadBrowserIT {
+class LearnerPageReloadBrowserIT extends ChromiumTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern RATE = Pattern.compile("Shape the uplink to (\\d+) Mbit/s");
-
-    private static Chromium chromium;
-
-    @TestHTTPResource("/")
-    URI root;
-
-    @BeforeAll
-    static void launch() {
-        chromium = Chromium.launch();
-    }
-
-    @AfterAll
-    static void close() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     private static int samples(Page page, String node) {
         Object count = page.evaluate("n => document.querySelector(`.tclab-stats-node[data-node=${n}]`)?.dataset.samples ?? '0'", node);

@@ -13,16 +13,12 @@ import com.microsoft.playwright.options.AriaRole;
 import com.sun.net.httpserver.HttpServer;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.LabService;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.net.InetSocketAddress;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,27 +27,10 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
-class LessonBrowserTest {
-
-    private static Chromium chromium;
-
-    @TestHTTPResource("/")
-    URL root;
+class LessonBrowserTest extends ChromiumTest {
 
     @Inject
     LabService labs;
-
-    @BeforeAll
-    static void launch() {
-        chromium = Chromium.launch();
-    }
-
-    @AfterAll
-    static void close() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     @Test
     void shouldAnswerAQuizInPlaceWithoutReloadingThePage() {

@@ -7,12 +7,8 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.web.Chromium.Screen;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import java.net.URL;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,24 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
-class OneLabPerLearnerBrowserTest {
-
-    private static Chromium chromium;
-
-    @TestHTTPResource("/")
-    URL root;
-
-    @BeforeAll
-    static void launch() {
-        chromium = Chromium.launch();
-    }
-
-    @AfterAll
-    static void close() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
+class OneLabPerLearnerBrowserTest extends ChromiumTest {
 
     @Test
     void shouldOfferToStopTheOtherLessonsLabAndShowTheRunningOneInTheCatalog() {
