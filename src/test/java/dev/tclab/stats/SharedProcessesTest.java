@@ -47,21 +47,7 @@ class SharedProcessesTest {
                 case NODE_GONE -> throw new NodeNotFoundException("lab1", "client");
                 default -> {
                     generations.add(generation);
-                    return new ProcessStream() {
-                        @Override
-                        public boolean write(byte[] input) {
-                            return true;
-                        }
-
-                        @Override
-                        public void resize(int columns, int rows) {
-                        }
-
-                        @Override
-                        public void close() {
-                            closed.incrementAndGet();
-                        }
-                    };
+                    return new StubProcessStream(closed::incrementAndGet);
                 }
             }
         }
