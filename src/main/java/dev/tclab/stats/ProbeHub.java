@@ -12,8 +12,6 @@ import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -33,7 +31,7 @@ public class ProbeHub {
     private final LabRuntime runtime;
     private final ObjectMapper json;
     private final Clock clock = Clock.systemUTC();
-    private final Map<Key, ProbeRunner> runners = new ConcurrentHashMap<>();
+    private final SharedProcesses<Key> runners = new SharedProcesses<>();
     private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-probe-restart"));
     // Separate from restarts, which block on the engine: a flush only hands frames to the viewers.
     private final ScheduledExecutorService flushes = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-probe-flush"));
@@ -56,43 +54,21 @@ public class ProbeHub {
                 watched.add(i);
             }
         } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
-            watched.forEach(i -> unwatch(new Key(labId, i), viewer));
+            watched.forEach(i -> runners.unwatch(new Key(labId, i), viewer));
             throw e;
         }
     }
 
     private void watch(Key key, Topology.Probe probe, StatsViewer viewer)
             throws EngineUnavailableException, NodeNotFoundException {
-        while (true) {
-            ProbeRunner runner = runners.computeIfAbsent(key, k -> new ProbeRunner(k.labId(), probe, k.index(), runtime,
-                    json, restarts, flushes, FLUSH_EVERY_MS, clock, () -> runners.remove(k)));
-            try {
-                if (runner.watch(viewer)) {
-                    return;
-                }
-            } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
-                if (runner.unwatch(viewer)) {
-                    runners.remove(key, runner);
-                    runner.stop();
-                }
-                throw e;
-            }
-            runners.remove(key, runner);
-        }
+        runners.watch(key, viewer, (k, onGone) -> new ProbeRunner(k.labId(), probe, k.index(), runtime, json, restarts,
+                flushes, FLUSH_EVERY_MS, clock, onGone));
     }
 
     /** Stops delivering to {@code viewer}; a probe stops when nobody watches its lab any more. */
     void unwatch(String labId, int probeCount, StatsViewer viewer) {
         for (int i = 0; i < probeCount; i++) {
-            unwatch(new Key(labId, i), viewer);
-        }
-    }
-
-    private void unwatch(Key key, StatsViewer viewer) {
-        ProbeRunner runner = runners.get(key);
-        if (runner != null && runner.unwatch(viewer)) {
-            runners.remove(key, runner);
-            runner.stop();
+            runners.unwatch(new Key(labId, i), viewer);
         }
     }
 
@@ -102,7 +78,7 @@ public class ProbeHub {
     }
 
     void onShutdown(@Observes ShutdownEvent event) {
-        List.copyOf(runners.values()).forEach(ProbeRunner::stop);
+        runners.stopAll();
         restarts.shutdownNow();
         flushes.shutdownNow();
     }

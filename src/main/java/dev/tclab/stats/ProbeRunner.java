@@ -1,6 +1,5 @@
 package dev.tclab.stats;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.LabRuntime;
@@ -11,8 +10,6 @@ import dev.tclab.lab.Topology;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +21,7 @@ import org.jboss.logging.Logger;
  * or kills in the node changes what it measures. When it ends (no route to the address, a broken stream) it is
  * restarted with backoff, like a node's sampler, and the viewers are told why.
  */
-final class ProbeRunner {
+final class ProbeRunner extends SharedNodeProcess {
 
     private static final Logger LOG = Logger.getLogger(ProbeRunner.class);
     /** ping's lines are under 100 bytes; anything longer is cut (see {@link LineSplitter}). */
@@ -35,17 +32,9 @@ final class ProbeRunner {
     private final Topology.Probe probe;
     private final int index;
     private final LabRuntime runtime;
-    private final ObjectMapper json;
-    private final ScheduledExecutorService restarts;
     private final Clock clock;
-    private final Runnable onGone;
     private final LatencyTracker tracker;
-    private final Set<StatsViewer> viewers = new CopyOnWriteArraySet<>();
     private final ScheduledFuture<?> flusher;
-    private ProcessStream process;
-    private boolean stopped;
-    private int failures;
-    private long generation;
     /** The last line of the process that was not a measurement: why it ended, if it did. */
     private String lastWords;
 
@@ -55,14 +44,12 @@ final class ProbeRunner {
     ProbeRunner(String labId, Topology.Probe probe, int index, LabRuntime runtime, ObjectMapper json,
                 ScheduledExecutorService restarts, ScheduledExecutorService flushes, long flushEveryMs, Clock clock,
                 Runnable onGone) {
+        super(json, restarts, onGone);
         this.labId = labId;
         this.probe = probe;
         this.index = index;
         this.runtime = runtime;
-        this.json = json;
-        this.restarts = restarts;
         this.clock = clock;
-        this.onGone = onGone;
         this.tracker = new LatencyTracker(probe.every().toMillis());
         this.flusher = flushes.scheduleAtFixedRate(this::flush, flushEveryMs, flushEveryMs, TimeUnit.MILLISECONDS);
     }
@@ -73,45 +60,28 @@ final class ProbeRunner {
         return List.of("ping", "-n", "-D", "-O", "-i", interval, probe.to());
     }
 
-    /** Adds a viewer and starts the process if it is not running; false when this runner was already stopped. */
-    synchronized boolean watch(StatsViewer viewer) throws EngineUnavailableException, NodeNotFoundException {
-        if (stopped) {
-            return false;
-        }
-        if (process == null) {
-            startProcess();
-        }
-        viewers.add(viewer);
-        return true;
+    @Override
+    String name() {
+        return "probe " + probe.name() + " of " + labId;
     }
 
-    /** Removes a viewer; true when nobody watches any more. */
-    synchronized boolean unwatch(StatsViewer viewer) {
-        viewers.remove(viewer);
-        return viewers.isEmpty();
+    @Override
+    String goneMessage() {
+        return "The lab's " + probe.from() + " node is not running any more, so its latency probe stopped.";
     }
 
-    /** Ends the process for good; idempotent. */
-    void stop() {
-        ProcessStream toClose;
-        synchronized (this) {
-            stopped = true;
-            toClose = process;
-            process = null;
-        }
+    @Override
+    void stopPacing() {
         flusher.cancel(false);
-        if (toClose != null) {
-            toClose.close();
-        }
     }
 
-    private void startProcess() throws EngineUnavailableException, NodeNotFoundException {
-        long mine = ++generation;
+    @Override
+    ProcessStream start(long generation) throws EngineUnavailableException, NodeNotFoundException {
         synchronized (tracker) {
             tracker.restart();
         }
-        LineSplitter lines = new LineSplitter(MAX_LINE, line -> line(mine, line));
-        process = runtime.stream(labId, probe.from(), command(probe), new StreamListener() {
+        LineSplitter lines = new LineSplitter(MAX_LINE, line -> line(generation, line));
+        return runtime.stream(labId, probe.from(), command(probe), new StreamListener() {
             @Override
             public void onOutput(byte[] chunk) {
                 lines.accept(chunk);
@@ -119,15 +89,15 @@ final class ProbeRunner {
 
             @Override
             public void onClosed(String reason) {
-                processEnded(mine, reason);
+                processEnded(generation, reason);
             }
         });
     }
 
-    private void line(long which, String text) {
+    private void line(long generation, String text) {
         PingLine line = PingLine.parse(text);
         synchronized (this) {
-            if (which != generation) {
+            if (!isCurrent(generation)) {
                 return;
             }
             if (line instanceof PingLine.Other other) {
@@ -137,7 +107,7 @@ final class ProbeRunner {
                 return;
             }
             if (line instanceof PingLine.Reply) {
-                failures = 0;
+                succeeded();
             }
         }
         synchronized (tracker) {
@@ -160,51 +130,17 @@ final class ProbeRunner {
         }
     }
 
-    private void processEnded(long which, String reason) {
-        long delay;
-        String why;
-        synchronized (this) {
-            if (stopped || which != generation) {
-                return;
-            }
-            process = null;
-            delay = RestartBackoff.millis(failures);
-            failures++;
-            why = lastWords != null ? lastWords : reason;
-            lastWords = null;
-        }
-        LOG.debugf("probe %s of %s ended (%s); restarting in %d ms", probe.name(), labId, why, delay);
+    /** The ping's own last words say best why it ended (no route, unknown host); the stream's reason otherwise. */
+    @Override
+    String why(String reason) {
+        String why = lastWords != null ? lastWords : reason;
+        lastWords = null;
+        return why;
+    }
+
+    @Override
+    void ended(String why, long delayMillis) {
         publish(new StatsFrames.ProbeNotice(probe.name(), index, "The latency probe '" + probe.name() + "' stopped ("
-                + why + "); it starts again in " + Math.max(1, delay / 1000) + " s."));
-        restarts.schedule(this::restart, delay, TimeUnit.MILLISECONDS);
-    }
-
-    private void restart() {
-        try {
-            synchronized (this) {
-                if (stopped || process != null) {
-                    return;
-                }
-                startProcess();
-            }
-        } catch (NodeNotFoundException e) {
-            String message = "The lab's " + probe.from() + " node is not running any more, so its latency probe stopped.";
-            viewers.forEach(v -> v.gone(message));
-            stop();
-            onGone.run();
-        } catch (EngineUnavailableException | RuntimeException e) {
-            LOG.debugf("probe %s of %s could not restart: %s", probe.name(), labId, e.getMessage());
-            processEnded(generation, e.getMessage());
-        }
-    }
-
-    private void publish(Object frame) {
-        String text;
-        try {
-            text = json.writeValueAsString(frame);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("statistics frames are plain records", e);
-        }
-        viewers.forEach(v -> v.send(text));
+                + why + "); it starts again in " + Math.max(1, delayMillis / 1000) + " s."));
     }
 }

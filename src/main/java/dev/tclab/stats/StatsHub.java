@@ -11,8 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -34,7 +32,7 @@ public class StatsHub {
     private final Duration interval;
     private final BacklogGuard backlogs;
     private final StatsHistory history;
-    private final Map<Key, NodeSampler> samplers = new ConcurrentHashMap<>();
+    private final SharedProcesses<Key> samplers = new SharedProcesses<>();
     private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-restart"));
     // Separate from restarts, which block on the engine: a tick only queues a line for a sampler's stdin.
     private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-tick"));
@@ -59,33 +57,13 @@ public class StatsHub {
      */
     void watch(String labId, String node, List<String> interfaces, StatsViewer viewer)
             throws EngineUnavailableException, NodeNotFoundException {
-        Key key = new Key(labId, node);
-        while (true) {
-            NodeSampler sampler = samplers.computeIfAbsent(key, k -> new NodeSampler(labId, node, interfaces, runtime,
-                    interval, json, restarts, ticks, backlogs, history, () -> samplers.remove(k)));
-            try {
-                if (sampler.watch(viewer)) {
-                    return;
-                }
-            } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
-                if (sampler.unwatch(viewer)) {
-                    samplers.remove(key, sampler);
-                    sampler.stop();
-                }
-                throw e;
-            }
-            samplers.remove(key, sampler);
-        }
+        samplers.watch(new Key(labId, node), viewer, (key, onGone) -> new NodeSampler(labId, node, interfaces, runtime,
+                interval, json, restarts, ticks, backlogs, history, onGone));
     }
 
     /** Stops delivering to {@code viewer}; the sampler stops when nobody watches the node any more. */
     void unwatch(String labId, String node, StatsViewer viewer) {
-        Key key = new Key(labId, node);
-        NodeSampler sampler = samplers.get(key);
-        if (sampler != null && sampler.unwatch(viewer)) {
-            samplers.remove(key, sampler);
-            sampler.stop();
-        }
+        samplers.unwatch(new Key(labId, node), viewer);
     }
 
     /** Number of sampler processes running or restarting. */
@@ -94,7 +72,7 @@ public class StatsHub {
     }
 
     void onShutdown(@Observes ShutdownEvent event) {
-        List.copyOf(samplers.values()).forEach(NodeSampler::stop);
+        samplers.stopAll();
         restarts.shutdownNow();
         ticks.shutdownNow();
     }

@@ -1,11 +1,5 @@
 package dev.tclab.terminal;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.NodeNotFoundException;
-import dev.tclab.http.SocketCloseCodes;
-import dev.tclab.http.SocketRefusedException;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
 import io.quarkus.websockets.next.OnOpen;
@@ -33,38 +27,27 @@ public class HostTerminalSocket {
 
     private final HostTerminalAccess access;
     private final TerminalSessions sessions;
-    private final ObjectMapper json;
-    private final long maxPendingBytes;
+    private final TerminalHandshake handshake;
 
-    public HostTerminalSocket(HostTerminalAccess access, TerminalSessions sessions, ObjectMapper json, TclabConfig config) {
+    public HostTerminalSocket(HostTerminalAccess access, TerminalSessions sessions, TerminalHandshake handshake) {
         this.access = access;
         this.sessions = sessions;
-        this.json = json;
-        this.maxPendingBytes = config.terminal().maxPendingBytes();
+        this.handshake = handshake;
     }
 
     @OnOpen
     @Blocking
     public void open(WebSocketConnection connection, @PathParam String eventId, @PathParam String learner,
                      @PathParam String labId, @PathParam String node) {
-        WebSocketTerminalSink viewer = new WebSocketTerminalSink(connection, json, maxPendingBytes);
+        WebSocketTerminalSink viewer = handshake.page(connection);
         boolean control = "mode=control".equals(connection.handshakeRequest().query());
-        try {
+        handshake.open(viewer, gone -> "The learner's " + node + " node is not running any more.", () -> {
             HostTerminalAccess.Grant grant = access.grant(eventId, learner, labId, control);
-            if (!grant.lab().topology().interactiveNodes().contains(node)) {
-                throw new SocketRefusedException(SocketCloseCodes.BAD_REQUEST,
-                        "Lab " + labId + " has no node '" + node + "' with a terminal.");
-            }
+            TerminalHandshake.requireTerminal(grant.lab(), labId, node);
             TerminalSession session = sessions.watch(new SessionKey(labId, node, grant.learner()), viewer);
             connection.userData().put(VIEWING, new Viewing(grant, session, viewer, control));
             viewer.sendControl(new TerminalFrames.Shell(false));
-        } catch (SocketRefusedException e) {
-            viewer.close(e.closeCode(), e.getMessage());
-        } catch (NodeNotFoundException e) {
-            viewer.close(SocketCloseCodes.LAB_NOT_FOUND, "The learner's " + node + " node is not running any more.");
-        } catch (EngineUnavailableException e) {
-            viewer.close(SocketCloseCodes.ENGINE_UNAVAILABLE, "The Docker engine does not answer: " + e.getMessage());
-        }
+        });
     }
 
     /** Keystrokes of a host who took over go to the shell; a read-only view is told to take over first. */

@@ -1,15 +1,9 @@
 package dev.tclab.terminal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.Lab;
-import dev.tclab.lab.NodeNotFoundException;
 import dev.tclab.lab.LabSocketAccess;
-import dev.tclab.http.SocketCloseCodes;
-import dev.tclab.http.SocketRefusedException;
 import dev.tclab.http.SocketErrors;
-import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
 import io.quarkus.websockets.next.OnError;
@@ -41,39 +35,28 @@ public class TerminalSocket {
 
     private final LabSocketAccess access;
     private final TerminalSessions sessions;
+    private final TerminalHandshake handshake;
     private final ObjectMapper json;
-    private final long maxPendingBytes;
 
-    public TerminalSocket(LabSocketAccess access, TerminalSessions sessions, ObjectMapper json, TclabConfig config) {
+    public TerminalSocket(LabSocketAccess access, TerminalSessions sessions, TerminalHandshake handshake, ObjectMapper json) {
         this.access = access;
         this.sessions = sessions;
+        this.handshake = handshake;
         this.json = json;
-        this.maxPendingBytes = config.terminal().maxPendingBytes();
     }
 
     @OnOpen
     @Blocking
     public void open(WebSocketConnection connection, @PathParam String labId, @PathParam String node) {
-        WebSocketTerminalSink page = new WebSocketTerminalSink(connection, json, maxPendingBytes);
-        try {
+        WebSocketTerminalSink page = handshake.page(connection);
+        handshake.open(page, gone -> "The lab's " + node + " node is not running any more (" + gone.getMessage()
+                + "). Stop the lab and start it again.", () -> {
             LabSocketAccess.Grant grant = access.grant(labId);
-            if (!grant.lab().topology().interactiveNodes().contains(node)) {
-                throw new SocketRefusedException(SocketCloseCodes.BAD_REQUEST,
-                        "Lab " + labId + " has no node '" + node + "' with a terminal.");
-            }
+            TerminalHandshake.requireTerminal(grant.lab(), labId, node);
             TerminalSession session = sessions.attach(new SessionKey(labId, node, grant.learner()), page);
             connection.userData().put(ATTACHMENT, new Attachment(grant.lab(), session, page));
             page.sendControl(new TerminalFrames.Shell(session.attaches() == 1));
-        } catch (SocketRefusedException e) {
-            page.close(e.closeCode(), e.getMessage());
-        } catch (NodeNotFoundException e) {
-            page.close(SocketCloseCodes.LAB_NOT_FOUND, "The lab's " + node + " node is not running any more ("
-                    + e.getMessage() + "). Stop the lab and start it again.");
-        } catch (EngineUnavailableException e) {
-            // Transient: the page reconnects with backoff and gets its shell once the engine answers again.
-            page.sendControl(new TerminalFrames.Error("The Docker engine does not answer: " + e.getMessage()));
-            connection.close(new CloseReason(SocketCloseCodes.ENGINE_UNAVAILABLE, "engine unavailable")).subscribe().with(ok -> { }, f -> { });
-        }
+        });
     }
 
     /**
@@ -111,8 +94,7 @@ public class TerminalSocket {
         if (!SocketErrors.isTooBig(error)) {
             LOG.errorf(error, "terminal socket %s failed", connection.id());
         }
-        new WebSocketTerminalSink(connection, json, maxPendingBytes)
-                .close(SocketErrors.closeCode(error), SocketErrors.explain(error, "terminal"));
+        handshake.page(connection).close(SocketErrors.closeCode(error), SocketErrors.explain(error, "terminal"));
     }
 
     @OnClose

@@ -81,8 +81,7 @@ class PoolStartBenchmark {
             String cookie = learnerIds.sign(learnerIds.newId());
             long t0 = System.nanoTime();
             String labId = start(cookie);
-            try (TestSocket terminal = TestSocket.open(base, "/ws/labs/" + labId + "/nodes/client/terminal", cookie,
-                    TestSocket.originOf(base))) {
+            try (TestSocket terminal = TestSocket.terminal(base, labId, "client", cookie)) {
                 terminal.awaitOutput(out -> out.contains("@client"), WAIT);
             }
             double a = (System.nanoTime() - t0) / 1e6;

@@ -74,8 +74,7 @@ class TerminalStatsBenchmark {
             double idle = cpuCoresOver(os, Duration.ofSeconds(30));
             double labsIdle = (labContainersCpuNanos(labs) - labsCpuBefore) / 30e9;
             for (int i = 0; i < LABS; i++) {
-                viewers.add(TestSocket.open(base, "/ws/labs/" + labs.get(i) + "/stats", cookies.get(i),
-                        TestSocket.originOf(base)));
+                viewers.add(TestSocket.stats(base, labs.get(i), cookies.get(i)));
             }
             Thread.sleep(10_000);
             labsCpuBefore = labContainersCpuNanos(labs);

@@ -60,8 +60,7 @@ class LearnerIdentityTest {
                 .extract().path("[0].id");
         assertNotNull(labId, "the lab started with the issued cookie is listed for it");
         TestLabs.startAndAwait("ws-test", cookie, WAIT);
-        try (TestSocket socket = TestSocket.open(base, "/ws/labs/" + labId + "/nodes/client/terminal", cookie,
-                TestSocket.originOf(base))) {
+        try (TestSocket socket = TestSocket.terminal(base, labId, "client", cookie)) {
             socket.sendBinary("same learner");
             socket.awaitOutput(out -> out.contains("same learner"), WAIT);
         } finally {
@@ -80,8 +79,7 @@ class LearnerIdentityTest {
                     .then().statusCode(404).extract().cookie(LearnerIds.COOKIE);
             assertNotNull(replaced, "a forged cookie is replaced by a new learner's");
             assertNotEquals(owner, learnerIds.verify(replaced).orElseThrow());
-            try (TestSocket socket = TestSocket.open(base, "/ws/labs/" + labId + "/nodes/client/terminal", forged,
-                    TestSocket.originOf(base))) {
+            try (TestSocket socket = TestSocket.terminal(base, labId, "client", forged)) {
                 assertEquals((int) SocketCloseCodes.LAB_NOT_FOUND, socket.awaitClose(WAIT));
             }
         } finally {

@@ -44,9 +44,8 @@ class OperatorMetricsTest {
                 : new ExecResult(0, "", "", false);
         String cookie = learnerIds.sign(learnerIds.newId());
         String lab = TestLabs.startAndAwait("example", cookie, WAIT);
-        try (TestSocket terminal = TestSocket.open(base, "/ws/labs/" + lab + "/nodes/client/terminal", cookie,
-                TestSocket.originOf(base));
-             TestSocket stats = TestSocket.open(base, "/ws/labs/" + lab + "/stats", cookie, TestSocket.originOf(base))) {
+        try (TestSocket terminal = TestSocket.terminal(base, lab, "client", cookie);
+             TestSocket stats = TestSocket.stats(base, lab, cookie)) {
             check(cookie, lab, "shape");
             String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
 

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tclab.lab.ExecResult;
-import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
-import dev.tclab.learner.LearnerIds;
-import dev.tclab.web.TestLabs;
+import dev.tclab.web.FakeLearnerLabTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
@@ -15,37 +13,20 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The kernel-memory ceiling on a lab's queues, above the runtime seam: which queue goes, and who is told. */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
-class BacklogGuardTest {
+class BacklogGuardTest extends FakeLearnerLabTest {
 
     private static final long MIB = 1 << 20;
 
     @Inject
     BacklogGuard guard;
-    @Inject
-    FakeLabRuntime runtime;
-    @Inject
-    LearnerIds learnerIds;
 
-    private String cookie;
-    private String labId;
-
-    @BeforeEach
-    void startLab() throws InterruptedException {
-        runtime.reset();
-        cookie = learnerIds.sign(learnerIds.newId());
-        labId = TestLabs.startAndAwait("ws-test", cookie, Duration.ofSeconds(10));
-    }
-
-    @AfterEach
-    void stopLab() {
-        TestLabs.stop(labId, cookie);
+    BacklogGuardTest() {
+        super("ws-test");
     }
 
     @Test

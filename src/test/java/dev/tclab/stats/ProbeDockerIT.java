@@ -11,21 +11,16 @@ import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabRuntime;
-import dev.tclab.learner.LearnerIds;
-import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
-import io.quarkus.test.common.http.TestHTTPResource;
+import dev.tclab.web.LearnerLabTest;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,15 +32,11 @@ import org.junit.jupiter.api.Test;
  * and leaves 50 ms later.
  */
 @QuarkusTest
-class ProbeDockerIT {
+class ProbeDockerIT extends LearnerLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
     private final ObjectMapper json = new ObjectMapper();
 
-    @TestHTTPResource("/")
-    URI base;
-    @Inject
-    LearnerIds learnerIds;
     @Inject
     LabRuntime runtime;
     @Inject
@@ -53,28 +44,14 @@ class ProbeDockerIT {
     @Inject
     DockerClient docker;
 
-    private String cookie;
-    private String labId;
-
-    @BeforeEach
-    void startLab() throws InterruptedException {
-        cookie = learnerIds.sign(learnerIds.newId());
-        labId = TestLabs.startAndAwait("probe-test", cookie, Duration.ofSeconds(90));
-    }
-
-    @AfterEach
-    void stopLab() {
-        TestLabs.stop(labId, cookie);
-    }
-
-    private TestSocket openStats() throws Exception {
-        return TestSocket.open(base, "/ws/labs/" + labId + "/stats", cookie, TestSocket.originOf(base));
+    ProbeDockerIT() {
+        super("probe-test", Duration.ofSeconds(90));
     }
 
     @Test
     void shouldMeasureTheRealRoundTripBareAndBehindAFiftyMillisecondQueueWhateverTheNodesPingSays() throws Exception {
         assertThat(inClient("ping -c 1 10.9.0.2")).as("the lie is live in the node").contains("time=7777 ms");
-        try (TestSocket stats = openStats()) {
+        try (TestSocket stats = openStats(cookie)) {
             List<JsonNode> bare = points(stats, 4_000);
             double bareMs = median(bare);
 
@@ -109,7 +86,7 @@ class ProbeDockerIT {
     @Test
     void shouldRestartAKilledProbeTellThePageAndStopWhenNobodyWatches() throws Exception {
         int before = probes.probeCount();
-        try (TestSocket stats = openStats()) {
+        try (TestSocket stats = openStats(cookie)) {
             points(stats, 1_000);
             assertEquals(before + 1, probes.probeCount(), "one ping for the lab's one probe");
             sh("client", "pkill -x ping");

@@ -43,21 +43,7 @@ class ProbeRunnerTest {
         public ProcessStream stream(String labId, String node, List<String> command, StreamListener listener) {
             commands.add(command);
             listeners.add(listener);
-            return new ProcessStream() {
-                @Override
-                public boolean write(byte[] input) {
-                    return true;
-                }
-
-                @Override
-                public void resize(int columns, int rows) {
-                }
-
-                @Override
-                public void close() {
-                    closed.set(true);
-                }
-            };
+            return new StubProcessStream(() -> closed.set(true));
         }
     };
 

@@ -9,54 +9,31 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.RetainedHeap;
-import dev.tclab.learner.LearnerIds;
 import dev.tclab.http.SocketCloseCodes;
-import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
-import io.quarkus.test.common.http.TestHTTPResource;
+import dev.tclab.web.LearnerLabTest;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Live statistics of a real lab: counters and rates during an iperf3 run, sampler restarts, access rules. */
 @QuarkusTest
-class StatsDockerIT {
+class StatsDockerIT extends LearnerLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
     private final ObjectMapper json = new ObjectMapper();
 
-    @TestHTTPResource("/")
-    URI base;
-    @Inject
-    LearnerIds learnerIds;
     @Inject
     LabRuntime runtime;
     @Inject
     StatsHub hub;
 
-    private String cookie;
-    private String labId;
-
-    @BeforeEach
-    void startLab() throws InterruptedException {
-        cookie = learnerIds.sign(learnerIds.newId());
-        labId = TestLabs.startAndAwait("ws-test", cookie, Duration.ofSeconds(90));
-    }
-
-    @AfterEach
-    void stopLab() {
-        TestLabs.stop(labId, cookie);
-    }
-
-    private TestSocket openStats(String asCookie) throws Exception {
-        return TestSocket.open(base, "/ws/labs/" + labId + "/stats", asCookie, TestSocket.originOf(base));
+    StatsDockerIT() {
+        super("ws-test", Duration.ofSeconds(90));
     }
 
     @Test

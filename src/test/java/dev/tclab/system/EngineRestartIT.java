@@ -92,7 +92,7 @@ class EngineRestartIT {
     }
 
     private TestSocket terminal(String labId, String cookie) throws Exception {
-        return TestSocket.open(base, "/ws/labs/" + labId + "/nodes/client/terminal", cookie, TestSocket.originOf(base));
+        return TestSocket.terminal(base, labId, "client", cookie);
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {

@@ -51,8 +51,7 @@ class TerminalDockerIT {
     }
 
     private TestSocket open(String node, String asCookie) throws Exception {
-        return TestSocket.open(base, "/ws/labs/" + labId + "/nodes/" + node + "/terminal", asCookie,
-                TestSocket.originOf(base));
+        return TestSocket.terminal(base, labId, node, asCookie);
     }
 
     @Test

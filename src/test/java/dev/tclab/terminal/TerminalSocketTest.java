@@ -4,60 +4,31 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
-import dev.tclab.learner.LearnerIds;
 import dev.tclab.http.SocketCloseCodes;
+import dev.tclab.web.FakeLearnerLabTest;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import jakarta.inject.Inject;
-import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The terminal socket's protocol and access rules, above the runtime seam (the fake shell echoes its input). */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
-class TerminalSocketTest {
+class TerminalSocketTest extends FakeLearnerLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    @TestHTTPResource("/")
-    URI base;
-    @Inject
-    LearnerIds learnerIds;
-    @Inject
-    FakeLabRuntime runtime;
-
-    private String cookie;
-    private String labId;
-
-    @BeforeEach
-    void startLab() throws InterruptedException {
-        runtime.reset();
-        cookie = learnerIds.sign(learnerIds.newId());
-        labId = TestLabs.startAndAwait("ws-test", cookie, WAIT);
-    }
-
-    @AfterEach
-    void stopLab() {
-        TestLabs.stop(labId, cookie);
-    }
-
-    private TestSocket open(String node, String asCookie) throws Exception {
-        return TestSocket.open(base, "/ws/labs/" + labId + "/nodes/" + node + "/terminal", asCookie,
-                TestSocket.originOf(base));
+    TerminalSocketTest() {
+        super("ws-test");
     }
 
     @Test
     void shouldCarryBytesBothWaysWithoutBreakingSplitUtf8() throws Exception {
-        try (TestSocket socket = open("client", cookie)) {
+        try (TestSocket socket = openTerminal("client", cookie)) {
             byte[] euro = "€".getBytes(java.nio.charset.StandardCharsets.UTF_8);
             socket.sendBinary("price: ");
             socket.sendBinary(new byte[] {euro[0]});
@@ -68,7 +39,7 @@ class TerminalSocketTest {
 
     @Test
     void shouldPassResizeToTheShell() throws Exception {
-        try (TestSocket socket = open("client", cookie)) {
+        try (TestSocket socket = openTerminal("client", cookie)) {
             socket.sendText("{\"type\":\"resize\",\"cols\":132,\"rows\":43}");
             socket.awaitOutput(out -> out.contains("resized 132x43"), WAIT);
         }
@@ -88,18 +59,18 @@ class TerminalSocketTest {
     @Test
     void shouldRefuseAnotherLearnerWithAClearMessage() throws Exception {
         String stranger = learnerIds.sign(learnerIds.newId());
-        try (TestSocket socket = open("client", stranger)) {
+        try (TestSocket socket = openTerminal("client", stranger)) {
             assertTrue(socket.nextText(WAIT).contains("No lab " + labId + " of yours"));
             assertEquals((int) SocketCloseCodes.LAB_NOT_FOUND, socket.awaitClose(WAIT));
         }
-        try (TestSocket forged = open("client", "lforged.c2lnbmF0dXJl")) {
+        try (TestSocket forged = openTerminal("client", "lforged.c2lnbmF0dXJl")) {
             assertEquals((int) SocketCloseCodes.LAB_NOT_FOUND, forged.awaitClose(WAIT));
         }
     }
 
     @Test
     void shouldRefuseANodeWithoutTerminal() throws Exception {
-        try (TestSocket socket = open("modem", cookie)) {
+        try (TestSocket socket = openTerminal("modem", cookie)) {
             assertTrue(socket.nextText(WAIT).contains("no node 'modem' with a terminal"));
             assertEquals((int) SocketCloseCodes.BAD_REQUEST, socket.awaitClose(WAIT));
         }
@@ -109,9 +80,8 @@ class TerminalSocketTest {
     void shouldAnswerBadControlMessagesWithoutDisturbingOtherLearners() throws Exception {
         String otherCookie = learnerIds.sign(learnerIds.newId());
         String otherLab = TestLabs.startAndAwait("ws-test", otherCookie, WAIT);
-        try (TestSocket mine = open("client", cookie);
-             TestSocket theirs = TestSocket.open(base, "/ws/labs/" + otherLab + "/nodes/client/terminal",
-                     otherCookie, TestSocket.originOf(base))) {
+        try (TestSocket mine = openTerminal("client", cookie);
+             TestSocket theirs = TestSocket.terminal(base, otherLab, "client", otherCookie)) {
             mine.sendText("{not json");
             assertTrue(mine.nextText(WAIT).contains("not valid JSON"));
             mine.sendText("{\"type\":\"resize\",\"cols\":99999,\"rows\":24}");
@@ -138,7 +108,7 @@ class TerminalSocketTest {
 
     @Test
     void shouldRefuseAMessageAbove64KiBInSmallFramesWith1009AndSayWhy() throws Exception {
-        try (TestSocket socket = open("client", cookie)) {
+        try (TestSocket socket = openTerminal("client", cookie)) {
             socket.sendBinary("still here");
             socket.awaitOutput(out -> out.contains("still here"), WAIT);
             socket.sendBinaryInFrames(new byte[100 * 1024], 20 * 1024);
@@ -149,12 +119,12 @@ class TerminalSocketTest {
 
     @Test
     void shouldReplayRecentOutputToAReconnectingPage() throws Exception {
-        try (TestSocket first = open("server", cookie)) {
+        try (TestSocket first = openTerminal("server", cookie)) {
             assertEquals("{\"type\":\"shell\",\"fresh\":true}", first.nextShellFrame(WAIT));
             first.sendBinary("before the drop");
             first.awaitOutput(out -> out.contains("before the drop"), WAIT);
         }
-        try (TestSocket second = open("server", cookie)) {
+        try (TestSocket second = openTerminal("server", cookie)) {
             second.awaitOutput(out -> out.contains("before the drop"), WAIT);
             assertEquals("{\"type\":\"shell\",\"fresh\":false}", second.nextShellFrame(WAIT),
                     "the same shell, so the page says nothing");
@@ -163,10 +133,10 @@ class TerminalSocketTest {
 
     @Test
     void shouldHandTheShellToTheNewestTab() throws Exception {
-        try (TestSocket first = open("client", cookie)) {
+        try (TestSocket first = openTerminal("client", cookie)) {
             // Opens run on worker threads: the second tab is only "newer" once the first holds the shell.
             first.nextShellFrame(WAIT);
-            try (TestSocket second = open("client", cookie)) {
+            try (TestSocket second = openTerminal("client", cookie)) {
                 assertTrue(first.nextText(WAIT).contains("another tab"));
                 assertEquals((int) SocketCloseCodes.TAKEN_OVER, first.awaitClose(WAIT));
                 second.sendBinary("here now");

@@ -3,15 +3,12 @@ package dev.tclab.terminal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tclab.learner.LearnerIds;
-import dev.tclab.web.TestLabs;
+import dev.tclab.web.LearnerLabTest;
 import dev.tclab.web.TestSocket;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.lang.management.ManagementFactory;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,29 +20,27 @@ import org.junit.jupiter.api.Test;
 /** Closing terminals releases their engine streams and threads (real Docker, grace period 0). */
 @QuarkusTest
 @TestProfile(ZeroGraceProfile.class)
-class TerminalThreadsIT {
+class TerminalThreadsIT extends LearnerLabTest {
 
     private static final int TERMINALS = 200;
     /** One page per node at a time: a second page of the same learner and node would take the shell over. */
     private static final int AT_ONCE = 2;
     private static final int SLACK = 12;
 
-    @TestHTTPResource("/")
-    URI base;
-    @Inject
-    LearnerIds learnerIds;
     @Inject
     TerminalSessions sessions;
 
+    TerminalThreadsIT() {
+        super("ws-test", Duration.ofSeconds(90));
+    }
+
     @Test
     void shouldReturnToTheSameThreadCountAfterOpeningAndClosing200Terminals() throws Exception {
-        String cookie = learnerIds.sign(learnerIds.newId());
-        String labId = TestLabs.startAndAwait("ws-test", cookie, Duration.ofSeconds(90));
         ExecutorService pages = Executors.newFixedThreadPool(AT_ONCE);
         try {
-            openAndClose(labId, cookie, AT_ONCE, pages); // warm up pools and connections
+            openAndClose(AT_ONCE, pages); // warm up pools and connections
             int before = settledThreadCount(Integer.MAX_VALUE);
-            openAndClose(labId, cookie, TERMINALS, pages);
+            openAndClose(TERMINALS, pages);
             int after = settledThreadCount(before + SLACK);
             assertTrue(after <= before + SLACK, "threads before: " + before + ", after 200 terminals: " + after);
             // The last sockets' closes reach the server just after the pages are done: give them a moment.
@@ -55,18 +50,16 @@ class TerminalThreadsIT {
             assertEquals(0, sessions.openCount(), "every shell ended with its socket");
         } finally {
             pages.shutdownNow();
-            TestLabs.stop(labId, cookie);
         }
     }
 
     /** Opens terminals on both nodes side by side, each until its prompt shows, then closes it. */
-    private void openAndClose(String labId, String cookie, int count, ExecutorService pages) throws Exception {
+    private void openAndClose(int count, ExecutorService pages) throws Exception {
         List<Future<?>> running = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String node = i % 2 == 0 ? "client" : "server";
             running.add(pages.submit(() -> {
-                try (TestSocket socket = TestSocket.open(base, "/ws/labs/" + labId + "/nodes/" + node + "/terminal",
-                        cookie, TestSocket.originOf(base))) {
+                try (TestSocket socket = openTerminal(node, cookie)) {
                     socket.awaitOutput(out -> out.contains("@" + node), Duration.ofSeconds(30));
                 }
                 return null;

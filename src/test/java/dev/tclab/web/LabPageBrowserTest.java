@@ -1,19 +1,17 @@
 package dev.tclab.web;
 
+import static dev.tclab.web.LearnerActions.stopLab;
+import static dev.tclab.web.LearnerActions.terminal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.WaitForSelectorState;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -31,26 +29,20 @@ class LabPageBrowserTest {
 
     @Test
     void shouldStartALabRunCommandBlocksAndPlotThroughput() {
-        try (Playwright playwright = Playwright.create();
-             Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
-                     .setExecutablePath(Path.of("/usr/bin/chromium")).setHeadless(true)
-                     .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                             "--disable-component-update", "--disable-sync", "--no-first-run")))) {
-            Page tab = browser.newPage();
-            // Heard by the browser driver's own script, which the page's Content-Security-Policy does not cover.
-            tab.addInitScript("window.__csp = []; document.addEventListener('securitypolicyviolation', "
-                    + "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));");
+        try (Chromium chromium = Chromium.launch()) {
+            Page tab = chromium.browser().newPage();
+            tab.addInitScript(Chromium.RECORD_CSP_VIOLATIONS);
             tab.setDefaultTimeout(TIMEOUT_MS);
             tab.navigate(page.toString());
             tab.click("#lab-start");
-            Locator serverTerminal = tab.locator(".tclab-pane[data-node=server] .xterm-rows");
+            Locator serverTerminal = terminal(tab, "server");
             tab.locator(".tclab-tab[data-node=client]").waitFor();
 
             tab.click("#run-hello");
             // The run button switches to the server's tab and types there.
             tab.waitForCondition(() -> serverTerminal.innerText().contains("hello-from-server"));
 
-            tab.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/lab-page-hello.png")));
+            Chromium.screenshot(tab, "lab-page-hello");
             assertTrue(tab.locator(".tclab-pane[data-node=server] .tclab-stats-scope").innerText()
                     .contains("eth1, eth2, ifb*"), "the page says which interfaces the lab shows");
             assertEquals(0, tab.locator(".tclab-pane[data-node=client] .tclab-stats-scope").count());
@@ -72,13 +64,11 @@ class LabPageBrowserTest {
             // tbf 20mbit: the qdisc's own rate shows in the tree once iperf3 pushes traffic through it.
             tab.waitForCondition(() -> tbfMbits(clientTree.innerText()) > 10);
             String after = (String) plot.evaluate("c => c.toDataURL()");
-            tab.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/lab-page-iperf.png")).setFullPage(true));
+            Chromium.screenshotFullPage(tab, "lab-page-iperf");
             assertNotEquals(before, after, "the throughput plot changed while iperf3 ran");
             assertEquals(List.of(), tab.evaluate("window.__csp"), "terminals and plots run under the CSP");
-            assertTrue(tab.locator(".tclab-pane[data-node=client] .xterm-rows").innerText().contains("iperf3 -c"));
-            tab.click("#lab-stop");
-            tab.click("#lab-stop-confirm");
-            tab.locator("#lab-start").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
+            assertTrue(terminal(tab, "client").innerText().contains("iperf3 -c"));
+            stopLab(tab);
         }
     }
 

@@ -1,20 +1,18 @@
 package dev.tclab.web;
 
+import static dev.tclab.web.LearnerActions.stopLab;
+import static dev.tclab.web.LearnerActions.terminal;
+import static dev.tclab.web.LearnerActions.typeInto;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.ColorScheme;
-import io.quarkus.test.common.http.TestHTTPResource;
+import dev.tclab.web.Chromium.Screen;
 import io.quarkus.test.junit.QuarkusTest;
-import java.net.URI;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,9 +21,9 @@ import org.junit.jupiter.api.Test;
  * the plot follows dark mode. Screenshots land in target/ for review.
  */
 @QuarkusTest
-class LatencyPlotBrowserIT {
+class LatencyPlotBrowserIT extends ChromiumTest {
 
-    private static final double TIMEOUT_MS = 60_000;
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final String CHART = ".tclab-pane[data-node=client] .tclab-latency";
     /** latency.js's colour of a lab's first probe, light and dark. */
     private static final List<Integer> LIGHT_FIRST = List.of(0x6a, 0x1b, 0x9a);
@@ -43,37 +41,13 @@ class LatencyPlotBrowserIT {
               return n;
             }""";
 
-    private static Playwright playwright;
-    private static Browser browser;
-
-    @TestHTTPResource("/")
-    URI root;
-
-    @BeforeAll
-    static void launch() {
-        playwright = Playwright.create();
-        browser = Chromium.launch(playwright);
-    }
-
-    @AfterAll
-    static void close() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (playwright != null) {
-            playwright.close();
-        }
-    }
-
     private static int pixels(Page page, List<Integer> rgb) {
         return ((Number) page.evaluate(PIXELS_OF, List.of(CHART + " canvas", rgb))).intValue();
     }
 
     @Test
     void shouldDrawTheProbesRoundTripsRiseUnderAnUploadAndFollowDarkMode() {
-        try (BrowserContext context = browser.newContext(new Browser.NewContextOptions()
-                .setViewportSize(1366, 768).setColorScheme(ColorScheme.LIGHT))) {
-            context.setDefaultTimeout(TIMEOUT_MS);
+        try (BrowserContext context = chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT)) {
             Page page = context.newPage();
             page.navigate(root + "lessons/bufferbloat-upload");
             page.click("#lab-start");
@@ -86,22 +60,19 @@ class LatencyPlotBrowserIT {
             assertThat(chart.locator("canvas").boundingBox().width).as("the chart is drawn at the pane's width")
                     .isGreaterThan(300);
 
-            Locator client = page.locator(".tclab-pane[data-node=client] .xterm-rows");
+            Locator client = terminal(page, "client");
             page.waitForCondition(() -> client.innerText().contains("root@client"));
-            page.locator(".tclab-pane[data-node=client] .xterm-helper-textarea").focus();
-            page.keyboard().type("iperf3 -c 198.51.100.10 -C cubic -t 10 >/dev/null\n");
+            typeInto(page, "client", "iperf3 -c 198.51.100.10 -C cubic -t 10 >/dev/null\n");
             page.waitForCondition(() -> Double.parseDouble(chart.getAttribute("data-latest-ms")) > 150);
             System.out.println("latency plot under an upload: " + chart.getAttribute("data-latest-ms") + " ms, "
                     + chart.getAttribute("data-points") + " points");
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/latency-plot-1366x768.png")));
+            Chromium.screenshot(page, "latency-plot-1366x768");
 
             page.emulateMedia(new Page.EmulateMediaOptions().setColorScheme(ColorScheme.DARK));
             page.waitForCondition(() -> pixels(page, DARK_FIRST) > 50);
             assertThat(pixels(page, LIGHT_FIRST)).as("no light-mode colour left in dark mode").isLessThan(10);
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/latency-plot-dark-1366x768.png")));
-            page.click("#lab-stop");
-            page.click("#lab-stop-confirm");
-            page.locator("#lab-start").waitFor();
+            Chromium.screenshot(page, "latency-plot-dark-1366x768");
+            stopLab(page);
         }
     }
 }

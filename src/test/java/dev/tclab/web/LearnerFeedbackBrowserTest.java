@@ -1,27 +1,24 @@
 package dev.tclab.web;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.tclab.web.LearnerActions.focusedIn;
+import static dev.tclab.web.LearnerActions.tabTo;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.Route;
 import dev.tclab.lab.FakeRuntimeProfile;
-import io.quarkus.test.common.http.TestHTTPResource;
+import dev.tclab.web.Chromium.Screen;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import com.microsoft.playwright.options.ColorScheme;
 import java.io.IOException;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
-class LearnerFeedbackBrowserTest {
+class LearnerFeedbackBrowserTest extends ChromiumTest {
 
     private static final String FAILED_RUN = """
             {"id": "r1", "step": "shape", "state": "failed", "detail": "not yet", "finished": true, "results": [
@@ -63,30 +60,8 @@ class LearnerFeedbackBrowserTest {
                "errors": {}, "raw": {}}]}
             """;
 
-    private static Playwright playwright;
-    private static Browser browser;
-
-    @TestHTTPResource("/")
-    URL root;
-
-    @BeforeAll
-    static void launch() {
-        playwright = Playwright.create();
-        browser = Chromium.launch(playwright);
-    }
-
-    @AfterAll
-    static void close() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (playwright != null) {
-            playwright.close();
-        }
-    }
-
     private BrowserContext laptop() {
-        return browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768));
+        return chromium.browser().newContext(Screen.LAPTOP.options());
     }
 
     /** Labs of this profile count against its small maximum (3), shared by every test class using it. */
@@ -135,7 +110,7 @@ class LearnerFeedbackBrowserTest {
             assertThat(failed.locator(".check-details")).containsText("matching /^(tbf|cake)$/");
             error.locator(".check-details summary").click();
             assertThat(error.locator(".check-details .check-raw")).hasText("garbled output");
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-check-feedback.png")));
+            Chromium.screenshot(page, "learner-check-feedback");
 
             page.unroute("**/api/labs/*/steps/shape/check");
             page.route("**/api/labs/*/steps/shape/check", route -> json(route, PASSED_RUN));
@@ -168,7 +143,7 @@ class LearnerFeedbackBrowserTest {
             assertThat(card.locator(".steps-progress")).hasText("0 of 1 passed");
             assertThat(card.locator(".progress")).containsText("answered correctly");
             assertThat(card.locator(".card-lab")).containsText("Your lab for this lesson is running.");
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-catalog.png")));
+            Chromium.screenshot(page, "learner-catalog");
 
             card.locator(".card-lab-stop").click();
             assertThat(card.locator(".card-lab-confirm")).containsText("baselines");
@@ -201,7 +176,7 @@ class LearnerFeedbackBrowserTest {
         assertTrue(Files.exists(AXE), "axe-core is installed by the build (npm ci in src/main/web)");
         for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
             // axe is added as a script element: the test lets it past the page's Content-Security-Policy.
-            try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768)
+            try (BrowserContext context = chromium.browser().newContext(Screen.LAPTOP.options()
                     .setColorScheme(scheme).setBypassCSP(true))) {
                 Page page = context.newPage();
                 page.navigate(root.toString());
@@ -218,17 +193,6 @@ class LearnerFeedbackBrowserTest {
                 stopLab(page);
             }
         }
-    }
-
-    /** Presses Tab (or Shift+Tab) until the focused element matches the selector. */
-    private static void tabTo(Page page, String selector, boolean backwards) {
-        for (int i = 0; i < 150; i++) {
-            if ((Boolean) page.evaluate("s => document.activeElement !== null && document.activeElement.matches(s)", selector)) {
-                return;
-            }
-            page.keyboard().press(backwards ? "Shift+Tab" : "Tab");
-        }
-        throw new AssertionError("the keyboard never reached " + selector);
     }
 
     @Test
@@ -264,8 +228,7 @@ class LearnerFeedbackBrowserTest {
             assertThat(page.locator("#lab-stop")).isFocused();
             tabTo(page, "#step-baseline button.cmd-run", true);
             page.keyboard().press("Enter");
-            page.waitForCondition(() -> (Boolean) page.evaluate(
-                    "() => document.activeElement.closest('.tclab-pane[data-node=client] .xterm') !== null"));
+            page.waitForCondition(() -> focusedIn(page, ".tclab-pane[data-node=client] .xterm"));
             stopLab(page);
         }
     }

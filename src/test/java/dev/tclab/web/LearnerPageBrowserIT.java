@@ -1,24 +1,23 @@
 package dev.tclab.web;
 
+import static dev.tclab.web.LearnerActions.focusedIn;
+import static dev.tclab.web.LearnerActions.startLab;
+import static dev.tclab.web.LearnerActions.stopLab;
+import static dev.tclab.web.LearnerActions.terminal;
+import static dev.tclab.web.LearnerActions.typeInto;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.ColorScheme;
-import com.microsoft.playwright.options.WaitForSelectorState;
-import io.quarkus.test.common.http.TestHTTPResource;
+import dev.tclab.web.Chromium.Screen;
 import io.quarkus.test.junit.QuarkusTest;
-import java.net.URI;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,63 +26,10 @@ import org.junit.jupiter.api.Test;
  * Stop asking first; the terminal's new-shell key and "Use it here". Screenshots land in target/ for review.
  */
 @QuarkusTest
-class LearnerPageBrowserIT {
+class LearnerPageBrowserIT extends ChromiumTest {
 
-    private static final double TIMEOUT_MS = 60_000;
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern SIZE = Pattern.compile("size=(\\d+) (\\d+)");
-
-    private static Playwright playwright;
-    private static Browser browser;
-
-    @TestHTTPResource("/")
-    URI root;
-
-    @BeforeAll
-    static void launch() {
-        playwright = Playwright.create();
-        browser = Chromium.launch(playwright);
-    }
-
-    @AfterAll
-    static void close() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (playwright != null) {
-            playwright.close();
-        }
-    }
-
-    private BrowserContext context(int width, int height, ColorScheme scheme) {
-        BrowserContext context = browser.newContext(new Browser.NewContextOptions()
-                .setViewportSize(width, height).setColorScheme(scheme));
-        context.setDefaultTimeout(TIMEOUT_MS);
-        return context;
-    }
-
-    private static Locator terminal(Page page, String node) {
-        return page.locator(".tclab-pane[data-node=" + node + "] .xterm-rows");
-    }
-
-    private static Page startLab(BrowserContext context, String root, String lesson) {
-        Page page = context.newPage();
-        page.navigate(root + "lessons/" + lesson);
-        page.click("#lab-start");
-        Locator client = terminal(page, "client");
-        page.waitForCondition(() -> client.innerText().contains("root@client"));
-        return page;
-    }
-
-    private static void typeInto(Page page, String node, String text) {
-        page.locator(".tclab-pane[data-node=" + node + "] .xterm-helper-textarea").focus();
-        page.keyboard().type(text);
-    }
-
-    private static void stopLab(Page page) {
-        page.click("#lab-stop");
-        page.click("#lab-stop-confirm");
-        page.locator("#lab-start").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
-    }
 
     /** Entirely inside the viewport (and displayed). */
     private static boolean inView(Page page, Locator locator) {
@@ -93,14 +39,9 @@ class LearnerPageBrowserIT {
                 && box.x + box.width <= viewport.width + 0.5 && box.y + box.height <= viewport.height + 0.5;
     }
 
-    private static boolean focusedIn(Page page, String selector) {
-        return (Boolean) page.evaluate("s => document.activeElement !== null && document.activeElement.closest(s) !== null",
-                selector);
-    }
-
     @Test
     void shouldShowLessonTextAnEightyColumnTerminalAndThePlotsAtOnceOnALaptop() {
-        try (BrowserContext context = context(1366, 768, ColorScheme.LIGHT)) {
+        try (BrowserContext context = chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT)) {
             Page tables = context.newPage();
             tables.navigate(root + "lessons/tbf-basics");
             assertThat(tables.locator(".prose table").count()).as("tbf-basics' tables are tables").isGreaterThanOrEqualTo(2);
@@ -140,7 +81,7 @@ class LearnerPageBrowserIT {
             typeInto(page, "client", "tc qdisc add dev eth1 root handle 1: tbf rate 10mbit burst 32kb latency 100ms\n");
             page.waitForCondition(() -> backlog.locator(".u-legend").count() == 1
                     && backlog.locator(".u-legend").innerText().contains("eth1 1: tbf"));
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-1366x768.png")));
+            Chromium.screenshot(page, "learner-page-1366x768");
             typeInto(page, "client", "tc qdisc del dev eth1 root\n");
             page.waitForCondition(() -> backlog.innerText().contains("No qdisc yet"));
             assertThat(page.locator(".tclab-pane[data-node=client] .tclab-chart-throughput .u-legend").innerText())
@@ -159,7 +100,7 @@ class LearnerPageBrowserIT {
 
     @Test
     void shouldReachTheLabFromTheTopAndBringTheTerminalIntoViewOnAPhone() {
-        try (BrowserContext context = context(390, 844, ColorScheme.LIGHT)) {
+        try (BrowserContext context = chromium.context(Screen.PHONE, ColorScheme.LIGHT, TIMEOUT)) {
             Page page = context.newPage();
             page.navigate(root + "lessons/web-test");
             Locator labLink = page.locator(".view-switch a[data-view=lab]");
@@ -179,20 +120,20 @@ class LearnerPageBrowserIT {
             assertThat(inView(page, labLink)).isTrue();
             run.click();
             Locator box = page.locator(".tclab-pane[data-node=client] .tclab-terminal-box");
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-390x844.png")));
+            Chromium.screenshot(page, "learner-page-390x844");
             page.waitForCondition(() -> inView(page, box));
             assertThat(focusedIn(page, ".tclab-pane[data-node=client] .xterm")).isTrue();
             page.waitForCondition(() -> client.innerText().contains("qdisc noqueue"));
             assertThat((Integer) page.evaluate("document.documentElement.scrollWidth")).as("no sideways scrolling")
                     .isLessThanOrEqualTo(390);
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-390x844.png")));
+            Chromium.screenshot(page, "learner-page-390x844");
             stopLab(page);
         }
     }
 
     @Test
     void shouldKeepTabsTextAndPlotsReadableInDarkMode() {
-        try (BrowserContext context = context(1366, 768, ColorScheme.DARK)) {
+        try (BrowserContext context = chromium.context(Screen.LAPTOP, ColorScheme.DARK, TIMEOUT)) {
             Page tables = context.newPage();
             tables.navigate(root + "lessons/tbf-basics");
             assertThat(contrast(tables, ".prose table th", ".prose table th")).as("table header").isGreaterThanOrEqualTo(4.5);
@@ -209,14 +150,14 @@ class LearnerPageBrowserIT {
             assertThat(contrast(page, ".tclab-pane[data-node=client] .tclab-chart-title", "#lab-panel")).as("plot title")
                     .isGreaterThanOrEqualTo(4.5);
             assertThat(contrast(page, ".step-number", "body")).as("muted text").isGreaterThanOrEqualTo(4.5);
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-dark.png")));
+            Chromium.screenshot(page, "learner-page-dark");
             stopLab(page);
         }
     }
 
     @Test
     void shouldKeepTheNewShellKeyAndLetATabTakeItsTerminalBack() {
-        try (BrowserContext context = context(1366, 768, ColorScheme.LIGHT)) {
+        try (BrowserContext context = chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT)) {
             Page first = startLab(context, root.toString(), "web-test");
             Locator client = terminal(first, "client");
             typeInto(first, "client", "exit\n");
@@ -245,7 +186,7 @@ class LearnerPageBrowserIT {
             second.locator(".tclab-pane[data-node=client] .tclab-use-here").waitFor();
             first.locator("#step-baseline button.cmd-run").nth(1).click();
             first.waitForCondition(() -> client.innerText().contains("qdisc noqueue"));
-            first.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-taken-back.png")));
+            Chromium.screenshot(first, "learner-page-taken-back");
             second.close();
             stopLab(first);
         }

@@ -1,23 +1,24 @@
 package dev.tclab.web;
 
+import static dev.tclab.web.LearnerActions.focused;
+import static dev.tclab.web.LearnerActions.focusedIn;
+import static dev.tclab.web.LearnerActions.startLab;
+import static dev.tclab.web.LearnerActions.stopLab;
+import static dev.tclab.web.LearnerActions.tabTo;
+import static dev.tclab.web.LearnerActions.terminal;
+import static dev.tclab.web.LearnerActions.typeInto;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.ColorScheme;
-import com.microsoft.playwright.options.WaitForSelectorState;
-import io.quarkus.test.common.http.TestHTTPResource;
+import dev.tclab.web.Chromium.Screen;
 import io.quarkus.test.junit.QuarkusTest;
-import java.net.URI;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,43 +27,10 @@ import org.junit.jupiter.api.Test;
  * below the sticky bar. Screenshots land in target/ for review.
  */
 @QuarkusTest
-class LearnerPageReloadBrowserIT {
+class LearnerPageReloadBrowserIT extends ChromiumTest {
 
-    private static final double TIMEOUT_MS = 60_000;
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern RATE = Pattern.compile("Shape the uplink to (\\d+) Mbit/s");
-
-    private static Playwright playwright;
-    private static Browser browser;
-
-    @TestHTTPResource("/")
-    URI root;
-
-    @BeforeAll
-    static void launch() {
-        playwright = Playwright.create();
-        browser = Chromium.launch(playwright);
-    }
-
-    @AfterAll
-    static void close() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (playwright != null) {
-            playwright.close();
-        }
-    }
-
-    private BrowserContext context(int width, int height, ColorScheme scheme) {
-        BrowserContext context = browser.newContext(new Browser.NewContextOptions()
-                .setViewportSize(width, height).setColorScheme(scheme));
-        context.setDefaultTimeout(TIMEOUT_MS);
-        return context;
-    }
-
-    private static Locator terminal(Page page, String node) {
-        return page.locator(".tclab-pane[data-node=" + node + "] .xterm-rows");
-    }
 
     private static int samples(Page page, String node) {
         Object count = page.evaluate("n => document.querySelector(`.tclab-stats-node[data-node=${n}]`)?.dataset.samples ?? '0'", node);
@@ -76,43 +44,11 @@ class LearnerPageReloadBrowserIT {
         return "tc qdisc replace dev eth1 root tbf rate " + rate.group(1) + "mbit burst 32kb latency 100ms";
     }
 
-    private static void stopLab(Page page) {
-        page.click("#lab-stop");
-        page.click("#lab-stop-confirm");
-        page.locator("#lab-start").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
-    }
-
-    private static boolean focused(Page page, String selector) {
-        return (Boolean) page.evaluate("s => document.activeElement !== null && document.activeElement.matches(s)", selector);
-    }
-
-    private static boolean focusedIn(Page page, String selector) {
-        return (Boolean) page.evaluate("s => document.activeElement !== null && document.activeElement.closest(s) !== null",
-                selector);
-    }
-
-    /** Presses Tab (or Shift+Tab) until the focused element matches, as a keyboard user would. */
-    private static void tabTo(Page page, String selector, boolean backwards) {
-        for (int i = 0; i < 80; i++) {
-            if (focused(page, selector)) {
-                return;
-            }
-            page.keyboard().press(backwards ? "Shift+Tab" : "Tab");
-        }
-        throw new AssertionError("Tab never reached " + selector + "; focus is on "
-                + page.evaluate("() => document.activeElement?.outerHTML.slice(0, 200)"));
-    }
-
     @Test
     void shouldKeepThePlotsAndTheCheckResultAfterAReload() {
-        try (BrowserContext context = context(1366, 768, ColorScheme.LIGHT)) {
-            Page page = context.newPage();
-            page.navigate(root + "lessons/web-test");
-            page.click("#lab-start");
-            Locator client = terminal(page, "client");
-            page.waitForCondition(() -> client.innerText().contains("root@client"));
-            page.locator(".tclab-pane[data-node=client] .xterm-helper-textarea").focus();
-            page.keyboard().type(shapeCommand(page) + "\n");
+        try (BrowserContext context = chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT)) {
+            Page page = startLab(context, root.toString(), "web-test");
+            typeInto(page, "client", shapeCommand(page) + "\n");
             page.locator("#step-shape button.check-run").click();
             Locator outcome = page.locator("#step-shape .check-result .check-outcome");
             outcome.waitFor();
@@ -120,7 +56,7 @@ class LearnerPageReloadBrowserIT {
             assertThat(result).contains("Passed").contains("measured");
             page.waitForCondition(() -> samples(page, "client") >= 12);
             int before = samples(page, "client");
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-before-reload-1366x768.png")));
+            Chromium.screenshot(page, "learner-page-before-reload-1366x768");
 
             page.reload();
             page.waitForCondition(() -> samples(page, "client") > 0);
@@ -133,14 +69,14 @@ class LearnerPageReloadBrowserIT {
             Locator kept = page.locator("#step-shape .check-result .check-outcome");
             kept.waitFor();
             assertThat(kept.innerText()).as("the same check result after the reload").isEqualTo(result);
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-after-reload-1366x768.png")));
+            Chromium.screenshot(page, "learner-page-after-reload-1366x768");
             stopLab(page);
         }
     }
 
     @Test
     void shouldRunAStepWithTheKeyboardOnly() {
-        try (BrowserContext context = context(1366, 768, ColorScheme.LIGHT)) {
+        try (BrowserContext context = chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT)) {
             Page page = context.newPage();
             page.navigate(root + "lessons/web-test");
             String shape = shapeCommand(page);
@@ -172,14 +108,14 @@ class LearnerPageReloadBrowserIT {
             outcome.waitFor();
             assertThat(outcome.innerText()).contains("Passed");
             assertThat(page.locator("#step-shape .check-result").getAttribute("aria-live")).isEqualTo("polite");
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-keyboard-1366x768.png")));
+            Chromium.screenshot(page, "learner-page-keyboard-1366x768");
             stopLab(page);
         }
     }
 
     @Test
     void shouldShowTheNodeTabsAndTheTerminalBelowTheStickyBarAfterRunOnAPhone() {
-        try (BrowserContext context = context(390, 844, ColorScheme.DARK)) {
+        try (BrowserContext context = chromium.context(Screen.PHONE, ColorScheme.DARK, TIMEOUT)) {
             Page page = context.newPage();
             page.navigate(root + "lessons/web-test");
             page.locator(".view-switch a[data-view=lab]").click();
@@ -202,7 +138,7 @@ class LearnerPageReloadBrowserIT {
                     + " return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === t; }");
             assertThat(onTop).as("nothing covers the node's tab").isEqualTo(true);
             assertThat(focusedIn(page, ".tclab-pane[data-node=client] .xterm")).isTrue();
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/learner-page-run-390x844-dark.png")));
+            Chromium.screenshot(page, "learner-page-run-390x844-dark");
             stopLab(page);
         }
     }

@@ -6,26 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.options.AriaRole;
 import com.sun.net.httpserver.HttpServer;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.LabService;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.net.InetSocketAddress;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,40 +27,14 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
-class LessonBrowserTest {
-
-    private static Playwright playwright;
-    private static Browser browser;
-
-    @TestHTTPResource("/")
-    URL root;
+class LessonBrowserTest extends ChromiumTest {
 
     @Inject
     LabService labs;
 
-    @BeforeAll
-    static void launch() {
-        playwright = Playwright.create();
-        browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
-                .setExecutablePath(Path.of("/usr/bin/chromium"))
-                .setHeadless(true)
-                .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                        "--disable-component-update", "--disable-sync", "--no-first-run")));
-    }
-
-    @AfterAll
-    static void close() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (playwright != null) {
-            playwright.close();
-        }
-    }
-
     @Test
     void shouldAnswerAQuizInPlaceWithoutReloadingThePage() {
-        try (var context = browser.newContext()) {
+        try (var context = chromium.browser().newContext()) {
             Page page = context.newPage();
             page.navigate(root + "lessons/web-test");
             page.evaluate("window.__marker = 1");
@@ -99,7 +66,7 @@ class LessonBrowserTest {
 
     @Test
     void shouldSayInWordsWhyAnAnswerWasNotGraded() {
-        try (var context = browser.newContext()) {
+        try (var context = chromium.browser().newContext()) {
             Page page = context.newPage();
             page.navigate(root + "lessons/web-test");
             page.evaluate("window.__marker = 1");
@@ -122,7 +89,7 @@ class LessonBrowserTest {
 
     @Test
     void shouldAnswerAQuizWithoutJavaScriptByPostingTheForm() {
-        try (var context = browser.newContext(new Browser.NewContextOptions().setJavaScriptEnabled(false))) {
+        try (var context = chromium.browser().newContext(new Browser.NewContextOptions().setJavaScriptEnabled(false))) {
             Page page = context.newPage();
             page.navigate(root.toString());
             page.getByRole(AriaRole.LINK,
@@ -154,7 +121,7 @@ class LessonBrowserTest {
 
     @Test
     void shouldEnableChecksOnlyWhileTheLabRunsAndSayWhenItStopsIdle() {
-        try (var context = browser.newContext()) {
+        try (var context = chromium.browser().newContext()) {
             Page page = context.newPage();
             page.navigate(root + "lessons/web-test");
             Locator check = page.locator("#check-shaped-to-rate button.check-run");
@@ -184,10 +151,8 @@ class LessonBrowserTest {
 
     @Test
     void shouldRunTheLessonPageAndItsLabPanelWithoutAContentSecurityPolicyViolation() {
-        try (var context = browser.newContext()) {
-            // Injected by the browser driver, so the policy does not apply to this listener itself.
-            context.addInitScript("window.__csp = []; document.addEventListener('securitypolicyviolation', "
-                    + "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));");
+        try (var context = chromium.browser().newContext()) {
+            context.addInitScript(Chromium.RECORD_CSP_VIOLATIONS);
             Page page = context.newPage();
             List<String> consoleErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
             page.onConsoleMessage(m -> {
@@ -235,7 +200,7 @@ class LessonBrowserTest {
             exchange.close();
         });
         evil.start();
-        try (var context = browser.newContext()) {
+        try (var context = chromium.browser().newContext()) {
             Page page = context.newPage();
             page.navigate("http://127.0.0.1:" + evil.getAddress().getPort() + "/");
             com.microsoft.playwright.Response fetched = page.waitForResponse(root + "api/labs", () -> page.evaluate(
@@ -258,7 +223,7 @@ class LessonBrowserTest {
 
     @Test
     void shouldRevealHintsAndSolutionsOnlyWhenAsked() {
-        try (var context = browser.newContext()) {
+        try (var context = chromium.browser().newContext()) {
             Page page = context.newPage();
             page.navigate(root + "lessons/web-test");
             Locator solution = page.locator("details.solution");

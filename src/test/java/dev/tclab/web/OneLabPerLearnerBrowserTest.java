@@ -2,19 +2,13 @@ package dev.tclab.web;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 
-import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import dev.tclab.lab.FakeRuntimeProfile;
-import io.quarkus.test.common.http.TestHTTPResource;
+import dev.tclab.web.Chromium.Screen;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import java.net.URL;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,33 +17,11 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
-class OneLabPerLearnerBrowserTest {
-
-    private static Playwright playwright;
-    private static Browser browser;
-
-    @TestHTTPResource("/")
-    URL root;
-
-    @BeforeAll
-    static void launch() {
-        playwright = Playwright.create();
-        browser = Chromium.launch(playwright);
-    }
-
-    @AfterAll
-    static void close() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (playwright != null) {
-            playwright.close();
-        }
-    }
+class OneLabPerLearnerBrowserTest extends ChromiumTest {
 
     @Test
     void shouldOfferToStopTheOtherLessonsLabAndShowTheRunningOneInTheCatalog() {
-        try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768))) {
+        try (BrowserContext context = chromium.browser().newContext(Screen.LAPTOP.options())) {
             Page page = context.newPage();
             page.navigate(root + "lessons/example");
             page.click("#lab-start");
@@ -62,7 +34,7 @@ class OneLabPerLearnerBrowserTest {
             assertThat(offer).containsText("Stop your \u201cExample lesson for authors\u201d lab and start this one?");
             assertThat(offer.locator("a")).hasAttribute("href", "/lessons/example");
             assertThat(page.locator("#lab-replace-cancel")).isFocused();
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/one-lab-offer.png")));
+            Chromium.screenshot(page, "one-lab-offer");
 
             page.click("#lab-replace-cancel");
             assertThat(offer).hasCount(0);
@@ -78,7 +50,7 @@ class OneLabPerLearnerBrowserTest {
             assertThat(card.locator(".card-lab")).containsText("Your lab for this lesson is running.");
             card.locator(".card-lab-stop").click();
             assertThat(card.locator(".card-lab-confirm")).containsText("baselines");
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/one-lab-catalog-stop.png")));
+            Chromium.screenshot(page, "one-lab-catalog-stop");
             card.getByText("Stop and discard the lab").click();
             assertThat(card.locator(".card-lab")).hasText("Lab stopped.");
         }

@@ -1,13 +1,11 @@
 package dev.tclab.web;
 
+import static dev.tclab.web.LearnerActions.stopLab;
+import static dev.tclab.web.LearnerActions.typeInto;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
-import com.microsoft.playwright.options.WaitForSelectorState;
 import dev.tclab.grading.SpecCheckValidator;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
@@ -18,7 +16,6 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -42,16 +39,12 @@ class TbfBasicsRunThroughBrowserIT {
 
     @Test
     void shouldTakeALearnerThroughTokenBucketBasics() {
-        try (Playwright playwright = Playwright.create();
-             Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
-                     .setExecutablePath(Path.of("/usr/bin/chromium")).setHeadless(true)
-                     .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                             "--disable-component-update", "--disable-sync", "--no-first-run")))) {
-            Page page = browser.newPage();
+        try (Chromium chromium = Chromium.launch()) {
+            Page page = chromium.browser().newPage();
             page.setDefaultTimeout(TIMEOUT_MS);
             page.navigate(root + "lessons/tbf-basics");
             page.click("#lab-start");
-            Locator terminal = page.locator(".tclab-pane[data-node=client] .xterm-rows");
+            Locator terminal = LearnerActions.terminal(page, "client");
             page.waitForCondition(() -> terminal.innerText().contains("root@client"));
 
             Locator steps = page.locator("section.step");
@@ -74,7 +67,7 @@ class TbfBasicsRunThroughBrowserIT {
                 assertThat(result.innerText()).as("step " + (i + 1)).contains("✓ Passed");
             }
             page.waitForCondition(() -> page.locator("section.step.step-passed").count() == steps.count());
-            page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/tbf-basics-run-through.png")));
+            Chromium.screenshot(page, "tbf-basics-run-through");
 
             List<Quiz> quizzes = quizzesOfTbfBasics();
             for (Quiz quiz : quizzes) {
@@ -93,9 +86,7 @@ class TbfBasicsRunThroughBrowserIT {
                     .contains(quizzes.size() + " of " + quizzes.size() + " answered correctly");
 
             page.navigate(root + "lessons/tbf-basics");
-            page.click("#lab-stop");
-            page.click("#lab-stop-confirm");
-            page.locator("#lab-start").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
+            stopLab(page);
         }
     }
 
@@ -104,8 +95,7 @@ class TbfBasicsRunThroughBrowserIT {
      * stuck behind a bucket smaller than a frame) is interrupted, as a learner would with Ctrl-C.
      */
     private static void waitForTheShell(Page page, Locator terminal, String marker) {
-        page.locator(".tclab-pane[data-node=client] .xterm-helper-textarea").focus();
-        page.keyboard().type("echo " + marker + "-$((6*7))\n");
+        typeInto(page, "client", "echo " + marker + "-$((6*7))\n");
         for (int attempt = 0; attempt < 3; attempt++) {
             try {
                 page.waitForCondition(() -> terminal.innerText().contains(marker + "-42"),

@@ -61,6 +61,16 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
         return test;
     }
 
+    /** The terminal socket of {@code node} of lab {@code labId}, opened as a page of the server at {@code base} does. */
+    public static TestSocket terminal(URI base, String labId, String node, String cookie) throws Exception {
+        return open(base, "/ws/labs/" + labId + "/nodes/" + node + "/terminal", cookie, originOf(base));
+    }
+
+    /** The statistics socket of lab {@code labId}, opened as a page of the server at {@code base} does. */
+    public static TestSocket stats(URI base, String labId, String cookie) throws Exception {
+        return open(base, "/ws/labs/" + labId + "/stats", cookie, originOf(base));
+    }
+
     /** The Origin a browser would send for a page of the server at {@code base}. */
     public static String originOf(URI base) {
         return "http://" + base.getHost() + ":" + base.getPort();

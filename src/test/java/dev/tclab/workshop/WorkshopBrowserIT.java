@@ -2,23 +2,20 @@ package dev.tclab.workshop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
 import dev.tclab.host.Passwords;
 import dev.tclab.lab.Labs;
 import dev.tclab.lab.LabService;
+import dev.tclab.web.Chromium;
+import dev.tclab.web.Chromium.Screen;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.net.URI;
-import java.nio.file.Path;
-import java.util.List;
+import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +31,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class WorkshopBrowserIT {
 
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Locator.WaitForOptions LAB_WAIT = new Locator.WaitForOptions().setTimeout(180_000);
     private static final String LESSON = "bufferbloat-download";
     private static final String STEP = "redirect-to-ifb";
@@ -57,12 +55,11 @@ class WorkshopBrowserIT {
     }
 
     private static void shot(Page page, String name) {
-        page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/workshop-real-" + name + ".png")));
+        Chromium.screenshot(page, "workshop-real-" + name);
     }
 
-    private Page learner(Browser browser, String code, String name) {
-        Page page = browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768)).newPage();
-        page.setDefaultTimeout(60_000);
+    private Page learner(Chromium chromium, String code, String name) {
+        Page page = chromium.context(Screen.LAPTOP.options(), TIMEOUT).newPage();
         page.navigate(url("/join/" + code));
         page.fill("#join-name", name);
         page.click("#join-form button");
@@ -75,13 +72,8 @@ class WorkshopBrowserIT {
     void aHostRunsAClassOfTwoOnRealLabs() {
         String teacher = "coach" + UUID.randomUUID().toString().substring(0, 6);
         assertThat(hosts.add(new HostAccount(teacher, Passwords.hash(PASSWORD), false))).isTrue();
-        try (Playwright playwright = Playwright.create();
-             Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
-                     .setExecutablePath(Path.of("/usr/bin/chromium")).setHeadless(true)
-                     .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                             "--disable-component-update", "--disable-sync", "--no-first-run")))) {
-            Page host = browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768)).newPage();
-            host.setDefaultTimeout(60_000);
+        try (Chromium chromium = Chromium.launch()) {
+            Page host = chromium.context(Screen.LAPTOP.options(), TIMEOUT).newPage();
             host.navigate(url("/host"));
             host.fill("#host-name", teacher);
             host.fill("#host-password", PASSWORD);
@@ -98,8 +90,8 @@ class WorkshopBrowserIT {
             host.locator("#server-state:has-text('engine reachable')").waitFor();
 
             // Both learners start real labs; the dashboard shows both running, live.
-            Page ann = learner(browser, code, "Ann");
-            Page bea = learner(browser, code, "Bea");
+            Page ann = learner(chromium, code, "Ann");
+            Page bea = learner(chromium, code, "Bea");
             ann.locator(".tclab-tab[data-node=gw]").waitFor(LAB_WAIT);
             bea.locator(".tclab-tab[data-node=client]").waitFor(LAB_WAIT);
             host.locator("#learners tr[data-learner]:has-text('Ann') td:has-text('running')").waitFor();

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.ColorScheme;
 import dev.tclab.grading.CheckRun;
 import dev.tclab.grading.CheckRunLog;
@@ -18,13 +16,14 @@ import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.LabService;
 import dev.tclab.lab.Labs;
+import dev.tclab.web.Chromium;
+import dev.tclab.web.Chromium.Screen;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.net.URI;
-import java.nio.file.Path;
-import java.util.List;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +38,7 @@ import org.junit.jupiter.api.Test;
 @TestProfile(FakeRuntimeProfile.class)
 class WorkshopBrowserTest {
 
-    private static final double TIMEOUT_MS = 30_000;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final String PASSWORD = "projector-password";
 
     @TestHTTPResource("/")
@@ -66,14 +65,9 @@ class WorkshopBrowserTest {
     @Test
     void aHostRunsAClassOfTwo() {
         hosts.add(new HostAccount("teacher", Passwords.hash(PASSWORD), false));
-        try (Playwright playwright = Playwright.create();
-             Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
-                     .setExecutablePath(Path.of("/usr/bin/chromium")).setHeadless(true)
-                     .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                             "--disable-component-update", "--disable-sync", "--no-first-run")))) {
-            BrowserContext hostContext = browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768));
+        try (Chromium chromium = Chromium.launch()) {
+            BrowserContext hostContext = chromium.context(Screen.LAPTOP.options(), TIMEOUT);
             Page host = hostContext.newPage();
-            host.setDefaultTimeout(TIMEOUT_MS);
             host.navigate(url("/host"));
             assertThat(host.url()).endsWith("/host/sign-in");
             host.fill("#host-name", "teacher");
@@ -92,9 +86,7 @@ class WorkshopBrowserTest {
             assertThat(code).matches("[A-Z2-9]{6}");
             host.locator("#join-url:has-text('/join/" + code + "')").waitFor();
 
-            BrowserContext annContext = browser.newContext();
-            Page ann = annContext.newPage();
-            ann.setDefaultTimeout(TIMEOUT_MS);
+            Page ann = chromium.context(new Browser.NewContextOptions(), TIMEOUT).newPage();
             ann.navigate(url("/join"));
             ann.fill("#join-code", "zzzzzz");
             ann.fill("#join-name", "Ann");
@@ -105,16 +97,15 @@ class WorkshopBrowserTest {
             ann.waitForURL("**/lessons/example");
             ann.locator("#workshop-banner:has-text('Traffic control, Friday')").waitFor();
 
-            BrowserContext beaContext = browser.newContext(new Browser.NewContextOptions().setViewportSize(390, 844)
-                    .setIsMobile(true).setHasTouch(true).setColorScheme(ColorScheme.DARK));
+            BrowserContext beaContext = chromium.context(Screen.PHONE.options()
+                    .setIsMobile(true).setHasTouch(true).setColorScheme(ColorScheme.DARK), TIMEOUT);
             Page bea = beaContext.newPage();
-            bea.setDefaultTimeout(TIMEOUT_MS);
             bea.navigate(url("/join/" + code));
             bea.locator("#join-event:has-text('Traffic control, Friday')").waitFor();
             bea.fill("#join-name", "ann");
             bea.click("#join-form button");
             bea.locator("#join-error:has-text('already uses the name')").waitFor();
-            bea.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/workshop-join-phone-dark.png")));
+            Chromium.screenshot(bea, "workshop-join-phone-dark");
             bea.fill("#join-name", "Bea");
             bea.click("#join-form button");
             bea.waitForURL("**/lessons/example");
@@ -150,7 +141,7 @@ class WorkshopBrowserTest {
             host.click("#broadcast-form button");
             ann.locator("#workshop-banner:has-text('Break until 11:00')").waitFor();
             bea.locator("#workshop-banner:has-text('Break until 11:00')").waitFor();
-            bea.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/workshop-learner-phone-dark.png")));
+            Chromium.screenshot(bea, "workshop-learner-phone-dark");
 
             // The host shadows Bea's terminal (sees what she typed), then takes over and types; Bea is told.
             host.click("#learners tr[data-learner]:has-text('Bea') button[data-shadow$='/client']");
@@ -180,9 +171,8 @@ class WorkshopBrowserTest {
             host.locator("#actions li:has-text('teacher · take over terminal')").waitFor();
             host.locator("#learners tr[data-learner]:has-text('Bea') td:has-text('stopped')").waitFor();
             host.evaluate("window.scrollTo(0, 0)");
-            host.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/workshop-dashboard-1366.png")));
-            host.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/workshop-dashboard-1366-full.png"))
-                    .setFullPage(true));
+            Chromium.screenshot(host, "workshop-dashboard-1366");
+            Chromium.screenshotFullPage(host, "workshop-dashboard-1366-full");
 
             Object csv = host.evaluate("async (id) => (await fetch(`/api/host/events/${id}/export.csv`)).text()",
                     host.locator("#dashboard").getAttribute("data-event"));
@@ -190,12 +180,11 @@ class WorkshopBrowserTest {
                     .containsPattern("Bea,l[0-9a-f]+,example,step,shape,true,")
                     .containsPattern("Ann,l[0-9a-f]+,example,quiz,intro-hidden-node,true,");
 
-            BrowserContext darkHost = browser.newContext(new Browser.NewContextOptions().setViewportSize(1366, 768)
-                    .setColorScheme(ColorScheme.DARK).setStorageState(hostContext.storageState()));
-            Page dark = darkHost.newPage();
+            Page dark = chromium.browser().newContext(Screen.LAPTOP.options()
+                    .setColorScheme(ColorScheme.DARK).setStorageState(hostContext.storageState())).newPage();
             dark.navigate(host.url());
             dark.locator("#learners tr[data-learner]:has-text('Bea')").waitFor();
-            dark.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/workshop-dashboard-dark.png")));
+            Chromium.screenshot(dark, "workshop-dashboard-dark");
         }
     }
 }
