@@ -68,9 +68,4 @@ public final class YamlSchema {
         Set<String> invalid = errors.stream().map(e -> e.getInstanceLocation().toString()).collect(Collectors.toSet());
         return new Checked(doc, problems, invalid);
     }
-
-    /** The schema document itself (its {@code properties}, {@code $defs}, ...). */
-    public JsonNode document() {
-        return document;
-    }
 }
