@@ -62,7 +62,8 @@ final class SchemaMessages {
         if (choice.getKeyword().equals("oneOf") && validCount(choice) > 1) {
             // A oneOf that more than one alternative fits: say which keys clash.
             List<String> present = new ArrayList<>();
-            alternatives.forEach(alt -> required(alt).stream().filter(k -> doc.at(at).has(k)).forEach(present::add));
+            alternatives.forEach(alt -> requiredWithin(alt).stream().filter(k -> doc.at(at).has(k) && !present.contains(k))
+                    .forEach(present::add));
             return List.of(doc.problem(at, present.size() > 1 ? "give only one of " + String.join(", ", present)
                     : "fits more than one of the forms it may take: " + forms(alternatives)));
         }
@@ -176,6 +177,15 @@ final class SchemaMessages {
     private List<String> required(JsonNode alternative) {
         List<String> keys = new ArrayList<>();
         resolve(alternative).path("required").forEach(k -> keys.add(k.asText()));
+        return keys;
+    }
+
+    /** The keys an alternative requires, with those of the alternatives nested in it ({@code anyOf} of above, below). */
+    private List<String> requiredWithin(JsonNode alternative) {
+        List<String> keys = new ArrayList<>(required(alternative));
+        for (String nesting : List.of("anyOf", "oneOf")) {
+            resolve(alternative).path(nesting).forEach(nested -> keys.addAll(requiredWithin(nested)));
+        }
         return keys;
     }
 

@@ -37,9 +37,12 @@ class YamlSchemaTest {
                 measure:
                   - { name: a, node: c, qdisc: , ping: { target: 10.0.0.2 } }
                   - { name: b, node: c }
+                expect:
+                  - { value: a.count, equals: 1, above: 2 }
                 """)).containsExactly(
                 "s.md:2: measure[0]: give only one of ping, qdisc",
-                "s.md:3: measure[1]: needs one of iperf3, ping, qdisc, classes, filters, interfaces or command");
+                "s.md:3: measure[1]: needs one of iperf3, ping, qdisc, classes, filters, interfaces or command",
+                "s.md:5: expect[0]: give only one of equals, above");
     }
 
     @Test
