@@ -1,45 +1,55 @@
 package dev.tclab.grading;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tclab.yaml.Checked;
 import dev.tclab.yaml.FileProblem;
-import dev.tclab.yaml.YamlChecks;
+import dev.tclab.yaml.YamlDocument;
 import dev.tclab.yaml.YamlException;
-import dev.tclab.yaml.YamlNode;
+import dev.tclab.yaml.YamlSchema;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * Reads and validates a check spec (docs/checks.md). Every problem is reported with file, line and field; the
- * parser does not stop at the first one.
+ * Reads a check spec (docs/checks.md): validated against docs/schema/check.schema.json, bound into records, then
+ * held to the rules across fields (value paths and their units, {@code during} and {@code over} references,
+ * tolerances). Every problem is reported with file, line and field; the schema's all at once, then the rules'.
  */
 public final class CheckSpecParser {
 
-    private static final List<String> TOP_KEYS = List.of("id", "title", "measure", "expect", "record", "retries",
-            "stable", "interval", "timeout", "watch", "hint");
-    private static final List<String> MEASURE_KEYS = measureKeys();
-    private static final String KIND_KEYS = String.join(", ", Measurement.KINDS.stream().map(Measurement.Kind::key).toList());
-    private static final List<String> COMPARISONS = List.of("equals", "near", "between", "above", "below", "matches");
-    private static final List<String> CHECK_KEYS = List.of("value", "equals", "near", "within", "between", "above",
-            "below", "matches", "ratio_to", "message");
-    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]{0,31}");
+    static final YamlSchema SCHEMA = YamlSchema.load("check.schema.json");
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m)");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([A-Za-z0-9_-]+)\\s*}}");
     private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
 
-    private CheckSpecParser() {
+    /** A check block as written; its measurements are bound one by one, by kind. */
+    record CheckFile(String id, String title, List<JsonNode> measure, List<AssertionFile> expect,
+                     Map<String, String> record, Integer retries, Integer stable, String interval, String timeout,
+                     Boolean watch, String hint) {
     }
 
-    private static List<String> measureKeys() {
-        List<String> keys = new ArrayList<>(List.of("name", "node", "during", "over"));
-        Measurement.KINDS.forEach(k -> keys.add(k.key()));
-        keys.addAll(CommandMeasurement.ENTRY_OPTIONS);
-        return List.copyOf(keys);
+    /** One assertion as written: a group ({@code all_of}, {@code any_of}) or a value with one comparison. */
+    record AssertionFile(@JsonProperty("all_of") List<AssertionFile> allOf,
+                         @JsonProperty("any_of") List<AssertionFile> anyOf, String value, String equals, String near,
+                         String within, List<String> between, String above, String below, String matches,
+                         @JsonProperty("ratio_to") String ratioTo, String message) {
+    }
+
+    private static final TypeReference<Map<String, String>> RECORD = new TypeReference<>() {
+    };
+
+    private CheckSpecParser() {
     }
 
     /**
@@ -70,372 +80,304 @@ public final class CheckSpecParser {
 
     /** Parses YAML whose parameters are already substituted. {@code firstLine} is the file line of its first line. */
     public static CheckSpec parse(String file, String yaml, int firstLine) throws CheckSpecException {
-        YamlNode root;
+        Checked checked;
         try {
-            root = YamlNode.parse(file, "the check block", yaml, firstLine);
+            checked = SCHEMA.check(YamlDocument.parse(file, "the check block", yaml, firstLine));
         } catch (YamlException e) {
-            throw new CheckSpecException(List.of(e.problem()));
+            throw new CheckSpecException(e.problems());
         }
-        YamlChecks checks = new YamlChecks();
-        if (!root.isMap()) {
-            checks.add(root, "a check is a mapping with 'measure' and 'expect' (see docs/checks.md)");
-            throw new CheckSpecException(checks.problems());
-        }
-        checks.onlyKeys(root, TOP_KEYS);
-        Map<String, Measurement> measurements = new LinkedHashMap<>();
-        for (YamlNode item : checks.list(root, "measure", true)) {
-            readMeasurement(checks, item, measurements);
-        }
-        if (root.get("measure") != null && root.get("measure").isList() && measurements.isEmpty() && checks.ok()) {
-            checks.add(root.get("measure"), "a check measures at least one thing");
+        YamlDocument doc = checked.doc();
+        // Each part that fits the schema is bound and held to the rules, even when another part does not; what
+        // refers to a measurement the schema refused is not reported again.
+        Set<String> written = new HashSet<>();
+        doc.at("/measure").forEach(entry -> written.add(entry.path("name").asText()));
+        Rules rules = new Rules(doc, new ArrayList<>(checked.problems()), new LinkedHashMap<>(), written);
+        for (int i = 0; i < doc.at("/measure").size(); i++) {
+            if (checked.fits("/measure/" + i)) {
+                rules.measurement("/measure/" + i);
+            }
         }
         List<Assertion> expect = new ArrayList<>();
-        for (YamlNode item : checks.list(root, "expect", false)) {
-            Assertion assertion = readAssertion(checks, item, measurements);
-            if (assertion != null) {
-                expect.add(assertion);
+        for (int i = 0; i < doc.at("/expect").size(); i++) {
+            String at = "/expect/" + i;
+            Assertion a = checked.fits(at) ? rules.assertion(at, doc.bind(at, AssertionFile.class)) : null;
+            if (a != null) {
+                expect.add(a);
             }
         }
-        Map<String, ValuePath> record = readRecord(checks, root.get("record"), measurements);
-        int retries = integer(checks, root, "retries", 0, 0, 10);
-        int stable = integer(checks, root, "stable", 1, 1, 10);
-        Duration interval = duration(checks, root, "interval", Duration.ofSeconds(1));
-        Duration timeout = duration(checks, root, "timeout", Duration.ofSeconds(60));
+        Map<String, ValuePath> record = checked.fits("/record") ? rules.record(doc.bind("/record", RECORD)) : Map.of();
+        Duration interval = checked.fits("/interval") ? duration(doc.at("/interval").asText()) : Duration.ofSeconds(1);
+        Duration timeout = checked.fits("/timeout") ? duration(doc.at("/timeout").asText()) : Duration.ofSeconds(60);
         if (timeout.compareTo(MAX_TIMEOUT) > 0 || timeout.isZero()) {
-            checks.add(root.get("timeout"), "a timeout is between 1s and 10m");
+            rules.add("/timeout", "a timeout is between 1s and 10m");
         }
-        boolean watch = checks.bool(root, "watch", false);
-        String id = checks.text(root, "id", null, false);
-        checks.require(root.get("id"), id, NAME.asMatchPredicate().or(s -> s.matches("[a-z0-9][a-z0-9-]{0,63}")),
-                "an id is lowercase letters, digits and '-'");
-        if (!checks.ok()) {
-            throw new CheckSpecException(checks.problems());
+        if (!rules.problems().isEmpty()) {
+            throw new CheckSpecException(sorted(rules.problems()));
         }
-        return new CheckSpec(id, checks.text(root, "title", null, false), List.copyOf(measurements.values()), expect,
-                record, retries, stable, interval, timeout, watch, checks.text(root, "hint", null, false));
+        CheckFile check = doc.bind("", CheckFile.class);
+        return new CheckSpec(check.id(), check.title(), List.copyOf(rules.measurements().values()), expect, record,
+                check.retries() == null ? 0 : check.retries(), check.stable() == null ? 1 : check.stable(), interval,
+                timeout, Boolean.TRUE.equals(check.watch()), check.hint());
     }
 
-    private static void readMeasurement(YamlChecks checks, YamlNode item, Map<String, Measurement> earlier) {
-        if (!item.isMap()) {
-            checks.add(item, "expected a measurement: name, node and one of " + KIND_KEYS);
-            return;
+    private static List<FileProblem> sorted(List<FileProblem> problems) {
+        return problems.stream().sorted(Comparator.comparingInt(FileProblem::line)).toList();
+    }
+
+    /** {@code 500ms}, {@code 2s}, {@code 1m} (the schema holds the form). */
+    private static Duration duration(String text) {
+        Matcher m = DURATION.matcher(text.strip());
+        if (!m.matches()) {
+            throw new IllegalStateException("the schema lets through the duration '" + text + "'");
         }
-        checks.onlyKeys(item, MEASURE_KEYS);
-        String name = checks.text(item, "name", null, true);
-        String node = checks.text(item, "node", null, true);
-        checks.require(item.get("name"), name, NAME.asMatchPredicate(), "a name is a lowercase letter, then letters, digits or '_'");
-        if ("baseline".equals(name)) {
-            checks.add(item.get("name"), "'baseline' is reserved for recorded values; pick another name");
-        } else if (name != null && earlier.containsKey(name)) {
-            checks.add(item.get("name"), "another measurement is already named '" + name + "'");
+        double amount = Double.parseDouble(m.group(1));
+        return Duration.ofMillis(Math.round(amount * switch (m.group(2)) {
+            case "ms" -> 1;
+            case "s" -> 1000;
+            default -> 60_000;
+        }));
+    }
+
+    /** The rules across fields, checked on the bound check; problems are recorded, never thrown. */
+    private record Rules(YamlDocument doc, List<FileProblem> problems, Map<String, Measurement> measurements,
+                         Set<String> written) {
+
+        void add(String pointer, String message) {
+            problems.add(doc.problem(pointer, message));
         }
-        List<Measurement.Kind> kinds = Measurement.KINDS.stream().filter(k -> item.get(k.key()) != null).toList();
-        if (kinds.size() != 1) {
-            checks.add(item, kinds.isEmpty()
-                    ? "a measurement needs one of: " + KIND_KEYS
-                    : "a measurement has exactly one kind, found " + kinds.stream().map(Measurement.Kind::key).toList());
-            return;
-        }
-        Measurement.Kind kind = kinds.get(0);
-        if (!kind.key().equals("command")) {
-            for (String key : CommandMeasurement.ENTRY_OPTIONS) {
-                if (item.get(key) != null) {
-                    checks.add(item.get(key), "'" + key + "' belongs to a 'command' measurement");
+
+        void measurement(String entry) {
+            Measurement.Common common = doc.bind(entry, Measurement.Common.class);
+            if ("baseline".equals(common.name())) {
+                add(entry + "/name", "'baseline' is reserved for recorded values; pick another name");
+            } else if (measurements.containsKey(common.name())) {
+                add(entry + "/name", "another measurement is already named '" + common.name() + "'");
+            }
+            Measurement.Kind<?> kind = Measurement.KINDS.stream().filter(k -> doc.at(entry).has(k.key())).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("the schema lets through a measurement of no kind"));
+            if (!kind.beside()) {
+                for (String key : CommandMeasurement.ENTRY_OPTIONS) {
+                    if (doc.at(entry).has(key)) {
+                        add(entry + "/" + key, "'" + key + "' belongs to a 'command' measurement");
+                    }
                 }
             }
+            if (common.during() != null && common.over() != null) {
+                add(entry + "/over", "a measurement runs either during a load or over it, not both");
+                return;
+            }
+            Measurement m = create(kind, common, entry);
+            if (m == null) {
+                return;
+            }
+            if (m.during() != null) {
+                during(entry + "/during", m);
+            }
+            if (m.over() != null) {
+                over(entry + "/over", m);
+            }
+            measurements.putIfAbsent(m.name(), m);
         }
-        String during = checks.text(item, "during", null, false);
-        String over = checks.text(item, "over", null, false);
-        if (during != null && over != null) {
-            checks.add(item.get("over"), "a measurement runs either during a load or over it, not both");
-            over = null;
-        }
-        Measurement m = kind.reader().read(new Measurement.Common(name, node, during, over), item, new OptionReader(checks));
-        if (m == null) {
-            return;
-        }
-        if (during != null) {
-            checkDuring(checks, item.get("during"), m, earlier);
-        }
-        if (over != null) {
-            checkOver(checks, item.get("over"), m, earlier);
-        }
-        if (name != null && node != null) {
-            earlier.put(name, m);
-        }
-    }
 
-    /** The earlier load {@code m} refers to, or null (recorded) when it is none. */
-    private static Measurement loadOf(YamlChecks checks, YamlNode at, String ref, Map<String, Measurement> earlier) {
-        Measurement load = earlier.get(ref);
-        if (load == null) {
-            checks.add(at, "'" + ref + "' is not an earlier measurement (earlier: " + String.join(", ", earlier.keySet()) + ")");
-            return null;
+        private <O> Measurement create(Measurement.Kind<O> kind, Measurement.Common common, String entry) {
+            String at = kind.beside() ? entry : YamlDocument.child(entry, kind.key());
+            return kind.factory().create(common, doc.bind(at, kind.options()), new OptionReader(doc, at, problems));
         }
-        if (!load.load()) {
-            checks.add(at, "'" + ref + "' is a " + load.kind() + " measurement; 'during' and 'over' need a load (iperf3)");
-            return null;
-        }
-        if (load.during() != null) {
-            checks.add(at, "'" + ref + "' itself runs during another measurement");
-            return null;
-        }
-        return load;
-    }
 
-    private static void checkDuring(YamlChecks checks, YamlNode at, Measurement m, Map<String, Measurement> earlier) {
-        Measurement load = loadOf(checks, at, m.during(), earlier);
-        if (load == null) {
-            return;
+        /** The earlier load {@code ref} names, or null (recorded) when it is none. */
+        private Measurement loadOf(String at, String ref) {
+            Measurement load = measurements.get(ref);
+            if (load == null && written.contains(ref)) {
+                return null;
+            }
+            if (load == null) {
+                add(at, "'" + ref + "' is not an earlier measurement (earlier: " + String.join(", ", measurements.keySet()) + ")");
+                return null;
+            }
+            if (!load.load()) {
+                add(at, "'" + ref + "' is a " + load.kind() + " measurement; 'during' and 'over' need a load (iperf3)");
+                return null;
+            }
+            if (load.during() != null) {
+                add(at, "'" + ref + "' itself runs during another measurement");
+                return null;
+            }
+            return load;
         }
-        if (m.load()) {
-            checks.add(at, "two iperf3 measurements cannot run at once; give one iperf3 measurement several flows "
-                    + "(flows: { a: {...}, b: {...} }) to load the link with them together");
-            return;
-        }
-        if (m instanceof PingMeasurement ping && load instanceof Iperf3Measurement iperf) {
-            // The ping starts about 1 s into the load and must end before it, or it measures an idle link.
-            if (ping.seconds() + 1 >= iperf.seconds()) {
-                checks.add(at, String.format(java.util.Locale.ROOT,
+
+        private void during(String at, Measurement m) {
+            Measurement load = loadOf(at, m.during());
+            if (load == null) {
+                return;
+            }
+            if (m.load()) {
+                add(at, "two iperf3 measurements cannot run at once; give one iperf3 measurement several flows "
+                        + "(flows: { a: {...}, b: {...} }) to load the link with them together");
+                return;
+            }
+            if (m instanceof PingMeasurement ping && load instanceof Iperf3Measurement iperf && ping.seconds() + 1 >= iperf.seconds()) {
+                // The ping starts about 1 s into the load and must end before it, or it measures an idle link.
+                add(at, String.format(java.util.Locale.ROOT,
                         "the ping takes %.1f s (count × interval) but must end before '%s' (%d s) does, and starts 1 s into it:"
                                 + " lower count or interval, or raise the load's seconds", ping.seconds(), m.during(), iperf.seconds()));
             }
         }
-    }
 
-    private static void checkOver(YamlChecks checks, YamlNode at, Measurement m, Map<String, Measurement> earlier) {
-        if (!m.counters()) {
-            checks.add(at, "'over' reads counters before and after a load: it applies to qdisc, classes and "
-                    + "interfaces measurements, not " + m.kind());
-            return;
+        private void over(String at, Measurement m) {
+            if (!m.counters()) {
+                add(at, "'over' reads counters before and after a load: it applies to qdisc, classes and "
+                        + "interfaces measurements, not " + m.kind());
+                return;
+            }
+            loadOf(at, m.over());
         }
-        loadOf(checks, at, m.over(), earlier);
-    }
 
-    private static Assertion readAssertion(YamlChecks checks, YamlNode item, Map<String, Measurement> measurements) {
-        if (!item.isMap()) {
-            checks.add(item, "expected an assertion: value with equals/near/between/above/below/matches, or all_of/any_of");
-            return null;
-        }
-        for (String group : List.of("all_of", "any_of")) {
-            if (item.get(group) != null) {
-                checks.onlyKeys(item, List.of(group, "message"));
+        Assertion assertion(String at, AssertionFile a) {
+            if (a.allOf() != null || a.anyOf() != null) {
+                String group = a.allOf() != null ? "all_of" : "any_of";
+                List<AssertionFile> items = a.allOf() != null ? a.allOf() : a.anyOf();
                 List<Assertion> children = new ArrayList<>();
-                for (YamlNode child : checks.list(item, group, true)) {
-                    Assertion a = readAssertion(checks, child, measurements);
-                    if (a != null) {
-                        children.add(a);
+                for (int i = 0; i < items.size(); i++) {
+                    Assertion child = assertion(at + "/" + group + "/" + i, items.get(i));
+                    if (child != null) {
+                        children.add(child);
                     }
                 }
-                if (item.get(group).isList() && item.get(group).items().isEmpty()) {
-                    checks.add(item.get(group), group + " needs at least one assertion");
-                }
-                String message = checks.text(item, "message", null, false);
-                return group.equals("all_of") ? new Assertion.AllOf(children, message) : new Assertion.AnyOf(children, message);
+                return a.allOf() != null ? new Assertion.AllOf(children, a.message()) : new Assertion.AnyOf(children, a.message());
             }
-        }
-        checks.onlyKeys(item, CHECK_KEYS);
-        ValuePath path = path(checks, item, "value", measurements, true);
-        ValuePath ratioTo = item.get("ratio_to") == null ? null : path(checks, item, "ratio_to", measurements, true);
-        Unit unit = ratioTo != null ? Unit.NONE : fieldUnit(path, measurements);
-        Comparison comparison = readComparison(checks, item, unit);
-        if (path == null || comparison == null || (item.get("ratio_to") != null && ratioTo == null)) {
-            return null;
-        }
-        String message = checks.text(item, "message", null, false);
-        MessageUnits.problem(message, comparison, ratioTo != null ? fieldUnit(path, measurements) : unit)
-                .ifPresent(problem -> checks.add(item.get("message"), problem));
-        return new Assertion.Check(path, ratioTo, comparison, message);
-    }
-
-    private static Comparison readComparison(YamlChecks checks, YamlNode item, Unit unit) {
-        List<String> present = COMPARISONS.stream().filter(k -> item.get(k) != null).toList();
-        boolean bounds = !present.isEmpty() && present.stream().allMatch(k -> k.equals("above") || k.equals("below"));
-        if (present.isEmpty() || (present.size() > 1 && !bounds)) {
-            checks.add(item, present.isEmpty()
-                    ? "an assertion needs one of: equals, near (with within), between, above, below, matches"
-                    : "an assertion has one comparison (above and below may go together), found " + present);
-            return null;
-        }
-        if (item.get("within") != null && !present.contains("near")) {
-            checks.add(item.get("within"), "'within' goes with 'near'");
-        }
-        Dimension dimension = unit == null ? null : unit.dimension();
-        String kind = present.get(0);
-        switch (kind) {
-            case "equals" -> {
-                String text = checks.scalar(item.get("equals"), null);
-                return text == null ? null : new Comparison.Equals(text, Quantity.parse(text).value().orElse(null));
-            }
-            case "matches" -> {
-                String regex = checks.scalar(item.get("matches"), null);
-                try {
-                    return regex == null ? null : new Comparison.Matches(Pattern.compile(regex));
-                } catch (PatternSyntaxException e) {
-                    checks.add(item.get("matches"), "not a valid regular expression: " + e.getDescription());
-                    return null;
-                }
-            }
-            case "near" -> {
-                Quantity target = quantityOf(checks, item.get("near"), dimension);
-                Tolerance within = tolerance(checks, item, target);
-                return target == null || within == null ? null : new Comparison.Near(target, within);
-            }
-            case "between" -> {
-                List<YamlNode> ends = checks.list(item, "between", true);
-                if (ends.size() != 2) {
-                    checks.add(item.get("between"), "between takes two values: [low, high]");
-                    return null;
-                }
-                Quantity low = quantityOf(checks, ends.get(0), dimension);
-                Quantity high = quantityOf(checks, ends.get(1), dimension);
-                return low == null || high == null ? null : new Comparison.Between(low, high);
-            }
-            default -> {
-                Quantity above = item.get("above") == null ? null : quantityOf(checks, item.get("above"), dimension);
-                Quantity below = item.get("below") == null ? null : quantityOf(checks, item.get("below"), dimension);
-                if ((item.get("above") != null && above == null) || (item.get("below") != null && below == null)) {
-                    return null;
-                }
-                return new Comparison.Bounds(above, below);
-            }
-        }
-    }
-
-    private static Tolerance tolerance(YamlChecks checks, YamlNode item, Quantity target) {
-        YamlNode within = item.get("within");
-        if (within == null) {
-            checks.add(item, "'near' needs 'within': a percentage (15%) or an absolute amount (2mbit)");
-            return null;
-        }
-        String text = checks.scalar(within, null);
-        if (text == null) {
-            return null;
-        }
-        Optional<Quantity> q = Quantity.parse(text).value();
-        if (q.isEmpty()) {
-            checks.add(within, Quantity.parse(text).problem());
-            return null;
-        }
-        if (q.get().unit() == Unit.PERCENT) {
-            if (q.get().value() < 0) {
-                checks.add(within, "a tolerance cannot be negative");
+            ValuePath path = path(at + "/value", a.value());
+            ValuePath ratioTo = a.ratioTo() == null ? null : path(at + "/ratio_to", a.ratioTo());
+            Unit unit = a.ratioTo() != null ? Unit.NONE : fieldUnit(path);
+            Comparison comparison = comparison(at, a, unit);
+            if (path == null || comparison == null || (a.ratioTo() != null && ratioTo == null)) {
                 return null;
             }
-            return Tolerance.percent(q.get().value());
+            MessageUnits.problem(a.message(), comparison, ratioTo != null ? fieldUnit(path) : unit)
+                    .ifPresent(problem -> add(at + "/message", problem));
+            return new Assertion.Check(path, ratioTo, comparison, a.message());
         }
-        if (target != null && q.get().hasUnit() && target.hasUnit() && q.get().unit().dimension() != target.unit().dimension()) {
-            checks.add(within, "'" + text + "' is " + q.get().unit().dimension().words() + " but near is "
-                    + target.unit().dimension().words());
-            return null;
-        }
-        return Tolerance.absolute(q.get());
-    }
 
-    private static Map<String, ValuePath> readRecord(YamlChecks checks, YamlNode record, Map<String, Measurement> measurements) {
-        Map<String, ValuePath> result = new LinkedHashMap<>();
-        if (record == null) {
+        /** The comparison of a value assertion; the schema lets exactly one form through (above and below may pair). */
+        private Comparison comparison(String at, AssertionFile a, Unit unit) {
+            if (a.within() != null && a.near() == null) {
+                add(at + "/within", "'within' goes with 'near'");
+            }
+            Dimension dimension = unit == null ? null : unit.dimension();
+            OptionReader reader = new OptionReader(doc, at, problems);
+            if (a.equals() != null) {
+                return new Comparison.Equals(a.equals(), Quantity.parse(a.equals()).value().orElse(null));
+            }
+            if (a.matches() != null) {
+                try {
+                    return new Comparison.Matches(Pattern.compile(a.matches()));
+                } catch (PatternSyntaxException e) {
+                    add(at + "/matches", "not a valid regular expression: " + e.getDescription());
+                    return null;
+                }
+            }
+            if (a.near() != null) {
+                Quantity target = reader.quantity("near", a.near(), dimension);
+                Tolerance within = tolerance(at + "/within", a.within(), target);
+                return target == null || within == null ? null : new Comparison.Near(target, within);
+            }
+            if (a.between() != null) {
+                Quantity low = reader.quantity("between/0", a.between().get(0), dimension);
+                Quantity high = reader.quantity("between/1", a.between().get(1), dimension);
+                return low == null || high == null ? null : new Comparison.Between(low, high);
+            }
+            Quantity above = a.above() == null ? null : reader.quantity("above", a.above(), dimension);
+            Quantity below = a.below() == null ? null : reader.quantity("below", a.below(), dimension);
+            if ((a.above() != null && above == null) || (a.below() != null && below == null)) {
+                return null;
+            }
+            return new Comparison.Bounds(above, below);
+        }
+
+        private Tolerance tolerance(String at, String text, Quantity target) {
+            Optional<Quantity> q = Quantity.parse(text).value();
+            if (q.isEmpty()) {
+                add(at, Quantity.parse(text).problem());
+                return null;
+            }
+            if (q.get().unit() == Unit.PERCENT) {
+                if (q.get().value() < 0) {
+                    add(at, "a tolerance cannot be negative");
+                    return null;
+                }
+                return Tolerance.percent(q.get().value());
+            }
+            if (target != null && q.get().hasUnit() && target.hasUnit() && q.get().unit().dimension() != target.unit().dimension()) {
+                add(at, "'" + text + "' is " + q.get().unit().dimension().words() + " but near is "
+                        + target.unit().dimension().words());
+                return null;
+            }
+            return Tolerance.absolute(q.get());
+        }
+
+        Map<String, ValuePath> record(Map<String, String> record) {
+            Map<String, ValuePath> result = new LinkedHashMap<>();
+            record.forEach((name, text) -> {
+                Optional<ValuePath> path = ValuePath.parse(text);
+                if (path.isPresent() && !measurements.containsKey(path.get().root()) && written.contains(path.get().root())) {
+                    return;
+                }
+                if (path.isEmpty() || !measurements.containsKey(path.get().root())) {
+                    add(YamlDocument.child("/record", name), "'" + text + "' is not a value of this check's measurements ("
+                            + String.join(", ", measurements.keySet()) + ")");
+                    return;
+                }
+                result.put(name, path.get());
+            });
             return result;
         }
-        if (!record.isMap()) {
-            checks.add(record, "expected a mapping of baseline names to values, e.g. loaded_ping: lat.avg_ms");
-            return result;
-        }
-        record.entries().forEach((name, value) -> {
-            checks.require(value, name, NAME.asMatchPredicate(), "a baseline name is a lowercase letter, then letters, digits or '_'");
-            String text = checks.scalar(value, null);
+
+        private ValuePath path(String at, String text) {
             Optional<ValuePath> path = ValuePath.parse(text);
-            if (text == null) {
-                return;
+            if (path.isEmpty()) {
+                add(at, "'" + text + "' is not a value path like up.mbps or q.root.kind");
+                return null;
             }
-            if (path.isEmpty() || !measurements.containsKey(path.get().root())) {
-                checks.add(value, "'" + text + "' is not a value of this check's measurements (" + String.join(", ", measurements.keySet()) + ")");
-                return;
+            ValuePath p = path.get();
+            if (p.root().equals("baseline")) {
+                if (p.segments().size() != 2) {
+                    add(at, "a baseline path is baseline.<name>, e.g. baseline.loaded_ping");
+                    return null;
+                }
+                return p;
             }
-            result.put(name, path.get());
-        });
-        return result;
-    }
-
-    private static ValuePath path(YamlChecks checks, YamlNode item, String key, Map<String, Measurement> measurements,
-                                  boolean required) {
-        String text = checks.text(item, key, null, required);
-        if (text == null) {
-            return null;
-        }
-        Optional<ValuePath> path = ValuePath.parse(text);
-        if (path.isEmpty()) {
-            checks.add(item.get(key), "'" + text + "' is not a value path like up.mbps or q.root.kind");
-            return null;
-        }
-        ValuePath p = path.get();
-        if (p.root().equals("baseline")) {
-            if (p.segments().size() != 2) {
-                checks.add(item.get(key), "a baseline path is baseline.<name>, e.g. baseline.loaded_ping");
+            Measurement m = measurements.get(p.root());
+            if (m == null && written.contains(p.root())) {
+                return null;
+            }
+            if (m == null) {
+                add(at, "'" + p.root() + "' is neither a measurement of this check ("
+                        + String.join(", ", measurements.keySet()) + ") nor 'baseline'");
+                return null;
+            }
+            if (p.field() == null || !m.fields().containsKey(p.field())) {
+                add(at, "a " + m.kind() + " result has the fields "
+                        + String.join(", ", m.fields().keySet().stream().sorted().toList()) + "; found '" + p.field() + "'");
+                return null;
+            }
+            Optional<String> problem = m.pathProblem(p);
+            if (problem.isPresent()) {
+                add(at, problem.get());
+                return null;
+            }
+            if (m.over() == null && (Counters.readsDelta(p) || p.field().equals(Counters.WINDOW))) {
+                add(at, "'" + p + "' is read over a load: add 'over: <load>' to '" + m.name()
+                        + "' so its counters are read before and after it");
                 return null;
             }
             return p;
         }
-        Measurement m = measurements.get(p.root());
-        if (m == null) {
-            checks.add(item.get(key), "'" + p.root() + "' is neither a measurement of this check ("
-                    + String.join(", ", measurements.keySet()) + ") nor 'baseline'");
-            return null;
+
+        private Unit fieldUnit(ValuePath path) {
+            if (path == null || path.root().equals("baseline")) {
+                return null;
+            }
+            Measurement m = measurements.get(path.root());
+            return m == null ? null : m.unitAt(path).orElse(null);
         }
-        if (p.field() == null || !m.fields().containsKey(p.field())) {
-            checks.add(item.get(key), "a " + m.kind() + " result has the fields "
-                    + String.join(", ", m.fields().keySet().stream().sorted().toList()) + "; found '" + p.field() + "'");
-            return null;
-        }
-        Optional<String> problem = m.pathProblem(p);
-        if (problem.isPresent()) {
-            checks.add(item.get(key), problem.get());
-            return null;
-        }
-        if (m.over() == null && (Counters.readsDelta(p) || p.field().equals(Counters.WINDOW))) {
-            checks.add(item.get(key), "'" + p + "' is read over a load: add 'over: <load>' to '" + m.name()
-                    + "' so its counters are read before and after it");
-            return null;
-        }
-        return p;
     }
-
-    private static Unit fieldUnit(ValuePath path, Map<String, Measurement> measurements) {
-        if (path == null || path.root().equals("baseline")) {
-            return null;
-        }
-        Measurement m = measurements.get(path.root());
-        return m == null ? null : m.unitAt(path).orElse(null);
-    }
-
-    private static Quantity quantityOf(YamlChecks checks, YamlNode at, Dimension dimension) {
-        return new OptionReader(checks).quantity(at, dimension);
-    }
-
-
-
-    private static int integer(YamlChecks checks, YamlNode parent, String key, int fallback, int min, int max) {
-        return new OptionReader(checks).integer(parent, key, fallback, min, max);
-    }
-
-
-    private static Duration duration(YamlChecks checks, YamlNode parent, String key, Duration fallback) {
-        String text = checks.text(parent, key, null, false);
-        if (text == null) {
-            return fallback;
-        }
-        Matcher m = DURATION.matcher(text.strip());
-        if (!m.matches()) {
-            checks.add(parent.get(key), "expected a duration such as 500ms, 2s or 1m, found '" + text + "'");
-            return fallback;
-        }
-        double amount = Double.parseDouble(m.group(1));
-        long millis = Math.round(amount * switch (m.group(2)) {
-            case "ms" -> 1;
-            case "s" -> 1000;
-            default -> 60_000;
-        });
-        return Duration.ofMillis(millis);
-    }
-
 }

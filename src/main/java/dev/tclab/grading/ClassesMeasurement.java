@@ -3,7 +3,6 @@ package dev.tclab.grading;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.tc.ClassParser;
 import dev.tclab.tc.TcParseException;
-import dev.tclab.yaml.YamlNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +14,12 @@ public record ClassesMeasurement(Common common, String dev) implements Measureme
     private static final Map<String, Unit> FIELDS = Map.of("all", Unit.NONE, "count", Unit.NONE, "by_id", Unit.NONE,
             Counters.WINDOW, Unit.S);
 
-    static Measurement read(Common common, YamlNode entry, OptionReader options) {
-        YamlNode o = options.mapping(entry.get("classes"), "classes", List.of("dev"), false);
-        String dev = o == null ? null : options.iface(o, true);
-        return dev == null ? null : new ClassesMeasurement(common, dev);
+    /** {@code classes:} as written. */
+    public record Options(String dev) {
+    }
+
+    static Measurement of(Common common, Options options, OptionReader reader) {
+        return new ClassesMeasurement(common, options.dev());
     }
 
     @Override

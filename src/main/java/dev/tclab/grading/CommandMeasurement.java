@@ -1,15 +1,16 @@
 package dev.tclab.grading;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.grading.parse.IpParser;
 import dev.tclab.grading.parse.OutputParseException;
 import dev.tclab.grading.parse.RegexParser;
 import dev.tclab.lab.ExecResult;
-import dev.tclab.yaml.YamlNode;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -40,55 +41,52 @@ public record CommandMeasurement(Common common, String command, Parse parse, Pat
             Unit.NONE, "stderr", Unit.NONE, "json", Unit.NONE, "match", Unit.NONE, "matched", Unit.NONE,
             "interfaces", Unit.NONE);
 
-    static Measurement read(Common common, YamlNode entry, OptionReader options) {
-        String command = options.checks().scalar(entry.get("command"), null);
-        if (command == null || command.isBlank()) {
-            options.add(entry.get("command"), "expected the command line to run, e.g. \"ip -j addr show dev eth1\"");
+    /**
+     * A command entry's own keys as written, beside {@code command} (docs/schema/check.schema.json, $defs/measurement);
+     * the keys every measurement has are read into {@link Common}.
+     */
+    @JsonIgnoreProperties({"name", "node", "during", "over"})
+    public record Options(String command, String parse, String regex, String unit) {
+    }
+
+    static Measurement of(Common common, Options options, OptionReader reader) {
+        if (options.command().isBlank()) {
+            reader.add("command", "expected the command line to run, e.g. \"ip -j addr show dev eth1\"");
             return null;
         }
-        String parseText = options.text(entry, "parse");
-        Parse parse = Parse.TEXT;
-        if (parseText != null) {
-            try {
-                parse = Parse.valueOf(parseText.toUpperCase(java.util.Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                options.add(entry.get("parse"), "parse is one of text, json, exit, ip; found '" + parseText + "'");
-            }
-        }
-        String regexText = options.text(entry, "regex");
+        Parse parse = options.parse() == null ? Parse.TEXT : Parse.valueOf(options.parse().toUpperCase(Locale.ROOT));
         Pattern regex = null;
-        if (regexText != null) {
+        if (options.regex() != null) {
             if (parse != Parse.TEXT) {
-                options.add(entry.get("regex"), "regex works on text output; set 'parse: text'");
+                reader.add("regex", "regex works on text output; set 'parse: text'");
             }
             try {
-                regex = Pattern.compile(regexText);
-                if (RegexParser.groupNames(regexText).isEmpty()) {
-                    options.add(entry.get("regex"), "give the regex named groups, e.g. (?<rate>\\d+), to use as values");
+                regex = Pattern.compile(options.regex());
+                if (RegexParser.groupNames(options.regex()).isEmpty()) {
+                    reader.add("regex", "give the regex named groups, e.g. (?<rate>\\d+), to use as values");
                 }
             } catch (PatternSyntaxException e) {
-                options.add(entry.get("regex"), "not a valid regular expression: " + e.getDescription());
+                reader.add("regex", "not a valid regular expression: " + e.getDescription());
             }
         }
-        Unit unit = unit(entry, options, parse, regexText);
-        return new CommandMeasurement(common, command, parse, regex, unit);
+        Unit unit = unit(options.unit(), reader, parse, options.regex());
+        return new CommandMeasurement(common, options.command(), parse, regex, unit);
     }
 
     /**
      * The unit the author declares for a command's numbers ({@code unit: Mbit/s}): the numbers of a regex's groups
      * or of JSON output carry it, so unit expectations on them validate; without it they are plain numbers.
      */
-    private static Unit unit(YamlNode entry, OptionReader options, Parse parse, String regex) {
-        String text = options.text(entry, "unit");
+    private static Unit unit(String text, OptionReader reader, Parse parse, String regex) {
         if (text == null) {
             return null;
         }
         Optional<Unit> unit = Quantity.unitNamed(text);
         if (unit.isEmpty()) {
-            options.add(entry.get("unit"), "'" + text + "' is not a unit; use bit/s, kbit/s, Mbit/s, Gbit/s, bytes/s, "
+            reader.add("unit", "'" + text + "' is not a unit; use bit/s, kbit/s, Mbit/s, Gbit/s, bytes/s, "
                     + "bytes, kb, mb, gb, us, ms, s or %");
         } else if (parse != Parse.JSON && regex == null) {
-            options.add(entry.get("unit"), "'unit' applies to the numbers a command's output is read into: add a "
+            reader.add("unit", "'unit' applies to the numbers a command's output is read into: add a "
                     + "regex with named groups, or 'parse: json'");
             return null;
         }

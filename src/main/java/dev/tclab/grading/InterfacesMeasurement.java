@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.lab.ExecResult;
-import dev.tclab.yaml.YamlNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,9 +23,12 @@ public record InterfacesMeasurement(Common common, String dev) implements Measur
             Counters.WINDOW, Unit.S);
     private static final List<String> STATS = List.of("bytes", "packets", "errors", "dropped");
 
-    static Measurement read(Common common, YamlNode entry, OptionReader options) {
-        YamlNode o = options.mapping(entry.get("interfaces"), "interfaces", List.of("dev"), true);
-        return new InterfacesMeasurement(common, options.iface(o, false));
+    /** {@code interfaces:} as written; absent ({@code interfaces:} alone) reads every device. */
+    public record Options(String dev) {
+    }
+
+    static Measurement of(Common common, Options options, OptionReader reader) {
+        return new InterfacesMeasurement(common, options == null ? null : options.dev());
     }
 
     @Override

@@ -4,7 +4,6 @@ import dev.tclab.grading.parse.IperfParser;
 import dev.tclab.grading.parse.IperfResult;
 import dev.tclab.grading.parse.OutputParseException;
 import dev.tclab.lab.ExecResult;
-import dev.tclab.yaml.YamlNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,134 +61,122 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
     }
 
     static final String FLOWS = "flows";
-    /** Most flows in one measurement: each takes a measurement slot and a server process. */
-    static final int MAX_FLOWS = 4;
-    private static final List<String> FLOW_OPTIONS = List.of("server", "node", "port", "parallel", "reverse", "udp",
-            "bitrate", "tos", "dscp");
-    private static final List<String> OPTIONS;
-    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]{0,31}");
     private static final Pattern AF = Pattern.compile("(?i)af([1-4])([1-3])");
     private static final Pattern CS = Pattern.compile("(?i)cs([0-7])");
     private static final Map<String, Unit> FIELDS = Map.of("mbps", Unit.MBIT_PER_S, "bits_per_second", Unit.BIT_PER_S,
             "sent_bits_per_second", Unit.BIT_PER_S, "retransmits", Unit.NONE, "seconds", Unit.S, "bytes", Unit.BYTES,
             "lost_percent", Unit.PERCENT, "jitter_ms", Unit.MS, "error", Unit.NONE, FLOWS, Unit.NONE);
 
-    static {
-        List<String> options = new ArrayList<>(List.of("seconds", FLOWS));
-        options.addAll(FLOW_OPTIONS);
-        options.remove("node");
-        OPTIONS = List.copyOf(options);
+    /**
+     * {@code iperf3:} as written (docs/schema/check.schema.json, $defs/iperf3): the options of its one flow, or the
+     * defaults of its named {@code flows} (at most 4, by the schema).
+     */
+    public record Options(String server, Integer seconds, Integer port, Integer parallel, Boolean reverse, Boolean udp,
+                          String bitrate, String tos, String dscp, Map<String, FlowOptions> flows) {
+
+        FlowOptions asFlow() {
+            return new FlowOptions(server, null, port, parallel, reverse, udp, bitrate, tos, dscp);
+        }
     }
 
-    static Measurement read(Common common, YamlNode entry, OptionReader options) {
-        YamlNode o = options.mapping(entry.get("iperf3"), "iperf3", OPTIONS, false);
-        if (o == null) {
-            return null;
-        }
-        int seconds = options.integer(o, "seconds", 5, 1, 30);
-        YamlNode flowsNode = o.get(FLOWS);
-        if (flowsNode == null) {
-            Flow flow = flow(options, o, "", common.node(), null);
+    /** One named flow's options as written; each one it leaves out falls back to the measurement's. */
+    public record FlowOptions(String server, String node, Integer port, Integer parallel, Boolean reverse, Boolean udp,
+                              String bitrate, String tos, String dscp) {
+    }
+
+    static Measurement of(Common common, Options options, OptionReader reader) {
+        int seconds = options.seconds() == null ? 5 : options.seconds();
+        FlowOptions outer = options.asFlow();
+        if (options.flows() == null) {
+            Flow flow = flow(reader, reader, "", common.node(), outer, outer);
             return flow == null ? null : new Iperf3Measurement(common, seconds, List.of(flow));
         }
-        if (!flowsNode.isMap() || flowsNode.entries().isEmpty()) {
-            options.add(flowsNode, "flows is a mapping of flow names to their options, e.g. "
-                    + "flows: { a: { tos: 0x10 }, b: { port: 5002 } }");
-            return null;
-        }
-        if (flowsNode.entries().size() > MAX_FLOWS) {
-            options.add(flowsNode, "at most " + MAX_FLOWS + " flows run in one measurement; found " + flowsNode.entries().size());
-        }
         List<Flow> flows = new ArrayList<>();
-        boolean ok = true;
-        for (Map.Entry<String, YamlNode> e : flowsNode.entries().entrySet()) {
-            if (!NAME.matcher(e.getKey()).matches()) {
-                options.add(e.getValue(), "a flow name is a lowercase letter, then letters, digits or '_'; found '" + e.getKey() + "'");
-                ok = false;
-                continue;
-            }
-            YamlNode f = e.getValue().isScalar() && (e.getValue().text() == null || e.getValue().text().isEmpty())
-                    ? null : options.mapping(e.getValue(), "flow", FLOW_OPTIONS, false);
-            if (f == null && !e.getValue().isScalar()) {
-                ok = false;
-                continue;
-            }
-            Flow flow = flow(options, f, e.getKey(), common.node(), o);
-            if (flow == null) {
-                ok = false;
-            } else {
+        options.flows().forEach((name, own) -> {
+            FlowOptions mine = own == null ? new FlowOptions(null, null, null, null, null, null, null, null, null) : own;
+            Flow flow = flow(reader.under(FLOWS).under(name), reader, name, common.node(), mine, outer);
+            if (flow != null) {
                 flows.add(flow);
             }
+        });
+        if (flows.size() < options.flows().size()) {
+            return null;
         }
-        if (ok) {
-            List<Integer> fixed = flows.stream().map(Flow::port).filter(p -> p != null).toList();
-            if (fixed.stream().distinct().count() < fixed.size()) {
-                options.add(flowsNode, "two flows name the same port; each flow has its own server, so give each its own port");
-            }
+        List<Integer> fixed = flows.stream().map(Flow::port).filter(p -> p != null).toList();
+        if (fixed.stream().distinct().count() < fixed.size()) {
+            // Recorded, and the measurement still made: later measurements may run during it.
+            reader.add(FLOWS, "two flows name the same port; each flow has its own server, so give each its own port");
         }
-        return ok ? new Iperf3Measurement(common, seconds, List.copyOf(flows)) : null;
+        return new Iperf3Measurement(common, seconds, List.copyOf(flows));
     }
 
-    /** A flow's options, each falling back to the measurement's ({@code outer}), then to iperf3's defaults. */
-    private static Flow flow(OptionReader options, YamlNode own, String name, String node, YamlNode outer) {
-        YamlNode serverAt = own != null && own.get("server") != null ? own : outer != null && outer.get("server") != null ? outer : own;
-        String server = serverAt == null ? null : options.address(serverAt, "server", true);
-        if (serverAt == null) {
-            options.add(outer, "flow '" + name + "' has no server: give the measurement or the flow 'server'");
+    /**
+     * A flow's options, each falling back to the measurement's ({@code outer}), then to iperf3's defaults. A problem
+     * is recorded where the value was written: the flow's own mapping ({@code here}) or the measurement's. Null only
+     * when it has no server.
+     */
+    private static Flow flow(OptionReader here, OptionReader measurement, String name, String node, FlowOptions own,
+                             FlowOptions outer) {
+        String server = null;
+        if (own.server() == null && outer.server() == null) {
+            measurement.add(null, "flow '" + name + "' has no server: give the measurement or the flow 'server'");
+        } else {
+            server = own.server() != null ? here.address("server", own.server())
+                    : measurement.address("server", outer.server());
         }
-        String flowNode = own != null && own.get("node") != null ? options.text(own, "node") : node;
-        Integer port = integerOrNull(options, own, outer, "port", 1024, 65535);
-        int parallel = Optional.ofNullable(integerOrNull(options, own, outer, "parallel", 1, 8)).orElse(1);
-        boolean reverse = options.bool(pick(own, outer, "reverse"), "reverse", false);
-        boolean udp = options.bool(pick(own, outer, "udp"), "udp", false);
+        String flowNode = own.node() != null ? own.node() : node;
+        Integer port = pick(own.port(), outer.port());
+        int parallel = Optional.ofNullable(pick(own.parallel(), outer.parallel())).orElse(1);
+        boolean reverse = Boolean.TRUE.equals(pick(own.reverse(), outer.reverse()));
+        boolean udp = Boolean.TRUE.equals(pick(own.udp(), outer.udp()));
+        OptionReader bitrateAt = own.bitrate() != null ? here : measurement;
+        String bitrateText = pick(own.bitrate(), outer.bitrate());
         Long bitrate = null;
-        YamlNode bitrateAt = pick(own, outer, "bitrate");
-        if (bitrateAt != null && bitrateAt.get("bitrate") != null) {
+        if (bitrateText != null) {
             if (!udp) {
-                options.add(bitrateAt.get("bitrate"), "bitrate applies to UDP tests; add 'udp: true' or remove it");
+                bitrateAt.add("bitrate", "bitrate applies to UDP tests; add 'udp: true' or remove it");
             }
-            Quantity q = options.quantity(bitrateAt.get("bitrate"), Dimension.RATE);
+            Quantity q = bitrateAt.quantity("bitrate", bitrateText, Dimension.RATE);
             if (q != null) {
                 bitrate = Math.round(q.in(Unit.BIT_PER_S));
             }
         }
-        Integer tos = tos(options, pick(own, outer, "tos"), pick(own, outer, "dscp"));
+        Integer tos = tos(own.tos() != null ? here : measurement, pick(own.tos(), outer.tos()),
+                own.dscp() != null ? here : measurement, pick(own.dscp(), outer.dscp()));
+        // Made even when an option has a problem (recorded): value paths into it are still checked.
         return server == null ? null : new Flow(name, flowNode, server, port, parallel, reverse, udp, bitrate, tos);
     }
 
-    /** The flow's own mapping when it sets {@code key}, else the measurement's. */
-    private static YamlNode pick(YamlNode own, YamlNode outer, String key) {
-        return own != null && own.get(key) != null ? own : outer;
-    }
-
-    private static Integer integerOrNull(OptionReader options, YamlNode own, YamlNode outer, String key, int min, int max) {
-        YamlNode at = pick(own, outer, key);
-        if (at == null || at.get(key) == null) {
-            return null;
-        }
-        int value = options.integer(at, key, Integer.MIN_VALUE, min, max);
-        return value == Integer.MIN_VALUE ? null : value;
+    /** The flow's own value when it sets one, else the measurement's. */
+    private static <T> T pick(T own, T outer) {
+        return own != null ? own : outer;
     }
 
     /** {@code tos: 0x10} (the whole byte) or {@code dscp: 46 | EF | AF41 | CS1} (shifted into the byte's top six bits). */
-    private static Integer tos(OptionReader options, YamlNode tosAt, YamlNode dscpAt) {
-        boolean hasTos = tosAt != null && tosAt.get("tos") != null;
-        boolean hasDscp = dscpAt != null && dscpAt.get("dscp") != null;
-        if (hasTos && hasDscp) {
-            options.add(dscpAt.get("dscp"), "give either tos or dscp, not both (the DSCP is the TOS byte's top six bits)");
+    private static Integer tos(OptionReader tosAt, String tosText, OptionReader dscpAt, String dscpText) {
+        if (tosText != null && dscpText != null) {
+            dscpAt.add("dscp", "give either tos or dscp, not both (the DSCP is the TOS byte's top six bits)");
             return null;
         }
-        if (hasTos) {
-            int tos = options.integer(tosAt, "tos", -1, 0, 255);
-            return tos < 0 ? null : tos;
+        if (tosText != null) {
+            Integer tos = null;
+            try {
+                tos = Integer.decode(tosText.strip());
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            if (tos == null || tos < 0 || tos > 255) {
+                tosAt.add("tos", "expected a whole number from 0 to 255 (e.g. 0x10), found '" + tosText + "'");
+                return null;
+            }
+            return tos;
         }
-        if (!hasDscp) {
+        if (dscpText == null) {
             return null;
         }
-        String text = options.checks().scalar(dscpAt.get("dscp"), "");
-        Integer dscp = dscp(text);
+        Integer dscp = dscp(dscpText);
         if (dscp == null) {
-            options.add(dscpAt.get("dscp"), "'" + text + "' is not a DSCP: a number 0-63, EF, AFxy (AF11-AF43) or CSx (CS0-CS7)");
+            dscpAt.add("dscp", "'" + dscpText + "' is not a DSCP: a number 0-63, EF, AFxy (AF11-AF43) or CSx (CS0-CS7)");
             return null;
         }
         return dscp << 2;

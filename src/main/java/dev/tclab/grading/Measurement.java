@@ -1,7 +1,7 @@
 package dev.tclab.grading;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.tclab.lab.ExecResult;
-import dev.tclab.yaml.YamlNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * One entry of a check's {@code measure} list, validated: one record per kind, each owning its options (typed), the
  * command line the platform runs, its timeout, how its output is read and the fields (with units) its result has.
- * Adding a kind is one record plus one line in {@link #KINDS} (and its entry in docs/schema/check.schema.json).
+ * Adding a kind is one record (with its options record) plus one line in {@link #KINDS}, and its entry in
+ * docs/schema/check.schema.json.
  */
 public sealed interface Measurement permits Iperf3Measurement, PingMeasurement, QdiscMeasurement, ClassesMeasurement,
         FiltersMeasurement, InterfacesMeasurement, CommandMeasurement {
@@ -22,29 +23,40 @@ public sealed interface Measurement permits Iperf3Measurement, PingMeasurement, 
      * @param over   the name of an earlier load this one is read around (before it starts and after it ends, giving
      *               counter deltas and per-second rates over it), or null; counter kinds only
      */
+    @JsonIgnoreProperties(ignoreUnknown = true)
     record Common(String name, String node, String during, String over) {
     }
 
-    /** Reads one kind's options from a {@code measure} entry (the whole entry: a command's options sit beside it). */
+    /**
+     * Makes one kind's measurement from its options, bound by Jackson from the schema-valid check block, checking
+     * the rules the schema cannot state.
+     *
+     * @param <O> the kind's options record (its keys are the kind's keys in docs/schema/check.schema.json)
+     */
     @FunctionalInterface
-    interface Reader {
-        /** The measurement, or null when its options have problems (recorded in {@code options}). */
-        Measurement read(Common common, YamlNode entry, OptionReader options);
+    interface Factory<O> {
+        /** The measurement, or null when its options break a rule (recorded through {@code reader}). */
+        Measurement create(Common common, O options, OptionReader reader);
     }
 
-    /** A kind: the YAML key that introduces it and how its options are read. */
-    record Kind(String key, Reader reader) {
+    /**
+     * A kind: the YAML key that introduces it, its options record and how it is made from them.
+     *
+     * @param beside whether its options sit beside the key in the entry ({@code command: ..., parse: json}) rather
+     *               than under it ({@code ping: { target: ... }})
+     */
+    record Kind<O>(String key, Class<O> options, boolean beside, Factory<O> factory) {
     }
 
     /** Every kind, in the order messages list them. */
-    List<Kind> KINDS = List.of(
-            new Kind("iperf3", Iperf3Measurement::read),
-            new Kind("ping", PingMeasurement::read),
-            new Kind("qdisc", QdiscMeasurement::read),
-            new Kind("classes", ClassesMeasurement::read),
-            new Kind("filters", FiltersMeasurement::read),
-            new Kind("interfaces", InterfacesMeasurement::read),
-            new Kind("command", CommandMeasurement::read));
+    List<Kind<?>> KINDS = List.of(
+            new Kind<>("iperf3", Iperf3Measurement.Options.class, false, Iperf3Measurement::of),
+            new Kind<>("ping", PingMeasurement.Options.class, false, PingMeasurement::of),
+            new Kind<>("qdisc", QdiscMeasurement.Options.class, false, QdiscMeasurement::of),
+            new Kind<>("classes", ClassesMeasurement.Options.class, false, ClassesMeasurement::of),
+            new Kind<>("filters", FiltersMeasurement.Options.class, false, FiltersMeasurement::of),
+            new Kind<>("interfaces", InterfacesMeasurement.Options.class, false, InterfacesMeasurement::of),
+            new Kind<>("command", CommandMeasurement.Options.class, true, CommandMeasurement::of));
 
     Common common();
 

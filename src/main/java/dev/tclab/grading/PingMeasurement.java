@@ -3,7 +3,6 @@ package dev.tclab.grading;
 import dev.tclab.grading.parse.OutputParseException;
 import dev.tclab.grading.parse.PingParser;
 import dev.tclab.lab.ExecResult;
-import dev.tclab.yaml.YamlNode;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,19 +12,17 @@ import java.util.Optional;
 /** {@code ping: { target, count, interval }}: round-trip times and loss, e.g. under a load ({@code during}). */
 public record PingMeasurement(Common common, String target, int count, double interval) implements Measurement {
 
-    private static final List<String> OPTIONS = List.of("target", "count", "interval");
     private static final Map<String, Unit> FIELDS = Map.of("transmitted", Unit.NONE, "received", Unit.NONE,
             "loss_pct", Unit.PERCENT, "min_ms", Unit.MS, "avg_ms", Unit.MS, "max_ms", Unit.MS, "mdev_ms", Unit.MS);
 
-    static Measurement read(Common common, YamlNode entry, OptionReader options) {
-        YamlNode o = options.mapping(entry.get("ping"), "ping", OPTIONS, false);
-        if (o == null) {
-            return null;
-        }
-        String target = options.address(o, "target", true);
-        int count = options.integer(o, "count", 10, 1, 200);
-        double interval = options.seconds(o, "interval", 0.2, 0.05, 5);
-        return target == null ? null : new PingMeasurement(common, target, count, interval);
+    /** {@code ping:} as written (docs/schema/check.schema.json, $defs/ping). */
+    public record Options(String target, Integer count, Double interval) {
+    }
+
+    static Measurement of(Common common, Options options, OptionReader reader) {
+        String target = reader.address("target", options.target());
+        return target == null ? null : new PingMeasurement(common, target,
+                options.count() == null ? 10 : options.count(), options.interval() == null ? 0.2 : options.interval());
     }
 
     @Override

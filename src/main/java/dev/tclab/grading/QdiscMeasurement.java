@@ -3,7 +3,6 @@ package dev.tclab.grading;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.tc.QdiscParser;
 import dev.tclab.tc.TcParseException;
-import dev.tclab.yaml.YamlNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,9 +15,12 @@ public record QdiscMeasurement(Common common, String dev) implements Measurement
     private static final Map<String, Unit> FIELDS = Map.of("root", Unit.NONE, "ingress", Unit.NONE, "all", Unit.NONE,
             "count", Unit.NONE, "by_handle", Unit.NONE, "by_parent", Unit.NONE, Counters.WINDOW, Unit.S);
 
-    static Measurement read(Common common, YamlNode entry, OptionReader options) {
-        YamlNode o = options.mapping(entry.get("qdisc"), "qdisc", List.of("dev"), true);
-        return new QdiscMeasurement(common, options.iface(o, false));
+    /** {@code qdisc:} as written; absent ({@code qdisc:} alone) reads every device. */
+    public record Options(String dev) {
+    }
+
+    static Measurement of(Common common, Options options, OptionReader reader) {
+        return new QdiscMeasurement(common, options == null ? null : options.dev());
     }
 
     @Override

@@ -1,12 +1,13 @@
 package dev.tclab.lesson;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.tclab.yaml.FileProblem;
 import dev.tclab.lab.Topology;
 import dev.tclab.lab.TopologyException;
 import dev.tclab.lab.TopologyParser;
 import dev.tclab.quiz.Quiz;
-import dev.tclab.yaml.YamlChecks;
-import dev.tclab.yaml.YamlNode;
+import dev.tclab.yaml.YamlDocument;
+import dev.tclab.yaml.YamlSchema;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -32,15 +33,23 @@ import java.util.stream.Stream;
 public final class LessonLoader {
 
     public static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
-    static final Pattern FEATURE = Pattern.compile("[a-z]+:[a-z0-9_-]+");
-    static final Pattern PARAMETER_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     /** {@code 01-baseline.md}: an optional ordering number, then the step id. */
     static final Pattern STEP_FILE = Pattern.compile("(?:\\d+[-_])?(.+)\\.md");
-    /** The keys read; tests hold docs/schema/lesson.schema.json and step.schema.json to the same lists. */
-    static final List<String> LESSON_KEYS = List.of("title", "summary", "level", "minutes", "requires", "uses",
-            "prerequisites", "parameters");
-    static final List<String> STEP_KEYS = List.of("title", "id");
-    static final List<String> PARAMETER_KEYS = List.of("choices", "description", "names");
+    static final YamlSchema LESSON_SCHEMA = YamlSchema.load("lesson.schema.json");
+    static final YamlSchema STEP_SCHEMA = YamlSchema.load("step.schema.json");
+
+    /** lesson.md's front matter as written (docs/schema/lesson.schema.json). */
+    record LessonFile(String title, String summary, String level, String minutes, List<String> requires,
+                      List<String> uses, List<String> prerequisites, Map<String, ParameterFile> parameters) {
+    }
+
+    /** A parameter as written: plain choices, or tuples of one value per name. */
+    record ParameterFile(List<JsonNode> choices, String description, List<String> names) {
+    }
+
+    /** A step's front matter as written (docs/schema/step.schema.json). */
+    record StepFile(String title, String id) {
+    }
 
     private final CheckBlockValidator checkValidator;
 
@@ -59,15 +68,16 @@ public final class LessonLoader {
             problems.add(new FileProblem(display, 0, "", "the folder name is the lesson's slug: lowercase letters, digits "
                     + "and '-', starting with a letter or digit"));
         }
-        YamlChecks checks = new YamlChecks();
+        List<FileProblem> read = new ArrayList<>();
         String introFile = display + "/lesson.md";
-        MarkdownFile intro = readMarkdown(dir.resolve("lesson.md"), introFile, checks);
-        LessonMeta meta = intro.frontMatter() == null ? LessonMeta.unreadable(slug) : readMeta(intro.frontMatter(), checks);
-        LessonMeta declared = intro.frontMatter() == null ? null : meta;
+        MarkdownFile intro = readMarkdown(dir.resolve("lesson.md"), introFile, read);
+        // Null while lesson.md's front matter cannot be read: then no {{parameter}} is reported as undeclared.
+        LessonMeta declared = intro.frontMatter() == null ? null : readMeta(intro.frontMatter(), read);
+        LessonMeta meta = declared == null ? LessonMeta.unreadable(slug) : declared;
         Topology topology = readTopology(dir.resolve("lab.yml"), display + "/lab.yml", problems);
-        List<Step> steps = readSteps(dir.resolve("steps"), display + "/steps", declared, checks);
-        undeclaredParameters(intro.file(), intro.body(), intro.bodyLine(), declared).forEach(checks::add);
-        problems.addAll(checks.problems());
+        List<Step> steps = readSteps(dir.resolve("steps"), display + "/steps", declared, read);
+        read.addAll(undeclaredParameters(intro.file(), intro.body(), intro.bodyLine(), declared));
+        problems.addAll(read);
         Lesson lesson = new Lesson(slug, meta, introFile, intro.body(), intro.bodyLine(), steps, topology, List.of(), problems);
         LessonView validated = LessonRenderer.render(lesson, Parameters.firstChoices(meta.parameters()), null, Map.of(),
                 checkValidator);
@@ -88,124 +98,77 @@ public final class LessonLoader {
         return name.endsWith("/") ? name.substring(0, name.length() - 1) : name;
     }
 
-    private MarkdownFile readMarkdown(Path path, String file, YamlChecks checks) {
+    private MarkdownFile readMarkdown(Path path, String file, List<FileProblem> problems) {
         if (!Files.isRegularFile(path)) {
-            checks.add(new FileProblem(file, 0, "", "missing: every lesson folder has a lesson.md with front matter"));
+            problems.add(new FileProblem(file, 0, "", "missing: every lesson folder has a lesson.md with front matter"));
             return new MarkdownFile(file, null, "", 1);
         }
-        String text = readText(path, file, checks);
-        return text == null ? new MarkdownFile(file, null, "", 1) : MarkdownFile.read(file, text, checks);
+        String text = readText(path, file, problems);
+        return text == null ? new MarkdownFile(file, null, "", 1) : MarkdownFile.read(file, text, problems);
     }
 
-    private static String readText(Path path, String file, YamlChecks checks) {
+    private static String readText(Path path, String file, List<FileProblem> problems) {
         try {
             return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(path))).toString();
         } catch (CharacterCodingException e) {
-            checks.add(new FileProblem(file, 0, "", "is not UTF-8 text"));
+            problems.add(new FileProblem(file, 0, "", "is not UTF-8 text"));
         } catch (IOException e) {
-            checks.add(new FileProblem(file, 0, "", "cannot be read: " + e.getMessage()));
+            problems.add(new FileProblem(file, 0, "", "cannot be read: " + e.getMessage()));
         }
         return null;
     }
 
-    private static LessonMeta readMeta(YamlNode front, YamlChecks checks) {
-        checks.onlyKeys(front, LESSON_KEYS);
-        String title = checks.text(front, "title", "", true);
-        String summary = checks.text(front, "summary", "", true);
-        String level = checks.text(front, "level", "beginner", false);
-        checks.require(front.get("level"), level, LessonMeta.LEVELS::contains, "one of " + String.join(", ", LessonMeta.LEVELS));
-        int minutes = readMinutes(front, checks);
-        List<String> requires = features(front, "requires", checks);
-        List<String> uses = features(front, "uses", checks);
-        List<String> prerequisites = texts(front, "prerequisites", checks);
-        prerequisites.forEach(p -> checks.require(front.get("prerequisites"), p, SLUG.asMatchPredicate(), "a lesson slug"));
-        return new LessonMeta(title, summary, level, minutes, requires, uses, prerequisites, readParameters(front, checks));
-    }
-
-    private static int readMinutes(YamlNode front, YamlChecks checks) {
-        String minutes = checks.text(front, "minutes", "0", false);
-        if (minutes.matches("\\d{1,4}")) {
-            return Integer.parseInt(minutes);
+    /** The lesson's front matter, or null (its problems recorded) when it does not fit the schema. */
+    private static LessonMeta readMeta(YamlDocument front, List<FileProblem> problems) {
+        List<FileProblem> invalid = LESSON_SCHEMA.problems(front);
+        if (!invalid.isEmpty()) {
+            problems.addAll(invalid);
+            return null;
         }
-        checks.add(front.get("minutes"), "minutes is a whole number, e.g. 40; found '" + minutes + "'");
-        return 0;
-    }
-
-    private static List<String> features(YamlNode front, String key, YamlChecks checks) {
-        List<String> features = texts(front, key, checks);
-        features.forEach(f -> checks.require(front.get(key), f, FEATURE.asMatchPredicate(),
-                "a kernel feature name like qdisc:tbf or classifier:matchall"));
-        return features;
-    }
-
-    private static List<String> texts(YamlNode parent, String key, YamlChecks checks) {
-        List<String> texts = new ArrayList<>();
-        for (YamlNode item : checks.list(parent, key, false)) {
-            String text = checks.scalar(item, null);
-            if (text != null) {
-                texts.add(text);
-            }
+        LessonFile lesson = front.bind("", LessonFile.class);
+        Map<String, Parameter> parameters = new LinkedHashMap<>();
+        if (lesson.parameters() != null) {
+            lesson.parameters().forEach((name, spec) -> readParameter(front, name, spec, problems)
+                    .ifPresent(p -> parameters.put(name, p)));
         }
-        return texts;
+        return new LessonMeta(lesson.title(), lesson.summary(), lesson.level() == null ? "beginner" : lesson.level(),
+                lesson.minutes() == null ? 0 : Integer.parseInt(lesson.minutes()), orEmpty(lesson.requires()),
+                orEmpty(lesson.uses()), orEmpty(lesson.prerequisites()), parameters);
+    }
+
+    private static List<String> orEmpty(List<String> list) {
+        return list == null ? List.of() : list;
     }
 
     private static FileProblem withChoice(FileProblem p, Map<String, String> values) {
         return new FileProblem(p.file(), p.line(), p.field(), p.message() + " (with parameters " + values + ")");
     }
 
-    private static Map<String, Parameter> readParameters(YamlNode front, YamlChecks checks) {
-        Map<String, Parameter> parameters = new LinkedHashMap<>();
-        YamlNode map = checks.map(front, "parameters", false);
-        if (map == null) {
-            return parameters;
-        }
-        map.entries().forEach((name, spec) -> {
-            checks.require(spec, name, PARAMETER_NAME.asMatchPredicate(), "letters, digits and '_', not starting with a digit");
-            if (!spec.isMap()) {
-                checks.add(spec, "a parameter is a mapping: { choices: [...], description: ... }");
-                return;
-            }
-            checks.onlyKeys(spec, PARAMETER_KEYS);
-            String description = checks.text(spec, "description", "", false);
-            if (spec.get("names") != null) {
-                readTuples(name, spec, description, checks).ifPresent(p -> parameters.put(name, p));
-                return;
-            }
-            List<String> choices = texts(spec, "choices", checks);
-            if (spec.get("choices") == null || choices.isEmpty()) {
-                checks.add(spec, "a parameter needs a non-empty 'choices' list");
-                return;
-            }
-            parameters.put(name, new Parameter(name, choices, description));
-        });
-        return parameters;
-    }
-
-    /** A related parameter: {@code names: [a, b]} and {@code choices: [[12, 8], [10, 10]]}, one value per name. */
-    private static Optional<Parameter> readTuples(String name, YamlNode spec, String description,
-                                                            YamlChecks checks) {
-        List<String> names = texts(spec, "names", checks);
-        names.forEach(n -> checks.require(spec.get("names"), n, PARAMETER_NAME.asMatchPredicate(),
-                "letters, digits and '_', not starting with a digit"));
-        if (names.isEmpty() || new HashSet<>(names).size() != names.size()) {
-            checks.add(spec.get("names"), "'names' lists the names each choice sets, each once, e.g. [a_rate, b_rate]");
-            return Optional.empty();
+    /**
+     * A parameter: plain choices, or a related one ({@code names: [a, b]} and {@code choices: [[12, 8], [10, 10]]},
+     * one value per name).
+     */
+    private static Optional<Parameter> readParameter(YamlDocument front, String name, ParameterFile spec,
+                                                     List<FileProblem> problems) {
+        String at = YamlDocument.child("/parameters", name);
+        String description = spec.description() == null ? "" : spec.description();
+        if (spec.names() == null) {
+            return Optional.of(new Parameter(name, spec.choices().stream().map(JsonNode::asText).toList(), description));
         }
         List<List<String>> tuples = new ArrayList<>();
-        for (YamlNode choice : checks.list(spec, "choices", true)) {
-            if (!choice.isList() || choice.items().size() != names.size()) {
-                checks.add(choice, "each choice is a list of " + names.size() + " values, one for each of " + names);
+        for (int i = 0; i < spec.choices().size(); i++) {
+            JsonNode choice = spec.choices().get(i);
+            if (choice.size() != spec.names().size()) {
+                problems.add(front.problem(at + "/choices/" + i, "each choice is a list of " + spec.names().size()
+                        + " values, one for each of " + spec.names()));
                 continue;
             }
             List<String> tuple = new ArrayList<>();
-            choice.items().forEach(v -> tuple.add(checks.scalar(v, "")));
+            choice.forEach(v -> tuple.add(v.asText()));
             tuples.add(tuple);
         }
-        if (tuples.isEmpty()) {
-            checks.add(spec, "a parameter needs a non-empty 'choices' list");
-            return Optional.empty();
-        }
-        return Optional.of(new Parameter(name, names, tuples, description));
+        return tuples.size() < spec.choices().size() ? Optional.empty()
+                : Optional.of(new Parameter(name, spec.names(), tuples, description));
     }
 
     private static Topology readTopology(Path path, String file, List<FileProblem> problems) {
@@ -223,9 +186,9 @@ public final class LessonLoader {
         return null;
     }
 
-    private List<Step> readSteps(Path dir, String display, LessonMeta meta, YamlChecks checks) {
+    private List<Step> readSteps(Path dir, String display, LessonMeta meta, List<FileProblem> problems) {
         if (!Files.isDirectory(dir)) {
-            checks.add(new FileProblem(display, 0, "", "missing: a lesson has its steps as steps/01-name.md, steps/02-name.md, ..."));
+            problems.add(new FileProblem(display, 0, "", "missing: a lesson has its steps as steps/01-name.md, steps/02-name.md, ..."));
             return List.of();
         }
         List<Path> files;
@@ -233,7 +196,7 @@ public final class LessonLoader {
             files = listing.filter(Files::isRegularFile).filter(path -> !IgnoredFiles.isIgnored(folderName(path)))
                     .sorted(Comparator.comparing(LessonLoader::folderName)).toList();
         } catch (IOException e) {
-            checks.add(new FileProblem(display, 0, "", "cannot be listed: " + e.getMessage()));
+            problems.add(new FileProblem(display, 0, "", "cannot be listed: " + e.getMessage()));
             return List.of();
         }
         List<String> stepNames = new ArrayList<>();
@@ -244,41 +207,46 @@ public final class LessonLoader {
             String file = display + "/" + name;
             Matcher m = STEP_FILE.matcher(name);
             if (!m.matches()) {
-                checks.add(new FileProblem(file, 0, "", "only .md step files belong in steps/ (editor backups and "
+                problems.add(new FileProblem(file, 0, "", "only .md step files belong in steps/ (editor backups and "
                         + "hidden files are ignored; move other files to the lesson folder)"));
                 continue;
             }
             stepNames.add(name);
-            Step step = readStep(path, file, m.group(1), meta, checks);
+            Step step = readStep(path, file, m.group(1), meta, problems);
             if (step != null && !ids.add(step.id())) {
-                checks.add(new FileProblem(file, 1, "id", "step id '" + step.id() + "' is used by another step"));
+                problems.add(new FileProblem(file, 1, "id", "step id '" + step.id() + "' is used by another step"));
             } else if (step != null) {
                 steps.add(step);
             }
         }
-        StepOrder.problems(display, stepNames).forEach(checks::add);
+        StepOrder.problems(display, stepNames).forEach(problems::add);
         if (files.isEmpty()) {
-            checks.add(new FileProblem(display, 0, "", "no steps: add steps/01-name.md"));
+            problems.add(new FileProblem(display, 0, "", "no steps: add steps/01-name.md"));
         }
         return steps;
     }
 
-    private static Step readStep(Path path, String file, String fileId, LessonMeta meta, YamlChecks checks) {
-        String text = readText(path, file, checks);
+    private static Step readStep(Path path, String file, String fileId, LessonMeta meta, List<FileProblem> problems) {
+        String text = readText(path, file, problems);
         if (text == null) {
             return null;
         }
-        undeclaredParameters(file, text, 1, meta).forEach(checks::add);
-        MarkdownFile md = MarkdownFile.read(file, text, checks);
+        problems.addAll(undeclaredParameters(file, text, 1, meta));
+        MarkdownFile md = MarkdownFile.read(file, text, problems);
         if (md.frontMatter() == null) {
             return new Step(fileId, fileId, file, md.body(), md.bodyLine());
         }
-        checks.onlyKeys(md.frontMatter(), STEP_KEYS);
-        String title = checks.text(md.frontMatter(), "title", fileId, true);
-        String id = checks.text(md.frontMatter(), "id", fileId, false);
-        checks.require(md.frontMatter().get("id") == null ? md.frontMatter() : md.frontMatter().get("id"), id,
-                SLUG.asMatchPredicate(), "a step id is lowercase letters, digits and '-' (rename the file or set id:)");
-        return new Step(id, title, file, md.body(), md.bodyLine());
+        List<FileProblem> invalid = STEP_SCHEMA.problems(md.frontMatter());
+        if (!invalid.isEmpty()) {
+            problems.addAll(invalid);
+            return new Step(fileId, fileId, file, md.body(), md.bodyLine());
+        }
+        StepFile step = md.frontMatter().bind("", StepFile.class);
+        if (step.id() == null && !SLUG.matcher(fileId).matches()) {
+            problems.add(md.frontMatter().problem("", "'" + fileId + "' is not valid: a step id is lowercase letters,"
+                    + " digits and '-' (rename the file or set id:)"));
+        }
+        return new Step(step.id() == null ? fileId : step.id(), step.title(), file, md.body(), md.bodyLine());
     }
 
     /** Uses of parameters lesson.md does not declare; none are reported while lesson.md's front matter is unreadable. */

@@ -1,17 +1,22 @@
 package dev.tclab.yaml;
 
+import java.util.List;
 
-/** YAML that could not be read at all, with where. */
+/** An author's YAML that could not be read (syntax) or does not fit its schema, with every problem and where. */
 public class YamlException extends Exception {
 
-    private final FileProblem problem;
+    private final List<FileProblem> problems;
 
-    public YamlException(FileProblem problem) {
-        super(problem.toString());
-        this.problem = problem;
+    public YamlException(List<FileProblem> problems) {
+        super(problems.isEmpty() ? "no problem given" : problems.get(0).toString());
+        this.problems = List.copyOf(problems);
     }
 
-    public FileProblem problem() {
-        return problem;
+    public YamlException(FileProblem problem) {
+        this(List.of(problem));
+    }
+
+    public List<FileProblem> problems() {
+        return problems;
     }
 }

@@ -3,6 +3,7 @@ package dev.tclab.grading;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tclab.yaml.PublishedSchema;
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
@@ -15,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -102,5 +105,43 @@ class CheckSchemaTest {
                 measure:
                   - { name: up, node: c, iperf3: { server: 10.0.0.2, flows: { a: { colour: red } } } }
                 """)).anyMatch(p -> p.startsWith("2: ") && p.contains("colour"));
+    }
+
+    @Test
+    void shouldBindExactlyTheKeysTheSchemaAllows() {
+        PublishedSchema schema = new PublishedSchema("check.schema.json");
+        assertThat(PublishedSchema.boundKeys(CheckSpecParser.CheckFile.class)).isEqualTo(schema.keys(""));
+        Set<String> assertionKeys = new TreeSet<>();
+        for (int i = 0; i < 3; i++) {
+            assertionKeys.addAll(schema.keys("/$defs/assertion/oneOf/" + i));
+        }
+        assertThat(PublishedSchema.boundKeys(CheckSpecParser.AssertionFile.class)).isEqualTo(assertionKeys);
+        Set<String> entryKeys = new TreeSet<>(PublishedSchema.boundKeys(Measurement.Common.class));
+        for (Measurement.Kind<?> kind : Measurement.KINDS) {
+            entryKeys.add(kind.key());
+            if (kind.beside()) {
+                entryKeys.addAll(PublishedSchema.boundKeys(kind.options()));
+            } else {
+                assertThat(PublishedSchema.boundKeys(kind.options())).as(kind.key())
+                        .isEqualTo(schema.keys(optionsPointer(schema, kind.key())));
+            }
+        }
+        assertThat(entryKeys).isEqualTo(schema.keys("/$defs/measurement"));
+        assertThat(PublishedSchema.boundKeys(Iperf3Measurement.FlowOptions.class))
+                .isEqualTo(schema.keys("/$defs/iperf3/properties/flows/additionalProperties/oneOf/1"));
+    }
+
+    /** Where a kind's options mapping is described: its property, followed through a $ref or a null-or-object oneOf. */
+    private static String optionsPointer(PublishedSchema schema, String kind) {
+        String pointer = "/$defs/measurement/properties/" + kind;
+        JsonNode property = schema.at(pointer);
+        JsonNode alternatives = property.path("oneOf");
+        for (int i = 0; i < alternatives.size(); i++) {
+            if (!"null".equals(alternatives.get(i).path("type").asText())) {
+                pointer = pointer + "/oneOf/" + i;
+                property = alternatives.get(i);
+            }
+        }
+        return property.has("$ref") ? property.get("$ref").asText().substring(1) : pointer;
     }
 }

@@ -189,6 +189,6 @@ class MeasurementRecordsTest {
     @Test
     void shouldListTheNewKindWhenAMeasurementHasNone() {
         List<String> lines = problems("measure: [ { name: x, node: c } ]\n");
-        assertThat(lines).anyMatch(l -> l.endsWith("a measurement needs one of: iperf3, ping, qdisc, classes, filters, interfaces, command"));
+        assertThat(lines).anyMatch(l -> l.equals("1 measure[0]: needs one of iperf3, ping, qdisc, classes, filters, interfaces or command"));
     }
 }

@@ -8,8 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -145,16 +143,12 @@ class LabSchemaTest {
     }
 
     @Test
-    void shouldAllowExactlyTheKeysTheParserReads() {
-        assertThat(SCHEMA.keys("")).isEqualTo(set(TopologyParser.TOP_KEYS));
-        assertThat(SCHEMA.keys("/$defs/topology")).isEqualTo(set(TopologyParser.TOPOLOGY_KEYS));
-        assertThat(SCHEMA.keys("/$defs/node")).isEqualTo(set(TopologyParser.NODE_KEYS));
-        assertThat(SCHEMA.keys("/$defs/link")).isEqualTo(set(TopologyParser.LINK_KEYS));
-        assertThat(SCHEMA.keys("/$defs/probe")).isEqualTo(set(TopologyParser.PROBE_KEYS));
-    }
-
-    private static Set<String> set(List<String> keys) {
-        return new TreeSet<>(keys);
+    void shouldBindExactlyTheKeysTheSchemaAllows() {
+        assertThat(PublishedSchema.boundKeys(TopologyParser.LabFile.class)).isEqualTo(SCHEMA.keys(""));
+        assertThat(PublishedSchema.boundKeys(TopologyParser.TopologyFile.class)).isEqualTo(SCHEMA.keys("/$defs/topology"));
+        assertThat(PublishedSchema.boundKeys(TopologyParser.NodeFile.class)).isEqualTo(SCHEMA.keys("/$defs/node"));
+        assertThat(PublishedSchema.boundKeys(TopologyParser.LinkFile.class)).isEqualTo(SCHEMA.keys("/$defs/link"));
+        assertThat(PublishedSchema.boundKeys(TopologyParser.ProbeFile.class)).isEqualTo(SCHEMA.keys("/$defs/probe"));
     }
 
     @Test

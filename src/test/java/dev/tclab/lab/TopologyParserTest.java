@@ -36,7 +36,7 @@ class TopologyParserTest {
                   nodes:
                     client:
                       imgae: foo
-                """)).containsExactly("lab.yml:5: topology.nodes.client.imgae: unknown field; expected one of "
+                """)).containsExactly("lab.yml:5: topology.nodes.client.imgae: unknown key 'imgae'; expected one of "
                 + "kind, image, hidden, env, sysctls, exec, stats");
     }
 
@@ -46,7 +46,7 @@ class TopologyParserTest {
                 topology:
                   nodes:
                     a: {}
-                """)).singleElement().asString().contains("missing required field 'name'");
+                """)).singleElement().asString().startsWith("lab.yml:1: missing required key 'name' (the lab's name: ");
     }
 
     @Test
@@ -66,7 +66,8 @@ class TopologyParserTest {
         assertThat(found).containsExactly(
                 "lab.yml:8: topology.links[1].endpoints: interface a:eth1 is already used by another link",
                 "lab.yml:9: topology.links[2].endpoints[1]: no node named 'c' in topology.nodes (have: a, b)",
-                "lab.yml:10: topology.links[3].endpoints: a link has exactly two endpoints, found 1");
+                "lab.yml:10: topology.links[3].endpoints: needs at least 2 items, found 1 (the link's two ends, e.g."
+                        + " [\"client:eth1\", \"server:eth1\"]; each interface is used by one link only)");
     }
 
     @Test
@@ -82,11 +83,15 @@ class TopologyParserTest {
                       exec: ip addr add 10.0.0.1/24 dev eth1
                 """);
         assertThat(found).hasSize(6).anySatisfy(p -> assertThat(p).startsWith("lab.yml:1: name: 'Bad_Name' is not valid"))
-                .anySatisfy(p -> assertThat(p).startsWith("lab.yml:4: topology.nodes.Client: 'Client' is not valid"))
-                .anySatisfy(p -> assertThat(p).isEqualTo("lab.yml:5: topology.nodes.Client.kind: only kind 'linux' is supported, found 'ceos'"))
-                .anySatisfy(p -> assertThat(p).isEqualTo("lab.yml:6: topology.nodes.Client.hidden: expected true or false, found 'maybe'"))
-                .anySatisfy(p -> assertThat(p).contains("lab.yml:7:").contains("only network sysctls"))
-                .anySatisfy(p -> assertThat(p).isEqualTo("lab.yml:8: topology.nodes.Client.exec: expected a list, found a value"));
+                .anySatisfy(p -> assertThat(p).startsWith("lab.yml:4: topology.nodes.Client: 'Client' is not a valid name here:"
+                        + " the lab's nodes by name: 1-20 lowercase letters"))
+                .anySatisfy(p -> assertThat(p).isEqualTo("lab.yml:5: topology.nodes.Client.kind: expected 'linux', found 'ceos':"
+                        + " only 'linux' is supported (the default)"))
+                .anySatisfy(p -> assertThat(p).isEqualTo("lab.yml:6: topology.nodes.Client.hidden: expected one of true, false,"
+                        + " yes, no, found 'maybe'"))
+                .anySatisfy(p -> assertThat(p).contains("lab.yml:7:").contains("network sysctls (net.* only"))
+                .anySatisfy(p -> assertThat(p).isEqualTo("lab.yml:8: topology.nodes.Client.exec: expected a list, found"
+                        + " 'ip addr add 10.0.0.1/24 dev eth1'"));
     }
 
     @Test
@@ -98,9 +103,9 @@ class TopologyParserTest {
 
     @Test
     void shouldRequireNameTopologyAndNodes() {
-        assertThat(problems("just text")).containsExactly("lab.yml:1: a lab.yml is a mapping with 'name' and 'topology'");
-        assertThat(problems("name: x\ntopology: {}\n"))
-                .containsExactly("lab.yml:2: topology: missing required field 'nodes' (a mapping)");
+        assertThat(problems("just text")).containsExactly("lab.yml:1: expected a mapping, found 'just text'");
+        assertThat(problems("name: x\ntopology: {}\n")).singleElement().asString()
+                .startsWith("lab.yml:2: topology: missing required key 'nodes' (the lab's nodes by name: ");
     }
 
     @Test
@@ -111,7 +116,10 @@ class TopologyParserTest {
                   nodes: {a: {}, b: {}}
                   links:
                     - endpoints: ["a:averyveryverylongname", "b:lo"]
-                """)).hasSize(2).allSatisfy(p -> assertThat(p).contains("is not a usable interface name"));
+                """)).containsExactly(
+                "lab.yml:5: topology.links[0].endpoints[0]: 'a:averyveryverylongname' is not valid: node:interface, e.g."
+                        + " client:eth1 (interface: 1-15 letters, digits, '_', '.', '-'; not lo)",
+                "lab.yml:5: topology.links[0].endpoints[1]: 'b:lo' is not allowed here: lo cannot be one end of a link");
     }
 
     @Test
@@ -137,14 +145,13 @@ class TopologyParserTest {
                     b: { stats: [] }
                     modem: { hidden: true, stats: [eth1] }
                 """)).containsExactly(
-                "lab.yml:4: topology.nodes.a.stats[0]: 'eth1; reboot' is not an interface name or pattern (1-15 letters,"
-                        + " digits, '_', '.', '-', and '*' for any characters, e.g. ifb*; lo is never shown)",
-                "lab.yml:4: topology.nodes.a.stats[1]: 'lo' is not an interface name or pattern (1-15 letters,"
-                        + " digits, '_', '.', '-', and '*' for any characters, e.g. ifb*; lo is never shown)",
-                "lab.yml:4: topology.nodes.a.stats[2]: 'averyveryverylongname' is not an interface name or pattern"
-                        + " (1-15 letters, digits, '_', '.', '-', and '*' for any characters, e.g. ifb*; lo is never shown)",
-                "lab.yml:5: topology.nodes.b.stats: list the interfaces to show, e.g. [eth2, \"ifb*\"], or leave"
-                        + " 'stats' out to show all",
+                "lab.yml:4: topology.nodes.a.stats[0]: 'eth1; reboot' is not valid: an interface name, or a pattern in"
+                        + " which * stands for any characters, e.g. ifb*",
+                "lab.yml:4: topology.nodes.a.stats[1]: 'lo' is not allowed here: lo is never shown",
+                "lab.yml:4: topology.nodes.a.stats[2]: 'averyveryverylongname' is not valid: an interface name, or a"
+                        + " pattern in which * stands for any characters, e.g. ifb*",
+                "lab.yml:5: topology.nodes.b.stats: needs at least 1 item, found 0 (the interfaces whose live tc statistics"
+                        + " the page shows for this node; leave out to show every interface but lo. Not allowed on a hidden node)",
                 "lab.yml:6: topology.nodes.modem.stats: a hidden node has no terminal and no statistics on the page;"
                         + " remove 'stats' or 'hidden'");
     }
@@ -187,12 +194,12 @@ class TopologyParserTest {
                   - { name: d, from: client, to: 010.0.0.2 }
                 """)).containsExactly(
                 "lab.yml:7: probes[0].from: no node named 'router' in topology.nodes (have: client, server)",
-                "lab.yml:8: probes[1].to: 'server' is not an IPv4 address of a lab node: write one address, e.g."
-                        + " 198.51.100.10 (no host name, no broadcast or multicast address)",
+                "lab.yml:8: probes[1].to: 'server' is not valid: one unicast IPv4 address inside the lab, e.g."
+                        + " 198.51.100.10 (no host name, broadcast or multicast address)",
                 "lab.yml:9: probes[2].to: '10.0.0.256' is not an IPv4 address of a lab node: write one address, e.g."
                         + " 198.51.100.10 (no host name, no broadcast or multicast address)",
-                "lab.yml:10: probes[3].to: '010.0.0.2' is not an IPv4 address of a lab node: write one address, e.g."
-                        + " 198.51.100.10 (no host name, no broadcast or multicast address)");
+                "lab.yml:10: probes[3].to: '010.0.0.2' is not valid: one unicast IPv4 address inside the lab, e.g."
+                        + " 198.51.100.10 (no host name, broadcast or multicast address)");
         assertThat(problems(TWO_NODES + """
                 probes:
                   - { name: a, from: client, to: 255.255.255.255 }
@@ -202,19 +209,24 @@ class TopologyParserTest {
                 """)).containsExactly(
                 "lab.yml:7: probes[0].to: '255.255.255.255' is not an IPv4 address of a lab node: write one address,"
                         + " e.g. 198.51.100.10 (no host name, no broadcast or multicast address)",
-                "lab.yml:8: probes[1].every: '50ms' is not a probe interval: write a time from 100ms to 5s, e.g. 200ms"
-                        + " or 1s",
                 "lab.yml:8: probes[1].name: another probe is already named 'a'; give each its own name",
                 "lab.yml:8: probes[1].to: '224.0.0.1' is not an IPv4 address of a lab node: write one address,"
                         + " e.g. 198.51.100.10 (no host name, no broadcast or multicast address)",
-                "lab.yml:9: probes[2]: missing required field 'from'",
-                "lab.yml:9: probes[2].every: '6s' is not a probe interval: write a time from 100ms to 5s, e.g. 200ms"
+                "lab.yml:8: probes[1].every: '50ms' is not a probe interval: write a time from 100ms to 5s, e.g. 200ms"
                         + " or 1s",
-                "lab.yml:9: probes[2].name: 'a;b' is not a usable probe name: 1-40 letters, digits, spaces and"
-                        + " . _ : > -, starting with a letter or digit, e.g. 'client to server'",
-                "lab.yml:10: probes[3].count: unknown field; expected one of name, from, to, every",
-                "lab.yml:10: probes[3].every: 'often' is not a probe interval: write a time from 100ms to 5s, e.g."
-                        + " 200ms or 1s");
+                "lab.yml:9: probes[2].name: 'a;b' is not valid: the plot's label, unique in the lab: 1-40 letters,"
+                        + " digits, spaces and . _ : > -, e.g. 'client to server'",
+                "lab.yml:9: probes[2]: missing required key 'from' (the node the ping runs from (any node of"
+                        + " topology.nodes, hidden ones too))",
+                "lab.yml:10: probes[3].every: 'often' is not valid: how often to ping: 100ms to 5s, written like 200ms,"
+                        + " 1s or 0.5s",
+                "lab.yml:10: probes[3].count: unknown key 'count'; expected one of name, from, to, every");
+        // A probe the schema refuses is not held to the rules until it fits: its 6s interval shows up once it does.
+        assertThat(problems(TWO_NODES + """
+                probes:
+                  - { name: a, from: client, to: 10.0.0.2, every: 6s }
+                """)).containsExactly("lab.yml:7: probes[0].every: '6s' is not a probe interval: write a time from"
+                + " 100ms to 5s, e.g. 200ms or 1s");
     }
 
     @Test
@@ -226,7 +238,7 @@ class TopologyParserTest {
                   - { name: c, from: client, to: 10.0.0.2 }
                   - { name: d, from: client, to: 10.0.0.2 }
                   - { name: e, from: client, to: 10.0.0.2 }
-                """)).containsExactly("lab.yml:7: probes: a lab has at most 4 probes (each is a ping the server runs"
-                + " and a line on the plot); found 5");
+                """)).singleElement().asString().startsWith("lab.yml:7: probes: takes at most 4 items, found 5 (latency"
+                + " probes whose round trips the page plots live (at most 4)");
     }
 }

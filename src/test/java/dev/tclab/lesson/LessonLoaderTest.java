@@ -168,10 +168,10 @@ class LessonLoaderTest {
         write("lesson.md", "---\ntitle: Demo\nsummary: s\nlevel: expert\nminutes: soon\nrequires: [tbf]\ncolour: red\n"
                 + "parameters: { rate: { choices: [1] } }\n---\nbody\n");
         assertEquals(List.of(
-                "lessons/demo/lesson.md:4: level: 'expert' is not valid: one of beginner, intermediate, advanced",
-                "lessons/demo/lesson.md:5: minutes: minutes is a whole number, e.g. 40; found 'soon'",
-                "lessons/demo/lesson.md:6: requires: 'tbf' is not valid: a kernel feature name like qdisc:tbf or classifier:matchall",
-                "lessons/demo/lesson.md:7: colour: unknown field; expected one of title, summary, level, minutes, requires, uses, prerequisites, parameters"),
+                "lessons/demo/lesson.md:4: level: expected one of beginner, intermediate, advanced, found 'expert'",
+                "lessons/demo/lesson.md:5: minutes: 'soon' is not valid: rough duration in whole minutes, e.g. 40",
+                "lessons/demo/lesson.md:6: requires[0]: 'tbf' is not valid: a kernel feature name like qdisc:tbf, classifier:matchall or link:ifb",
+                "lessons/demo/lesson.md:7: colour: unknown key 'colour'; expected one of title, summary, level, minutes, requires, uses, prerequisites, parameters"),
                 problems());
     }
 

@@ -32,7 +32,7 @@ class QuizParserTest {
 
     @Test
     void shouldRejectQuizWithoutCorrectAnswer() {
-        assertEquals(List.of("s.md:13: options: no option is marked 'correct: true'"), problems("""
+        assertEquals(List.of("s.md:13: options: no item is marked 'correct: true'"), problems("""
                 id: q1
                 question: Which?
                 options:
@@ -43,7 +43,7 @@ class QuizParserTest {
 
     @Test
     void shouldRejectSeveralCorrectAnswersInASingleChoiceQuiz() {
-        assertEquals(List.of("s.md:13: options: 2 options are correct but 'multiple' is false: mark one, or set 'multiple: true'"),
+        assertEquals(List.of("s.md:13: options: with 'multiple' false, exactly one option is correct: mark one, or set 'multiple: true'"),
                 problems("""
                         id: q1
                         question: Which?
@@ -56,11 +56,12 @@ class QuizParserTest {
     @Test
     void shouldRejectMissingFieldsUnknownFieldsAndASingleOption() {
         assertEquals(List.of(
-                "s.md:10: colour: unknown field; expected one of id, question, multiple, options",
-                "s.md:10: missing required field 'id'",
-                "s.md:10: missing required field 'question'",
-                "s.md:12: options: a quiz needs at least two options, found 1",
-                "s.md:12: options[0]: every option needs a 'why': the explanation the learner sees after choosing it"), problems("""
+                "s.md:10: colour: unknown key 'colour'; expected one of id, question, multiple, options",
+                "s.md:10: missing required key 'id' (unique in the lesson: lowercase letters, digits and '-'; it appears in URLs)",
+                "s.md:10: missing required key 'question' (the question; inline markdown such as `code` and {{parameters}} may be used)",
+                "s.md:12: options: needs at least 2 items, found 1 (at least two answers, at least one of them correct)",
+                "s.md:12: options[0]: missing required key 'why' (the explanation the learner reads after choosing this option"
+                        + " (after a right answer, of every option))"), problems("""
                 colour: red
                 options:
                   - { text: a, correct: true }

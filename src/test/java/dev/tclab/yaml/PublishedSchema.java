@@ -1,5 +1,6 @@
 package dev.tclab.yaml;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Error;
@@ -11,6 +12,7 @@ import com.networknt.schema.serialization.NodeReader;
 import com.networknt.schema.utils.JsonNodes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +20,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** One of the JSON Schemas published for authors' editors (docs/schema), as the tests use it. */
+/** One of the JSON Schemas published for authors' editors (docs/schema), read from the file as the tests use it. */
 public final class PublishedSchema {
 
     private static final NodeReader READER = NodeReader.builder().locationAware().build();
@@ -53,6 +55,11 @@ public final class PublishedSchema {
         return out;
     }
 
+    /** The schema's node at a JSON pointer, e.g. {@code /$defs/measurement/properties/qdisc}. */
+    public JsonNode at(String pointer) {
+        return document.at(pointer);
+    }
+
     /** The property names the object at the JSON pointer allows, e.g. {@code ""} or {@code "/$defs/node"}. */
     public Set<String> keys(String pointer) {
         JsonNode properties = document.at(pointer).get("properties");
@@ -62,6 +69,28 @@ public final class PublishedSchema {
         Set<String> keys = new TreeSet<>();
         properties.fieldNames().forEachRemaining(keys::add);
         return keys;
+    }
+
+    /**
+     * The keys a record binds from an author's YAML: its components, named as their {@code @JsonProperty} says.
+     * Tests hold them to {@link #keys}, so the schema and the records the app binds never drift apart.
+     */
+    public static Set<String> boundKeys(Class<?> record) {
+        Set<String> keys = new TreeSet<>();
+        for (RecordComponent component : record.getRecordComponents()) {
+            JsonProperty named = component.getAccessor().getAnnotation(JsonProperty.class);
+            JsonProperty onField = named != null ? named : fieldAnnotation(record, component.getName());
+            keys.add(onField != null ? onField.value() : component.getName());
+        }
+        return keys;
+    }
+
+    private static JsonProperty fieldAnnotation(Class<?> record, String name) {
+        try {
+            return record.getDeclaredField(name).getAnnotation(JsonProperty.class);
+        } catch (NoSuchFieldException e) {
+            return null;
+        }
     }
 
     /** JSON pointers of properties without a description (editors show it on hover and in completion). */

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 class YamlSyntaxErrorTest {
 
     private static String problem(String yaml) {
-        return assertThrows(YamlException.class, () -> YamlNode.parse("lesson.md", "front matter", yaml, 2))
-                .problem().toString();
+        return assertThrows(YamlException.class, () -> YamlDocument.parse("lesson.md", "front matter", yaml, 2))
+                .problems().get(0).toString();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.tclab.lesson.markdown;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.vladsch.flexmark.ast.FencedCodeBlock;
 import com.vladsch.flexmark.parser.Parser;
 import com.vladsch.flexmark.parser.block.NodePostProcessor;
@@ -10,8 +11,8 @@ import com.vladsch.flexmark.util.ast.NodeTracker;
 import com.vladsch.flexmark.util.data.MutableDataSet;
 import dev.tclab.lab.Topology;
 import dev.tclab.quiz.QuizParser;
+import dev.tclab.yaml.YamlDocument;
 import dev.tclab.yaml.YamlException;
-import dev.tclab.yaml.YamlNode;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -105,9 +106,9 @@ class LessonBlockPostProcessor extends NodePostProcessor {
         String id = null;
         String title = null;
         try {
-            YamlNode root = YamlNode.parse(context.file(), "the check block", yaml, contentLine);
-            id = root.get("id") == null ? null : root.get("id").text();
-            title = root.get("title") == null ? null : root.get("title").text();
+            JsonNode root = YamlDocument.parse(context.file(), "the check block", yaml, contentLine).root();
+            id = root.path("id").isValueNode() ? root.get("id").asText() : null;
+            title = root.path("title").isValueNode() ? root.get("title").asText() : null;
         } catch (YamlException e) {
             // the validator has reported it; the check keeps its default id
         }

@@ -188,8 +188,9 @@ class LessonMarkdownTest {
         BlockContext ctx = validating();
         String html = render("```quiz\nid: q\nquestion: Which?\noptions:\n  - text: a\n    why: no\n  - text: b\n```\n", ctx);
         assertEquals(List.of(
-                "steps/01-a.md:10: options[1]: every option needs a 'why': the explanation the learner sees after choosing it",
-                "steps/01-a.md:8: options: no option is marked 'correct: true'"), messages(ctx));
+                "steps/01-a.md:8: options: no item is marked 'correct: true'",
+                "steps/01-a.md:10: options[1]: missing required key 'why' (the explanation the learner reads after choosing"
+                        + " this option (after a right answer, of every option))"), messages(ctx));
         assertTrue(html.contains("block-error"), html);
     }
 
