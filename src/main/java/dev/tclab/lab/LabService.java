@@ -404,12 +404,12 @@ public class LabService {
             Instant usedAt = seenElsewhere ? seenAnywhere : lab.lastActivity();
             Instant usedOrWatchedAt = seenElsewhere ? seenAnywhere : lab.lastUsedOrWatched();
             if (Duration.between(usedAt, now).compareTo(terms.idleTimeout()) > 0) {
-                why = "Stopped after " + terms.idleTimeout().toMinutes() + " idle minutes.";
+                why = "Stopped after being idle for " + DurationWords.of(terms.idleTimeout()) + ".";
             } else if (!now.isBefore(terms.endsAt())) {
                 why = terms.endReason();
             } else if (Duration.between(usedOrWatchedAt, now).compareTo(config.unwatchedTimeout()) > 0) {
-                why = "Stopped after " + config.unwatchedTimeout().toMinutes()
-                        + " minutes with no page open on it. Start it again from the lesson.";
+                why = "Stopped after " + DurationWords.of(config.unwatchedTimeout())
+                        + " with no page open on it. Start it again from the lesson.";
             }
             if (why != null) {
                 LOG.infof("culling lab %s: %s", lab.id(), why);

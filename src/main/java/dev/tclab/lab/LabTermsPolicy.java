@@ -27,7 +27,7 @@ final class LabTermsPolicy {
      */
     LabTerms termsFor(String owner, String lesson, Instant createdAt) {
         LabTerms server = new LabTerms(config.idleTimeout(), createdAt.plus(config.maxLifetime()),
-                "Stopped after reaching the maximum lab lifetime of " + config.maxLifetime().toHours() + " h.");
+                "Stopped after reaching the maximum lab lifetime of " + DurationWords.of(config.maxLifetime()) + ".");
         if (owner == null) {
             return server;
         }

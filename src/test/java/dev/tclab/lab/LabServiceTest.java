@@ -182,7 +182,7 @@ class LabServiceTest {
         lab.touch(muchLater);
         labs.cull(muchLater);
         assertThat(lab.phase()).isEqualTo(LabPhase.STOPPED);
-        assertThat(lab.reason()).contains("maximum lab lifetime");
+        assertThat(lab.reason()).isEqualTo("Stopped after reaching the maximum lab lifetime of 4 hours.");
     }
 
     @Test
