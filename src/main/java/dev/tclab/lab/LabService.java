@@ -44,6 +44,7 @@ public class LabService {
     private final StartQueue queue;
 
     private final Event<LabEnded> ended;
+    private final Event<LabAdopted> adopted;
     private final LabRegistry registry;
     private final TopologySource topologies;
     private final LabWatchers watchers;
@@ -55,12 +56,13 @@ public class LabService {
     private final WarmPoolKeeper poolKeeper;
     private final ReplicaSync replicas;
 
-    public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, LabRegistry registry,
-                      TopologySource topologies, MeterRegistry metrics, LabWatchers watchers,
+    public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, Event<LabAdopted> adopted,
+                      LabRegistry registry, TopologySource topologies, MeterRegistry metrics, LabWatchers watchers,
                       Instance<PoolReservations> reservations, Instance<LabTermsSource> termSources) {
         this.runtime = runtime;
         this.config = config.lab();
         this.ended = ended;
+        this.adopted = adopted;
         this.registry = registry;
         this.topologies = topologies;
         this.watchers = watchers;
@@ -74,7 +76,7 @@ public class LabService {
                 reservations, metrics, labs, () -> liveCount() < this.config.maxRunning() && queue.isEmpty(),
                 this::startQueued);
         this.replicas = new ReplicaSync(registry, labs, record -> restored(record, topologyOf(record.lesson()),
-                Instant.now()), starter, ended);
+                Instant.now()), starter, ended, adopted);
     }
 
     /**
@@ -162,8 +164,7 @@ public class LabService {
         }
         poolKeeper.missed(lesson);
         if (lab.phase() == LabPhase.QUEUED) {
-            // Recorded once it leaves the queue: a queued lab holds nothing a restart would need to find again.
-            startQueued();
+            enqueued(lab);
             return new StartResult(lab, true);
         }
         starter.begin(lab);
@@ -209,6 +210,24 @@ public class LabService {
         }
     }
 
+    /**
+     * Records a lab that joined the queue before its place is acknowledged, so that a restart queues it again
+     * ({@link #adoptRecorded}); the queue waits at it until then. Unrecorded, it leaves the queue and is refused.
+     */
+    private void enqueued(Lab lab) {
+        try {
+            registry.save(lab.record());
+        } catch (RuntimeException e) {
+            queue.remove(lab);
+            lab.failed("The lab could not be recorded: " + e.getMessage(), Instant.now());
+            labs.remove(lab.id());
+            startQueued();
+            throw e;
+        }
+        queue.recorded(lab);
+        startQueued();
+    }
+
     /** Starts queued labs, oldest first, while slots are free. */
     private void startQueued() {
         List<Lab> next;
@@ -218,7 +237,12 @@ public class LabService {
         for (Lab lab : next) {
             queueWaits.record(Duration.between(lab.createdAt(), Instant.now()));
             try {
-                starter.begin(lab);
+                if (!starter.beginDequeued(lab)) {
+                    // Started or stopped through another server: the next look reads it from the registry.
+                    LOG.infof("queued lab %s left the queue on another server", lab.id());
+                    labs.remove(lab.id());
+                    startQueued();
+                }
             } catch (RuntimeException e) {
                 LOG.errorf("queued lab %s could not start: %s", lab.id(), e.getMessage());
                 ended.fire(new LabEnded(lab.id()));
@@ -497,6 +521,54 @@ public class LabService {
         if (looked > 0) {
             LOG.infof("looked at %d recorded labs in %d ms", looked, (System.nanoTime() - start) / 1_000_000);
         }
+        requeueRecorded();
+    }
+
+    /**
+     * Puts the starts recorded as queued that this process does not know (it restarted) back in the start queue, in
+     * the order they were queued, so that each starts by itself when a slot frees, as acknowledged. One whose lesson
+     * is gone fails, saying so; one past its end of life is stopped.
+     */
+    private void requeueRecorded() {
+        List<LabRecord> records;
+        try {
+            records = registry.queued();
+        } catch (RuntimeException e) {
+            LOG.errorf("cannot read the lab registry to queue recorded starts again: %s", e.getMessage());
+            return;
+        }
+        Instant now = Instant.now();
+        int requeued = 0;
+        for (LabRecord record : records) {
+            if (record.owner() == null || labs.containsKey(record.id())) {
+                continue;
+            }
+            Topology topology = topologyOf(record.lesson());
+            Lab lab = restored(record, topology, now);
+            if (topology == null) {
+                lab.failed(lessonGone(record.lesson()), now);
+            } else if (!now.isBefore(lab.terms().endsAt())) {
+                lab.stopped(lab.terms().endReason(), now);
+            }
+            if (labs.putIfAbsent(lab.id(), lab) != null) {
+                continue;
+            }
+            if (lab.phase() == LabPhase.QUEUED) {
+                synchronized (labs) {
+                    queue.add(lab);
+                    queue.recorded(lab);
+                }
+                adopted.fire(new LabAdopted(lab));
+                requeued++;
+            } else {
+                LOG.infof("queued lab %s of %s not queued again: %s", lab.id(), lab.owner(), lab.reason());
+                starter.record(lab);
+            }
+        }
+        if (requeued > 0) {
+            LOG.infof("queued %d recorded starts again, in their order", requeued);
+            startQueued();
+        }
     }
 
     private void adopt(LabRecord record, boolean engineUp, Instant now) {
@@ -514,7 +586,7 @@ public class LabService {
             failed = null;
             stopped = lab.terms().endReason();
         } else if (topology == null) {
-            failed = "The lesson '" + record.lesson() + "' of this lab is gone or broken. Start it again once fixed.";
+            failed = lessonGone(record.lesson());
         } else {
             failed = deadAfterRestart(record.id(), engineUp);
         }
@@ -531,7 +603,9 @@ public class LabService {
             LOG.infof("lab %s of %s not adopted: %s", record.id(), whose, lab.reason());
         }
         if (!lab.pooled()) {
-            labs.putIfAbsent(lab.id(), lab);
+            if (labs.putIfAbsent(lab.id(), lab) == null && lab.phase().live()) {
+                adopted.fire(new LabAdopted(lab));
+            }
         } else if (lab.phase().live()) {
             pool.add(lab);
         }
@@ -561,6 +635,10 @@ public class LabService {
             LOG.infof("adopting lab %s unchecked: %s", labId, e.getMessage());
             return null;
         }
+    }
+
+    private static String lessonGone(String lesson) {
+        return "The lesson '" + lesson + "' of this lab is gone or broken. Start it again once fixed.";
     }
 
     /** A recorded lab as this replica's, with its terms; its topology is an empty one when the lesson is gone. */

@@ -59,6 +59,26 @@ final class LabStarter {
         workers.submit(() -> runStart(lab));
     }
 
+    /**
+     * Starts a lab that left the start queue ({@link Lab#dequeued}), once the registry agrees it was still queued:
+     * false, and nothing started, when it was not (another server of the same database started it, or it was
+     * stopped there). Unrecorded, it is not started.
+     */
+    boolean beginDequeued(Lab lab) {
+        try {
+            if (!registry.leaveQueue(lab.record())) {
+                return false;
+            }
+        } catch (RuntimeException e) {
+            lab.failed("The lab could not be recorded: " + e.getMessage(), Instant.now());
+            unrecorded.accept(lab);
+            throw e;
+        }
+        startingHere.add(lab.id());
+        workers.submit(() -> runStart(lab));
+        return true;
+    }
+
     /** Whether this replica's workers start the lab now. */
     boolean startsHere(String labId) {
         return startingHere.contains(labId);

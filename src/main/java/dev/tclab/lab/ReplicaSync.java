@@ -28,14 +28,16 @@ final class ReplicaSync {
     private final Function<LabRecord, Lab> restore;
     private final LabStarter starter;
     private final Event<LabEnded> ended;
+    private final Event<LabAdopted> adopted;
 
     ReplicaSync(LabRegistry registry, Map<String, Lab> labs, Function<LabRecord, Lab> restore, LabStarter starter,
-                Event<LabEnded> ended) {
+                Event<LabEnded> ended, Event<LabAdopted> adopted) {
         this.registry = registry;
         this.labs = labs;
         this.restore = restore;
         this.starter = starter;
         this.ended = ended;
+        this.adopted = adopted;
     }
 
     /**
@@ -125,10 +127,16 @@ final class ReplicaSync {
             return;
         }
         Lab known = labs.get(record.id());
+        if (known == null && record.phase() == LabPhase.QUEUED) {
+            // Queued on another replica, which starts it; or left from before a restart, queued again at adoption.
+            return;
+        }
         if (known == null) {
             Lab lab = restore.apply(record);
             lab.synced(record);
-            labs.putIfAbsent(lab.id(), lab);
+            if (labs.putIfAbsent(lab.id(), lab) == null && lab.phase().live()) {
+                adopted.fire(new LabAdopted(lab));
+            }
         } else if (known.synced(record)) {
             LOG.infof("lab %s ended on another replica: %s", known.id(), known.reason());
             ended.fire(new LabEnded(known.id()));
