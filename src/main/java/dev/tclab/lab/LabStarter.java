@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
@@ -47,16 +48,11 @@ final class LabStarter {
 
     /** Records the lab and hands its start to a worker; unrecorded, it is not started. */
     void begin(Lab lab) {
-        try {
+        recorded(lab, () -> {
             registry.save(lab.record());
-        } catch (RuntimeException e) {
-            // Not recorded, so not acknowledged: the lab is not started (and no longer counts against any quota).
-            lab.failed("The lab could not be recorded: " + e.getMessage(), Instant.now());
-            unrecorded.accept(lab);
-            throw e;
-        }
-        startingHere.add(lab.id());
-        workers.submit(() -> runStart(lab));
+            return true;
+        });
+        submitStart(lab);
     }
 
     /**
@@ -65,18 +61,28 @@ final class LabStarter {
      * stopped there). Unrecorded, it is not started.
      */
     boolean beginDequeued(Lab lab) {
+        if (!recorded(lab, () -> registry.leaveQueue(lab.record()))) {
+            return false;
+        }
+        submitStart(lab);
+        return true;
+    }
+
+    private void submitStart(Lab lab) {
+        startingHere.add(lab.id());
+        workers.submit(() -> runStart(lab));
+    }
+
+    /** Runs the registry write; when it fails, the lab fails and is forgotten, and the failure is thrown. */
+    private boolean recorded(Lab lab, BooleanSupplier write) {
         try {
-            if (!registry.leaveQueue(lab.record())) {
-                return false;
-            }
+            return write.getAsBoolean();
         } catch (RuntimeException e) {
+            // Not recorded, so not acknowledged: the lab is not started (and no longer counts against any quota).
             lab.failed("The lab could not be recorded: " + e.getMessage(), Instant.now());
             unrecorded.accept(lab);
             throw e;
         }
-        startingHere.add(lab.id());
-        workers.submit(() -> runStart(lab));
-        return true;
     }
 
     /** Whether this replica's workers start the lab now. */
