@@ -260,10 +260,18 @@ class LabPanel {
     this.startButton.disabled = true;
     this.following = true;
     try {
+      // A server that restarts keeps queued starts (docs/api.md): while it does not answer, the page keeps asking.
+      let away = null;
       while (lab.status === 'queued' || lab.status === 'starting') {
-        this.say(lab.status === 'queued' ? queueText(lab.queue) : STAGES[lab.stage] || 'Waiting for a free start slot…');
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        lab = await getLab(lab.id);
+        this.say(away || (lab.status === 'queued' ? queueText(lab.queue) : STAGES[lab.stage] || 'Waiting for a free start slot…'));
+        await new Promise((resolve) => setTimeout(resolve, away ? 2000 : 500));
+        try {
+          lab = await getLab(lab.id);
+          away = null;
+        } catch (e) {
+          if (!(e instanceof ApiError) || (e.status !== 0 && e.status < 500)) throw e;
+          away = 'The server does not answer just now (restarting?). Your lab keeps its place; asking again…';
+        }
       }
       if (lab.status !== 'running') {
         throw new ApiError(lab.reason || `The lab is ${lab.status}.`);

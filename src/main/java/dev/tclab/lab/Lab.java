@@ -29,6 +29,8 @@ public final class Lab {
     private volatile LabTerms terms;
     /** The latest use or open page any replica recorded in the registry (see {@link LabRegistry#seen}). */
     private volatile Instant lastSeenAnywhere;
+    /** The client the start quota counted this lab against; null when none did. */
+    private volatile String client;
 
     public Lab(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
                Instant now) {
@@ -88,6 +90,7 @@ public final class Lab {
         lab.reason = record.reason();
         lab.endedAt = record.endedAt();
         lab.stage = record.readyAt() == null ? null : LabProgressListener.Stage.READY;
+        lab.client = record.client();
         return lab;
     }
 
@@ -165,7 +168,16 @@ public final class Lab {
     /** The lab as the registry keeps it, taken atomically. */
     public synchronized LabRecord record() {
         return new LabRecord(id, owner, lesson, parameters, phase, createdAt, readyAt, lastActivity, endedAt, reason,
-                version);
+                version, client);
+    }
+
+    /** The client the start quota counted this lab against (see {@link StartQuota}); null when none did. */
+    String client() {
+        return client;
+    }
+
+    void admittedFrom(String quotaClient) {
+        client = quotaClient;
     }
 
     void stageReached(LabProgressListener.Stage reached) {

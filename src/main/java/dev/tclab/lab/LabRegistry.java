@@ -24,6 +24,16 @@ public interface LabRegistry {
     /** Every record whose phase is STARTING or RUNNING (pooled ones have no owner). */
     List<LabRecord> live();
 
+    /** Every record whose phase is QUEUED, oldest first: the start queue as it was acknowledged. */
+    List<LabRecord> queued();
+
+    /**
+     * Takes a lab out of the start queue in one atomic statement: writes {@code starting}'s phase and version where
+     * the lab is still QUEUED. True when this call took it; false when it had left the queue already (started by
+     * another server of the same database, or stopped) or was never recorded.
+     */
+    boolean leaveQueue(LabRecord starting);
+
     /** The record of one lab, in any phase; empty when none is kept. */
     Optional<LabRecord> find(String labId);
 

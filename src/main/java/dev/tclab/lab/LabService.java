@@ -2,7 +2,6 @@ package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
 import dev.tclab.yaml.FileProblem;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -12,102 +11,72 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * Owns every lab of this server: starts them in the background, enforces one lab per learner and lesson and the
- * server's maximum, checks ownership, and culls idle, expired, dead and orphaned labs. It also keeps the warm pool
- * ({@code tclab.pool} plus {@link PoolReservations}): labs started with no owner, handed to the next learners who
- * press Start on their lesson, and refilled in the background within the server's maximum.
+ * Owns every learner's lab of this server: starts them (or queues them while the server is full, or hands them one
+ * from the warm pool), enforces one lab per learner and lesson and the server's maximum, checks ownership, adopts
+ * recorded labs after a restart, and culls idle, expired, dead and orphaned labs. The pool is kept by
+ * {@link WarmPoolKeeper}, starts run in {@link LabStarter}, and the copy of other replicas' labs is kept in step by
+ * {@link ReplicaSync}.
  * <p>
  * Several replicas may share one database and one engine: the registry is then the truth, and this map is this
- * replica's copy of it. A lab another replica started, stopped or saw used is read from the registry when a learner
- * or host asks for it and at each cull (see docs/SCALING.md). Each replica keeps its own pool.
+ * replica's copy of it (see docs/SCALING.md).
  */
 @ApplicationScoped
 public class LabService {
 
     private static final Logger LOG = Logger.getLogger(LabService.class);
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final LabRuntime runtime;
     private final TclabConfig.Lab config;
     private final Map<String, Lab> labs = new ConcurrentHashMap<>();
-    /** Labs whose start runs on this replica's workers; any other lab STARTING is another replica's start. */
-    private final Set<String> startingHere = ConcurrentHashMap.newKeySet();
-    /**
-     * Docker calls block, so starts and stops run here, never on the event loop. Its size bounds the starts that run
-     * at once ({@code tclab.lab.concurrent-starts}); more starts wait for a worker, in STARTING with no stage yet.
-     */
-    private final ExecutorService workers;
     private final StartQueue queue;
 
     private final Event<LabEnded> ended;
+    private final Event<LabAdopted> adopted;
     private final LabRegistry registry;
     private final TopologySource topologies;
-    private final MeterRegistry metrics;
     private final LabWatchers watchers;
-    private final Instance<LabTermsSource> termSources;
     /** How long labs waited in the start queue, for operators at /q/metrics. */
     private final Timer queueWaits;
     private final WarmPool pool = new WarmPool();
-    /** {@code tclab.pool}: lesson slug to how many labs to keep pooled. */
-    private final Map<String, Integer> poolSizes;
-    private final Instance<PoolReservations> reservations;
-    private final Counter poolHandouts;
-    private final Counter poolMisses;
-    /** The pool's targets as of the latest refill, read on every Start (to count misses) without a database. */
-    private volatile Map<String, Integer> poolTargets = Map.of();
-    /** Lessons the pool cannot hold, each warned about once. */
-    private final Set<String> unpoolableWarned = ConcurrentHashMap.newKeySet();
+    private final LabTermsPolicy terms;
+    private final LabStarter starter;
+    private final WarmPoolKeeper poolKeeper;
+    private final ReplicaSync replicas;
 
-    public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, LabRegistry registry,
-                      TopologySource topologies, MeterRegistry metrics, LabWatchers watchers,
+    public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, Event<LabAdopted> adopted,
+                      LabRegistry registry, TopologySource topologies, MeterRegistry metrics, LabWatchers watchers,
                       Instance<PoolReservations> reservations, Instance<LabTermsSource> termSources) {
         this.runtime = runtime;
         this.config = config.lab();
         this.ended = ended;
+        this.adopted = adopted;
         this.registry = registry;
         this.topologies = topologies;
-        this.metrics = metrics;
         this.watchers = watchers;
-        this.termSources = termSources;
         this.queueWaits = Timer.builder("tclab.lab.queue.wait").description("Time a lab waited in the start queue")
                 .publishPercentileHistogram().register(metrics);
-        this.workers = Executors.newFixedThreadPool(this.config.concurrentStarts(),
-                WorkerThreads.named("tclab-lab-worker"));
         this.queue = new StartQueue(this.config.queueSize());
-        this.poolSizes = Map.copyOf(config.pool());
-        poolSizes.forEach((lesson, size) -> {
-            if (size < 0) {
-                throw new IllegalArgumentException("tclab.pool.\"" + lesson + "\" is " + size
-                        + ": give the number of labs to keep started for that lesson, 0 or more.");
-            }
-        });
-        this.reservations = reservations;
-        this.poolHandouts = Counter.builder("tclab.pool.handouts")
-                .description("Starts answered with a lab from the warm pool").register(metrics);
-        this.poolMisses = Counter.builder("tclab.pool.misses")
-                .description("Starts of a pooled lesson that found no ready lab in the pool").register(metrics);
+        this.terms = new LabTermsPolicy(this.config, termSources);
+        this.starter = new LabStarter(runtime, registry, metrics, this.config.concurrentStarts(), this::forget,
+                this::startFailed);
+        this.poolKeeper = new WarmPoolKeeper(pool, starter, runtime, registry, config, terms, this::topologyOf,
+                reservations, metrics, labs, () -> liveCount() < this.config.maxRunning() && queue.isEmpty(),
+                this::startQueued);
+        this.replicas = new ReplicaSync(registry, labs, record -> restored(record, topologyOf(record.lesson()),
+                Instant.now()), starter, ended, adopted);
     }
 
     /**
@@ -125,7 +94,7 @@ public class LabService {
     public StartResult startOrGet(String owner, String lesson, Topology topology, StartAdmission admission)
             throws ServerFullException, EngineUnavailableException, QuotaExceededException {
         // A lab started through another replica is the learner's lab too.
-        syncOwners(List.of(owner));
+        replicas.syncOwners(List.of(owner));
         Optional<Lab> existing = liveLabOf(owner, lesson);
         if (existing.isPresent()) {
             existing.get().touch(Instant.now());
@@ -143,7 +112,7 @@ public class LabService {
         Map<String, String> parameters = topologies.parametersFor(lesson, owner);
         // The lab's creation time, to the microsecond as the registry keeps it, so its terms count from it exactly.
         Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        LabTerms terms = termsFor(owner, lesson, created);
+        LabTerms labTerms = terms.termsFor(owner, lesson, created);
         Lab lab;
         Lab fromPool;
         Lab evicted = null;
@@ -156,7 +125,7 @@ public class LabService {
             fromPool = pool.takeReady(lesson).orElse(null);
             if (fromPool != null) {
                 lab = fromPool.claimedBy(owner, parameters, created);
-                lab.governedBy(terms);
+                lab.governedBy(labTerms);
                 try {
                     admission.admit(lab);
                 } catch (QuotaExceededException e) {
@@ -173,11 +142,11 @@ public class LabService {
                     if (queue.isFull()) {
                         throw new ServerFullException(config.maxRunning(), queue.limit());
                     }
-                    lab = Lab.queued(newId(), owner, lesson, parameters, topology, created);
+                    lab = Lab.queued(LabIds.next(), owner, lesson, parameters, topology, created);
                 } else {
-                    lab = new Lab(newId(), owner, lesson, parameters, topology, created);
+                    lab = new Lab(LabIds.next(), owner, lesson, parameters, topology, created);
                 }
-                lab.governedBy(terms);
+                lab.governedBy(labTerms);
                 admission.admit(lab);
                 labs.put(lab.id(), lab);
                 if (slotFromPool) {
@@ -191,87 +160,72 @@ public class LabService {
             return handOut(fromPool, lab, topology, admission);
         }
         if (evicted != null) {
-            retire(evicted, "Stopped to free its slot for a learner's lab.");
+            poolKeeper.retire(evicted, "Stopped to free its slot for a learner's lab.");
         }
-        if (poolTarget(lesson) > 0) {
-            poolMisses.increment();
-        }
+        poolKeeper.missed(lesson);
         if (lab.phase() == LabPhase.QUEUED) {
-            // Recorded once it leaves the queue: a queued lab holds nothing a restart would need to find again.
-            startQueued();
+            enqueued(lab);
             return new StartResult(lab, true);
         }
-        begin(lab);
+        starter.begin(lab);
         return new StartResult(lab, true);
     }
 
     /**
-     * Makes the claim of a pooled lab durable: the database hands it to the learner only if no one else (another
-     * server on the same database) claimed it first. A lost claim starts over: another pooled lab, or a fresh start.
+     * Hands the pooled lab to its learner once the database agrees; a lost claim (another server on the same
+     * database took it first) starts over: another pooled lab, or a fresh start.
      */
     private StartResult handOut(Lab pooled, Lab claimed, Topology topology, StartAdmission admission)
             throws ServerFullException, EngineUnavailableException, QuotaExceededException {
         boolean took;
         try {
-            took = registry.claim(claimed.record());
+            took = poolKeeper.handOut(pooled, claimed);
         } catch (RuntimeException e) {
-            // Not recorded as the learner's, so not handed out: the pooled lab waits for the next Start.
             labs.remove(claimed.id());
             claimed.failed("The lab could not be recorded: " + e.getMessage(), Instant.now());
-            pool.add(pooled);
             throw e;
         }
         if (!took) {
             labs.remove(claimed.id());
             claimed.stopped("Claimed by another server first.", Instant.now());
-            LOG.infof("pooled lab %s was claimed by another server first", claimed.id());
             return startOrGet(claimed.owner(), claimed.lesson(), topology, admission);
         }
-        poolHandouts.increment();
-        LOG.infof("lab %s (%s) handed from the pool to %s", claimed.id(), claimed.lesson(), claimed.owner());
-        refillPoolSoon();
         return new StartResult(claimed, true);
     }
 
-    /**
-     * The terms of a lab created at {@code createdAt}: a source's (a workshop event's) if one has some, else the
-     * server's; never ending later than the server's maximum lifetime, which the containers' expiry labels hold. A
-     * pooled lab (no owner yet) has the server's: it gets its learner's terms when claimed.
-     */
-    private LabTerms termsFor(String owner, String lesson, Instant createdAt) {
-        LabTerms server = new LabTerms(config.idleTimeout(), createdAt.plus(config.maxLifetime()),
-                "Stopped after reaching the maximum lab lifetime of " + config.maxLifetime().toHours() + " h.");
-        if (owner == null) {
-            return server;
-        }
-        for (LabTermsSource source : termSources) {
-            try {
-                Optional<LabTerms> terms = source.termsFor(owner, lesson, createdAt);
-                if (terms.isPresent()) {
-                    return terms.get().within(server);
-                }
-            } catch (RuntimeException e) {
-                // The server's terms still bound the lab; a lookup that failed must not keep a learner from working.
-                LOG.errorf("could not look up the terms of %s's lab of %s, the server's apply: %s", owner, lesson,
-                        e.getMessage());
-            }
-        }
-        return server;
+    /** A lab that could not be recorded, so was never started: it holds nothing. */
+    private void forget(Lab lab) {
+        labs.remove(lab.id());
+        pool.remove(lab);
     }
 
-    /** Records the lab and hands its start to a worker; unrecorded, it is not started. */
-    private void begin(Lab lab) {
+    /** A lab whose start failed: a learner's ends; a pooled one leaves the pool (refilled at the next cull). */
+    private void startFailed(Lab lab) {
+        if (lab.pooled()) {
+            // Not refilled until the next cull: a lesson whose lab cannot start must not start one in a loop.
+            pool.remove(lab);
+            startQueued();
+        } else {
+            ended.fire(new LabEnded(lab.id()));
+        }
+    }
+
+    /**
+     * Records a lab that joined the queue before its place is acknowledged, so that a restart queues it again
+     * ({@link #adoptRecorded}); the queue waits at it until then. Unrecorded, it leaves the queue and is refused.
+     */
+    private void enqueued(Lab lab) {
         try {
             registry.save(lab.record());
         } catch (RuntimeException e) {
-            // Not recorded, so not acknowledged: the lab is not started (and no longer counts against any quota).
+            queue.remove(lab);
             lab.failed("The lab could not be recorded: " + e.getMessage(), Instant.now());
             labs.remove(lab.id());
-            pool.remove(lab);
+            startQueued();
             throw e;
         }
-        startingHere.add(lab.id());
-        workers.submit(() -> runStart(lab));
+        queue.recorded(lab);
+        startQueued();
     }
 
     /** Starts queued labs, oldest first, while slots are free. */
@@ -283,7 +237,12 @@ public class LabService {
         for (Lab lab : next) {
             queueWaits.record(Duration.between(lab.createdAt(), Instant.now()));
             try {
-                begin(lab);
+                if (!starter.beginDequeued(lab)) {
+                    // Started or stopped through another server: the next look reads it from the registry.
+                    LOG.infof("queued lab %s left the queue on another server", lab.id());
+                    labs.remove(lab.id());
+                    startQueued();
+                }
             } catch (RuntimeException e) {
                 LOG.errorf("queued lab %s could not start: %s", lab.id(), e.getMessage());
                 ended.fire(new LabEnded(lab.id()));
@@ -301,7 +260,7 @@ public class LabService {
             queue.slotFreed(Instant.now());
         }
         startQueued();
-        refillPoolSoon();
+        poolKeeper.refillSoon();
     }
 
     /**
@@ -309,108 +268,22 @@ public class LabService {
      * the reservations changed (a workshop created).
      */
     public void refillPoolSoon() {
-        try {
-            workers.submit(this::refillPool);
-        } catch (RejectedExecutionException e) {
-            LOG.debug("not refilling the pool: the server is stopping");
-        }
+        poolKeeper.refillSoon();
     }
 
-    /** How many labs the pool keeps for the lesson, as of the latest refill (which reads the reservations). */
-    private int poolTarget(String lesson) {
-        return poolTargets.getOrDefault(lesson, poolSizes.getOrDefault(lesson, 0));
-    }
-
-    /** {@code tclab.pool} plus what is reserved (workshops): lesson slug to labs to keep pooled. */
-    private Map<String, Integer> readPoolTargets() {
-        Map<String, Integer> targets = new HashMap<>(poolSizes);
-        for (PoolReservations source : reservations) {
-            try {
-                source.reservedLabs().forEach((lesson, n) -> targets.merge(lesson, Math.max(0, n), Integer::sum));
-            } catch (RuntimeException e) {
-                LOG.warnf("cannot read the labs reserved for the pool now: %s", e.getMessage());
-            }
-        }
-        targets.values().removeIf(n -> n <= 0);
-        poolTargets = Map.copyOf(targets);
-        return targets;
-    }
-
-    /**
-     * Brings the warm pool to its targets: stops pooled labs beyond them or unclaimed for a whole lifetime (their
-     * learner must still get a full one), and starts new ones while slots are free and nobody waits in the queue.
-     * Idempotent; run after every hand-out, whenever a lab ends, at start and at every cull.
-     */
+    /** Brings the warm pool to its targets now (see {@link WarmPoolKeeper#refill}). */
     public void refillPool() {
-        Instant now = Instant.now();
-        Map<String, Integer> targets = readPoolTargets();
-        for (Lab stale : pool.takeSurplusAndStale(targets, now, config.maxLifetime())) {
-            retire(stale, "Stopped: the pool keeps fewer labs of this lesson now, or it waited a whole lifetime.");
-        }
-        if (targets.isEmpty() || !runtime.engine().reachable()) {
-            return;
-        }
-        Map<String, Topology> poolable = new HashMap<>();
-        targets.keySet().forEach(lesson -> {
-            Topology topology = topologyOf(lesson);
-            if (topology != null && WarmPool.poolable(topology)) {
-                poolable.put(lesson, topology);
-            } else if (unpoolableWarned.add(lesson)) {
-                LOG.warnf("not pooling labs of '%s': %s", lesson, topology == null
-                        ? "no working lesson has this name" : "its lab.yml names a parameter ({{...}})");
-            }
-        });
-        List<Lab> toStart = new ArrayList<>();
-        synchronized (labs) {
-            for (Map.Entry<String, Topology> lesson : poolable.entrySet()) {
-                int missing = targets.get(lesson.getKey()) - pool.count(lesson.getKey());
-                for (; missing > 0 && liveCount() < config.maxRunning() && queue.isEmpty(); missing--) {
-                    Lab lab = Lab.pooled(newId(), lesson.getKey(), lesson.getValue(), now);
-                    lab.governedBy(termsFor(null, lab.lesson(), lab.createdAt()));
-                    pool.add(lab);
-                    toStart.add(lab);
-                }
-            }
-        }
-        for (Lab lab : toStart) {
-            try {
-                begin(lab);
-            } catch (RuntimeException e) {
-                LOG.warnf("could not start a pooled lab of %s: %s", lab.lesson(), e.getMessage());
-            }
-        }
-    }
-
-    /** Stops a lab taken out of the pool; its slot is free at once (a queued lab may take it). */
-    private void retire(Lab pooled, String why) {
-        LabPhase was = pooled.stopped(why, Instant.now());
-        if (was == null) {
-            return;
-        }
-        LOG.infof("pooled lab %s (%s): %s", pooled.id(), pooled.lesson(), why);
-        record(pooled);
-        // One still starting is removed by its start worker once the start returns (see runStart).
-        if (was == LabPhase.RUNNING) {
-            workers.submit(() -> {
-                try {
-                    runtime.stop(pooled.id());
-                } catch (EngineUnavailableException e) {
-                    LOG.warnf("could not stop pooled lab %s: %s", pooled.id(), e.getMessage());
-                }
-            });
-        }
-        startQueued();
+        poolKeeper.refill();
     }
 
     /** Labs in the warm pool, starting or ready; each holds a slot. */
     public int pooledCount() {
-        return pool.size();
+        return poolKeeper.size();
     }
 
     /** Ready labs in the warm pool for the lesson. */
     public int pooledReady(String lesson) {
-        return (int) pool.all().stream().filter(l -> l.lesson().equals(lesson) && l.phase() == LabPhase.RUNNING)
-                .count();
+        return poolKeeper.ready(lesson);
     }
 
     /** Where a queued lab stands in the start queue; empty when it is not queued. */
@@ -429,56 +302,12 @@ public class LabService {
                 .findFirst();
     }
 
-    private void runStart(Lab lab) {
-        LabSpec spec = lab.pooled() ? new LabSpec(lab.id(), lab.topology(), LabSpec.POOL_OWNER, lab.lesson(), true)
-                : new LabSpec(lab.id(), lab.topology(), lab.owner(), lab.lesson());
-        long began = System.nanoTime();
-        String outcome = "failed";
-        try {
-            runtime.start(spec, (stage, detail) -> lab.stageReached(stage));
-            outcome = "ready";
-            if (lab.ready(Instant.now())) {
-                record(lab);
-                LOG.infof("lab %s (%s) of %s is ready", lab.id(), lab.lesson(), lab.pooled() ? "the pool" : lab.owner());
-            } else {
-                // Stopped while starting: the stop ran before our containers existed, so remove them now.
-                runtime.stop(lab.id());
-            }
-        } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
-            LOG.warnf("lab %s (%s) failed to start: %s", lab.id(), lab.lesson(), e.getMessage());
-            if (lab.failed("The lab could not start: " + e.getMessage(), Instant.now())) {
-                record(lab);
-                if (lab.pooled()) {
-                    // Not refilled until the next cull: a lesson whose lab cannot start must not start one in a loop.
-                    pool.remove(lab);
-                    startQueued();
-                } else {
-                    ended.fire(new LabEnded(lab.id()));
-                }
-            }
-        } finally {
-            startingHere.remove(lab.id());
-            Timer.builder("tclab.lab.start").description("Time a lab start took on the engine, from its worker to ready")
-                    .tag("outcome", outcome).publishPercentileHistogram().register(metrics)
-                    .record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
-        }
-    }
-
-    /** Writes the lab's current state to the registry; a failure is logged (the next phase change writes again). */
-    private void record(Lab lab) {
-        try {
-            registry.save(lab.record());
-        } catch (RuntimeException e) {
-            LOG.errorf("could not record lab %s as %s: %s", lab.id(), lab.phase(), e.getMessage());
-        }
-    }
-
     /**
      * The lab, if it exists and belongs to {@code owner}. Looking does not count as using it: an open page that
      * polls must not keep a lab from idle culling; starting, typing and checking do ({@link Lab#touch}).
      */
     public Lab get(String labId, String owner) throws LabNotFoundException {
-        Lab lab = synced(labId);
+        Lab lab = replicas.synced(labId);
         if (lab == null || !lab.owner().equals(owner)) {
             throw new LabNotFoundException(labId);
         }
@@ -501,7 +330,7 @@ public class LabService {
 
     /** Every lab of each of these learners, newest first: one registry read for a whole class. */
     public Map<String, List<Lab>> labsOf(Collection<String> owners) {
-        syncOwners(owners);
+        replicas.syncOwners(owners);
         Set<String> wanted = Set.copyOf(owners);
         return labs.values().stream().filter(l -> wanted.contains(l.owner()))
                 .sorted((a, b) -> b.createdAt().compareTo(a.createdAt()))
@@ -511,73 +340,6 @@ public class LabService {
     /** Every lab on this server, for the host's dashboard. */
     public List<Lab> all() {
         return List.copyOf(labs.values());
-    }
-
-    /**
-     * This replica's copy of the lab brought up to date with the registry (another replica may have started,
-     * stopped or used it); null when neither knows it. While the database does not answer, the copy as it is.
-     */
-    private Lab synced(String labId) {
-        Optional<LabRecord> kept;
-        try {
-            kept = registry.find(labId);
-        } catch (RuntimeException e) {
-            LOG.debugf("cannot read lab %s from the registry: %s", labId, e.getMessage());
-            return labs.get(labId);
-        }
-        kept.ifPresent(this::takeRecord);
-        return labs.get(labId);
-    }
-
-    /** Brings this replica's copy of these learners' labs up to date with the registry. */
-    private void syncOwners(Collection<String> owners) {
-        if (owners.isEmpty()) {
-            return;
-        }
-        try {
-            Set<String> live = new HashSet<>();
-            for (LabRecord record : registry.liveOf(owners)) {
-                live.add(record.id());
-                takeRecord(record);
-            }
-            // Live here but not in the registry any more: another replica ended it.
-            Set<String> wanted = Set.copyOf(owners);
-            labs.values().stream().filter(l -> wanted.contains(l.owner()) && l.phase().live())
-                    .filter(l -> !live.contains(l.id()) && l.phase() != LabPhase.QUEUED).map(Lab::id).toList()
-                    .forEach(this::synced);
-        } catch (RuntimeException e) {
-            LOG.debugf("cannot read the labs of %d learners from the registry: %s", owners.size(), e.getMessage());
-        }
-    }
-
-    /** Whether the registry holds the lab live with no owner: another replica's pooled lab, not an orphan. */
-    private boolean pooledElsewhere(String labId) {
-        try {
-            return registry.find(labId).filter(r -> r.owner() == null && r.phase().live()).isPresent();
-        } catch (RuntimeException e) {
-            // Not known to be anyone's: the reaper treats it as it did before replicas.
-            return false;
-        }
-    }
-
-    /** Takes a record another replica wrote: a lab new to this replica, or a newer state of a known one. */
-    private void takeRecord(LabRecord record) {
-        if (record.owner() == null) {
-            // Another replica's pooled lab: its own until a learner claims it (then it has an owner).
-            return;
-        }
-        Lab known = labs.get(record.id());
-        if (known == null) {
-            Topology topology = topologyOf(record.lesson());
-            Lab lab = Lab.restored(record, topology == null ? new Topology(record.lesson(), Map.of(), List.of())
-                    : topology, Instant.now());
-            lab.governedBy(termsFor(record.owner(), record.lesson(), record.createdAt()));
-            lab.synced(record);
-            labs.putIfAbsent(lab.id(), lab);
-        } else if (known.synced(record)) {
-            LOG.infof("lab %s ended on another replica: %s", known.id(), known.reason());
-            ended.fire(new LabEnded(known.id()));
-        }
     }
 
     /** Labs holding a slot of the server's maximum: learners' starting and running labs, and the pool's. */
@@ -625,7 +387,7 @@ public class LabService {
             queue.remove(lab);
         }
         if (was != null) {
-            record(lab);
+            starter.record(lab);
             ended.fire(new LabEnded(lab.id()));
         }
         // A lab still starting is removed by its start worker once the start returns (see runStart).
@@ -649,11 +411,12 @@ public class LabService {
             if (watched.contains(lab.id())) {
                 lab.watched(now);
             }
-            if (lab.phase() == LabPhase.STARTING && !startingHere.contains(lab.id())) {
-                failAbandonedStart(lab, now);
+            if (lab.phase() == LabPhase.STARTING && !starter.startsHere(lab.id())) {
+                replicas.failAbandonedStart(lab, now, config.startTimeout())
+                        .ifPresent(abandoned -> stopQuietly(abandoned, abandoned.reason()));
                 continue;
             }
-            if (lab.phase() != LabPhase.RUNNING || shareUse(lab).phase() != LabPhase.RUNNING
+            if (lab.phase() != LabPhase.RUNNING || replicas.shareUse(lab).phase() != LabPhase.RUNNING
                     || refresh(lab).phase() != LabPhase.RUNNING) {
                 continue;
             }
@@ -665,62 +428,22 @@ public class LabService {
             Instant usedAt = seenElsewhere ? seenAnywhere : lab.lastActivity();
             Instant usedOrWatchedAt = seenElsewhere ? seenAnywhere : lab.lastUsedOrWatched();
             if (Duration.between(usedAt, now).compareTo(terms.idleTimeout()) > 0) {
-                why = "Stopped after " + terms.idleTimeout().toMinutes() + " idle minutes.";
+                why = "Stopped after being idle for " + DurationWords.of(terms.idleTimeout()) + ".";
             } else if (!now.isBefore(terms.endsAt())) {
                 why = terms.endReason();
             } else if (Duration.between(usedOrWatchedAt, now).compareTo(config.unwatchedTimeout()) > 0) {
-                why = "Stopped after " + config.unwatchedTimeout().toMinutes()
-                        + " minutes with no page open on it. Start it again from the lesson.";
+                why = "Stopped after " + DurationWords.of(config.unwatchedTimeout())
+                        + " with no page open on it. Start it again from the lesson.";
             }
             if (why != null) {
                 LOG.infof("culling lab %s: %s", lab.id(), why);
                 stopQuietly(lab, why);
             }
         }
-        cullPool();
-        refillPool();
+        poolKeeper.removeDead(lab -> refresh(lab).phase() == LabPhase.RUNNING);
+        poolKeeper.refill();
         removeExpiredLabs(now);
         forgetOldLabs(now);
-    }
-
-    /** Notices pooled labs whose containers died, so they free their slot and the refill replaces them. */
-    private void cullPool() {
-        for (Lab lab : pool.all()) {
-            if (lab.phase() == LabPhase.RUNNING && refresh(lab).phase() != LabPhase.RUNNING) {
-                pool.remove(lab);
-            }
-        }
-    }
-
-    /**
-     * Writes this replica's latest use of the lab to the registry and reads back what the others wrote (a stop, a
-     * later use), so replicas cull a lab by what all of them saw.
-     */
-    private Lab shareUse(Lab lab) {
-        try {
-            registry.seen(lab.id(), lab.lastUsedOrWatched());
-        } catch (RuntimeException e) {
-            LOG.debugf("cannot record the last use of lab %s: %s", lab.id(), e.getMessage());
-        }
-        Lab fresh = synced(lab.id());
-        return fresh == null ? lab : fresh;
-    }
-
-    /**
-     * A lab STARTING that no worker of this replica starts: another replica starts it, or did until it died. Past
-     * the start timeout (and a margin) with the registry still saying STARTING, nobody will finish it.
-     */
-    private void failAbandonedStart(Lab lab, Instant now) {
-        Lab fresh = synced(lab.id());
-        if (fresh == null || fresh.phase() != LabPhase.STARTING
-                || Duration.between(fresh.createdAt(), now).compareTo(config.startTimeout().plusMinutes(1)) <= 0) {
-            return;
-        }
-        if (fresh.failed("The server restarted while this lab was starting. Start it again.", now)) {
-            record(fresh);
-            ended.fire(new LabEnded(fresh.id()));
-            stopQuietly(fresh, fresh.reason());
-        }
     }
 
     private void removeExpiredLabs(Instant now) {
@@ -745,8 +468,9 @@ public class LabService {
             Set<String> onEngine = runtime.labsOnEngine();
             for (String labId : onEngine) {
                 // Read again: another replica may have recorded a new lab since adoptRecorded read the registry.
-                Lab lab = labs.containsKey(labId) ? labs.get(labId) : pool.find(labId).orElseGet(() -> synced(labId));
-                if (lab == null && pooledElsewhere(labId)) {
+                Lab lab = labs.containsKey(labId) ? labs.get(labId)
+                        : pool.find(labId).orElseGet(() -> replicas.synced(labId));
+                if (lab == null && replicas.pooledElsewhere(labId)) {
                     continue;
                 }
                 if (lab == null || !lab.phase().live()) {
@@ -761,7 +485,7 @@ public class LabService {
 
     void adoptAtStart(@Observes StartupEvent event) {
         adoptRecorded();
-        refillPoolSoon();
+        poolKeeper.refillSoon();
     }
 
     /**
@@ -797,13 +521,59 @@ public class LabService {
         if (looked > 0) {
             LOG.infof("looked at %d recorded labs in %d ms", looked, (System.nanoTime() - start) / 1_000_000);
         }
+        requeueRecorded();
+    }
+
+    /**
+     * Puts the starts recorded as queued that this process does not know (it restarted) back in the start queue, in
+     * the order they were queued, so that each starts by itself when a slot frees, as acknowledged. One whose lesson
+     * is gone fails, saying so; one past its end of life is stopped.
+     */
+    private void requeueRecorded() {
+        List<LabRecord> records;
+        try {
+            records = registry.queued();
+        } catch (RuntimeException e) {
+            LOG.errorf("cannot read the lab registry to queue recorded starts again: %s", e.getMessage());
+            return;
+        }
+        Instant now = Instant.now();
+        int requeued = 0;
+        for (LabRecord record : records) {
+            if (record.owner() == null || labs.containsKey(record.id())) {
+                continue;
+            }
+            Topology topology = topologyOf(record.lesson());
+            Lab lab = restored(record, topology, now);
+            if (topology == null) {
+                lab.failed(lessonGone(record.lesson()), now);
+            } else if (!now.isBefore(lab.terms().endsAt())) {
+                lab.stopped(lab.terms().endReason(), now);
+            }
+            if (labs.putIfAbsent(lab.id(), lab) != null) {
+                continue;
+            }
+            if (lab.phase() == LabPhase.QUEUED) {
+                synchronized (labs) {
+                    queue.add(lab);
+                    queue.recorded(lab);
+                }
+                adopted.fire(new LabAdopted(lab));
+                requeued++;
+            } else {
+                LOG.infof("queued lab %s of %s not queued again: %s", lab.id(), lab.owner(), lab.reason());
+                starter.record(lab);
+            }
+        }
+        if (requeued > 0) {
+            LOG.infof("queued %d recorded starts again, in their order", requeued);
+            startQueued();
+        }
     }
 
     private void adopt(LabRecord record, boolean engineUp, Instant now) {
         Topology topology = topologyOf(record.lesson());
-        Topology shown = topology == null ? new Topology(record.lesson(), Map.of(), List.of()) : topology;
-        Lab lab = Lab.restored(record, shown, now);
-        lab.governedBy(termsFor(record.owner(), record.lesson(), record.createdAt()));
+        Lab lab = restored(record, topology, now);
         String stopped = null;
         String failed;
         if (record.phase() == LabPhase.STARTING
@@ -816,7 +586,7 @@ public class LabService {
             failed = null;
             stopped = lab.terms().endReason();
         } else if (topology == null) {
-            failed = "The lesson '" + record.lesson() + "' of this lab is gone or broken. Start it again once fixed.";
+            failed = lessonGone(record.lesson());
         } else {
             failed = deadAfterRestart(record.id(), engineUp);
         }
@@ -833,11 +603,13 @@ public class LabService {
             LOG.infof("lab %s of %s not adopted: %s", record.id(), whose, lab.reason());
         }
         if (!lab.pooled()) {
-            labs.putIfAbsent(lab.id(), lab);
+            if (labs.putIfAbsent(lab.id(), lab) == null && lab.phase().live()) {
+                adopted.fire(new LabAdopted(lab));
+            }
         } else if (lab.phase().live()) {
             pool.add(lab);
         }
-        record(lab);
+        starter.record(lab);
     }
 
     /**
@@ -865,6 +637,18 @@ public class LabService {
         }
     }
 
+    private static String lessonGone(String lesson) {
+        return "The lesson '" + lesson + "' of this lab is gone or broken. Start it again once fixed.";
+    }
+
+    /** A recorded lab as this replica's, with its terms; its topology is an empty one when the lesson is gone. */
+    private Lab restored(LabRecord record, Topology topology, Instant now) {
+        Lab lab = Lab.restored(record, topology == null ? new Topology(record.lesson(), Map.of(), List.of())
+                : topology, now);
+        lab.governedBy(terms.termsFor(record.owner(), record.lesson(), record.createdAt()));
+        return lab;
+    }
+
     private Topology topologyOf(String lesson) {
         try {
             return topologies.topologyFor(lesson).orElse(null);
@@ -888,7 +672,7 @@ public class LabService {
                 String which = dead.map(n -> "node " + n.node() + " is " + n.state()).orElse("its containers are gone");
                 if (lab.failed("The lab died (" + which + "). Stop it and start a new one.", Instant.now())) {
                     LOG.infof("lab %s died (%s)", lab.id(), which);
-                    record(lab);
+                    starter.record(lab);
                     ended.fire(new LabEnded(lab.id()));
                 }
                 runtime.stop(lab.id());
@@ -918,23 +702,12 @@ public class LabService {
     void onShutdown(@Observes ShutdownEvent event) {
         if (!config.keepOnShutdown()) {
             labs.values().stream().filter(l -> l.phase() == LabPhase.RUNNING)
-                    .forEach(l -> workers.submit(() -> stopQuietly(l, "The server stopped.")));
+                    .forEach(l -> starter.submit(() -> stopQuietly(l, "The server stopped.")));
             pool.all().forEach(l -> {
                 pool.remove(l);
-                retire(l, "The server stopped.");
+                poolKeeper.retire(l, "The server stopped.");
             });
         }
-        workers.shutdown();
-        try {
-            workers.awaitTermination(8, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static String newId() {
-        byte[] bytes = new byte[5];
-        RANDOM.nextBytes(bytes);
-        return HexFormat.of().formatHex(bytes);
+        starter.shutdown();
     }
 }

@@ -6,13 +6,16 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The labs waiting for a free slot, first come first served, and how long the wait may be. The wait is estimated
  * from how often slots freed lately (labs end when learners stop them or are culled, which no clock predicts), so
  * there is no estimate until two slots have freed. Guarded by its own lock; {@link LabService} decides when a lab
- * joins and when the head may start.
+ * joins and when the head may start. A lab joins in its place at once but may start only once it is
+ * {@link #recorded} in the lab registry (so that a restart finds it again): until then the queue waits at it.
  */
 final class StartQueue {
 
@@ -23,6 +26,8 @@ final class StartQueue {
     private final int limit;
     private final Deque<Lab> waiting = new ArrayDeque<>();
     private final Deque<Instant> frees = new ArrayDeque<>();
+    /** Labs in {@link #waiting} not recorded yet: none of them, nor any behind them, may start. */
+    private final Set<Lab> unrecorded = new HashSet<>();
 
     StartQueue(int limit) {
         this.limit = limit;
@@ -48,18 +53,29 @@ final class StartQueue {
         return waiting.size();
     }
 
+    /** Puts the lab at the end of the queue, not recorded yet (see {@link #recorded}). */
     synchronized void add(Lab lab) {
         waiting.addLast(lab);
+        unrecorded.add(lab);
+    }
+
+    /** Notes that the queued lab is in the registry, so it may start when its turn comes. */
+    synchronized void recorded(Lab lab) {
+        unrecorded.remove(lab);
     }
 
     synchronized void remove(Lab lab) {
         waiting.remove(lab);
+        unrecorded.remove(lab);
     }
 
-    /** Takes up to {@code slots} labs from the head that are still waiting (a lab stopped meanwhile is dropped). */
+    /**
+     * Takes up to {@code slots} labs from the head that are still waiting (a lab stopped meanwhile is dropped),
+     * stopping at the first one not recorded yet.
+     */
     synchronized List<Lab> take(int slots) {
         List<Lab> next = new ArrayList<>();
-        while (next.size() < slots && !waiting.isEmpty()) {
+        while (next.size() < slots && !waiting.isEmpty() && !unrecorded.contains(waiting.peekFirst())) {
             Lab lab = waiting.pollFirst();
             if (lab.dequeued()) {
                 next.add(lab);

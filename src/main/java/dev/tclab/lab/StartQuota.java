@@ -3,6 +3,7 @@ package dev.tclab.lab;
 import dev.tclab.config.TclabConfig;
 import io.netty.util.NetUtil;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,17 +19,16 @@ import java.util.Map;
  * scripting the API: live labs per learner, live labs per client address, and a start rate per client address
  * (a token bucket). The client address is the connection's peer, or the forwarded one when Quarkus trusts the proxy
  * ({@code quarkus.http.proxy.*}); all IPv6 addresses of one /64 count as one client, as one host or home holds them.
- * Counts cover the labs this quota admitted since the app started.
+ * Counts cover the live labs this quota admitted and those the server took from the lab registry (adopted after a
+ * restart, or started through another replica: see {@link LabAdopted}), each against the client its record names.
  */
 @ApplicationScoped
 public class StartQuota {
 
-    private record Admitted(String client, Lab lab) {
-    }
-
     private final TclabConfig.Quota limits;
     private final InstantSource clock;
-    private final List<Admitted> admitted = new ArrayList<>();
+    /** Live labs counted, each against its learner and its {@link Lab#client()} (none: the learner only). */
+    private final List<Lab> admitted = new ArrayList<>();
     /** Only clients whose bucket is not full: a full bucket is the same as none. */
     private final Map<String, TokenBucket> buckets = new HashMap<>();
 
@@ -50,27 +50,33 @@ public class StartQuota {
 
     /**
      * The admission for a lab that replaces {@code previous} (a host's reset): it counts against the client that
-     * started the previous one, under the same rules; "unknown" when this quota did not admit it (adopted after a
-     * restart).
+     * started the previous one, under the same rules; "unknown" when no quota counted it.
      */
-    public synchronized StartAdmission replacing(Lab previous) {
-        String client = admitted.stream().filter(a -> a.lab() == previous).map(Admitted::client).findFirst()
-                .orElse("unknown");
+    public StartAdmission replacing(Lab previous) {
+        String client = previous.client() == null ? "unknown" : previous.client();
         return lab -> admit(client, lab);
+    }
+
+    /** Counts a live lab the server took from the registry, as if this quota had admitted it. */
+    synchronized void onAdopted(@Observes LabAdopted event) {
+        Lab lab = event.lab();
+        if (lab.phase().live() && admitted.stream().noneMatch(a -> a.id().equals(lab.id()))) {
+            admitted.add(lab);
+        }
     }
 
     private synchronized void admit(String client, Lab lab) throws QuotaExceededException {
         Instant now = clock.instant();
-        admitted.removeIf(a -> !a.lab().phase().live());
+        admitted.removeIf(a -> !a.phase().live());
         buckets.values().removeIf(b -> b.full(now));
-        List<String> learnersLessons = admitted.stream().filter(a -> a.lab().owner().equals(lab.owner()))
-                .map(a -> a.lab().lesson()).toList();
+        List<String> learnersLessons = admitted.stream().filter(a -> a.owner().equals(lab.owner()))
+                .map(Lab::lesson).toList();
         if (learnersLessons.size() >= limits.liveLabsPerLearner()) {
             throw new QuotaExceededException("You already have " + learnersLessons.size() + " labs running ("
                     + String.join(", ", learnersLessons) + "), the most one learner may have. Stop one you no longer "
                     + "need (Stop lab on its lesson page), then start this one again.", null);
         }
-        long fromClient = admitted.stream().filter(a -> a.client().equals(client)).count();
+        long fromClient = admitted.stream().filter(a -> client.equals(a.client())).count();
         if (fromClient >= limits.liveLabsPerAddress()) {
             throw new QuotaExceededException(fromClient + " labs are already running from your network address, the "
                     + "most one address may have. Stop a lab you no longer need, then try again. (A classroom "
@@ -84,7 +90,8 @@ public class StartQuota {
             throw new QuotaExceededException("Too many labs were started from your network address in a short "
                     + "time. Wait " + seconds + " s, then try again.", Duration.ofSeconds(seconds));
         }
-        admitted.add(new Admitted(client, lab));
+        lab.admittedFrom(client);
+        admitted.add(lab);
     }
 
     /**

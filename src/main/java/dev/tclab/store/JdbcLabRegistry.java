@@ -23,13 +23,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The lab registry in table {@code lab} (migration V10). */
+/** The lab registry in table {@code lab} (migrations V10, V30, V50). */
 @ApplicationScoped
 public class JdbcLabRegistry implements LabRegistry {
 
     private static final TypeReference<Map<String, String>> PARAMETERS = new TypeReference<>() {
     };
     private static final int MAX_REASON = 1000;
+    private static final int MAX_CLIENT = 100;
     private static final int OWNERS_PER_QUERY = 500;
 
     private final Database database;
@@ -53,16 +54,18 @@ public class JdbcLabRegistry implements LabRegistry {
     }
 
     private int update(Connection c, LabRecord r) throws SQLException {
+        // The client is kept while the lab is live, for the start quota after a restart, and dropped once it ended.
         try (PreparedStatement s = c.prepareStatement("UPDATE lab SET phase = ?, ready_at = ?, last_activity = ?,"
-                + " ended_at = ?, reason = ?, version = ? WHERE id = ? AND version < ?")) {
+                + " ended_at = ?, reason = ?, version = ?, client = ? WHERE id = ? AND version < ?")) {
             s.setString(1, r.phase().name());
             s.setObject(2, time(r.readyAt()));
             s.setObject(3, time(r.lastActivity()));
             s.setObject(4, time(r.endedAt()));
             s.setString(5, reason(r.reason()));
             s.setLong(6, r.version());
-            s.setString(7, r.id());
-            s.setLong(8, r.version());
+            s.setString(7, client(r));
+            s.setString(8, r.id());
+            s.setLong(9, r.version());
             return s.executeUpdate();
         }
     }
@@ -78,7 +81,8 @@ public class JdbcLabRegistry implements LabRegistry {
             }
         }
         try (PreparedStatement s = c.prepareStatement("INSERT INTO lab (id, owner, lesson, parameters, phase,"
-                + " created_at, ready_at, last_activity, ended_at, reason, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + " created_at, ready_at, last_activity, ended_at, reason, version, client)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             s.setString(1, r.id());
             s.setString(2, r.owner());
             s.setString(3, r.lesson());
@@ -90,6 +94,7 @@ public class JdbcLabRegistry implements LabRegistry {
             s.setObject(9, time(r.endedAt()));
             s.setString(10, reason(r.reason()));
             s.setLong(11, r.version());
+            s.setString(12, client(r));
             s.executeUpdate();
         } catch (SQLException e) {
             // 23xxx: a concurrent save of the same lab inserted it first; the newer one wins by its version.
@@ -104,15 +109,17 @@ public class JdbcLabRegistry implements LabRegistry {
     public boolean claim(LabRecord r) {
         try (Connection c = database.connection();
              PreparedStatement s = c.prepareStatement("UPDATE lab SET owner = ?, parameters = ?, created_at = ?,"
-                     + " ready_at = ?, last_activity = ?, version = ? WHERE id = ? AND owner IS NULL AND phase = ?")) {
+                     + " ready_at = ?, last_activity = ?, version = ?, client = ? WHERE id = ? AND owner IS NULL"
+                     + " AND phase = ?")) {
             s.setString(1, r.owner());
             s.setString(2, parameters(r.parameters()));
             s.setObject(3, time(r.createdAt()));
             s.setObject(4, time(r.readyAt()));
             s.setObject(5, time(r.lastActivity()));
             s.setLong(6, r.version());
-            s.setString(7, r.id());
-            s.setString(8, LabPhase.RUNNING.name());
+            s.setString(7, client(r));
+            s.setString(8, r.id());
+            s.setString(9, LabPhase.RUNNING.name());
             return s.executeUpdate() == 1;
         } catch (SQLException e) {
             throw new StoreUnavailableException("The lab could not be handed to you (database " + database.describe()
@@ -123,6 +130,27 @@ public class JdbcLabRegistry implements LabRegistry {
     @Override
     public List<LabRecord> live() {
         return select("WHERE phase IN (?, ?)", LabPhase.STARTING.name(), LabPhase.RUNNING.name());
+    }
+
+    @Override
+    public List<LabRecord> queued() {
+        return select("WHERE phase = ? ORDER BY created_at, id", LabPhase.QUEUED.name());
+    }
+
+    @Override
+    public boolean leaveQueue(LabRecord r) {
+        try (Connection c = database.connection();
+             PreparedStatement s = c.prepareStatement("UPDATE lab SET phase = ?, version = ? WHERE id = ?"
+                     + " AND phase = ?")) {
+            s.setString(1, r.phase().name());
+            s.setLong(2, r.version());
+            s.setString(3, r.id());
+            s.setString(4, LabPhase.QUEUED.name());
+            return s.executeUpdate() == 1;
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("Your queued lab could not start (database " + database.describe()
+                    + ": " + Database.firstLine(e.getMessage()) + "). Start it again in a moment.", e);
+        }
     }
 
     @Override
@@ -164,7 +192,7 @@ public class JdbcLabRegistry implements LabRegistry {
     private List<LabRecord> select(String where, String... values) {
         try (Connection c = database.connection();
              PreparedStatement s = c.prepareStatement("SELECT id, owner, lesson, parameters, phase, created_at,"
-                     + " ready_at, last_activity, ended_at, reason, version FROM lab " + where)) {
+                     + " ready_at, last_activity, ended_at, reason, version, client FROM lab " + where)) {
             for (int i = 0; i < values.length; i++) {
                 s.setString(i + 1, values[i]);
             }
@@ -173,7 +201,8 @@ public class JdbcLabRegistry implements LabRegistry {
                 while (rs.next()) {
                     records.add(new LabRecord(rs.getString(1), rs.getString(2), rs.getString(3),
                             parameters(rs.getString(4)), LabPhase.valueOf(rs.getString(5)), instant(rs, 6),
-                            instant(rs, 7), instant(rs, 8), instant(rs, 9), rs.getString(10), rs.getLong(11)));
+                            instant(rs, 7), instant(rs, 8), instant(rs, 9), rs.getString(10), rs.getLong(11),
+                            rs.getString(12)));
                 }
             }
             return records;
@@ -197,6 +226,12 @@ public class JdbcLabRegistry implements LabRegistry {
         } catch (JsonProcessingException e) {
             throw new SQLException("lab parameters are not a JSON object of strings: " + e.getOriginalMessage(), e);
         }
+    }
+
+    /** The record's client while the lab is live; cut to the column's size (a forwarded header may say anything). */
+    private static String client(LabRecord r) {
+        String client = r.phase().live() ? r.client() : null;
+        return client == null || client.length() <= MAX_CLIENT ? client : client.substring(0, MAX_CLIENT);
     }
 
     private static String reason(String reason) {

@@ -142,6 +142,44 @@ class LabServiceTest {
     }
 
     @Test
+    void shouldRecordAQueuedStartAndQueueRecordedStartsAgainInTheirOrderAfterARestart() throws Exception {
+        Lab a = running("a", "x");
+        Lab b = running("b", "x");
+        running("c", "x");
+        Lab d = queued("d");
+        assertThat(registry.queued()).as("acknowledged, so recorded").extracting(LabRecord::id).contains(d.id());
+        // What a process that was killed left queued: two starts (recorded newest first) and one of a lesson gone.
+        Instant now = Instant.now();
+        registry.save(queuedRecord("q-late", "late", "ws-test", now.minusSeconds(10)));
+        registry.save(queuedRecord("q-early", "early", "ws-test", now.minusSeconds(20)));
+        registry.save(queuedRecord("q-gone", "gone", "no-such-lesson", now.minusSeconds(30)));
+        labs.adoptRecorded();
+        assertThat(labs.queueSpot(labs.get("q-early", "early"))).hasValueSatisfying(spot -> {
+            assertThat(spot.position()).isEqualTo(2);
+            assertThat(spot.waiting()).isEqualTo(3);
+        });
+        assertThat(labs.queueSpot(labs.get("q-late", "late"))).hasValueSatisfying(spot -> assertThat(spot.position())
+                .isEqualTo(3));
+        assertThat(labs.get("q-gone", "gone").phase()).isEqualTo(LabPhase.FAILED);
+        assertThat(labs.get("q-gone", "gone").reason()).contains("'no-such-lesson'", "gone");
+        labs.adoptRecorded();
+        assertThat(labs.queuedCount()).as("adopting again queues nothing twice").isEqualTo(3);
+
+        labs.stop(a.id(), "a");
+        assertThat(running("d", "x")).isSameAs(d);
+        labs.stop(b.id(), "b");
+        Lab early = labs.get("q-early", "early");
+        assertThat(running("early", "ws-test")).isSameAs(early);
+        assertThat(registry.find("q-early")).hasValueSatisfying(r -> assertThat(r.phase()).isEqualTo(LabPhase.RUNNING));
+        assertThat(labs.get("q-late", "late").phase()).isEqualTo(LabPhase.QUEUED);
+        assertThat(registry.queued()).extracting(LabRecord::id).contains("q-late").doesNotContain("q-early", d.id());
+    }
+
+    private LabRecord queuedRecord(String id, String owner, String lesson, Instant created) {
+        return new LabRecord(id, owner, lesson, Map.of(), LabPhase.QUEUED, created, null, created, null, null, 0);
+    }
+
+    @Test
     void shouldHideOtherLearnersLabs() throws Exception {
         Lab lab = running("ann", "tbf");
         assertThrows(LabNotFoundException.class, () -> labs.get(lab.id(), "bob"));
@@ -182,7 +220,7 @@ class LabServiceTest {
         lab.touch(muchLater);
         labs.cull(muchLater);
         assertThat(lab.phase()).isEqualTo(LabPhase.STOPPED);
-        assertThat(lab.reason()).contains("maximum lab lifetime");
+        assertThat(lab.reason()).isEqualTo("Stopped after reaching the maximum lab lifetime of 4 hours.");
     }
 
     @Test

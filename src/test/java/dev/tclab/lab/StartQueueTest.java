@@ -25,11 +25,31 @@ class StartQueueTest {
         queue.add(a);
         queue.add(b);
         queue.add(c);
+        for (Lab lab : new Lab[] {a, b, c}) {
+            queue.recorded(lab);
+        }
         assertThat(queue.isFull()).isTrue();
         b.stopped("Stopped by the learner.", now);
         assertThat(queue.take(2)).containsExactly(a, c);
         assertThat(a.phase()).isEqualTo(LabPhase.STARTING);
         assertThat(queue.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldWaitAtALabNotRecordedYetSoNoneBehindItJumpsAhead() {
+        StartQueue queue = new StartQueue(3);
+        Lab a = lab("a");
+        Lab b = lab("b");
+        queue.add(a);
+        queue.add(b);
+        queue.recorded(b);
+        assertThat(queue.take(2)).as("a is not in the registry yet, and b comes after it").isEmpty();
+        queue.recorded(a);
+        assertThat(queue.take(2)).containsExactly(a, b);
+        Lab c = lab("c");
+        queue.add(c);
+        queue.remove(c);
+        assertThat(queue.isEmpty()).as("a lab stopped before it was recorded leaves no trace").isTrue();
     }
 
     @Test

@@ -6,7 +6,9 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -14,6 +16,9 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +59,12 @@ class StartQuotaApiTest {
 
     @Inject
     LabService labs;
+
+    @Inject
+    LabRegistry registry;
+
+    @Inject
+    StartQuota quota;
 
     @AfterEach
     void clean() throws Exception {
@@ -107,5 +118,37 @@ class StartQuotaApiTest {
                 .header("Retry-After", Integer::parseInt, allOf(greaterThan(3500), lessThanOrEqualTo(3600)))
                 .body("error", matchesPattern(".*Wait 3[56]\\d\\d s, then try again\\."));
         start("198.51.100.31", null, "example").then().statusCode(202);
+    }
+
+    @Test
+    void shouldCountALabAdoptedAfterARestartAgainstItsLearnerAndAddress() throws Exception {
+        // A lab recorded before a restart, started from 198.51.100.77: adopting it counts it, as admitting did.
+        Instant created = Instant.now().minus(Duration.ofMinutes(20)).truncatedTo(ChronoUnit.MICROS);
+        registry.save(new LabRecord("quota-adopt", "quota-ann", "example", Map.of(), LabPhase.RUNNING, created,
+                created.plusSeconds(1), created, null, null, 2, "198.51.100.77"));
+        Topology topology = TestTopologies.load("two-node");
+        runtime.running.put("quota-adopt", new LabSpec("quota-adopt", topology, "quota-ann", "example"));
+        labs.adoptRecorded();
+        Lab adopted = labs.getRunning("quota-adopt", "quota-ann");
+        List<Lab> admitted = new ArrayList<>();
+        Lab second = new Lab("quota-2", "quota-ann", "ws-test", Map.of(), topology, Instant.now());
+        quota.from("198.51.100.77").admit(second);
+        admitted.add(second);
+        QuotaExceededException perLearner = assertThrows(QuotaExceededException.class, () -> quota
+                .from("198.51.100.78").admit(new Lab("quota-3", "quota-ann", "tbf", Map.of(), topology, Instant.now())));
+        assertThat(perLearner.getMessage()).contains("You already have 2 labs running (example, ws-test)");
+        for (int i = 0; i < 2; i++) {
+            Lab other = new Lab("quota-o" + i, "quota-other" + i, "example", Map.of(), topology, Instant.now());
+            quota.from("198.51.100.77").admit(other);
+            admitted.add(other);
+        }
+        QuotaExceededException perAddress = assertThrows(QuotaExceededException.class, () -> quota
+                .from("198.51.100.77").admit(new Lab("quota-x", "quota-bob", "example", Map.of(), topology,
+                        Instant.now())));
+        assertThat(perAddress.getMessage()).contains("4 labs are already running from your network address");
+        admitted.forEach(lab -> lab.stopped("test over", Instant.now()));
+        labs.stop(adopted.id(), "quota-ann");
+        assertThat(registry.find("quota-adopt")).hasValueSatisfying(r -> assertThat(r.client())
+                .as("no address is kept once the lab ended").isNull());
     }
 }

@@ -66,6 +66,33 @@ class StartQuotaTest {
     }
 
     @Test
+    void shouldCountALabAdoptedAfterARestartAgainstItsLearnerAndTheClientItsRecordNames() throws Exception {
+        StartQuota quota = quota(1, 1, 100, Duration.ofSeconds(1));
+        LabRecord kept = new LabRecord("adopted", "ann", "tbf", Map.of(), LabPhase.RUNNING, now.minusSeconds(600),
+                now.minusSeconds(599), now, null, null, 2, "192.0.2.7");
+        Lab adopted = Lab.restored(kept, TOPOLOGY, now);
+        quota.onAdopted(new LabAdopted(adopted));
+        quota.onAdopted(new LabAdopted(adopted));
+        assertThat(assertThrows(QuotaExceededException.class, () -> quota.from("192.0.2.99").admit(lab("ann")))
+                .getMessage()).contains("You already have 1 labs running (tbf)");
+        assertThat(assertThrows(QuotaExceededException.class, () -> quota.from("192.0.2.7").admit(lab("bob")))
+                .getMessage()).contains("1 labs are already running from your network address");
+        quota.from("192.0.2.8").admit(lab("bob"));
+        adopted.stopped("done", now);
+        quota.from("192.0.2.7").admit(lab("ann"));
+    }
+
+    @Test
+    void shouldCountALabAdoptedWithNoClientAgainstItsLearnerOnly() throws Exception {
+        StartQuota quota = quota(1, 1, 100, Duration.ofSeconds(1));
+        Lab adopted = Lab.restored(new LabRecord("no-client", "ann", "tbf", Map.of(), LabPhase.QUEUED,
+                now, null, now, null, null, 1), TOPOLOGY, now);
+        quota.onAdopted(new LabAdopted(adopted));
+        assertThrows(QuotaExceededException.class, () -> quota.from(null).admit(lab("ann")));
+        quota.from(null).admit(lab("bob"));
+    }
+
+    @Test
     void shouldLimitLiveLabsPerAddressWhateverTheLearner() throws Exception {
         // Row 9: six cookie-less starts (six new learners) from one address took every lab slot.
         StartQuota quota = quota(2, 3, 100, Duration.ofSeconds(1));

@@ -213,7 +213,8 @@ class WarmPoolServiceTest {
 
         assertThat(runtime.running).as("a pooled lab is not an orphan").containsKey("pooled-before");
         assertThat(labs.all()).as("nobody's lab").noneMatch(l -> l.id().equals("pooled-before"));
-        assertThat(labs.pooledCount()).isEqualTo(3);
+        // 3, or already 2: a refill the set-up's stops asked for may run now and stop the newest surplus lab.
+        assertThat(labs.pooledCount()).isIn(2, 3);
         labs.refillPool();
         assertThat(labs.pooledCount()).as("back to one per lesson: the newest surplus stopped").isEqualTo(2);
         assertThat(runtime.running).containsKey("pooled-before");

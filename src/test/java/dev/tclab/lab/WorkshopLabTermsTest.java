@@ -100,7 +100,7 @@ class WorkshopLabTermsTest {
 
         labs.cull(Instant.now().plus(Duration.ofMinutes(6)));
         assertThat(eventLab.phase()).isEqualTo(LabPhase.STOPPED);
-        assertThat(eventLab.reason()).isEqualTo("Stopped after 5 idle minutes.");
+        assertThat(eventLab.reason()).isEqualTo("Stopped after being idle for 5 minutes.");
         assertThat(selfPaced.phase()).as("the server's 45 idle minutes apply to a self-paced lab").isEqualTo(LabPhase.RUNNING);
     }
 

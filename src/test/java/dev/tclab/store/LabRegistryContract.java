@@ -127,6 +127,55 @@ abstract class LabRegistryContract {
     }
 
     @Test
+    void shouldListQueuedStartsOldestFirstAndLetExactlyOneServerTakeOneFromTheQueue() {
+        String later = fresh();
+        String earlier = fresh();
+        registry.save(new LabRecord(later, "l-ann", "tbf-basics", Map.of(), LabPhase.QUEUED, CREATED.plusSeconds(5),
+                null, CREATED, null, null, 0, "192.0.2.7"));
+        registry.save(new LabRecord(earlier, "l-bob", "tbf-basics", Map.of(), LabPhase.QUEUED, CREATED, null, CREATED,
+                null, null, 0, null));
+        List<String> queued = registry.queued().stream().map(LabRecord::id).filter(id -> id.equals(later)
+                || id.equals(earlier)).toList();
+        assertThat(queued).containsExactly(earlier, later);
+        assertThat(registry.live()).extracting(LabRecord::id).doesNotContain(earlier, later);
+
+        LabRecord starting = new LabRecord(earlier, "l-bob", "tbf-basics", Map.of(), LabPhase.STARTING, CREATED,
+                null, CREATED, null, null, 1);
+        assertThat(registry.leaveQueue(starting)).isTrue();
+        assertThat(registry.leaveQueue(starting)).as("it left the queue already").isFalse();
+        assertThat(live(earlier)).map(LabRecord::phase).contains(LabPhase.STARTING);
+        registry.save(new LabRecord(later, "l-ann", "tbf-basics", Map.of(), LabPhase.STOPPED, CREATED.plusSeconds(5),
+                null, CREATED, CREATED.plusSeconds(9), "Stopped by the learner.", 1));
+        assertThat(registry.leaveQueue(new LabRecord(later, "l-ann", "tbf-basics", Map.of(), LabPhase.STARTING,
+                CREATED.plusSeconds(5), null, CREATED, null, null, 1))).as("stopped while it waited").isFalse();
+        assertThat(registry.leaveQueue(new LabRecord(fresh(), "l-ann", "tbf-basics", Map.of(), LabPhase.STARTING,
+                CREATED, null, CREATED, null, null, 1))).as("never recorded").isFalse();
+        assertThat(registry.queued()).extracting(LabRecord::id).doesNotContain(earlier, later);
+    }
+
+    @Test
+    void shouldKeepTheQuotaClientOfALiveLabAndForgetItOnceTheLabEnded() {
+        String id = fresh();
+        LabRecord starting = withClient(record(id, LabPhase.STARTING, 1, null), "2001:db8:1:2::/64");
+        registry.save(starting);
+        assertThat(registry.find(id)).contains(starting);
+        LabRecord running = withClient(record(id, LabPhase.RUNNING, 2, null), "2001:db8:1:2::/64");
+        registry.save(running);
+        assertThat(live(id)).contains(running);
+        registry.save(withClient(record(id, LabPhase.STOPPED, 3, "Stopped by the learner."), "2001:db8:1:2::/64"));
+        assertThat(registry.find(id)).hasValueSatisfying(r -> assertThat(r.client()).isNull());
+
+        String forwarded = fresh();
+        registry.save(withClient(record(forwarded, LabPhase.RUNNING, 1, null), "y".repeat(500)));
+        assertThat(live(forwarded)).hasValueSatisfying(r -> assertThat(r.client()).isEqualTo("y".repeat(100)));
+    }
+
+    private static LabRecord withClient(LabRecord r, String client) {
+        return new LabRecord(r.id(), r.owner(), r.lesson(), r.parameters(), r.phase(), r.createdAt(), r.readyAt(),
+                r.lastActivity(), r.endedAt(), r.reason(), r.version(), client);
+    }
+
+    @Test
     void shouldKeepTheNewestVersionWhateverOrderWritesArriveIn() {
         String id = fresh();
         registry.save(record(id, LabPhase.STARTING, 0, null));

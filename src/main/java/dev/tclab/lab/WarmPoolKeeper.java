@@ -1,0 +1,219 @@
+package dev.tclab.lab;
+
+import dev.tclab.config.TclabConfig;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.jboss.logging.Logger;
+
+/**
+ * Keeps the warm pool ({@code tclab.pool} plus {@link PoolReservations}) at its targets: starts labs with no owner
+ * in the background within the server's maximum, retires the ones beyond the targets or unclaimed too long, and
+ * makes the hand-out of a pooled lab to a learner durable. Which lab a Start takes is {@link LabService}'s call,
+ * under its lock; the pool's bookkeeping is {@link WarmPool}. Each replica keeps its own pool.
+ */
+final class WarmPoolKeeper {
+
+    private static final Logger LOG = Logger.getLogger(WarmPoolKeeper.class);
+
+    private final WarmPool pool;
+    private final LabStarter starter;
+    private final LabRuntime runtime;
+    private final LabRegistry registry;
+    private final TclabConfig.Lab config;
+    private final LabTermsPolicy terms;
+    private final Function<String, Topology> topologyOf;
+    /** {@code tclab.pool}: lesson slug to how many labs to keep pooled. */
+    private final Map<String, Integer> poolSizes;
+    private final Iterable<PoolReservations> reservations;
+    private final Counter handouts;
+    private final Counter misses;
+    /** The pool's targets as of the latest refill, read on every Start (to count misses) without a database. */
+    private volatile Map<String, Integer> targets = Map.of();
+    /** Lessons the pool cannot hold, each warned about once. */
+    private final Set<String> unpoolableWarned = ConcurrentHashMap.newKeySet();
+    /** The server's slots: their lock, whether one is free for the pool now, and who to tell when one frees. */
+    private final Object slotLock;
+    private final BooleanSupplier slotFreeForPool;
+    private final Runnable slotFreed;
+
+    WarmPoolKeeper(WarmPool pool, LabStarter starter, LabRuntime runtime, LabRegistry registry, TclabConfig config,
+                   LabTermsPolicy terms, Function<String, Topology> topologyOf, Iterable<PoolReservations> reservations,
+                   MeterRegistry metrics, Object slotLock, BooleanSupplier slotFreeForPool, Runnable slotFreed) {
+        this.pool = pool;
+        this.starter = starter;
+        this.runtime = runtime;
+        this.registry = registry;
+        this.config = config.lab();
+        this.terms = terms;
+        this.topologyOf = topologyOf;
+        this.poolSizes = Map.copyOf(config.pool());
+        poolSizes.forEach((lesson, size) -> {
+            if (size < 0) {
+                throw new IllegalArgumentException("tclab.pool.\"" + lesson + "\" is " + size
+                        + ": give the number of labs to keep started for that lesson, 0 or more.");
+            }
+        });
+        this.reservations = reservations;
+        this.handouts = Counter.builder("tclab.pool.handouts")
+                .description("Starts answered with a lab from the warm pool").register(metrics);
+        this.misses = Counter.builder("tclab.pool.misses")
+                .description("Starts of a pooled lesson that found no ready lab in the pool").register(metrics);
+        this.slotLock = slotLock;
+        this.slotFreeForPool = slotFreeForPool;
+        this.slotFreed = slotFreed;
+    }
+
+    /**
+     * Makes the claim of a pooled lab durable: the database hands it to the learner only if no one else (another
+     * server on the same database) claimed it first. False when someone did; when the database fails, the pooled
+     * lab goes back to the pool and the failure is thrown.
+     */
+    boolean handOut(Lab pooled, Lab claimed) {
+        boolean took;
+        try {
+            took = registry.claim(claimed.record());
+        } catch (RuntimeException e) {
+            // Not recorded as the learner's, so not handed out: the pooled lab waits for the next Start.
+            pool.add(pooled);
+            throw e;
+        }
+        if (!took) {
+            LOG.infof("pooled lab %s was claimed by another server first", claimed.id());
+            return false;
+        }
+        handouts.increment();
+        LOG.infof("lab %s (%s) handed from the pool to %s", claimed.id(), claimed.lesson(), claimed.owner());
+        refillSoon();
+        return true;
+    }
+
+    /** Counts a Start of the lesson that got no ready lab from the pool, if the lesson is pooled. */
+    void missed(String lesson) {
+        if (targets.getOrDefault(lesson, poolSizes.getOrDefault(lesson, 0)) > 0) {
+            misses.increment();
+        }
+    }
+
+    /**
+     * Refills the pool on a worker, so that the caller does not wait for it: after a stop or a hand-out, or when
+     * the reservations changed (a workshop created).
+     */
+    void refillSoon() {
+        if (!starter.submit(this::refill)) {
+            LOG.debug("not refilling the pool: the server is stopping");
+        }
+    }
+
+    /** {@code tclab.pool} plus what is reserved (workshops): lesson slug to labs to keep pooled. */
+    private Map<String, Integer> readTargets() {
+        Map<String, Integer> read = new HashMap<>(poolSizes);
+        for (PoolReservations source : reservations) {
+            try {
+                source.reservedLabs().forEach((lesson, n) -> read.merge(lesson, Math.max(0, n), Integer::sum));
+            } catch (RuntimeException e) {
+                LOG.warnf("cannot read the labs reserved for the pool now: %s", e.getMessage());
+            }
+        }
+        read.values().removeIf(n -> n <= 0);
+        targets = Map.copyOf(read);
+        return read;
+    }
+
+    /**
+     * Brings the warm pool to its targets: stops pooled labs beyond them or unclaimed for a whole lifetime (their
+     * learner must still get a full one), and starts new ones while slots are free and nobody waits in the queue.
+     * Idempotent; run after every hand-out, whenever a lab ends, at start and at every cull.
+     */
+    void refill() {
+        Instant now = Instant.now();
+        Map<String, Integer> wanted = readTargets();
+        for (Lab stale : pool.takeSurplusAndStale(wanted, now, config.maxLifetime())) {
+            retire(stale, "Stopped: the pool keeps fewer labs of this lesson now, or it waited a whole lifetime.");
+        }
+        if (wanted.isEmpty() || !runtime.engine().reachable()) {
+            return;
+        }
+        Map<String, Topology> poolable = new HashMap<>();
+        wanted.keySet().forEach(lesson -> {
+            Topology topology = topologyOf.apply(lesson);
+            if (topology != null && WarmPool.poolable(topology)) {
+                poolable.put(lesson, topology);
+            } else if (unpoolableWarned.add(lesson)) {
+                LOG.warnf("not pooling labs of '%s': %s", lesson, topology == null
+                        ? "no working lesson has this name" : "its lab.yml names a parameter ({{...}})");
+            }
+        });
+        List<Lab> toStart = new ArrayList<>();
+        synchronized (slotLock) {
+            for (Map.Entry<String, Topology> lesson : poolable.entrySet()) {
+                int missing = wanted.get(lesson.getKey()) - pool.count(lesson.getKey());
+                for (; missing > 0 && slotFreeForPool.getAsBoolean(); missing--) {
+                    Lab lab = Lab.pooled(LabIds.next(), lesson.getKey(), lesson.getValue(), now);
+                    lab.governedBy(terms.termsFor(null, lab.lesson(), lab.createdAt()));
+                    pool.add(lab);
+                    toStart.add(lab);
+                }
+            }
+        }
+        for (Lab lab : toStart) {
+            try {
+                starter.begin(lab);
+            } catch (RuntimeException e) {
+                LOG.warnf("could not start a pooled lab of %s: %s", lab.lesson(), e.getMessage());
+            }
+        }
+    }
+
+    /** Notices pooled labs whose containers died ({@code runs} says no), so they free their slot and refill. */
+    void removeDead(Predicate<Lab> runs) {
+        for (Lab lab : pool.all()) {
+            if (lab.phase() == LabPhase.RUNNING && !runs.test(lab)) {
+                pool.remove(lab);
+            }
+        }
+    }
+
+    /** Stops a lab taken out of the pool; its slot is free at once (a queued lab may take it). */
+    void retire(Lab pooled, String why) {
+        LabPhase was = pooled.stopped(why, Instant.now());
+        if (was == null) {
+            return;
+        }
+        LOG.infof("pooled lab %s (%s): %s", pooled.id(), pooled.lesson(), why);
+        starter.record(pooled);
+        // One still starting is removed by its start worker once the start returns (see LabStarter).
+        if (was == LabPhase.RUNNING && !starter.submit(() -> stop(pooled))) {
+            LOG.warnf("could not stop pooled lab %s: the server is stopping", pooled.id());
+        }
+        slotFreed.run();
+    }
+
+    private void stop(Lab pooled) {
+        try {
+            runtime.stop(pooled.id());
+        } catch (EngineUnavailableException e) {
+            LOG.warnf("could not stop pooled lab %s: %s", pooled.id(), e.getMessage());
+        }
+    }
+
+    /** Labs in the warm pool, starting or ready; each holds a slot. */
+    int size() {
+        return pool.size();
+    }
+
+    /** Ready labs in the warm pool for the lesson. */
+    int ready(String lesson) {
+        return (int) pool.all().stream().filter(l -> l.lesson().equals(lesson) && l.phase() == LabPhase.RUNNING)
+                .count();
+    }
+}
