@@ -359,7 +359,7 @@ public class CheckRunner {
         Map<String, MeasurementOutcome> outcomes = new LinkedHashMap<>();
         for (Iperf3Measurement.Flow flow : m.flows()) {
             int port = flow.port() != null ? flow.port() : freePort(ports);
-            IperfServer.Started server = IperfServer.start(runtime, labId, flow.server(), port, m.timeout());
+            IperfServer.Started server = IperfServer.start(runtime, labId, flow.server(), port, m.timeout(), loads);
             if (server.error() != null) {
                 outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", server.error()));
                 continue;

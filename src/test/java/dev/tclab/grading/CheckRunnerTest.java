@@ -266,6 +266,20 @@ class CheckRunnerTest {
     }
 
     @Test
+    void shouldSayWhenTheIperf3ServerAddressIsOnTwoNodes() throws Exception {
+        Topology.Node client = new Topology.Node("client", null, false, Map.of(), Map.of(),
+                List.of("ip addr add 10.0.0.2/24 dev eth1"), List.of());
+        Topology.Node server = new Topology.Node("server", null, false, Map.of(), Map.of(),
+                List.of("ip addr add 10.0.0.2/24 dev eth1"), List.of());
+        runtime.running.put(LAB, new LabSpec(LAB, new Topology("t", Map.of("client", client, "server", server), List.of()), "me", "tbf"));
+        runtime.execHandler = (node, cmd) -> ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals("the address 10.0.0.2 is on more than one node (client, server); remove it from all but one",
+                result.errors().get("up"));
+        assertTrue(runtime.execLog.stream().noneMatch(c -> c.contains("iperf3")), "no client: " + runtime.execLog);
+    }
+
+    @Test
     void shouldFailWhenTcCannotFindTheDevice() throws Exception {
         runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
                 : new ExecResult(1, "", "Cannot find device \"eth1\"\n", false);
