@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
 import com.github.dockerjava.core.DockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
@@ -122,6 +124,7 @@ class ClassBenchmark {
             assertThat(failures).as("failed learners (see target/benchmarks/class.md)").isEmpty();
         } finally {
             app.stop();
+            removeLabs();
             threads.shutdownNow();
             docker.close();
         }
@@ -252,6 +255,18 @@ class ClassBenchmark {
 
     private static long counter(String metrics, String name) {
         return Math.round(gauge(metrics, name));
+    }
+
+    /** Pooled labs outlive the app by design (its next start adopts them): the benchmark removes what it left. */
+    private void removeLabs() {
+        for (Container c : docker.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of("tclab.instance", instance)).exec()) {
+            try {
+                docker.removeContainerCmd(c.getId()).withForce(true).exec();
+            } catch (NotFoundException e) {
+                // Gone already.
+            }
+        }
     }
 
     /** Runs the step for every learner not failed yet, all released at the same moment; a throw fails that learner. */
