@@ -250,10 +250,10 @@ public class CheckRunner {
         return Optional.of(new Sample(values, raw, Evaluator.evaluate(spec.expect(), values), false, null, why, ""));
     }
 
-    private MeasurementOutcome join(Future<MeasurementOutcome> load)
-            throws InterruptedException, EngineUnavailableException, NodeNotFoundException {
+    /** The outcome of an engine call run on another thread, with the engine's and the lab's failures as they were. */
+    static <T> T join(Future<T> call) throws InterruptedException, EngineUnavailableException, NodeNotFoundException {
         try {
-            return load.get();
+            return call.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof EngineUnavailableException engine) {
                 throw engine;
@@ -261,7 +261,7 @@ public class CheckRunner {
             if (e.getCause() instanceof NodeNotFoundException node) {
                 throw node;
             }
-            throw new IllegalStateException("a load measurement failed unexpectedly", e.getCause());
+            throw new IllegalStateException("a measurement failed unexpectedly", e.getCause());
         }
     }
 

@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.regex.Pattern;
@@ -74,7 +73,7 @@ final class IperfServer {
         Map<String, ExecResult> owners = new TreeMap<>();
         try {
             for (Map.Entry<String, Future<ExecResult>> e : asked.entrySet()) {
-                ExecResult result = join(e.getValue());
+                ExecResult result = CheckRunner.join(e.getValue());
                 if (result.stdout().startsWith(OWNER_LINE)) {
                     owners.put(e.getKey(), result);
                 }
@@ -102,21 +101,6 @@ final class IperfServer {
             default -> "the measurement's iperf3 server on node " + node + " did not start listening"
                     + (started.timedOut() ? " in time" : ": " + output);
         });
-    }
-
-    private static ExecResult join(Future<ExecResult> asked)
-            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        try {
-            return asked.get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof EngineUnavailableException engine) {
-                throw engine;
-            }
-            if (e.getCause() instanceof NodeNotFoundException node) {
-                throw node;
-            }
-            throw new IllegalStateException("starting the measurement's iperf3 server failed", e.getCause());
-        }
     }
 
     /**
