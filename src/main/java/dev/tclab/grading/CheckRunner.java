@@ -1,5 +1,6 @@
 package dev.tclab.grading;
 
+import dev.tclab.lab.CommandSequence;
 import dev.tclab.lab.WorkerThreads;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.ExecResult;
@@ -158,6 +159,7 @@ public class CheckRunner {
         Map<String, String> errors = new LinkedHashMap<>();
         Map<String, MeasurementOutcome> firstRead = new LinkedHashMap<>();
         Map<String, MeasurementCost> reachedCap = new ConcurrentHashMap<>();
+        Map<String, MeasurementOutcome> readAfterLoad = new ConcurrentHashMap<>();
         try {
             List<Assertion> gates = CheapFirst.gates(spec);
             if (!gates.isEmpty()) {
@@ -174,10 +176,10 @@ public class CheckRunner {
                 List<Measurement> dependents = spec.during(m.name());
                 List<Measurement> around = spec.over(m.name());
                 if (dependents.isEmpty() && around.isEmpty()) {
-                    MeasurementOutcome read = firstRead.get(m.name());
-                    keep(m, read != null ? read
-                            : measure(learner, labId, checkId, spec, m, progress, attempt, NOTHING_BEFORE, reachedCap),
-                            results, raw, errors);
+                    MeasurementOutcome read = firstRead.getOrDefault(m.name(), readAfterLoad.get(m.name()));
+                    AfterLoad after = new AfterLoad(readsRightAfter(spec, m, firstRead.keySet()), readAfterLoad);
+                    keep(m, read != null ? read : measure(learner, labId, checkId, spec, m, progress, attempt,
+                            NOTHING_BEFORE, reachedCap, after), results, raw, errors);
                     continue;
                 }
                 // Counters are read just before the load starts (once its slots are held), so a wait adds nothing.
@@ -188,11 +190,11 @@ public class CheckRunner {
                     }
                 };
                 Future<MeasurementOutcome> load = loads.submit(() -> measure(learner, labId, checkId, spec, m, progress,
-                        attempt, readBefore, reachedCap));
+                        attempt, readBefore, reachedCap, AfterLoad.NONE));
                 Thread.sleep(loadLead.toMillis());
                 for (Measurement d : dependents) {
-                    keep(d, measure(learner, labId, checkId, spec, d, progress, attempt, NOTHING_BEFORE, reachedCap),
-                            results, raw, errors);
+                    keep(d, measure(learner, labId, checkId, spec, d, progress, attempt, NOTHING_BEFORE, reachedCap,
+                            AfterLoad.NONE), results, raw, errors);
                 }
                 keep(m, join(load), results, raw, errors);
                 for (Measurement c : around) {
@@ -248,10 +250,10 @@ public class CheckRunner {
         return Optional.of(new Sample(values, raw, Evaluator.evaluate(spec.expect(), values), false, null, why, ""));
     }
 
-    private MeasurementOutcome join(Future<MeasurementOutcome> load)
-            throws InterruptedException, EngineUnavailableException, NodeNotFoundException {
+    /** The outcome of an engine call run on another thread, with the engine's and the lab's failures as they were. */
+    static <T> T join(Future<T> call) throws InterruptedException, EngineUnavailableException, NodeNotFoundException {
         try {
-            return load.get();
+            return call.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof EngineUnavailableException engine) {
                 throw engine;
@@ -259,7 +261,7 @@ public class CheckRunner {
             if (e.getCause() instanceof NodeNotFoundException node) {
                 throw node;
             }
-            throw new IllegalStateException("a load measurement failed unexpectedly", e.getCause());
+            throw new IllegalStateException("a measurement failed unexpectedly", e.getCause());
         }
     }
 
@@ -271,9 +273,38 @@ public class CheckRunner {
 
     private static final Prelude NOTHING_BEFORE = () -> { };
 
+    /**
+     * Cheap reads that run right after a load, in the load's own exec ({@link LabRuntime#execAll}), their outcomes
+     * put in {@code outcomes} by name: a check then costs the engine one exec less and waits one exec less.
+     */
+    private record AfterLoad(List<Measurement> reads, Map<String, MeasurementOutcome> outcomes) {
+        static final AfterLoad NONE = new AfterLoad(List.of(), Map.of());
+    }
+
+    /**
+     * The measurements listed right after a single-flow load that read its client's node and are neither loads nor
+     * during or over one, nor read already: the check reads them after the load, so they can run in its exec.
+     */
+    private static List<Measurement> readsRightAfter(CheckSpec spec, Measurement load, Set<String> alreadyRead) {
+        if (!(load instanceof Iperf3Measurement iperf) || iperf.flows().size() != 1) {
+            return List.of();
+        }
+        String node = iperf.flows().get(0).node();
+        List<Measurement> all = spec.measurements();
+        List<Measurement> reads = new ArrayList<>();
+        for (Measurement next : all.subList(all.indexOf(load) + 1, all.size())) {
+            if (next.load() || next.during() != null || next.over() != null || !next.node().equals(node)
+                    || alreadyRead.contains(next.name())) {
+                break;
+            }
+            reads.add(next);
+        }
+        return reads;
+    }
+
     private MeasurementOutcome measure(String learner, String labId, String checkId, CheckSpec spec, Measurement m,
                                        Consumer<CheckProgress> progress, int attempt, Prelude prelude,
-                                       Map<String, MeasurementCost> reachedCap)
+                                       Map<String, MeasurementCost> reachedCap, AfterLoad after)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (!m.load()) {
             prelude.run();
@@ -290,7 +321,7 @@ public class CheckRunner {
         try {
             prelude.run();
             progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring " + m.name()));
-            outcome = execute(labId, m, cost);
+            outcome = execute(labId, m, cost, after);
         } finally {
             held.forEach(MeasurementSlots.Slot::close);
         }
@@ -340,8 +371,13 @@ public class CheckRunner {
 
     private MeasurementOutcome execute(String labId, Measurement m, MeasurementCost cost)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        return execute(labId, m, cost, AfterLoad.NONE);
+    }
+
+    private MeasurementOutcome execute(String labId, Measurement m, MeasurementCost cost, AfterLoad after)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (m instanceof Iperf3Measurement iperf) {
-            return flows(labId, iperf, cost);
+            return flows(labId, iperf, cost, after);
         }
         return OutputReader.read(m, runtime.exec(labId, m.node(), m.argv(), m.timeout()));
     }
@@ -349,9 +385,10 @@ public class CheckRunner {
     /**
      * Starts a one-off server for each flow (each on its own port), then all clients at once, and combines their
      * results. A flow whose server cannot start fails with the reason; the others still run. {@code cost} caps a
-     * single flow's rate when the check allows it (see {@link MeasurementCost}).
+     * single flow's rate when the check allows it (see {@link MeasurementCost}). The reads {@code after} a single flow
+     * run in its client's exec, right after it.
      */
-    private MeasurementOutcome flows(String labId, Iperf3Measurement m, MeasurementCost cost)
+    private MeasurementOutcome flows(String labId, Iperf3Measurement m, MeasurementCost cost, AfterLoad after)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         Set<Integer> ports = new HashSet<>();
         m.flows().stream().map(Iperf3Measurement.Flow::port).filter(Objects::nonNull).forEach(ports::add);
@@ -359,13 +396,22 @@ public class CheckRunner {
         Map<String, MeasurementOutcome> outcomes = new LinkedHashMap<>();
         for (Iperf3Measurement.Flow flow : m.flows()) {
             int port = flow.port() != null ? flow.port() : freePort(ports);
-            IperfServer.Started server = IperfServer.start(runtime, labId, flow.server(), port, m.timeout());
+            IperfServer.Started server = IperfServer.start(runtime, labId, flow.server(), port, m.timeout(), loads);
             if (server.error() != null) {
                 outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", server.error()));
                 continue;
             }
-            running.put(flow.name(), loads.submit(() -> OutputReader.read(m, runtime.exec(labId, flow.node(),
-                    cost.applyTo(flow.argv(m.seconds(), server.port())), m.timeout()))));
+            List<CommandSequence.Step> steps = new ArrayList<>();
+            steps.add(new CommandSequence.Step(cost.applyTo(flow.argv(m.seconds(), server.port())), m.timeout()));
+            after.reads().forEach(r -> steps.add(new CommandSequence.Step(r.argv(), r.timeout())));
+            running.put(flow.name(), loads.submit(() -> {
+                List<ExecResult> ran = runtime.execAll(labId, flow.node(), steps);
+                for (int i = 0; i < after.reads().size(); i++) {
+                    Measurement read = after.reads().get(i);
+                    after.outcomes().put(read.name(), OutputReader.read(read, ran.get(i + 1)));
+                }
+                return OutputReader.read(m, ran.get(0));
+            }));
         }
         for (Map.Entry<String, Future<MeasurementOutcome>> e : running.entrySet()) {
             outcomes.put(e.getKey(), join(e.getValue()));

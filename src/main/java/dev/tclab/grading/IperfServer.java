@@ -7,8 +7,13 @@ import dev.tclab.lab.NodeNotFoundException;
 import dev.tclab.lab.NodeStatus;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.regex.Pattern;
 
 /**
  * The server side of an iperf3 measurement, run the platform's way: a one-off {@code iperf3 -s -1} on a random port,
@@ -24,6 +29,11 @@ final class IperfServer {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
     private static final int PORT_TAKEN = 3;
     private static final int DIED = 4;
+    /** Exit code of a node that does not hold the address. */
+    static final int NOT_HERE = 10;
+    /** The first line a node holding the address prints, before it starts the server. */
+    static final String OWNER_LINE = "owner\n";
+    private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** A server listening, or why none could be started (in words for the learner). */
@@ -33,82 +43,89 @@ final class IperfServer {
     private IperfServer() {
     }
 
-    /**
-     * Starts a server for {@code address} that serves one test and then exits, or exits by itself after
-     * {@code lifetime} when no client came. Returns once it listens.
-     */
-    static Started start(LabRuntime runtime, String labId, String address, Duration lifetime)
-            throws EngineUnavailableException, NodeNotFoundException {
-        return start(runtime, labId, address, randomPort(), lifetime);
-    }
-
     /** A random port from the one-off servers' range. */
     static int randomPort() {
         return FIRST_PORT + RANDOM.nextInt(PORTS);
     }
 
-    /** As {@link #start(LabRuntime, String, String, Duration)}, on a given port (a flow's own, or one picked for it). */
-    static Started start(LabRuntime runtime, String labId, String address, int port, Duration lifetime)
-            throws EngineUnavailableException, NodeNotFoundException {
-        List<String> owners = ownersOf(runtime, labId, address);
+    /**
+     * Starts a server for {@code address} on {@code port} (a flow's own, or one picked for it) that serves one test
+     * and then exits, or exits by itself after {@code lifetime} when no client came. Returns once it listens.
+     * Each running node is asked at once, in one exec each on {@code parallel}, whether it holds the address, and the
+     * node that does starts the server in the same exec: a check under a class's load waits for one round of execs
+     * instead of one per node and then one more for the server.
+     */
+    static Started start(LabRuntime runtime, String labId, String address, int port, Duration lifetime,
+                         ExecutorService parallel)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        if (!IPV4.matcher(address).matches()) {
+            // The check parser refuses such an address; the script below takes it as an argument all the same.
+            return new Started(0, "'" + address + "' is not an IPv4 address of the lab");
+        }
+        Map<String, Future<ExecResult>> asked = new LinkedHashMap<>();
+        for (NodeStatus node : runtime.status(labId)) {
+            if (node.running()) {
+                asked.put(node.node(), parallel.submit(() -> runtime.exec(labId, node.node(),
+                        List.of("sh", "-c", SCRIPT, "sh", address, Integer.toString(port),
+                                Long.toString(Math.max(1, lifetime.toSeconds()))), START_TIMEOUT)));
+            }
+        }
+        Map<String, ExecResult> owners = new TreeMap<>();
+        try {
+            for (Map.Entry<String, Future<ExecResult>> e : asked.entrySet()) {
+                ExecResult result = CheckRunner.join(e.getValue());
+                if (result.stdout().startsWith(OWNER_LINE)) {
+                    owners.put(e.getKey(), result);
+                }
+            }
+        } finally {
+            asked.values().forEach(f -> f.cancel(true));
+        }
         if (owners.size() != 1) {
+            // Servers started on several owners end by themselves: no client comes, and their lifetime is bounded.
             return new Started(0, owners.isEmpty()
                     ? "no node of the lab has the address " + address + ", so there is no server to measure against"
-                    : "the address " + address + " is on more than one node (" + String.join(", ", owners)
+                    : "the address " + address + " is on more than one node (" + String.join(", ", owners.keySet())
                             + "); remove it from all but one");
         }
-        ExecResult started = runtime.exec(labId, owners.get(0), List.of("sh", "-c", script(port, lifetime)),
-                START_TIMEOUT);
+        String node = owners.keySet().iterator().next();
+        ExecResult started = owners.get(node);
         if (started.ok()) {
             return new Started(port, null);
         }
-        String node = owners.get(0);
+        String output = (started.stdout().substring(OWNER_LINE.length()) + started.stderr()).trim();
         return new Started(0, switch (started.exitCode()) {
             case PORT_TAKEN -> "port " + port + " on node " + node + " is taken by a process in the lab, so the"
                     + " measurement's iperf3 server cannot listen there; stop that process and check again";
-            case DIED -> "the measurement's iperf3 server on node " + node + " could not start: "
-                    + (started.stdout() + started.stderr()).trim();
+            case DIED -> "the measurement's iperf3 server on node " + node + " could not start: " + output;
             default -> "the measurement's iperf3 server on node " + node + " did not start listening"
-                    + (started.timedOut() ? " in time" : ": " + (started.stdout() + started.stderr()).trim());
+                    + (started.timedOut() ? " in time" : ": " + output);
         });
     }
 
     /**
-     * The server runs in the background of the exec, holding none of the exec's output open (so the exec ends), and
+     * Run as {@code sh -c SCRIPT sh <address> <port> <lifetime>} in every node. A node without the address (as the
+     * live lab has it: a learner may have moved it) exits at once; the one with it says so on its first line, then
+     * starts the server in the background of the exec, holding none of the exec's output open (so the exec ends), and
      * the exec returns once it listens. A listener on the port before the start is someone else's: that is reported,
      * not raced. The server's output goes to a file that is removed once read or once the server is done, so a
      * sidecar's small /tmp never fills with them.
      */
-    private static String script(int port, Duration lifetime) {
-        String log = "/tmp/iperf3-server-" + port + ".log";
-        return "listening() { [ -n \"$(ss -Hltn \"sport = :" + port + "\")\" ]; }\n"
-                + "if listening; then exit " + PORT_TAKEN + "; fi\n"
-                + "( timeout -k 2 " + Math.max(1, lifetime.toSeconds()) + " iperf3 -s -1 -p " + port + " >" + log
-                + " 2>&1; s=$?; if [ $s = 0 ] || [ $s = 124 ]; then rm -f " + log + "; fi ) >/dev/null 2>&1 </dev/null &\n"
-                + "server=$!\n"
-                + "for i in $(seq 100); do\n"
-                + "  if listening; then exit 0; fi\n"
-                + "  if ! kill -0 $server 2>/dev/null; then head -c 2000 " + log + "; rm -f " + log + "; exit " + DIED
-                + "; fi\n"
-                + "  sleep 0.05\n"
-                + "done\n"
-                + "exit 5\n";
-    }
-
-    /** The nodes whose interfaces carry {@code address}, asked of the live lab (a learner may have moved it). */
-    private static List<String> ownersOf(LabRuntime runtime, String labId, String address)
-            throws EngineUnavailableException, NodeNotFoundException {
-        List<String> owners = new ArrayList<>();
-        for (NodeStatus node : runtime.status(labId)) {
-            if (!node.running()) {
-                continue;
-            }
-            ExecResult addresses = runtime.exec(labId, node.node(),
-                    List.of("ip", "-o", "addr", "show", "to", address), START_TIMEOUT);
-            if (addresses.ok() && !addresses.stdout().isBlank()) {
-                owners.add(node.node());
-            }
-        }
-        return owners;
-    }
+    private static final String SCRIPT = String.join("\n",
+            // Named at once: inside a function, $1, $2... are the function's own arguments.
+            "address=$1 port=$2 lifetime=$3 log=/tmp/iperf3-server-$2.log",
+            "[ -n \"$(ip -o addr show to \"$address\" 2>/dev/null)\" ] || exit " + NOT_HERE,
+            "echo " + OWNER_LINE.strip(),
+            "listening() { [ -n \"$(ss -Hltn \"sport = :$port\")\" ]; }",
+            "if listening; then exit " + PORT_TAKEN + "; fi",
+            "( timeout -k 2 \"$lifetime\" iperf3 -s -1 -p \"$port\" >\"$log\" 2>&1; s=$?;"
+                    + " if [ $s = 0 ] || [ $s = 124 ]; then rm -f \"$log\"; fi ) >/dev/null 2>&1 </dev/null &",
+            "server=$!",
+            "for i in $(seq 100); do",
+            "  if listening; then exit 0; fi",
+            "  if ! kill -0 $server 2>/dev/null; then head -c 2000 \"$log\"; rm -f \"$log\"; exit " + DIED + "; fi",
+            "  sleep 0.05",
+            "done",
+            "exit 5",
+            "");
 }

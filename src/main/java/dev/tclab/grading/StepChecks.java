@@ -8,6 +8,7 @@ import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabPhase;
 import dev.tclab.lab.LabService;
 import dev.tclab.lesson.LearnerLessons;
+import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonBrokenException;
 import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.lesson.LessonView;
@@ -23,10 +24,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -52,6 +55,15 @@ public class StepChecks {
     /** Runs of this process, for live progress; finished ones are read back from the log once forgotten here. */
     private final Map<String, CheckRun> runs = new ConcurrentHashMap<>();
     private final Map<String, CheckRun> activeByLab = new ConcurrentHashMap<>();
+    /**
+     * Each lab's lesson as its learner sees it, rendered at its first check: finding a step's checks renders the whole
+     * lesson (60-170 ms of CPU for tbf-basics on a busy 2-core host), and a class presses Check together while the
+     * watch re-reads every lab's. Kept while the lab lives and its lesson is the same (a reloaded lesson is another).
+     */
+    private final Map<String, Rendered> views = new ConcurrentHashMap<>();
+
+    private record Rendered(Lesson lesson, LessonView view) {
+    }
     /** Checks block for seconds (iperf3, ping); they never run on request threads. */
     private final ExecutorService workers;
 
@@ -209,6 +221,9 @@ public class StepChecks {
             }
         }
         forgetOldRuns(Instant.now().minus(Duration.ofHours(1)));
+        // A check racing its lab's end may have rendered after the end was observed.
+        Set<String> live = labs.all().stream().map(Lab::id).collect(Collectors.toSet());
+        views.keySet().retainAll(live);
     }
 
     private static boolean watched(CheckRef check) {
@@ -226,11 +241,19 @@ public class StepChecks {
     }
 
     private LessonView view(Lab lab) throws StepNotFoundException {
+        Lesson lesson;
         try {
-            return lessons.view(lessons.openable(lab.lesson()), lab.owner());
+            lesson = lessons.openable(lab.lesson());
         } catch (LessonNotFoundException | LessonBrokenException e) {
             throw new StepNotFoundException(e.getMessage());
         }
+        Rendered kept = views.get(lab.id());
+        if (kept != null && kept.lesson() == lesson) {
+            return kept.view();
+        }
+        LessonView view = lessons.view(lesson, lab.owner());
+        views.put(lab.id(), new Rendered(lesson, view));
+        return view;
     }
 
     private void forgetOldRuns(Instant before) {
@@ -246,6 +269,7 @@ public class StepChecks {
 
     void onLabEnded(@Observes LabEnded ended) {
         activeByLab.remove(ended.labId());
+        views.remove(ended.labId());
         try {
             baselines.forget(ended.labId());
         } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package dev.tclab.lab;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.time.Instant;
 import java.util.Set;
@@ -41,6 +42,19 @@ public interface LabRuntime {
      */
     ExecResult exec(String labId, String node, List<String> command, Duration timeout)
             throws EngineUnavailableException, NodeNotFoundException;
+
+    /**
+     * Runs {@code steps} one after another as {@link #exec} runs each, and returns their results in order. A runtime
+     * whose exec is costly runs them in one exec (see {@link CommandSequence}).
+     */
+    default List<ExecResult> execAll(String labId, String node, List<CommandSequence.Step> steps)
+            throws EngineUnavailableException, NodeNotFoundException {
+        List<ExecResult> results = new ArrayList<>();
+        for (CommandSequence.Step step : steps) {
+            results.add(exec(labId, node, step.command(), step.timeout()));
+        }
+        return results;
+    }
 
     /**
      * Starts a long-running platform-side process in the node's network namespace (like {@link #exec}, without a

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
 import com.github.dockerjava.core.DockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
@@ -41,7 +43,8 @@ import org.junit.jupiter.api.Test;
  * target/benchmarks/class.md. The packaged app runs as its own process (so /proc tells its CPU and memory apart from
  * this client's), and {@code bench.learners} simulated {@link Learner}s drive it from this JVM over HTTP and
  * WebSockets: join a workshop, start a tbf-basics lab at the same moment (cold), open its terminal and statistics,
- * type, shape the link with the lesson's own command, then all press Check on the same step at once. One learner
+ * type, shape the link with the lesson's own command, then all press Check on the same step at once. Last, the app
+ * restarts with a warm pool of the class's size and, once it is full, every learner presses Start at once. One learner
  * does all of it alone first, in the same run, for the verdict and rate the class must match. Each figure stands
  * beside its floor, measured in the same run. It fails only when a learner fails, or grades differ from alone.
  */
@@ -98,11 +101,10 @@ class ClassBenchmark {
             ClassRun alone = run(api, code, "alone", "alone", 1, topology, shape, startFloor);
             List<ClassRun> classes = new ArrayList<>();
             classes.add(run(api, code, "cold start", "cold", LEARNERS, topology, shape, startFloor));
-            // A class run of another kind is one more call here, e.g. from a warm pool: app.stop(), then
-            // app.property("tclab.pool.\"tbf-basics\"", ...).start() and appUsage = new ProcessUsage(app.pid()), wait
-            // until /q/metrics shows the labs pooled, then
-            // classes.add(run(api, code, "from the pool", "pooled", LEARNERS, topology, shape, startFloor)).
+            // A class run of another kind is one more call here; Starts from a warm pool are measured last (below).
+            PoolRun pooled = fromThePool(api, code);
             List<String> failures = new ArrayList<>(alone.failures());
+            failures.addAll(pooled.failures());
             Learner one = alone.learners().get(0);
             for (ClassRun together : classes) {
                 failures.addAll(together.failures());
@@ -114,7 +116,7 @@ class ClassBenchmark {
                 }
             }
             String report = new ClassReport(LEARNERS, KEYS, began, loadBefore, loadAverage(), alone, classes,
-                    failures).markdown();
+                    failures).markdown() + pooled.markdown();
             Path out = Path.of("target/benchmarks/class.md");
             Files.createDirectories(out.getParent());
             Files.writeString(out, report);
@@ -122,6 +124,7 @@ class ClassBenchmark {
             assertThat(failures).as("failed learners (see target/benchmarks/class.md)").isEmpty();
         } finally {
             app.stop();
+            removeLabs();
             threads.shutdownNow();
             docker.close();
         }
@@ -196,6 +199,76 @@ class ClassBenchmark {
         return run.build();
     }
 
+    /**
+     * The app restarted with a warm pool of the class's size; once the pool is full, every learner presses Start at
+     * the same moment and opens the client's terminal; then the floor, in every lab at once.
+     */
+    private PoolRun fromThePool(ClassApi api, String code) throws Exception {
+        app.stop();
+        app.property("tclab.pool.\"" + LESSON + "\"", Integer.toString(LEARNERS)).start();
+        appUsage = new ProcessUsage(app.pid());
+        long t0 = System.nanoTime();
+        awaitPoolFull(api);
+        double fillSeconds = (System.nanoTime() - t0) / 1e9;
+        List<Learner> learners = new ArrayList<>();
+        for (int i = 1; i <= LEARNERS; i++) {
+            learners.add(new Learner(api, "pooled-" + i));
+        }
+        try {
+            all(learners, l -> l.join(code));
+            String before = api.metrics();
+            all(learners, l -> l.startToPrompt(LESSON, START_TIMEOUT));
+            String after = api.metrics();
+            List<Double> floor = Collections.synchronizedList(new ArrayList<>());
+            all(learners, l -> floor.add(ExecPrompt.millis(docker, container(l.labId(), "client", "node"), "client",
+                    Duration.ofSeconds(30))));
+            return new PoolRun(learners, floor, fillSeconds,
+                    counter(after, "tclab_pool_handouts_total") - counter(before, "tclab_pool_handouts_total"),
+                    counter(after, "tclab_pool_misses_total") - counter(before, "tclab_pool_misses_total"));
+        } finally {
+            for (Learner learner : learners) {
+                learner.leave();
+            }
+        }
+    }
+
+    /** Waits until the pool holds the class's size and that many lab starts are done (pooled labs ready). */
+    private static void awaitPoolFull(ClassApi api) throws Exception {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            String metrics = api.metrics();
+            if (gauge(metrics, "tclab_labs{phase=\"pooled\"}") >= LEARNERS
+                    && gauge(metrics, "tclab_lab_start_seconds_count{outcome=\"ready\"}") >= LEARNERS) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        throw new IllegalStateException("the warm pool did not fill with " + LEARNERS + " labs within " + START_TIMEOUT);
+    }
+
+    /** A series' value in the Prometheus text, 0 when absent. */
+    private static double gauge(String metrics, String series) {
+        Matcher line = Pattern.compile("^" + Pattern.quote(series) + " ([0-9.eE+-]+)$", Pattern.MULTILINE)
+                .matcher(metrics);
+        return line.find() ? Double.parseDouble(line.group(1)) : 0;
+    }
+
+    private static long counter(String metrics, String name) {
+        return Math.round(gauge(metrics, name));
+    }
+
+    /** Pooled labs outlive the app by design (its next start adopts them): the benchmark removes what it left. */
+    private void removeLabs() {
+        for (Container c : docker.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of("tclab.instance", instance)).exec()) {
+            try {
+                docker.removeContainerCmd(c.getId()).withForce(true).exec();
+            } catch (NotFoundException e) {
+                // Gone already.
+            }
+        }
+    }
+
     /** Runs the step for every learner not failed yet, all released at the same moment; a throw fails that learner. */
     private void all(List<Learner> learners, LearnerStep step) throws InterruptedException {
         List<Learner> going = learners.stream().filter(l -> !l.failed()).toList();
@@ -252,11 +325,13 @@ class ClassBenchmark {
     }
 
     /**
-     * CPU used so far by the app, by this instance's lab containers, by their shims, and by the engine's daemons
-     * (dockerd and containerd serve every client of the engine, so on a shared machine they count others' work too).
+     * CPU used so far by the app, by this instance's lab containers, by their shims, by the engine's daemons
+     * (dockerd and containerd serve every client of the engine, so on a shared machine they count others' work too),
+     * and by the whole machine: only that sees the short-lived processes of every exec (runc, its init), which none
+     * of the others counts.
      */
     record Usage(long nanoTime, long appCpuNanos, long appRssBytes, long labsCpuNanos, long shimsCpuNanos,
-                 long shimsRssBytes, long daemonsCpuNanos) {
+                 long shimsRssBytes, long daemonsCpuNanos, long machineBusyNanos) {
     }
 
     private Usage usage() throws IOException {
@@ -267,7 +342,17 @@ class ClassBenchmark {
             daemons += daemon.cpuNanos();
         }
         return new Usage(System.nanoTime(), appUsage.cpuNanos(), appUsage.rssBytes(),
-                LabContainers.cpuNanos(docker, ours), shims[0], shims[1], daemons);
+                LabContainers.cpuNanos(docker, ours), shims[0], shims[1], daemons, machineBusyNanos());
+    }
+
+    /** CPU time the machine's cores spent busy since boot (user, nice, system, irq and softirq of /proc/stat). */
+    private static long machineBusyNanos() throws IOException {
+        String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+        long busy = 0;
+        for (int i = 1; i < cpu.length && i <= 7; i++) {
+            busy += i == 4 || i == 5 ? 0 : Long.parseLong(cpu[i]);
+        }
+        return busy * 1_000_000_000L / ProcessUsage.TICKS_PER_SECOND;
     }
 
     /** dockerd and containerd, found by their command name in /proc. */

@@ -100,13 +100,13 @@ record ClassReport(int learners, int keys, Instant began, String loadBefore, Str
 
     private static void phases(StringBuilder md, String name, ClassRun run, int labs) {
         md.append("| ").append(name).append(": phase | seconds | app (cores) | lab containers (cores) | containers"
-                + " per lab (% of a core) | their shims (cores) | dockerd + containerd, all clients (cores) | app RSS"
-                + " (MiB) | shims PSS (MiB) |\n");
-        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+                + " per lab (% of a core) | their shims (cores) | dockerd + containerd, all clients (cores) | whole"
+                + " machine, every process (cores) | app RSS (MiB) | shims PSS (MiB) |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (ClassRun.Phase p : run.phases()) {
-            md.append(String.format("| %s | %.1f | %.3f | %.3f | %.2f | %.3f | %.3f | %.0f | %.0f |%n", p.name(),
-                    p.seconds(), p.appCores(), p.labsCores(), 100 * p.labsCores() / labs, p.shimsCores(),
-                    p.daemonsCores(), p.appRssBytes() / 1048576.0, p.shimsRssBytes() / 1048576.0));
+            md.append(String.format("| %s | %.1f | %.3f | %.3f | %.2f | %.3f | %.3f | %.3f | %.0f | %.0f |%n",
+                    p.name(), p.seconds(), p.appCores(), p.labsCores(), 100 * p.labsCores() / labs, p.shimsCores(),
+                    p.daemonsCores(), p.machineCores(), p.appRssBytes() / 1048576.0, p.shimsRssBytes() / 1048576.0));
         }
         md.append(String.format("%nLab containers' memory (cgroups): %.0f MiB running (%.1f MiB per lab), %.0f MiB "
                 + "watched after shaping (%.1f MiB per lab).%n%n", run.labMemoryBytes() / 1048576.0,

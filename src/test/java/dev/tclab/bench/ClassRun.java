@@ -17,10 +17,10 @@ record ClassRun(String label, List<Learner> learners, List<Phase> phases, List<D
 
     /**
      * A phase's length and what it cost: cores used on average over it by the app, the lab containers, their shims
-     * and the engine's daemons; the app's and the shims' resident memory at its end.
+     * and the engine's daemons, and by the whole machine; the app's and the shims' resident memory at its end.
      */
     record Phase(String name, double seconds, double appCores, double labsCores, double shimsCores,
-                 double daemonsCores, long appRssBytes, long shimsRssBytes) {
+                 double daemonsCores, double machineCores, long appRssBytes, long shimsRssBytes) {
     }
 
     /** Every keystroke's echo time of every learner, in ms. */
@@ -99,7 +99,8 @@ record ClassRun(String label, List<Learner> learners, List<Phase> phases, List<D
             phases.add(new Phase(name, wall / 1e9, (after.appCpuNanos() - before.appCpuNanos()) / wall,
                     (after.labsCpuNanos() - before.labsCpuNanos()) / wall,
                     (after.shimsCpuNanos() - before.shimsCpuNanos()) / wall,
-                    (after.daemonsCpuNanos() - before.daemonsCpuNanos()) / wall, after.appRssBytes(),
+                    (after.daemonsCpuNanos() - before.daemonsCpuNanos()) / wall,
+                    (after.machineBusyNanos() - before.machineBusyNanos()) / wall, after.appRssBytes(),
                     after.shimsRssBytes()));
         }
 

@@ -31,6 +31,8 @@ final class Learner {
     /** Lab start as the learner saw it: waiting (queued, or for a start worker) and then starting until running. */
     double queueWaitMillis;
     double startMillis;
+    /** Start pressed to the prompt in the client's terminal. */
+    double promptMillis;
     long[] echoNanos = new long[0];
     /** Per statistics frame: the time it arrived minus its sample time. */
     final List<Double> statsDelayMillis = Collections.synchronizedList(new ArrayList<>());
@@ -99,6 +101,16 @@ final class Learner {
             lab = api.lab(cookie, labId);
         }
         throw new IllegalStateException("lab " + labId + " was not running within " + timeout);
+    }
+
+    /** Presses Start, then opens the client's terminal as soon as the lab runs, as the page does, until its prompt. */
+    void startToPrompt(String lesson, Duration timeout) throws Exception {
+        long t0 = System.nanoTime();
+        startLab(lesson, timeout);
+        terminal = TestSocket.open(api.base(), "/ws/labs/" + labId + "/nodes/client/terminal", cookie,
+                TestSocket.originOf(api.base()));
+        terminal.awaitOutput(out -> out.contains("@client"), Duration.ofSeconds(30));
+        promptMillis = (System.nanoTime() - t0) / 1e6;
     }
 
     /** Opens the client's terminal and the lab's statistics, as the lesson page does; waits for the prompt. */

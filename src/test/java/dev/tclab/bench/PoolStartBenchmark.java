@@ -3,8 +3,6 @@ package dev.tclab.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
-import com.github.dockerjava.api.model.Frame;
 import dev.tclab.lab.LabService;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.web.TestSocket;
@@ -13,20 +11,16 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
-import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -138,26 +132,6 @@ class PoolStartBenchmark {
         String container = docker.listContainersCmd()
                 .withLabelFilter(Map.of("tclab.lab", labId, "tclab.node", "client", "tclab.role", "node"))
                 .exec().get(0).getId();
-        ByteArrayOutputStream output = new ByteArrayOutputStream();
-        CompletableFuture<Void> prompt = new CompletableFuture<>();
-        ResultCallback.Adapter<Frame> callback = new ResultCallback.Adapter<>() {
-            @Override
-            public void onNext(Frame frame) {
-                synchronized (output) {
-                    output.writeBytes(frame.getPayload());
-                    if (output.toString(StandardCharsets.UTF_8).contains("@client")) {
-                        prompt.complete(null);
-                    }
-                }
-            }
-        };
-        long t0 = System.nanoTime();
-        String exec = docker.execCreateCmd(container).withCmd("bash", "-l").withTty(true).withAttachStdin(true)
-                .withAttachStdout(true).withAttachStderr(true).withEnv(List.of("TERM=xterm-256color")).exec().getId();
-        try (callback) {
-            docker.execStartCmd(exec).withTty(true).exec(callback);
-            prompt.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            return (System.nanoTime() - t0) / 1e6;
-        }
+        return ExecPrompt.millis(docker, container, "client", WAIT);
     }
 }

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 final class ProcessUsage {
 
     /** Clock ticks per second of /proc/PID/stat's times; 100 on every Linux this runs on (getconf CLK_TCK). */
-    private static final long TICKS_PER_SECOND = 100;
+    static final long TICKS_PER_SECOND = 100;
 
     private final long pid;
 

@@ -82,6 +82,46 @@ class CheckRunnerIT {
     }
 
     /**
+     * The server's node is found and its server started in one exec per node, asked all at once, and the qdisc read
+     * after the load runs in the client's exec: on the real engine both results come back apart, and an address on two
+     * nodes and a learner's listener on a flow's fixed port are still named as such.
+     */
+    @Test
+    void shouldNameAnAddressOnTwoNodesAndAPortTakenInTheLab() throws Exception {
+        lab = "g" + UUID.randomUUID().toString().substring(0, 8);
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        CheckSpec spec = CheckSpecParser.parse("it.md", """
+                measure:
+                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 1, port: 25001 } }
+                  - { name: q, node: client, qdisc: { dev: eth1 } }
+                expect:
+                  - { value: up.mbps, above: 1mbit }
+                  - { value: q.root.kind, equals: noqueue }
+                """, 1);
+        CheckResult passed = runner.run(lab, "up", spec, BaselineSteps.UNKNOWN, p -> { });
+        assertEquals(CheckResult.Status.PASSED, passed.status(), passed.message());
+        assertThat(passed.raw().get("up")).startsWith("{").contains("\"sum_received\"").doesNotContain("@@tclab");
+        assertThat(passed.raw().get("q")).startsWith("[").contains("\"noqueue\"").doesNotContain("@@tclab");
+
+        ExecResult twice = runtime.exec(lab, "client", List.of("ip", "addr", "add", "10.0.0.2/32", "dev", "lo"),
+                Duration.ofSeconds(10));
+        assertTrue(twice.ok(), twice.stderr());
+        CheckResult onTwo = runner.run(lab, "up", spec, BaselineSteps.UNKNOWN, p -> { });
+        assertEquals("the address 10.0.0.2 is on more than one node (client, server); remove it from all but one",
+                onTwo.errors().get("up"));
+
+        ExecResult once = runtime.exec(lab, "client", List.of("ip", "addr", "del", "10.0.0.2/32", "dev", "lo"),
+                Duration.ofSeconds(10));
+        assertTrue(once.ok(), once.stderr());
+        ExecResult listener = runtime.exec(lab, "server", List.of("iperf3", "-s", "-D", "-p", "25001"),
+                Duration.ofSeconds(10));
+        assertTrue(listener.ok(), listener.stderr());
+        CheckResult taken = runner.run(lab, "up", spec, BaselineSteps.UNKNOWN, p -> { });
+        assertEquals("port 25001 on node server is taken by a process in the lab, so the measurement's iperf3 server"
+                + " cannot listen there; stop that process and check again", taken.errors().get("up"));
+    }
+
+    /**
      * Issue 10, row 2: a fake iperf3 printing 200 MB, Check pressed twice, cost 198 MB of heap per run for an hour.
      * Measurements now run the platform's own tools in a sidecar, so the learner can no longer swap them; what they
      * can still do is make a tool print a lot (thousands of qdiscs or filters). The flood here is 200 MB of output

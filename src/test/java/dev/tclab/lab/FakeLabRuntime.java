@@ -24,7 +24,6 @@ import java.util.function.BiFunction;
 @Singleton
 public class FakeLabRuntime implements LabRuntime {
 
-    private static final String ADDRESS_OWNER = "ip -o addr show to ";
     private static final String IPERF3_SERVER = "iperf3 -s -1 -p ";
 
     public final Map<String, LabSpec> running = new ConcurrentHashMap<>();
@@ -109,13 +108,13 @@ public class FakeLabRuntime implements LabRuntime {
             throws EngineUnavailableException, NodeNotFoundException {
         node(labId, node);
         String joined = String.join(" ", command);
-        if (joined.startsWith(ADDRESS_OWNER)) {
-            return new ExecResult(0, ownsAddress(running.get(labId), node, joined.substring(ADDRESS_OWNER.length()))
-                    ? "2: eth1    inet " + joined.substring(ADDRESS_OWNER.length()) + "/24 scope global eth1\n" : "", "", false);
-        }
         if (joined.contains(IPERF3_SERVER)) {
+            // Asked of every node: its arguments are the address, the port and the lifetime (see IperfServer).
+            if (!ownsAddress(running.get(labId), node, command.get(command.size() - 3))) {
+                return new ExecResult(10, "", "", false);
+            }
             iperf3Servers.add(node);
-            return new ExecResult(iperf3ServerExit, "", "", false);
+            return new ExecResult(iperf3ServerExit, "owner\n", "", false);
         }
         execLog.add(node + ": " + joined);
         return execHandler.apply(node, joined);
