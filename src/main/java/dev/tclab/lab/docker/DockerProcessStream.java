@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
@@ -31,7 +30,7 @@ final class DockerProcessStream implements ProcessStream {
     private final DockerClient docker;
     private final String containerId;
     /** The stream's process, found as it started; empty when it ended at once (or was not found). */
-    private final CompletableFuture<Optional<StreamProcess>> process;
+    private final Optional<StreamProcess> process;
     private final Executor background;
     /** Input queued for a process that does not read it; beyond this, writes are refused (see ProcessStream). */
     static final long MAX_QUEUED_INPUT_BYTES = 1 << 20;
@@ -74,10 +73,8 @@ final class DockerProcessStream implements ProcessStream {
             }
         };
         docker.execStartCmd(execId).withTty(tty).withStdIn(stdin).exec(callback);
-        // Looked up off the caller's thread, so a terminal's first bytes do not wait for it. Input that reaches the
-        // process first cannot mislead the lookup: only an exec's process has its parent outside the container (an
-        // orphan is re-parented to the container's init), and `exec` in the shell keeps its pid and start time.
-        this.process = CompletableFuture.supplyAsync(() -> find(marker), background);
+        // Found before this constructor returns, so before any input of the learner's reaches the new process.
+        this.process = find(marker);
     }
 
     private Optional<StreamProcess> find(String marker) {
@@ -170,11 +167,10 @@ final class DockerProcessStream implements ProcessStream {
 
     /** Hangs up the process group (a TTY shell and its jobs), or the process alone when it leads no group. */
     private void killProcess() {
-        Optional<StreamProcess> started = process.join();
-        if (started.isEmpty()) {
+        if (process.isEmpty()) {
             return;
         }
-        String script = BoundedCommand.hangUp(started.get());
+        String script = BoundedCommand.hangUp(process.get());
         try {
             DockerExec.run(docker, containerId, List.of("sh", "-c", script), Duration.ofSeconds(5));
         } catch (RuntimeException e) {

@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
@@ -37,7 +36,7 @@ final class KubeProcessStream implements ProcessStream {
     private final String pod;
     private final String container;
     /** The stream's process, found as it started (as on Docker); empty when it ended at once (or was not found). */
-    private final CompletableFuture<Optional<StreamProcess>> process;
+    private final Optional<StreamProcess> process;
     private final Executor background;
     private final QueueInputStream stdin = new QueueInputStream(MAX_QUEUED_INPUT_BYTES);
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -85,10 +84,8 @@ final class KubeProcessStream implements ProcessStream {
                 .readingInput(stdin).writingOutput(output);
         var execable = tty ? streams.withTTY() : streams.writingError(output);
         this.watch = execable.usingListener(ends).exec(wrapped.toArray(String[]::new));
-        // Looked up off the caller's thread, so a terminal's first bytes do not wait for it. Input that reaches the
-        // process first cannot mislead the lookup: only an exec's process has its parent outside the container (an
-        // orphan is re-parented to the container's init), and `exec` in the shell keeps its pid and start time.
-        this.process = CompletableFuture.supplyAsync(() -> find(marker), background);
+        // Found before this constructor returns, so before any input of the learner's reaches the new process.
+        this.process = find(marker);
     }
 
     private Optional<StreamProcess> find(String marker) {
@@ -147,12 +144,11 @@ final class KubeProcessStream implements ProcessStream {
     }
 
     private void killProcess() {
-        Optional<StreamProcess> started = process.join();
-        if (started.isEmpty()) {
+        if (process.isEmpty()) {
             return;
         }
         try {
-            KubeExec.run(client, namespace, pod, container, List.of("sh", "-c", BoundedCommand.hangUp(started.get())),
+            KubeExec.run(client, namespace, pod, container, List.of("sh", "-c", BoundedCommand.hangUp(process.get())),
                     Duration.ofSeconds(5));
         } catch (RuntimeException e) {
             // The pod is gone (lab stopped): so is the process.
