@@ -57,6 +57,7 @@ public class LabService {
     private final ReplicaSync replicas;
 
     public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, Event<LabAdopted> adopted,
+                      Event<PooledLabReady> pooledReady,
                       LabRegistry registry, TopologySource topologies, MeterRegistry metrics, LabWatchers watchers,
                       Instance<PoolReservations> reservations, Instance<LabTermsSource> termSources) {
         this.runtime = runtime;
@@ -71,7 +72,8 @@ public class LabService {
         this.queue = new StartQueue(this.config.queueSize());
         this.terms = new LabTermsPolicy(this.config, termSources);
         this.starter = new LabStarter(runtime, registry, metrics, this.config.concurrentStarts(), this::forget,
-                this::startFailed);
+                this::startFailed,
+                lab -> pooledReady.fireAsync(new PooledLabReady(lab.id(), lab.topology().interactiveNodes())));
         this.poolKeeper = new WarmPoolKeeper(pool, starter, runtime, registry, config, terms, this::topologyOf,
                 reservations, metrics, labs, () -> liveCount() < this.config.maxRunning() && queue.isEmpty(),
                 this::startQueued);

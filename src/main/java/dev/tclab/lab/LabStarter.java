@@ -31,19 +31,21 @@ final class LabStarter {
     private final Set<String> startingHere = ConcurrentHashMap.newKeySet();
     private final Consumer<Lab> unrecorded;
     private final Consumer<Lab> startFailed;
+    private final Consumer<Lab> pooledReady;
 
     /**
      * @param unrecorded  told of a lab that could not be recorded (so it was not started), to forget it
      * @param startFailed told of a lab whose start failed, once it is recorded as FAILED
      */
     LabStarter(LabRuntime runtime, LabRegistry registry, MeterRegistry metrics, int concurrentStarts,
-               Consumer<Lab> unrecorded, Consumer<Lab> startFailed) {
+               Consumer<Lab> unrecorded, Consumer<Lab> startFailed, Consumer<Lab> pooledReady) {
         this.runtime = runtime;
         this.registry = registry;
         this.metrics = metrics;
         this.workers = Executors.newFixedThreadPool(concurrentStarts, WorkerThreads.named("tclab-lab-worker"));
         this.unrecorded = unrecorded;
         this.startFailed = startFailed;
+        this.pooledReady = pooledReady;
     }
 
     /** Records the lab and hands its start to a worker; unrecorded, it is not started. */
@@ -130,6 +132,9 @@ final class LabStarter {
             if (lab.ready(Instant.now())) {
                 record(lab);
                 LOG.infof("lab %s (%s) of %s is ready", lab.id(), lab.lesson(), lab.pooled() ? "the pool" : lab.owner());
+                if (lab.pooled()) {
+                    pooledReady.accept(lab);
+                }
             } else {
                 // Stopped while starting: the stop ran before our containers existed, so remove them now.
                 runtime.stop(lab.id());

@@ -28,7 +28,8 @@ final class TerminalSession implements StreamListener {
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     private static final Duration HOST_NOTICE_EVERY = Duration.ofSeconds(15);
 
-    private final SessionKey key;
+    /** Changes once at most: from the pool's key to its learner's, when a pooled lab's shell is handed out. */
+    private volatile SessionKey key;
     private final OutputRing recent;
     private final Consumer<TerminalSession> onEnd;
     private final Object lock = new Object();
@@ -49,6 +50,11 @@ final class TerminalSession implements StreamListener {
 
     SessionKey key() {
         return key;
+    }
+
+    /** This shell, started with a pooled lab, now belongs to the learner the lab was handed to. */
+    void handTo(SessionKey learners) {
+        key = learners;
     }
 
     /** How many pages attached to this shell so far; 1 right after the first attach means a new shell. */

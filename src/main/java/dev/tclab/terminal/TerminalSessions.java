@@ -5,9 +5,11 @@ import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.PooledLabReady;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.ObservesAsync;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
+import org.jboss.logging.Logger;
 
 /** Every open shell of this server, by learner, lab and node. Calls block (they start engine streams). */
 @ApplicationScoped
@@ -22,6 +25,9 @@ public class TerminalSessions {
 
     /** A login shell, so /etc/bash.bashrc sets the prompt naming the node (the runtime sets TERM and a UTF-8 LANG). */
     static final List<String> SHELL = List.of("bash", "-l");
+    /** The owner of shells started with a pooled lab until it is handed out (learner ids are "l" and hex digits). */
+    private static final String POOL = "(pool)";
+    private static final Logger LOG = Logger.getLogger(TerminalSessions.class);
 
     private final LabRuntime runtime;
     private final TclabConfig.Terminal config;
@@ -50,6 +56,7 @@ public class TerminalSessions {
     private TerminalSession join(SessionKey key, Predicate<TerminalSession> joined)
             throws EngineUnavailableException, NodeNotFoundException {
         while (true) {
+            claimPrestarted(key);
             TerminalSession session = sessions.computeIfAbsent(key,
                     k -> new TerminalSession(k, config.replayBytes(), this::forget));
             try {
@@ -65,6 +72,45 @@ public class TerminalSessions {
         }
     }
 
+    /**
+     * Starts the shells of a lab of the warm pool right away, so the learner it is handed to finds a prompt waiting
+     * (their page opens every terminal at once, so this starts nothing they would not have started). A shell nobody
+     * claims ends with its lab.
+     */
+    void prestart(@ObservesAsync PooledLabReady ready) {
+        for (String node : ready.terminalNodes()) {
+            SessionKey key = pooled(ready.labId(), node);
+            TerminalSession session = new TerminalSession(key, config.replayBytes(), this::forget);
+            boolean opened = sessions.keySet().stream()
+                    .anyMatch(k -> k.labId().equals(ready.labId()) && k.node().equals(node));
+            if (opened || sessions.putIfAbsent(key, session) != null) {
+                continue; // handed out already, and its learner's page was quicker
+            }
+            try {
+                session.startIfNeeded(runtime, SHELL);
+            } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
+                sessions.remove(key, session);
+                LOG.debugf("no shell started ahead on %s of pooled lab %s: %s", node, ready.labId(), e.getMessage());
+            }
+        }
+    }
+
+    /** Moves a shell started with the pooled lab (if any) to {@code key}: the learner's, who now owns the lab. */
+    private void claimPrestarted(SessionKey key) {
+        TerminalSession prestarted = sessions.remove(pooled(key.labId(), key.node()));
+        if (prestarted == null) {
+            return;
+        }
+        prestarted.handTo(key);
+        if (sessions.putIfAbsent(key, prestarted) != null) {
+            prestarted.end("The terminal was closed.");
+        }
+    }
+
+    private static SessionKey pooled(String labId, String node) {
+        return new SessionKey(labId, node, POOL);
+    }
+
     /** The page left; the shell stays for the grace period. */
     void detach(TerminalSession session, TerminalSink page) {
         session.detach(page, gracePeriod(), expiries);
@@ -73,6 +119,11 @@ public class TerminalSessions {
     /** Number of shells alive (attached or in their grace period). */
     public int openCount() {
         return sessions.size();
+    }
+
+    /** Number of shells alive on the lab's nodes (whoever they belong to). */
+    public int openCount(String labId) {
+        return (int) sessions.keySet().stream().filter(k -> k.labId().equals(labId)).count();
     }
 
     private Duration gracePeriod() {

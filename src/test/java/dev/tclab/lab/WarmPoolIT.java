@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
 import dev.tclab.learner.LearnerIds;
+import dev.tclab.terminal.TerminalSessions;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The warm pool on the real engine: a pool of one lab is started at boot, a learner's Start gets that lab (running
- * at once, owned in the database), its terminal works, and the pool starts a new lab.
+ * at once, owned in the database), its terminal is the shell started with the pooled lab and works, and the pool
+ * starts a new lab.
  */
 @QuarkusTest
 @TestProfile(WarmPoolIT.PoolOfOne.class)
@@ -53,6 +55,9 @@ class WarmPoolIT {
 
     @Inject
     LearnerIds learnerIds;
+
+    @Inject
+    TerminalSessions shells;
 
     @AfterEach
     void stopLearnersLabs() throws Exception {
@@ -90,6 +95,7 @@ class WarmPoolIT {
         await("a ready pooled lab", Duration.ofSeconds(90), () -> labs.pooledReady(LESSON) == 1);
         String pooled = pooledId();
         assertThat(allNodesRun(pooled)).isTrue();
+        await("the pooled lab's two terminal shells started ahead", WAIT, () -> shells.openCount(pooled) == 2);
         String cookie = learnerIds.sign(learnerIds.newId());
 
         String id = given().cookie(LearnerIds.COOKIE, cookie).contentType(ContentType.JSON)
@@ -103,6 +109,8 @@ class WarmPoolIT {
         try (TestSocket terminal = TestSocket.open(base, "/ws/labs/" + id + "/nodes/client/terminal", cookie,
                 TestSocket.originOf(base))) {
             terminal.awaitOutput(out -> out.contains("@client"), WAIT);
+            assertThat(terminal.nextShellFrame(WAIT)).as("new to the learner").contains("\"fresh\":true");
+            assertThat(shells.openCount(id)).as("the shell started with the pooled lab, no second one").isEqualTo(2);
             terminal.sendBinary("echo pooled-$((20+22))\r");
             terminal.awaitOutput(out -> out.contains("pooled-42"), WAIT);
         }
