@@ -39,6 +39,11 @@ public class CheckRunner {
 
     /** How long a load runs before measurements {@code during} it start, so they see a loaded link. */
     static final Duration LOAD_LEAD = Duration.ofSeconds(1);
+    /**
+     * How long servers started alongside a check's gate read wait for their load's client (they live this much
+     * longer than the load's own timeout); a load that starts later, after a long wait for its slots, gets new ones.
+     */
+    static final Duration EARLY_SERVER_GRACE = Duration.ofSeconds(15);
 
     private final LabRuntime runtime;
     private final BaselineStore baselines;
@@ -160,11 +165,32 @@ public class CheckRunner {
         Map<String, MeasurementOutcome> firstRead = new LinkedHashMap<>();
         Map<String, MeasurementCost> reachedCap = new ConcurrentHashMap<>();
         Map<String, MeasurementOutcome> readAfterLoad = new ConcurrentHashMap<>();
+        EarlyServers early = EarlyServers.NONE;
         try {
             List<Assertion> gates = CheapFirst.gates(spec);
             if (!gates.isEmpty()) {
-                Optional<Sample> settled = readCheapFirst(labId, spec, gates, firstRead);
+                // The gate read and the first load's server start run at once, so a passing check waits for one round
+                // of execs less (under a class's load each round costs 0.5-2 s of exec starts). A failing gate, the
+                // cheap-first answer, stops the servers before it answers: pressing Check in a loop never piles them
+                // up in a sidecar with its small process limit. Its answer waits for the server start (which runs
+                // alongside the gate read) and one exec more.
+                Optional<Iperf3Measurement> load = firstLoad(spec);
+                Instant started = Instant.now();
+                Optional<Future<Map<String, IperfServer.Started>>> starting = load.map(l -> loads.submit(
+                        () -> startServers(labId, l, l.timeout().plus(EARLY_SERVER_GRACE))));
+                Optional<Sample> settled;
+                try {
+                    settled = readCheapFirst(labId, spec, gates, firstRead);
+                } catch (EngineUnavailableException | NodeNotFoundException | InterruptedException | RuntimeException e) {
+                    // The sample ends here; a server the start left ends by its own lifetime.
+                    starting.ifPresent(f -> f.cancel(true));
+                    throw e;
+                }
+                if (starting.isPresent()) {
+                    early = new EarlyServers(load.get(), join(starting.get()), started);
+                }
                 if (settled.isPresent()) {
+                    stop(labId, early);
                     return settled.get();
                 }
                 firstRead.keySet().retainAll(CheapFirst.readBeforeLoads(spec));
@@ -179,7 +205,7 @@ public class CheckRunner {
                     MeasurementOutcome read = firstRead.getOrDefault(m.name(), readAfterLoad.get(m.name()));
                     AfterLoad after = new AfterLoad(readsRightAfter(spec, m, firstRead.keySet()), readAfterLoad);
                     keep(m, read != null ? read : measure(learner, labId, checkId, spec, m, progress, attempt,
-                            NOTHING_BEFORE, reachedCap, after), results, raw, errors);
+                            NOTHING_BEFORE, reachedCap, after, early), results, raw, errors);
                     continue;
                 }
                 // Counters are read just before the load starts (once its slots are held), so a wait adds nothing.
@@ -189,12 +215,13 @@ public class CheckRunner {
                         before.put(c, execute(labId, c, MeasurementCost.FULL));
                     }
                 };
+                EarlyServers servers = early;
                 Future<MeasurementOutcome> load = loads.submit(() -> measure(learner, labId, checkId, spec, m, progress,
-                        attempt, readBefore, reachedCap, AfterLoad.NONE));
+                        attempt, readBefore, reachedCap, AfterLoad.NONE, servers));
                 Thread.sleep(loadLead.toMillis());
                 for (Measurement d : dependents) {
                     keep(d, measure(learner, labId, checkId, spec, d, progress, attempt, NOTHING_BEFORE, reachedCap,
-                            AfterLoad.NONE), results, raw, errors);
+                            AfterLoad.NONE, EarlyServers.NONE), results, raw, errors);
                 }
                 keep(m, join(load), results, raw, errors);
                 for (Measurement c : around) {
@@ -281,6 +308,29 @@ public class CheckRunner {
         static final AfterLoad NONE = new AfterLoad(List.of(), Map.of());
     }
 
+    /** The load a sample reaches first: neither during nor over another measurement, in the check's order. */
+    private static Optional<Iperf3Measurement> firstLoad(CheckSpec spec) {
+        return spec.measurements().stream()
+                .filter(m -> m instanceof Iperf3Measurement && m.during() == null && m.over() == null)
+                .map(Iperf3Measurement.class::cast).findFirst();
+    }
+
+    /**
+     * Servers started for a check's first {@code load} alongside its gate read, at {@code started}: they serve the
+     * load when its client starts within {@link #EARLY_SERVER_GRACE}, and are stopped when the gate fails.
+     */
+    private record EarlyServers(Iperf3Measurement load, Map<String, IperfServer.Started> servers, Instant started) {
+        static final EarlyServers NONE = new EarlyServers(null, Map.of(), Instant.MIN);
+
+        boolean forLoad(Measurement m) {
+            return m.equals(load);
+        }
+
+        boolean fresh() {
+            return Instant.now().isBefore(started.plus(EARLY_SERVER_GRACE));
+        }
+    }
+
     /**
      * The measurements listed right after a single-flow load that read its client's node and are neither loads nor
      * during or over one, nor read already: the check reads them after the load, so they can run in its exec.
@@ -304,7 +354,7 @@ public class CheckRunner {
 
     private MeasurementOutcome measure(String learner, String labId, String checkId, CheckSpec spec, Measurement m,
                                        Consumer<CheckProgress> progress, int attempt, Prelude prelude,
-                                       Map<String, MeasurementCost> reachedCap, AfterLoad after)
+                                       Map<String, MeasurementCost> reachedCap, AfterLoad after, EarlyServers early)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (!m.load()) {
             prelude.run();
@@ -321,7 +371,7 @@ public class CheckRunner {
         try {
             prelude.run();
             progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring " + m.name()));
-            outcome = execute(labId, m, cost, after);
+            outcome = execute(labId, m, cost, after, early);
         } finally {
             held.forEach(MeasurementSlots.Slot::close);
         }
@@ -371,32 +421,44 @@ public class CheckRunner {
 
     private MeasurementOutcome execute(String labId, Measurement m, MeasurementCost cost)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        return execute(labId, m, cost, AfterLoad.NONE);
+        return execute(labId, m, cost, AfterLoad.NONE, EarlyServers.NONE);
     }
 
-    private MeasurementOutcome execute(String labId, Measurement m, MeasurementCost cost, AfterLoad after)
+    private MeasurementOutcome execute(String labId, Measurement m, MeasurementCost cost, AfterLoad after,
+                                       EarlyServers early)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (m instanceof Iperf3Measurement iperf) {
-            return flows(labId, iperf, cost, after);
+            return flows(labId, iperf, cost, after, early);
         }
         return OutputReader.read(m, runtime.exec(labId, m.node(), m.argv(), m.timeout()));
     }
 
     /**
-     * Starts a one-off server for each flow (each on its own port), then all clients at once, and combines their
-     * results. A flow whose server cannot start fails with the reason; the others still run. {@code cost} caps a
-     * single flow's rate when the check allows it (see {@link MeasurementCost}). The reads {@code after} a single flow
-     * run in its client's exec, right after it.
+     * Runs a flow's client against each flow's one-off server (each on its own port) at once, and combines their
+     * results: the servers started {@code early} for this load when they are still fresh, else servers started now.
+     * A flow whose server cannot start fails with the reason; the others still run. {@code cost} caps a single flow's
+     * rate when the check allows it (see {@link MeasurementCost}). The reads {@code after} a single flow run in its
+     * client's exec, right after it.
      */
-    private MeasurementOutcome flows(String labId, Iperf3Measurement m, MeasurementCost cost, AfterLoad after)
+    private MeasurementOutcome flows(String labId, Iperf3Measurement m, MeasurementCost cost, AfterLoad after,
+                                     EarlyServers early)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        Set<Integer> ports = new HashSet<>();
-        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(Objects::nonNull).forEach(ports::add);
+        Map<String, IperfServer.Started> servers;
+        if (early.forLoad(m)) {
+            if (early.fresh()) {
+                servers = early.servers();
+            } else {
+                // The load waited long for its slots: its early servers may end before it ends, so it gets new ones.
+                stop(labId, early);
+                servers = startServers(labId, m, m.timeout());
+            }
+        } else {
+            servers = startServers(labId, m, m.timeout());
+        }
         Map<String, Future<MeasurementOutcome>> running = new LinkedHashMap<>();
         Map<String, MeasurementOutcome> outcomes = new LinkedHashMap<>();
         for (Iperf3Measurement.Flow flow : m.flows()) {
-            int port = flow.port() != null ? flow.port() : freePort(ports);
-            IperfServer.Started server = IperfServer.start(runtime, labId, flow.server(), port, m.timeout(), loads);
+            IperfServer.Started server = servers.get(flow.name());
             if (server.error() != null) {
                 outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", server.error()));
                 continue;
@@ -419,6 +481,27 @@ public class CheckRunner {
         Map<String, MeasurementOutcome> inOrder = new LinkedHashMap<>();
         m.flows().forEach(f -> inOrder.put(f.name(), outcomes.get(f.name())));
         return m.combine(inOrder);
+    }
+
+    /** Starts a one-off server for each flow of {@code m}, each on its own port, living at most {@code lifetime}. */
+    private Map<String, IperfServer.Started> startServers(String labId, Iperf3Measurement m, Duration lifetime)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        Set<Integer> ports = new HashSet<>();
+        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(Objects::nonNull).forEach(ports::add);
+        Map<String, IperfServer.Started> servers = new LinkedHashMap<>();
+        for (Iperf3Measurement.Flow flow : m.flows()) {
+            int port = flow.port() != null ? flow.port() : freePort(ports);
+            servers.put(flow.name(), IperfServer.start(runtime, labId, flow.server(), port, lifetime, loads));
+        }
+        return servers;
+    }
+
+    /** Stops the servers started early that no client will use. */
+    private void stop(String labId, EarlyServers early)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        for (IperfServer.Started server : early.servers().values()) {
+            IperfServer.stop(runtime, labId, server);
+        }
     }
 
     private static int freePort(Set<Integer> taken) {
