@@ -49,6 +49,7 @@ public class CheckRunner {
     private final BaselineStore baselines;
     private final MeasurementSlots slots;
     private final Duration loadLead;
+    private final Duration earlyServerGrace;
     private final ExecutorService loads = Executors.newCachedThreadPool(WorkerThreads.named("tclab-check-load"));
     private final ReentrantLock severalSlots = new ReentrantLock();
 
@@ -58,10 +59,16 @@ public class CheckRunner {
     }
 
     CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead) {
+        this(runtime, baselines, slots, loadLead, EARLY_SERVER_GRACE);
+    }
+
+    CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead,
+                Duration earlyServerGrace) {
         this.runtime = runtime;
         this.baselines = baselines;
         this.slots = slots;
         this.loadLead = loadLead;
+        this.earlyServerGrace = earlyServerGrace;
     }
 
     /**
@@ -177,7 +184,7 @@ public class CheckRunner {
                 Optional<Iperf3Measurement> load = firstLoad(spec);
                 Instant started = Instant.now();
                 Optional<Future<Map<String, IperfServer.Started>>> starting = load.map(l -> loads.submit(
-                        () -> startServers(labId, l, l.timeout().plus(EARLY_SERVER_GRACE))));
+                        () -> startServers(labId, l, l.timeout().plus(earlyServerGrace))));
                 Optional<Sample> settled;
                 try {
                     settled = readCheapFirst(labId, spec, gates, firstRead);
@@ -187,7 +194,7 @@ public class CheckRunner {
                     throw e;
                 }
                 if (starting.isPresent()) {
-                    early = new EarlyServers(load.get(), join(starting.get()), started);
+                    early = new EarlyServers(load.get(), join(starting.get()), started.plus(earlyServerGrace));
                 }
                 if (settled.isPresent()) {
                     stop(labId, early);
@@ -316,10 +323,10 @@ public class CheckRunner {
     }
 
     /**
-     * Servers started for a check's first {@code load} alongside its gate read, at {@code started}: they serve the
-     * load when its client starts within {@link #EARLY_SERVER_GRACE}, and are stopped when the gate fails.
+     * Servers started for a check's first {@code load} alongside its gate read: they serve the load when its client
+     * starts {@code before} (the start plus {@link #EARLY_SERVER_GRACE}), and are stopped when the gate fails.
      */
-    private record EarlyServers(Iperf3Measurement load, Map<String, IperfServer.Started> servers, Instant started) {
+    private record EarlyServers(Iperf3Measurement load, Map<String, IperfServer.Started> servers, Instant before) {
         static final EarlyServers NONE = new EarlyServers(null, Map.of(), Instant.MIN);
 
         boolean forLoad(Measurement m) {
@@ -327,7 +334,7 @@ public class CheckRunner {
         }
 
         boolean fresh() {
-            return Instant.now().isBefore(started.plus(EARLY_SERVER_GRACE));
+            return Instant.now().isBefore(before);
         }
     }
 

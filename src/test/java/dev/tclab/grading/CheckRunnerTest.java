@@ -138,6 +138,17 @@ class CheckRunnerTest {
     }
 
     @Test
+    void shouldGiveALoadNewServersWhenItStartsAfterItsEarlyServersGraceAndStopTheOldOnes() throws Exception {
+        runner = new CheckRunner(runtime, baselines, new MeasurementSlots(2), Duration.ofMillis(50), Duration.ZERO);
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
+                : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
+        assertEquals(List.of("server", "server"), runtime.iperf3Servers, "one early, one when the load started");
+        assertEquals(List.of("server"), runtime.iperf3ServersStopped, "the early one, which might have ended too soon");
+    }
+
+    @Test
     void shouldStopTheEarlyServerOfEveryFailingSampleAndStartNoneWithoutAGate() throws Exception {
         runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/qdisc-ingress.json"));
         for (int press = 0; press < 3; press++) {
