@@ -12,6 +12,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,8 +43,9 @@ public class CheckRunner {
     /**
      * How long servers started alongside a check's gate read wait for their load's client (they live this much
      * longer than the load's own timeout); a load that starts later, after a long wait for its slots, gets new ones.
+     * An idle server costs its sidecar three processes and no CPU, so the grace covers a class's slot waits.
      */
-    static final Duration EARLY_SERVER_GRACE = Duration.ofSeconds(15);
+    static final Duration EARLY_SERVER_GRACE = Duration.ofSeconds(30);
 
     private final LabRuntime runtime;
     private final BaselineStore baselines;
@@ -176,30 +178,11 @@ public class CheckRunner {
         try {
             List<Assertion> gates = CheapFirst.gates(spec);
             if (!gates.isEmpty()) {
-                // The gate read and the first load's server start run at once, so a passing check waits for one round
-                // of execs less (under a class's load each round costs 0.5-2 s of exec starts). A failing gate, the
-                // cheap-first answer, stops the servers before it answers: pressing Check in a loop never piles them
-                // up in a sidecar with its small process limit. Its answer waits for the server start (which runs
-                // alongside the gate read) and one exec more.
-                Optional<Iperf3Measurement> load = firstLoad(spec);
-                Instant started = Instant.now();
-                Optional<Future<Map<String, IperfServer.Started>>> starting = load.map(l -> loads.submit(
-                        () -> startServers(labId, l, l.timeout().plus(earlyServerGrace))));
-                Optional<Sample> settled;
-                try {
-                    settled = readCheapFirst(labId, spec, gates, firstRead);
-                } catch (EngineUnavailableException | NodeNotFoundException | InterruptedException | RuntimeException e) {
-                    // The sample ends here; a server the start left ends by its own lifetime.
-                    starting.ifPresent(f -> f.cancel(true));
-                    throw e;
+                Gated gated = readGatesWhileServersStart(labId, spec, gates, firstRead);
+                if (gated.settled().isPresent()) {
+                    return gated.settled().get();
                 }
-                if (starting.isPresent()) {
-                    early = new EarlyServers(load.get(), join(starting.get()), started.plus(earlyServerGrace));
-                }
-                if (settled.isPresent()) {
-                    stop(labId, early);
-                    return settled.get();
-                }
+                early = gated.early();
                 firstRead.keySet().retainAll(CheapFirst.readBeforeLoads(spec));
             }
             for (Measurement m : spec.measurements()) {
@@ -248,6 +231,42 @@ public class CheckRunner {
                 + e.getValue().capText() + ", twice what this check accepts, and it ran that fast: the link may be faster)")
                 .reduce("", String::concat);
         return new Sample(values, raw, assertions, passed, null, null, note);
+    }
+
+    /** What the gate read settled (the sample's answer), or else the servers started for the first load meanwhile. */
+    private record Gated(Optional<Sample> settled, EarlyServers early) {
+    }
+
+    /**
+     * Reads the gates ({@link #readCheapFirst}) while the servers of the check's first load start, both at once: a
+     * passing check then waits for one round of execs less (under a class's load each round costs 0.5-2 s of exec
+     * starts). When a gate fails, the servers are stopped before the answer, so pressing Check in a loop never piles
+     * them up in a sidecar with its small process limit; that answer waits for the server start (which ran alongside
+     * the gate read) and one exec more.
+     */
+    private Gated readGatesWhileServersStart(String labId, CheckSpec spec, List<Assertion> gates,
+                                             Map<String, MeasurementOutcome> firstRead)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        Optional<Iperf3Measurement> load = firstLoad(spec);
+        Instant started = Instant.now();
+        Optional<Future<Map<String, IperfServer.Started>>> starting = load.map(l -> loads.submit(
+                () -> startServers(labId, l, l.timeout().plus(earlyServerGrace))));
+        Optional<Sample> settled;
+        try {
+            settled = readCheapFirst(labId, spec, gates, firstRead);
+        } catch (EngineUnavailableException | NodeNotFoundException | InterruptedException | RuntimeException e) {
+            // The sample ends here; a server the start left ends by its own lifetime.
+            starting.ifPresent(f -> f.cancel(true));
+            throw e;
+        }
+        if (starting.isEmpty()) {
+            return new Gated(settled, EarlyServers.NONE);
+        }
+        if (settled.isPresent()) {
+            stopOnceStarted(labId, starting.get());
+            return new Gated(settled, EarlyServers.NONE);
+        }
+        return new Gated(settled, new EarlyServers(load.get(), join(starting.get()), started.plus(earlyServerGrace)));
     }
 
     /**
@@ -456,7 +475,8 @@ public class CheckRunner {
                 servers = early.servers();
             } else {
                 // The load waited long for its slots: its early servers may end before it ends, so it gets new ones.
-                stop(labId, early);
+                // The early ones are stopped first: a flow's fixed port must be free again for its new server.
+                stop(labId, early.servers().values());
                 servers = startServers(labId, m, m.timeout());
             }
         } else {
@@ -503,11 +523,32 @@ public class CheckRunner {
         return servers;
     }
 
-    /** Stops the servers started early that no client will use. */
-    private void stop(String labId, EarlyServers early)
-            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        for (IperfServer.Started server : early.servers().values()) {
-            IperfServer.stop(runtime, labId, server);
+    /**
+     * Stops the servers that {@code starting} started once it is done, for a check that answers without its load:
+     * the answer stays the check's own even when the start failed.
+     */
+    private void stopOnceStarted(String labId, Future<Map<String, IperfServer.Started>> starting)
+            throws InterruptedException {
+        Map<String, IperfServer.Started> servers;
+        try {
+            servers = join(starting);
+        } catch (EngineUnavailableException | NodeNotFoundException e) {
+            return; // nothing was started where the start failed; what it did start ends by its own lifetime
+        }
+        stop(labId, servers.values());
+    }
+
+    /**
+     * Stops servers started early that no client will use. One that cannot be stopped (the lab or the engine is
+     * going away) ends by its own lifetime: the check's answer does not change for it.
+     */
+    private void stop(String labId, Collection<IperfServer.Started> servers) throws InterruptedException {
+        for (IperfServer.Started server : servers) {
+            try {
+                IperfServer.stop(runtime, labId, server);
+            } catch (EngineUnavailableException | NodeNotFoundException e) {
+                // See above: bounded by its lifetime, and whatever the check does next meets the same failure.
+            }
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -123,7 +124,7 @@ class CheckRunnerTest {
                 // The first qdisc read (the gate) waits for the server start: it only comes while it runs.
                 long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
                 while (runtime.iperf3Servers.isEmpty() && System.nanoTime() < until) {
-                    Thread.onSpinWait();
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
                 }
                 serversDuringGateRead.set(List.copyOf(runtime.iperf3Servers));
             }
