@@ -12,6 +12,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,11 +40,18 @@ public class CheckRunner {
 
     /** How long a load runs before measurements {@code during} it start, so they see a loaded link. */
     static final Duration LOAD_LEAD = Duration.ofSeconds(1);
+    /**
+     * How long servers started alongside a check's gate read wait for their load's client (they live this much
+     * longer than the load's own timeout); a load that starts later, after a long wait for its slots, gets new ones.
+     * An idle server costs its sidecar three processes and no CPU, so the grace covers a class's slot waits.
+     */
+    static final Duration EARLY_SERVER_GRACE = Duration.ofSeconds(30);
 
     private final LabRuntime runtime;
     private final BaselineStore baselines;
     private final MeasurementSlots slots;
     private final Duration loadLead;
+    private final Duration earlyServerGrace;
     private final ExecutorService loads = Executors.newCachedThreadPool(WorkerThreads.named("tclab-check-load"));
     private final ReentrantLock severalSlots = new ReentrantLock();
 
@@ -53,10 +61,16 @@ public class CheckRunner {
     }
 
     CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead) {
+        this(runtime, baselines, slots, loadLead, EARLY_SERVER_GRACE);
+    }
+
+    CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead,
+                Duration earlyServerGrace) {
         this.runtime = runtime;
         this.baselines = baselines;
         this.slots = slots;
         this.loadLead = loadLead;
+        this.earlyServerGrace = earlyServerGrace;
     }
 
     /**
@@ -160,13 +174,15 @@ public class CheckRunner {
         Map<String, MeasurementOutcome> firstRead = new LinkedHashMap<>();
         Map<String, MeasurementCost> reachedCap = new ConcurrentHashMap<>();
         Map<String, MeasurementOutcome> readAfterLoad = new ConcurrentHashMap<>();
+        EarlyServers early = EarlyServers.NONE;
         try {
             List<Assertion> gates = CheapFirst.gates(spec);
             if (!gates.isEmpty()) {
-                Optional<Sample> settled = readCheapFirst(labId, spec, gates, firstRead);
-                if (settled.isPresent()) {
-                    return settled.get();
+                Gated gated = readGatesWhileServersStart(labId, spec, gates, firstRead);
+                if (gated.settled().isPresent()) {
+                    return gated.settled().get();
                 }
+                early = gated.early();
                 firstRead.keySet().retainAll(CheapFirst.readBeforeLoads(spec));
             }
             for (Measurement m : spec.measurements()) {
@@ -179,7 +195,7 @@ public class CheckRunner {
                     MeasurementOutcome read = firstRead.getOrDefault(m.name(), readAfterLoad.get(m.name()));
                     AfterLoad after = new AfterLoad(readsRightAfter(spec, m, firstRead.keySet()), readAfterLoad);
                     keep(m, read != null ? read : measure(learner, labId, checkId, spec, m, progress, attempt,
-                            NOTHING_BEFORE, reachedCap, after), results, raw, errors);
+                            NOTHING_BEFORE, reachedCap, after, early), results, raw, errors);
                     continue;
                 }
                 // Counters are read just before the load starts (once its slots are held), so a wait adds nothing.
@@ -189,12 +205,13 @@ public class CheckRunner {
                         before.put(c, execute(labId, c, MeasurementCost.FULL));
                     }
                 };
+                EarlyServers servers = early;
                 Future<MeasurementOutcome> load = loads.submit(() -> measure(learner, labId, checkId, spec, m, progress,
-                        attempt, readBefore, reachedCap, AfterLoad.NONE));
+                        attempt, readBefore, reachedCap, AfterLoad.NONE, servers));
                 Thread.sleep(loadLead.toMillis());
                 for (Measurement d : dependents) {
                     keep(d, measure(learner, labId, checkId, spec, d, progress, attempt, NOTHING_BEFORE, reachedCap,
-                            AfterLoad.NONE), results, raw, errors);
+                            AfterLoad.NONE, EarlyServers.NONE), results, raw, errors);
                 }
                 keep(m, join(load), results, raw, errors);
                 for (Measurement c : around) {
@@ -214,6 +231,42 @@ public class CheckRunner {
                 + e.getValue().capText() + ", twice what this check accepts, and it ran that fast: the link may be faster)")
                 .reduce("", String::concat);
         return new Sample(values, raw, assertions, passed, null, null, note);
+    }
+
+    /** What the gate read settled (the sample's answer), or else the servers started for the first load meanwhile. */
+    private record Gated(Optional<Sample> settled, EarlyServers early) {
+    }
+
+    /**
+     * Reads the gates ({@link #readCheapFirst}) while the servers of the check's first load start, both at once: a
+     * passing check then waits for one round of execs less (under a class's load each round costs 0.5-2 s of exec
+     * starts). When a gate fails, the servers are stopped before the answer, so pressing Check in a loop never piles
+     * them up in a sidecar with its small process limit; that answer waits for the server start (which ran alongside
+     * the gate read) and one exec more.
+     */
+    private Gated readGatesWhileServersStart(String labId, CheckSpec spec, List<Assertion> gates,
+                                             Map<String, MeasurementOutcome> firstRead)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        Optional<Iperf3Measurement> load = firstLoad(spec);
+        Instant started = Instant.now();
+        Optional<Future<Map<String, IperfServer.Started>>> starting = load.map(l -> loads.submit(
+                () -> startServers(labId, l, l.timeout().plus(earlyServerGrace))));
+        Optional<Sample> settled;
+        try {
+            settled = readCheapFirst(labId, spec, gates, firstRead);
+        } catch (EngineUnavailableException | NodeNotFoundException | InterruptedException | RuntimeException e) {
+            // The sample ends here; a server the start left ends by its own lifetime.
+            starting.ifPresent(f -> f.cancel(true));
+            throw e;
+        }
+        if (starting.isEmpty()) {
+            return new Gated(settled, EarlyServers.NONE);
+        }
+        if (settled.isPresent()) {
+            stopOnceStarted(labId, starting.get());
+            return new Gated(settled, EarlyServers.NONE);
+        }
+        return new Gated(settled, new EarlyServers(load.get(), join(starting.get()), started.plus(earlyServerGrace)));
     }
 
     /**
@@ -281,6 +334,29 @@ public class CheckRunner {
         static final AfterLoad NONE = new AfterLoad(List.of(), Map.of());
     }
 
+    /** The load a sample reaches first: neither during nor over another measurement, in the check's order. */
+    private static Optional<Iperf3Measurement> firstLoad(CheckSpec spec) {
+        return spec.measurements().stream()
+                .filter(m -> m instanceof Iperf3Measurement && m.during() == null && m.over() == null)
+                .map(Iperf3Measurement.class::cast).findFirst();
+    }
+
+    /**
+     * Servers started for a check's first {@code load} alongside its gate read: they serve the load when its client
+     * starts {@code before} (the start plus {@link #EARLY_SERVER_GRACE}), and are stopped when the gate fails.
+     */
+    private record EarlyServers(Iperf3Measurement load, Map<String, IperfServer.Started> servers, Instant before) {
+        static final EarlyServers NONE = new EarlyServers(null, Map.of(), Instant.MIN);
+
+        boolean forLoad(Measurement m) {
+            return m.equals(load);
+        }
+
+        boolean fresh() {
+            return Instant.now().isBefore(before);
+        }
+    }
+
     /**
      * The measurements listed right after a single-flow load that read its client's node and are neither loads nor
      * during or over one, nor read already: the check reads them after the load, so they can run in its exec.
@@ -304,7 +380,7 @@ public class CheckRunner {
 
     private MeasurementOutcome measure(String learner, String labId, String checkId, CheckSpec spec, Measurement m,
                                        Consumer<CheckProgress> progress, int attempt, Prelude prelude,
-                                       Map<String, MeasurementCost> reachedCap, AfterLoad after)
+                                       Map<String, MeasurementCost> reachedCap, AfterLoad after, EarlyServers early)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (!m.load()) {
             prelude.run();
@@ -321,7 +397,7 @@ public class CheckRunner {
         try {
             prelude.run();
             progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring " + m.name()));
-            outcome = execute(labId, m, cost, after);
+            outcome = execute(labId, m, cost, after, early);
         } finally {
             held.forEach(MeasurementSlots.Slot::close);
         }
@@ -371,32 +447,45 @@ public class CheckRunner {
 
     private MeasurementOutcome execute(String labId, Measurement m, MeasurementCost cost)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        return execute(labId, m, cost, AfterLoad.NONE);
+        return execute(labId, m, cost, AfterLoad.NONE, EarlyServers.NONE);
     }
 
-    private MeasurementOutcome execute(String labId, Measurement m, MeasurementCost cost, AfterLoad after)
+    private MeasurementOutcome execute(String labId, Measurement m, MeasurementCost cost, AfterLoad after,
+                                       EarlyServers early)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (m instanceof Iperf3Measurement iperf) {
-            return flows(labId, iperf, cost, after);
+            return flows(labId, iperf, cost, after, early);
         }
         return OutputReader.read(m, runtime.exec(labId, m.node(), m.argv(), m.timeout()));
     }
 
     /**
-     * Starts a one-off server for each flow (each on its own port), then all clients at once, and combines their
-     * results. A flow whose server cannot start fails with the reason; the others still run. {@code cost} caps a
-     * single flow's rate when the check allows it (see {@link MeasurementCost}). The reads {@code after} a single flow
-     * run in its client's exec, right after it.
+     * Runs a flow's client against each flow's one-off server (each on its own port) at once, and combines their
+     * results: the servers started {@code early} for this load when they are still fresh, else servers started now.
+     * A flow whose server cannot start fails with the reason; the others still run. {@code cost} caps a single flow's
+     * rate when the check allows it (see {@link MeasurementCost}). The reads {@code after} a single flow run in its
+     * client's exec, right after it.
      */
-    private MeasurementOutcome flows(String labId, Iperf3Measurement m, MeasurementCost cost, AfterLoad after)
+    private MeasurementOutcome flows(String labId, Iperf3Measurement m, MeasurementCost cost, AfterLoad after,
+                                     EarlyServers early)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        Set<Integer> ports = new HashSet<>();
-        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(Objects::nonNull).forEach(ports::add);
+        Map<String, IperfServer.Started> servers;
+        if (early.forLoad(m)) {
+            if (early.fresh()) {
+                servers = early.servers();
+            } else {
+                // The load waited long for its slots: its early servers may end before it ends, so it gets new ones.
+                // The early ones are stopped first: a flow's fixed port must be free again for its new server.
+                stop(labId, early.servers().values());
+                servers = startServers(labId, m, m.timeout());
+            }
+        } else {
+            servers = startServers(labId, m, m.timeout());
+        }
         Map<String, Future<MeasurementOutcome>> running = new LinkedHashMap<>();
         Map<String, MeasurementOutcome> outcomes = new LinkedHashMap<>();
         for (Iperf3Measurement.Flow flow : m.flows()) {
-            int port = flow.port() != null ? flow.port() : freePort(ports);
-            IperfServer.Started server = IperfServer.start(runtime, labId, flow.server(), port, m.timeout(), loads);
+            IperfServer.Started server = servers.get(flow.name());
             if (server.error() != null) {
                 outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", server.error()));
                 continue;
@@ -419,6 +508,48 @@ public class CheckRunner {
         Map<String, MeasurementOutcome> inOrder = new LinkedHashMap<>();
         m.flows().forEach(f -> inOrder.put(f.name(), outcomes.get(f.name())));
         return m.combine(inOrder);
+    }
+
+    /** Starts a one-off server for each flow of {@code m}, each on its own port, living at most {@code lifetime}. */
+    private Map<String, IperfServer.Started> startServers(String labId, Iperf3Measurement m, Duration lifetime)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        Set<Integer> ports = new HashSet<>();
+        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(Objects::nonNull).forEach(ports::add);
+        Map<String, IperfServer.Started> servers = new LinkedHashMap<>();
+        for (Iperf3Measurement.Flow flow : m.flows()) {
+            int port = flow.port() != null ? flow.port() : freePort(ports);
+            servers.put(flow.name(), IperfServer.start(runtime, labId, flow.server(), port, lifetime, loads));
+        }
+        return servers;
+    }
+
+    /**
+     * Stops the servers that {@code starting} started once it is done, for a check that answers without its load:
+     * the answer stays the check's own even when the start failed.
+     */
+    private void stopOnceStarted(String labId, Future<Map<String, IperfServer.Started>> starting)
+            throws InterruptedException {
+        Map<String, IperfServer.Started> servers;
+        try {
+            servers = join(starting);
+        } catch (EngineUnavailableException | NodeNotFoundException e) {
+            return; // nothing was started where the start failed; what it did start ends by its own lifetime
+        }
+        stop(labId, servers.values());
+    }
+
+    /**
+     * Stops servers started early that no client will use. One that cannot be stopped (the lab or the engine is
+     * going away) ends by its own lifetime: the check's answer does not change for it.
+     */
+    private void stop(String labId, Collection<IperfServer.Started> servers) throws InterruptedException {
+        for (IperfServer.Started server : servers) {
+            try {
+                IperfServer.stop(runtime, labId, server);
+            } catch (EngineUnavailableException | NodeNotFoundException e) {
+                // See above: bounded by its lifetime, and whatever the check does next meets the same failure.
+            }
+        }
     }
 
     private static int freePort(Set<Integer> taken) {

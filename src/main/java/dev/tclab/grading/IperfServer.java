@@ -36,8 +36,12 @@ final class IperfServer {
     private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** A server listening, or why none could be started (in words for the learner). */
-    record Started(int port, String error) {
+    /** A server listening on {@code node}, or why none could be started (in words for the learner). */
+    record Started(String node, int port, String error) {
+
+        static Started failed(String error) {
+            return new Started(null, 0, error);
+        }
     }
 
     private IperfServer() {
@@ -60,7 +64,7 @@ final class IperfServer {
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (!IPV4.matcher(address).matches()) {
             // The check parser refuses such an address; the script below takes it as an argument all the same.
-            return new Started(0, "'" + address + "' is not an IPv4 address of the lab");
+            return Started.failed("'" + address + "' is not an IPv4 address of the lab");
         }
         Map<String, Future<ExecResult>> asked = new LinkedHashMap<>();
         for (NodeStatus node : runtime.status(labId)) {
@@ -83,7 +87,7 @@ final class IperfServer {
         }
         if (owners.size() != 1) {
             // Servers started on several owners end by themselves: no client comes, and their lifetime is bounded.
-            return new Started(0, owners.isEmpty()
+            return Started.failed(owners.isEmpty()
                     ? "no node of the lab has the address " + address + ", so there is no server to measure against"
                     : "the address " + address + " is on more than one node (" + String.join(", ", owners.keySet())
                             + "); remove it from all but one");
@@ -91,10 +95,10 @@ final class IperfServer {
         String node = owners.keySet().iterator().next();
         ExecResult started = owners.get(node);
         if (started.ok()) {
-            return new Started(port, null);
+            return new Started(node, port, null);
         }
         String output = (started.stdout().substring(OWNER_LINE.length()) + started.stderr()).trim();
-        return new Started(0, switch (started.exitCode()) {
+        return Started.failed(switch (started.exitCode()) {
             case PORT_TAKEN -> "port " + port + " on node " + node + " is taken by a process in the lab, so the"
                     + " measurement's iperf3 server cannot listen there; stop that process and check again";
             case DIED -> "the measurement's iperf3 server on node " + node + " could not start: " + output;
@@ -102,6 +106,34 @@ final class IperfServer {
                     + (started.timedOut() ? " in time" : ": " + output);
         });
     }
+
+    /**
+     * Stops a server that {@link #start} started and no client will use, in one exec on its node, and returns once
+     * it is gone: so checks that start servers and then need none (a failing gate) never pile them up in a sidecar.
+     */
+    static void stop(LabRuntime runtime, String labId, Started server)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        if (server.error() == null) {
+            runtime.exec(labId, server.node(), List.of("sh", "-c", STOP_SCRIPT, "sh", Integer.toString(server.port())),
+                    START_TIMEOUT);
+        }
+    }
+
+    /**
+     * Run as {@code sh -c STOP_SCRIPT sh <port>} in the server's node: ends the one-off server on the port (matched by
+     * its whole command line, so nothing else in the sidecar is touched; none when it ended already), removes its log
+     * (the server's wrapper keeps the log of a server that did not end normally) and waits until it is gone.
+     */
+    private static final String STOP_SCRIPT = String.join("\n",
+            "server=\"iperf3 -s -1 -p $1\"",
+            "pkill -xf \"$server\"",
+            "rm -f /tmp/iperf3-server-$1.log",
+            "for i in $(seq 100); do",
+            "  pgrep -xf \"$server\" >/dev/null || exit 0",
+            "  sleep 0.02",
+            "done",
+            "exit 1",
+            "");
 
     /**
      * Run as {@code sh -c SCRIPT sh <address> <port> <lifetime>} in every node. A node without the address (as the

@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -68,6 +70,7 @@ class CheckRunnerIT {
         assertEquals("q.root.kind is noqueue; expected equal to tbf (throughput and latency not measured until this holds)",
                 before.message(), "no tbf yet: the load and the ping during it are skipped");
         assertEquals("noqueue", before.assertions().get(1).measured());
+        assertNoCheckServerLeft("server");
 
         ExecResult shape = runtime.exec(lab, "client",
                 List.of("tc", "qdisc", "add", "dev", "eth1", "root", "tbf", "rate", "10mbit", "burst", "32kb", "latency", "100ms"),
@@ -79,6 +82,34 @@ class CheckRunnerIT {
         double mbps = after.assertions().get(0).number();
         assertTrue(mbps > 8.5 && mbps < 11.5, "goodput through tbf 10mbit: " + mbps);
         assertTrue(baselines.all(lab).containsKey("shaped_ping"), "the passing check recorded its baseline");
+    }
+
+    /** A server started for a load that will not run is stopped by the platform at once, its log removed. */
+    @Test
+    void shouldStopAServerThatNoClientWillUse() throws Exception {
+        lab = "g" + UUID.randomUUID().toString().substring(0, 8);
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        ExecutorService parallel = Executors.newCachedThreadPool();
+        try {
+            IperfServer.Started server = IperfServer.start(runtime, lab, "10.0.0.2", 25002, Duration.ofSeconds(60),
+                    parallel);
+            assertEquals(new IperfServer.Started("server", 25002, null), server);
+            ExecResult listening = runtime.exec(lab, "server", List.of("pgrep", "-xf", "iperf3 -s -1 -p 25002"),
+                    Duration.ofSeconds(10));
+            assertTrue(listening.ok(), "the server runs before the stop: " + listening);
+
+            IperfServer.stop(runtime, lab, server);
+            assertNoCheckServerLeft("server");
+        } finally {
+            parallel.shutdownNow();
+        }
+    }
+
+    /** No one-off iperf3 server of a check, nor its log, is left in {@code node}'s sidecar. */
+    private void assertNoCheckServerLeft(String node) throws Exception {
+        ExecResult left = runtime.exec(lab, node, List.of("sh", "-c", "pgrep -a iperf3; ls /tmp | grep iperf3-server"),
+                Duration.ofSeconds(10));
+        assertEquals("", left.stdout(), "what a check's server left in the sidecar of " + node);
     }
 
     /**

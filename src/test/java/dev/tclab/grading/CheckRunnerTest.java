@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -108,6 +109,62 @@ class CheckRunnerTest {
         assertEquals("noqueue", result.assertions().get(1).measured());
         assertEquals("up.mbps: not measured: skipped, since what the check reads first already fails; expected about "
                 + "10mbit (± 15 %)", result.assertions().get(0).message());
+        assertEquals(List.of("server"), runtime.iperf3Servers, "the server was started alongside the qdisc read");
+        assertEquals(List.of("server"), runtime.iperf3ServersStopped, "and stopped before the answer");
+    }
+
+    @Test
+    void shouldStartTheLoadsServerWhileTheGateIsReadAndUseIt() throws Exception {
+        AtomicReference<List<String>> serversDuringGateRead = new AtomicReference<>();
+        runtime.execHandler = (node, cmd) -> {
+            if (cmd.startsWith("iperf3")) {
+                return TBF_10;
+            }
+            if (serversDuringGateRead.get() == null) {
+                // The first qdisc read (the gate) waits for the server start: it only comes while it runs.
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (runtime.iperf3Servers.isEmpty() && System.nanoTime() < until) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                }
+                serversDuringGateRead.set(List.copyOf(runtime.iperf3Servers));
+            }
+            return ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        };
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
+        assertEquals(List.of("server"), serversDuringGateRead.get(), "the server started while the gate was read");
+        assertEquals(List.of("server"), runtime.iperf3Servers, "and the load used it: no second server");
+        assertEquals(List.of(), runtime.iperf3ServersStopped);
+        assertEquals(3, runtime.execLog.size(), runtime.execLog.toString());
+    }
+
+    @Test
+    void shouldGiveALoadNewServersWhenItStartsAfterItsEarlyServersGraceAndStopTheOldOnes() throws Exception {
+        runner = new CheckRunner(runtime, baselines, new MeasurementSlots(2), Duration.ofMillis(50), Duration.ZERO);
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
+                : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
+        assertEquals(List.of("server", "server"), runtime.iperf3Servers, "one early, one when the load started");
+        assertEquals(List.of("server"), runtime.iperf3ServersStopped, "the early one, which might have ended too soon");
+    }
+
+    @Test
+    void shouldStopTheEarlyServerOfEveryFailingSampleAndStartNoneWithoutAGate() throws Exception {
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/qdisc-ingress.json"));
+        for (int press = 0; press < 3; press++) {
+            CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
+            assertEquals(CheckResult.Status.FAILED, result.status());
+        }
+        assertEquals(List.of("server", "server", "server"), runtime.iperf3ServersStopped,
+                "a learner pressing Check in a loop leaves no server behind");
+
+        runtime.iperf3Servers.clear();
+        runtime.iperf3ServersStopped.clear();
+        String counters = SHAPED.replace("{ value: q.root.kind, equals: tbf }", "{ value: q.root.drops, above: 0 }");
+        runner.run(LAB, "shape", spec(counters), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals(List.of("server"), runtime.iperf3Servers, "without a gate, the load starts its own server");
+        assertEquals(List.of(), runtime.iperf3ServersStopped);
     }
 
     @Test

@@ -140,6 +140,10 @@ class SizedMeasurementsIT {
         assertThat(result.errors()).containsKey("up");
         assertThat(result.raw().getOrDefault("up", "")).as("iperf3 never ran").isEmpty();
         assertThat(result.duration()).isLessThan(Duration.ofMillis(800));
+        ExecResult left = runtime.exec(labs.get(0), "server", List.of("sh", "-c",
+                "pgrep -a iperf3; ls /tmp | grep iperf3-server"), Duration.ofSeconds(10));
+        assertThat(left.stdout()).as("the server started alongside the qdisc read was stopped before the answer")
+                .isEmpty();
     }
 
     private void startShapedLabs(int count) throws Exception {

@@ -36,6 +36,8 @@ public class FakeLabRuntime implements LabRuntime {
     public final List<String> execLog = new CopyOnWriteArrayList<>();
     /** Nodes where a check started its one-off iperf3 server, in order. */
     public final List<String> iperf3Servers = new CopyOnWriteArrayList<>();
+    /** Nodes where a check stopped a one-off iperf3 server it started and did not use, in order. */
+    public final List<String> iperf3ServersStopped = new CopyOnWriteArrayList<>();
     /** Exit code of a check's iperf3 server start: 0 listening, 3 the port is taken (see IperfServer). */
     public volatile int iperf3ServerExit;
     public volatile boolean reachable = true;
@@ -54,6 +56,7 @@ public class FakeLabRuntime implements LabRuntime {
         expires.clear();
         execLog.clear();
         iperf3Servers.clear();
+        iperf3ServersStopped.clear();
         iperf3ServerExit = 0;
         reachable = true;
         imagePresent = true;
@@ -108,6 +111,10 @@ public class FakeLabRuntime implements LabRuntime {
             throws EngineUnavailableException, NodeNotFoundException {
         node(labId, node);
         String joined = String.join(" ", command);
+        if (joined.contains(IPERF3_SERVER) && joined.contains("pkill")) {
+            iperf3ServersStopped.add(node);
+            return new ExecResult(0, "", "", false);
+        }
         if (joined.contains(IPERF3_SERVER)) {
             // Asked of every node: its arguments are the address, the port and the lifetime (see IperfServer).
             if (!ownsAddress(running.get(labId), node, command.get(command.size() - 3))) {
