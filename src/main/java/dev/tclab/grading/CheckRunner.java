@@ -238,53 +238,49 @@ public class CheckRunner {
     }
 
     /**
-     * Reads the gates ({@link #readCheapFirst}) while the servers of the check's first load start, both at once: a
-     * passing check then waits for one round of execs less (under a class's load each round costs 0.5-2 s of exec
-     * starts). When a gate fails, the servers are stopped before the answer, so pressing Check in a loop never piles
-     * them up in a sidecar with its small process limit; that answer waits for the server start (which ran alongside
-     * the gate read) and one exec more.
+     * Reads the gates' cheap measurements while the servers of the check's first load start, in one round of execs
+     * ({@link IperfServer#startAll}: one exec per node): a passing check then waits for one round of execs less
+     * (under a class's load each round costs 0.5-2 s of exec starts). When a gate fails, the loads could not make the
+     * check pass: the sample ends there, its skipped measurements saying so, and the servers are stopped before the
+     * answer, so pressing Check in a loop never piles them up in a sidecar with its small process limit. Otherwise
+     * the reads are left in {@code firstRead} and the full sample follows.
      */
     private Gated readGatesWhileServersStart(String labId, CheckSpec spec, List<Assertion> gates,
                                              Map<String, MeasurementOutcome> firstRead)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         Optional<Iperf3Measurement> load = firstLoad(spec);
         Instant started = Instant.now();
-        Optional<Future<Map<String, IperfServer.Started>>> starting = load.map(l -> loads.submit(
-                () -> startServers(labId, l, l.timeout().plus(earlyServerGrace))));
-        Optional<Sample> settled;
-        try {
-            settled = readCheapFirst(labId, spec, gates, firstRead);
-        } catch (EngineUnavailableException | NodeNotFoundException | InterruptedException | RuntimeException e) {
-            // The sample ends here; a server the start left ends by its own lifetime.
-            starting.ifPresent(f -> f.cancel(true));
-            throw e;
-        }
-        if (starting.isEmpty()) {
-            return new Gated(settled, EarlyServers.NONE);
-        }
-        if (settled.isPresent()) {
-            stopOnceStarted(labId, starting.get());
-            return new Gated(settled, EarlyServers.NONE);
-        }
-        return new Gated(settled, new EarlyServers(load.get(), join(starting.get()), started.plus(earlyServerGrace)));
-    }
-
-    /**
-     * Reads the cheap measurements and judges the gates on them. When one fails, the loads could not make the check
-     * pass: the sample ends there, its skipped measurements saying so. Otherwise the reads are left in
-     * {@code firstRead} and the full sample follows.
-     */
-    private Optional<Sample> readCheapFirst(String labId, CheckSpec spec, List<Assertion> gates,
-                                            Map<String, MeasurementOutcome> firstRead)
-            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        List<Measurement> cheap = CheapFirst.cheap(spec);
+        Map<String, List<CommandSequence.Step>> readsByNode = new LinkedHashMap<>();
+        cheap.forEach(m -> readsByNode.computeIfAbsent(m.node(), n -> new ArrayList<>())
+                .add(new CommandSequence.Step(m.argv(), m.timeout())));
+        IperfServer.Round round = IperfServer.startAll(runtime, labId, load.map(CheckRunner::serverRequests)
+                .orElse(List.of()), load.map(l -> l.timeout().plus(earlyServerGrace)).orElse(Duration.ZERO),
+                readsByNode, loads);
+        Map<String, Integer> nextOfNode = new LinkedHashMap<>();
         Map<String, Object> results = new LinkedHashMap<>();
         Map<String, String> raw = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
-        for (Measurement m : CheapFirst.cheap(spec)) {
-            MeasurementOutcome outcome = execute(labId, m, MeasurementCost.FULL);
+        for (Measurement m : cheap) {
+            int index = nextOfNode.merge(m.node(), 1, Integer::sum) - 1;
+            MeasurementOutcome outcome = OutputReader.read(m, round.reads().get(m.node()).get(index));
             firstRead.put(m.name(), outcome);
             keep(m, outcome, results, raw, errors);
         }
+        Optional<Sample> settled = judgeGates(labId, spec, gates, results, raw, errors);
+        if (load.isEmpty()) {
+            return new Gated(settled, EarlyServers.NONE);
+        }
+        if (settled.isPresent()) {
+            stop(labId, round.servers().values());
+            return new Gated(settled, EarlyServers.NONE);
+        }
+        return new Gated(settled, new EarlyServers(load.get(), round.servers(), started.plus(earlyServerGrace)));
+    }
+
+    /** The gates judged on the first read: the sample's answer when one fails (its loads skipped), else empty. */
+    private Optional<Sample> judgeGates(String labId, CheckSpec spec, List<Assertion> gates, Map<String, Object> results,
+                                        Map<String, String> raw, Map<String, String> errors) {
         Map<String, Measure> recorded = baselines.all(labId);
         Optional<AssertionResult> failing = Evaluator.evaluate(gates, new Values(results, recorded, errors)).stream()
                 .filter(a -> !a.passed()).findFirst();
@@ -513,29 +509,19 @@ public class CheckRunner {
     /** Starts a one-off server for each flow of {@code m}, each on its own port, living at most {@code lifetime}. */
     private Map<String, IperfServer.Started> startServers(String labId, Iperf3Measurement m, Duration lifetime)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        Set<Integer> ports = new HashSet<>();
-        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(Objects::nonNull).forEach(ports::add);
-        Map<String, IperfServer.Started> servers = new LinkedHashMap<>();
-        for (Iperf3Measurement.Flow flow : m.flows()) {
-            int port = flow.port() != null ? flow.port() : freePort(ports);
-            servers.put(flow.name(), IperfServer.start(runtime, labId, flow.server(), port, lifetime, loads));
-        }
-        return servers;
+        return IperfServer.startAll(runtime, labId, serverRequests(m), lifetime, Map.of(), loads).servers();
     }
 
-    /**
-     * Stops the servers that {@code starting} started once it is done, for a check that answers without its load:
-     * the answer stays the check's own even when the start failed.
-     */
-    private void stopOnceStarted(String labId, Future<Map<String, IperfServer.Started>> starting)
-            throws InterruptedException {
-        Map<String, IperfServer.Started> servers;
-        try {
-            servers = join(starting);
-        } catch (EngineUnavailableException | NodeNotFoundException e) {
-            return; // nothing was started where the start failed; what it did start ends by its own lifetime
+    /** A server for each flow of {@code m}: on the flow's own port, or else on one picked at random for it. */
+    private static List<IperfServer.Request> serverRequests(Iperf3Measurement m) {
+        Set<Integer> ports = new HashSet<>();
+        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(Objects::nonNull).forEach(ports::add);
+        List<IperfServer.Request> requests = new ArrayList<>();
+        for (Iperf3Measurement.Flow flow : m.flows()) {
+            requests.add(new IperfServer.Request(flow.name(), flow.server(),
+                    flow.port() != null ? flow.port() : freePort(ports)));
         }
-        stop(labId, servers.values());
+        return requests;
     }
 
     /**
