@@ -60,6 +60,7 @@ public class DockerLabRuntime implements LabRuntime {
     private final Wiring wiring;
     private final Duration startTimeout;
     private final ExecutorService pool = Executors.newCachedThreadPool(WorkerThreads.named("tclab-docker"));
+    private final SidecarAgents agents;
 
     public DockerLabRuntime(DockerClient docker, DockerClientConfig clientConfig, TclabConfig config) {
         this.docker = docker;
@@ -70,6 +71,7 @@ public class DockerLabRuntime implements LabRuntime {
         this.containers = new NodeContainers(docker, config);
         this.wiring = new Wiring(docker, instance, config.lab().helperImage().orElse(defaultImage));
         this.startTimeout = config.lab().startTimeout();
+        this.agents = new SidecarAgents(docker);
     }
 
     @Override
@@ -153,6 +155,7 @@ public class DockerLabRuntime implements LabRuntime {
 
     @Override
     public void stop(String labId) throws EngineUnavailableException {
+        agents.forget(labId);
         engineCall(() -> {
             List<Container> found = docker.listContainersCmd().withShowAll(true)
                     .withLabelFilter(Labels.labOf(instance, labId)).exec();
@@ -210,7 +213,7 @@ public class DockerLabRuntime implements LabRuntime {
     public ExecResult exec(String labId, String node, List<String> command, Duration timeout)
             throws EngineUnavailableException, NodeNotFoundException {
         try {
-            return engineCall(() -> DockerExec.run(docker, NodeContainers.sidecarName(labId, node), command, timeout));
+            return engineCall(() -> agents.run(NodeContainers.sidecarName(labId, node), command, timeout));
         } catch (NotFoundException | ConflictException e) {
             throw new NodeNotFoundException(labId, node);
         }
@@ -285,6 +288,7 @@ public class DockerLabRuntime implements LabRuntime {
 
     @PreDestroy
     void close() {
+        agents.closeAll();
         wiring.remove();
         pool.shutdownNow();
     }

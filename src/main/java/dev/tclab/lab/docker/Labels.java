@@ -16,6 +16,9 @@ final class Labels {
     static final String ROLE = "tclab.role";
     /** When a node container is an orphan for sure, in epoch seconds: no live app keeps a lab that long. */
     static final String EXPIRES = "tclab.expires";
+    /** On a sidecar whose main process is the agent ({@link SidecarAgent}); sidecars made before it have none. */
+    static final String AGENT = "tclab.agent";
+    static final String AGENT_VERSION = "1";
 
     static final String ROLE_NODE = "node";
     /** A node's measurement sidecar: labelled with its lab and node like the node itself. */
@@ -33,7 +36,8 @@ final class Labels {
 
     static Map<String, String> sidecar(String instance, LabSpec spec, String node, Instant expires) {
         return Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_SIDECAR, LAB, spec.labId(),
-                OWNER, spec.owner(), LESSON, spec.lesson(), NODE, node, EXPIRES, Long.toString(expires.getEpochSecond()));
+                OWNER, spec.owner(), LESSON, spec.lesson(), NODE, node, EXPIRES, Long.toString(expires.getEpochSecond()),
+                AGENT, AGENT_VERSION);
     }
 
     /** Filter for every container tclab creates on the engine, of any instance (lab containers carry EXPIRES). */

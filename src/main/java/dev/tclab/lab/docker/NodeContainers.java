@@ -134,7 +134,9 @@ final class NodeContainers {
         return docker.createContainerCmd(image)
                 .withName(sidecarName(spec.labId(), node))
                 .withLabels(Labels.sidecar(instance, spec, node, expires))
-                .withCmd("sleep", "infinity")
+                // Its main process runs the platform's commands (SidecarAgent), read from its standard input.
+                .withCmd(SidecarAgent.command())
+                .withStdinOpen(true)
                 .withHostConfig(host)
                 .exec().getId();
     }
