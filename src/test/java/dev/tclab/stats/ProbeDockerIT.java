@@ -108,8 +108,14 @@ class ProbeDockerIT extends LearnerLabTest {
             Thread.sleep(100);
         }
         assertEquals(before, probes.probeCount(), "the probe stops when nobody watches");
-        assertThat(runtime.exec(labId, "client", List.of("sh", "-c", "pgrep -x ping || echo none"),
-                Duration.ofSeconds(10)).stdout()).as("no ping left in the sidecar").contains("none");
+        // The stream's process is ended in the background once the stream closes: wait for that, not a moment.
+        String left = "";
+        deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline && !(left = runtime.exec(labId, "client",
+                List.of("sh", "-c", "pgrep -x ping || echo none"), Duration.ofSeconds(10)).stdout()).contains("none")) {
+            Thread.sleep(100);
+        }
+        assertThat(left).as("no ping left in the sidecar").contains("none");
     }
 
     /** The probe's points whose ping left during the next {@code millis} of frames. */
