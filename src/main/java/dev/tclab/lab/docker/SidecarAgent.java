@@ -31,7 +31,7 @@ import org.jboss.logging.Logger;
  *
  * <p>The bounds are {@link DockerExec}'s: the command runs under timeout(1) (the sidecar's own, which the learner
  * cannot replace), the first {@link BoundedCommand#MAX_CAPTURE_BYTES} of each stream are kept, and past the app's
- * deadline the agent kills the command's process group. Once the attachment breaks (the engine or the container went
+ * deadline the agent kills the command's processes. Once the attachment breaks (the engine or the container went
  * away) the agent is {@linkplain #gone() gone}: a new one attaches, or the caller falls back to an exec.
  */
 final class SidecarAgent implements AutoCloseable {
@@ -116,7 +116,7 @@ final class SidecarAgent implements AutoCloseable {
     }
 
     /** Past the deadline: the command's process group is killed; what it printed until then is its output. */
-    private ExecResult killed(String id, CompletableFuture<ExecResult> answer) throws Gone {
+    private ExecResult killed(String id, CompletableFuture<ExecResult> answer) {
         send("K " + id);
         try {
             ExecResult last = answer.get(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -128,7 +128,8 @@ final class SidecarAgent implements AutoCloseable {
             Thread.currentThread().interrupt();
             return new ExecResult(-1, "", "", true);
         } catch (ExecutionException e) {
-            throw new Gone(e.getCause().getMessage());
+            // Gone while killing: the command timed out all the same, and must not run again by exec.
+            return new ExecResult(-1, "", "", true);
         }
     }
 
