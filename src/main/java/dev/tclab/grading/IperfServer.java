@@ -66,19 +66,9 @@ final class IperfServer {
     }
 
     /**
-     * Starts a server for {@code address} on {@code port} (a flow's own, or one picked for it) that serves one test
-     * and then exits, or exits by itself after {@code lifetime} when no client came. Returns once it listens.
-     */
-    static Started start(LabRuntime runtime, String labId, String address, int port, Duration lifetime,
-                         ExecutorService parallel)
-            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        return startAll(runtime, labId, List.of(new Request("", address, port)), lifetime, Map.of(), parallel)
-                .servers().get("");
-    }
-
-    /**
-     * Starts a server for each request, as {@link #start} does, and runs {@code readsAlong} (steps by node) in the
-     * same round: every running node is asked at once, in one {@link LabRuntime#execAll} each on {@code parallel},
+     * Starts a server for each request on the port it gives, serving one test and then exiting, or exiting by itself
+     * after {@code lifetime} when no client came; returns once they listen. Runs {@code readsAlong} (steps by node) in
+     * the same round: every running node is asked at once, in one {@link LabRuntime#execAll} each on {@code parallel},
      * whether it holds each request's address, after the reads given for that node; the node that holds one starts
      * its server in the same call. A Check's gate read and its server start in calls of their own made 90 Docker
      * execs at once for 30 learners (3.1 s each at the median, each costing the engine 50-80 ms of CPU); one call per
@@ -168,7 +158,7 @@ final class IperfServer {
     }
 
     /**
-     * Stops a server that {@link #start} started and no client will use, in one exec on its node, and returns once
+     * Stops a server that {@link #startAll} started and no client will use, in one exec on its node, and returns once
      * it is gone: so checks that start servers and then need none (a failing gate) never pile them up in a sidecar.
      */
     static void stop(LabRuntime runtime, String labId, Started server)

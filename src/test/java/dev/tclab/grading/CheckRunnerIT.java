@@ -14,6 +14,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -91,8 +92,9 @@ class CheckRunnerIT {
         runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
         ExecutorService parallel = Executors.newCachedThreadPool();
         try {
-            IperfServer.Started server = IperfServer.start(runtime, lab, "10.0.0.2", 25002, Duration.ofSeconds(60),
-                    parallel);
+            IperfServer.Started server = IperfServer.startAll(runtime, lab,
+                    List.of(new IperfServer.Request("up", "10.0.0.2", 25002)), Duration.ofSeconds(60), Map.of(), parallel)
+                    .servers().get("up");
             assertEquals(new IperfServer.Started("server", 25002, null), server);
             ExecResult listening = runtime.exec(lab, "server", List.of("pgrep", "-xf", "iperf3 -s -1 -p 25002"),
                     Duration.ofSeconds(10));

@@ -32,7 +32,7 @@ import org.jboss.logging.Logger;
  * <p>The bounds are {@link DockerExec}'s: the command runs under timeout(1) (the sidecar's own, which the learner
  * cannot replace), the first {@link BoundedCommand#MAX_CAPTURE_BYTES} of each stream are kept, and past the app's
  * deadline the agent kills the command's processes. Once the attachment breaks (the engine or the container went
- * away) the agent is {@linkplain #gone() gone}: a new one attaches, or the caller falls back to an exec.
+ * away) its commands throw {@link Gone}: a new one attaches, or the caller falls back to an exec.
  */
 final class SidecarAgent implements AutoCloseable {
 
@@ -46,6 +46,7 @@ final class SidecarAgent implements AutoCloseable {
     private final Map<String, CompletableFuture<ExecResult>> waiting = new ConcurrentHashMap<>();
     private final AgentAnswers answers = new AgentAnswers(this::answered, this::end);
     private final ResultCallback.Adapter<Frame> callback;
+    /** Why the agent can no longer run commands, or null while it can. */
     private volatile String gone;
 
     /** The sidecar's command: the agent. */
@@ -79,11 +80,6 @@ final class SidecarAgent implements AutoCloseable {
         };
         docker.attachContainerCmd(container).withStdIn(stdin).withStdOut(true).withStdErr(true)
                 .withFollowStream(true).withLogs(false).exec(callback);
-    }
-
-    /** Why the agent can no longer run commands, or null while it can. */
-    String gone() {
-        return gone;
     }
 
     /**
