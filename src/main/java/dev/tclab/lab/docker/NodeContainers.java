@@ -29,6 +29,9 @@ final class NodeContainers {
     private static final long SIDECAR_MEMORY_MIB = 64;
     private static final long SIDECAR_PIDS = 32;
     private static final int SIDECAR_TMPFS_MIB = 4;
+    /** How long to wait for another remover's removal of the same container (it takes well under a second). */
+    private static final Duration REMOVAL_WAIT = Duration.ofSeconds(20);
+    private static final Duration REMOVAL_POLL = Duration.ofMillis(100);
     /**
      * No container log: nothing tclab needs goes to a node's stdout (setup and check output come back over exec),
      * and a learner writing to /proc/1/fd/1 would otherwise grow a json log file on the host's disk without bound.
@@ -172,11 +175,31 @@ final class NodeContainers {
     }
 
     /** Removes a container, killing it first. Already gone (404) or being removed (409) count as done. */
+    /** Removes the container; it is gone when this returns, even if someone else was already removing it. */
     void remove(String containerId) {
         try {
             docker.removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
-        } catch (NotFoundException | ConflictException e) {
+        } catch (NotFoundException e) {
             // Done already.
+        } catch (ConflictException e) {
+            // "Removal already in progress": another remover (a reaper, another replica) is on it; the engine
+            // answers at once, so wait for the container to be gone rather than report it removed while it exists.
+            awaitGone(containerId);
+        }
+    }
+
+    private void awaitGone(String containerId) {
+        long deadline = System.nanoTime() + REMOVAL_WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                docker.inspectContainerCmd(containerId).exec();
+                Thread.sleep(REMOVAL_POLL.toMillis());
+            } catch (NotFoundException gone) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 

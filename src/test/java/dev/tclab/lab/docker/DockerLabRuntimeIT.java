@@ -24,6 +24,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -76,10 +80,8 @@ class DockerLabRuntimeIT {
         return json.at("/end/sum_received/bits_per_second").asDouble() / 1e6;
     }
 
-    @Test
-    void shouldRemoveOnlyExpiredLabsOfAnyInstance() throws Exception {
-        String fresh = start("two-node");
-        // A lab left by another instance's process that died: labelled as the runtime labels, but past its expiry.
+    /** A lab left by another instance's process that died: labelled as the runtime labels, but past its expiry. */
+    private String ghostLab() {
         String ghost = "t" + UUID.randomUUID().toString().substring(0, 8);
         String ghostContainer = docker.createContainerCmd("tclab/lab-node:1").withCmd("sleep", "600")
                 .withLabels(Map.of(Labels.APP, "tclab", Labels.INSTANCE, "tclab-gone", Labels.ROLE, Labels.ROLE_NODE,
@@ -93,14 +95,51 @@ class DockerLabRuntimeIT {
                         Labels.LAB, ghost, Labels.EXPIRES, Long.toString(Instant.now().minusSeconds(60).getEpochSecond())))
                 .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode("none"))
                 .exec();
+        return ghost;
+    }
 
+    private List<Container> containersOf(String lab) {
+        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.LAB, lab)).exec();
+    }
+
+    @Test
+    void shouldRemoveOnlyExpiredLabsOfAnyInstance() throws Exception {
+        String fresh = start("two-node");
+        String ghost = ghostLab();
         assertThat(runtime.removeExpiredLabs(Instant.now())).contains(ghost).doesNotContain(fresh);
-        assertThat(docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.LAB, ghost)).exec()).isEmpty();
+        assertThat(containersOf(ghost)).isEmpty();
         assertTrue(sh(fresh, "client", "ping -c 1 -W 2 10.0.0.2").ok(), "the fresh lab is untouched");
         String expires = docker.listContainersCmd().withLabelFilter(Map.of(Labels.LAB, fresh)).exec().get(0)
                 .getLabels().get(Labels.EXPIRES);
         assertThat(Instant.ofEpochSecond(Long.parseLong(expires))).as("max lifetime (4 h) and grace")
                 .isBetween(Instant.now().plus(Duration.ofHours(4)), Instant.now().plus(Duration.ofHours(4).plusMinutes(11)));
+    }
+
+    /**
+     * The app's own reaper runs beside any other remover (another replica, an operator's sweep): a second removal
+     * of the same container is refused at once as "in progress", and must still not return while it exists.
+     */
+    @Test
+    void shouldReturnFromRemovalOnlyOnceTheLabIsGoneEvenWhileAnotherRemoverIsAtIt() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            String ghost = ghostLab();
+            ExecutorService removers = Executors.newFixedThreadPool(3);
+            try {
+                List<Future<List<Container>>> leftAfter = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    leftAfter.add(removers.submit(() -> {
+                        runtime.removeExpiredLabs(Instant.now());
+                        return containersOf(ghost);
+                    }));
+                }
+                for (var left : leftAfter) {
+                    assertThat(left.get(60, TimeUnit.SECONDS)).as("left when a removal returned")
+                            .isEmpty();
+                }
+            } finally {
+                removers.shutdownNow();
+            }
+        }
     }
 
     @Test
@@ -248,9 +287,5 @@ class DockerLabRuntimeIT {
             Thread.sleep(100);
         }
         assertTrue(probe.holds());
-    }
-
-    private List<Container> containersOf(String lab) {
-        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of("tclab.lab", lab)).exec();
     }
 }
