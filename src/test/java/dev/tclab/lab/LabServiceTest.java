@@ -170,6 +170,7 @@ class LabServiceTest {
         labs.stop(b.id(), "b");
         Lab early = labs.get("q-early", "early");
         assertThat(running("early", "ws-test")).isSameAs(early);
+        awaitRecorded("q-early", LabPhase.RUNNING);
         assertThat(registry.find("q-early")).hasValueSatisfying(r -> assertThat(r.phase()).isEqualTo(LabPhase.RUNNING));
         assertThat(labs.get("q-late", "late").phase()).isEqualTo(LabPhase.QUEUED);
         assertThat(registry.queued()).extracting(LabRecord::id).contains("q-late").doesNotContain("q-early", d.id());
@@ -304,6 +305,7 @@ class LabServiceTest {
     @Test
     void shouldRecordEveryPhaseChange() throws Exception {
         Lab lab = running("ann", "tbf");
+        awaitRecorded(lab.id(), LabPhase.RUNNING);
         assertThat(recorded(lab.id())).hasValueSatisfying(r -> {
             assertThat(r.phase()).isEqualTo(LabPhase.RUNNING);
             assertThat(r.owner()).isEqualTo("ann");
@@ -401,6 +403,13 @@ class LabServiceTest {
     private LabRecord record(String id, LabPhase phase, Instant created) {
         return new LabRecord(id, "ann", "ws-test", Map.of("rate", "7mbit"), phase, created,
                 phase == LabPhase.RUNNING ? created.plusSeconds(1) : null, created, null, null, 3);
+    }
+
+    /** The start worker records a phase just after the lab turns to it in memory. */
+    private void awaitRecorded(String id, LabPhase phase) throws InterruptedException {
+        for (int i = 0; i < 500 && recorded(id).map(LabRecord::phase).orElse(null) != phase; i++) {
+            Thread.sleep(10);
+        }
     }
 
     private java.util.Optional<LabRecord> recorded(String id) {
