@@ -174,8 +174,10 @@ final class NodeContainers {
         return "rw,nosuid,nodev," + (exec ? "exec" : "noexec") + ",size=" + mib + "m";
     }
 
-    /** Removes a container, killing it first. Already gone (404) or being removed (409) count as done. */
-    /** Removes the container; it is gone when this returns, even if someone else was already removing it. */
+    /**
+     * Removes a container, killing it first. It is gone when this returns: already gone (404) counts as done, and
+     * a removal already in progress (409) is waited for.
+     */
     void remove(String containerId) {
         try {
             docker.removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
