@@ -1,16 +1,13 @@
 package dev.tclab.grading;
 
-import dev.tclab.lab.ExecResult;
 import dev.tclab.tc.FilterParser;
 import dev.tclab.tc.TcParseException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /** {@code filters: { dev, parent }}: the filters of a device, from tc's text. */
-public record FiltersMeasurement(Common common, String dev, String parent) implements Measurement {
+public record FiltersMeasurement(Common common, String dev, String parent) implements TcMeasurement {
 
     private static final Map<String, Unit> FIELDS = Map.of("all", Unit.NONE, "rules", Unit.NONE, "count", Unit.NONE,
             "redirect_dev", Unit.NONE);
@@ -38,29 +35,12 @@ public record FiltersMeasurement(Common common, String dev, String parent) imple
     }
 
     @Override
-    public Duration timeout() {
-        return QdiscMeasurement.TC_TIMEOUT;
-    }
-
-    @Override
-    public MeasurementOutcome read(ExecResult exec) {
-        if (exec.exitCode() != 0) {
-            return OutputReader.tcRefused(exec);
-        }
-        try {
-            return OutputReader.ok(ResultTrees.filters(FilterParser.parse(exec.stdout())), OutputReader.excerptOfRaw(exec));
-        } catch (TcParseException e) {
-            return OutputReader.unreadable(OutputReader.excerptOfRaw(exec), e);
-        }
+    public Map<String, Object> tree(String stdout) throws TcParseException {
+        return ResultTrees.filters(FilterParser.parse(stdout));
     }
 
     @Override
     public Map<String, Unit> fields() {
         return FIELDS;
-    }
-
-    @Override
-    public Optional<Unit> unitAt(ValuePath path) {
-        return Counters.unitAt(path);
     }
 }

@@ -43,7 +43,7 @@ public record InterfacesMeasurement(Common common, String dev) implements Measur
 
     @Override
     public Duration timeout() {
-        return QdiscMeasurement.TC_TIMEOUT;
+        return TcMeasurement.TC_TIMEOUT;
     }
 
     @Override

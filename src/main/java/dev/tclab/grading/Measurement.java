@@ -13,8 +13,8 @@ import java.util.Optional;
  * Adding a kind is one record (with its options record) plus one line in {@link #KINDS}, and its entry in
  * docs/schema/check.schema.json.
  */
-public sealed interface Measurement permits Iperf3Measurement, PingMeasurement, QdiscMeasurement, ClassesMeasurement,
-        FiltersMeasurement, InterfacesMeasurement, CommandMeasurement {
+public sealed interface Measurement permits Iperf3Measurement, PingMeasurement, TcMeasurement,
+        InterfacesMeasurement, CommandMeasurement {
 
     /**
      * What every measurement has, whatever its kind.

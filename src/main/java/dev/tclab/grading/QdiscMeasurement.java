@@ -1,17 +1,13 @@
 package dev.tclab.grading;
 
-import dev.tclab.lab.ExecResult;
 import dev.tclab.tc.QdiscParser;
 import dev.tclab.tc.TcParseException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /** {@code qdisc: { dev }}: the qdiscs of one device (or all), from tc's JSON. */
-public record QdiscMeasurement(Common common, String dev) implements Measurement {
+public record QdiscMeasurement(Common common, String dev) implements TcMeasurement {
 
-    static final Duration TC_TIMEOUT = Duration.ofSeconds(15);
     private static final Map<String, Unit> FIELDS = Map.of("root", Unit.NONE, "ingress", Unit.NONE, "all", Unit.NONE,
             "count", Unit.NONE, "by_handle", Unit.NONE, "by_parent", Unit.NONE, Counters.WINDOW, Unit.S);
 
@@ -34,30 +30,13 @@ public record QdiscMeasurement(Common common, String dev) implements Measurement
     }
 
     @Override
-    public Duration timeout() {
-        return TC_TIMEOUT;
-    }
-
-    @Override
-    public MeasurementOutcome read(ExecResult exec) {
-        if (exec.exitCode() != 0) {
-            return OutputReader.tcRefused(exec);
-        }
-        try {
-            return OutputReader.ok(ResultTrees.qdiscs(QdiscParser.parseJson(exec.stdout(), dev)), OutputReader.excerptOfRaw(exec));
-        } catch (TcParseException e) {
-            return OutputReader.unreadable(OutputReader.excerptOfRaw(exec), e);
-        }
+    public Map<String, Object> tree(String stdout) throws TcParseException {
+        return ResultTrees.qdiscs(QdiscParser.parseJson(stdout, dev));
     }
 
     @Override
     public Map<String, Unit> fields() {
         return FIELDS;
-    }
-
-    @Override
-    public Optional<Unit> unitAt(ValuePath path) {
-        return Counters.unitAt(path);
     }
 
     @Override
