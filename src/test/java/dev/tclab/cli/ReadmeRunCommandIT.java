@@ -1,5 +1,8 @@
 package dev.tclab.cli;
 
+import static dev.tclab.cli.Commands.docker;
+import static dev.tclab.cli.Commands.removeContainers;
+import static dev.tclab.cli.Commands.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,7 +44,7 @@ class ReadmeRunCommandIT {
     private static final Duration BUILD_AND_START = Duration.ofMinutes(20);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
     private final List<String> helpersBefore = wiringHelpers();
     private Path work;
     private Process app;
@@ -72,9 +75,9 @@ class ReadmeRunCommandIT {
                 + " serves: stop it and run this test again").isFalse();
         work = Files.createTempDirectory("tclab-readme-run-");
         Path clone = work.resolve("tclab");
-        String head = run(Path.of(""), "git", "rev-parse", "HEAD").strip();
-        run(work, "git", "clone", "-q", "--no-checkout", Path.of("").toAbsolutePath().toString(), clone.toString());
-        run(clone, "git", "checkout", "-q", "--detach", head);
+        String head = run(Path.of(""), 1, "git", "rev-parse", "HEAD").strip();
+        run(work, 5, "git", "clone", "-q", "--no-checkout", Path.of("").toAbsolutePath().toString(), clone.toString());
+        run(clone, 1, "git", "checkout", "-q", "--detach", head);
         Path log = work.resolve("app.log");
 
         ProcessBuilder command = new ProcessBuilder(clone.resolve("bin/tclab").toString()).directory(clone.toFile())
@@ -187,28 +190,5 @@ class ReadmeRunCommandIT {
         } catch (Exception e) {
             throw new AssertionError("cannot list containers with the docker CLI", e);
         }
-    }
-
-    private static void removeContainers(List<String> ids) throws Exception {
-        if (!ids.isEmpty()) {
-            List<String> rm = new ArrayList<>(List.of("rm", "-f"));
-            rm.addAll(ids);
-            docker(rm.toArray(String[]::new));
-        }
-    }
-
-    private static List<String> docker(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("docker"));
-        command.addAll(List.of(args));
-        return run(Path.of(""), command.toArray(String[]::new)).lines().filter(l -> !l.isBlank()).toList();
-    }
-
-    private static String run(Path dir, String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).directory(dir.toAbsolutePath().toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new AssertionError(String.join(" ", command) + " failed: " + out);
-        }
-        return out;
     }
 }
