@@ -35,7 +35,8 @@ class AppImageIT {
 
     private final String name = "tclab-image-it-" + UUID.randomUUID().toString().substring(0, 8);
     private final String instance = System.getenv().getOrDefault("_TEST_TCLAB_INSTANCE", "tclab-test") + "-image";
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
     private final List<String> containers = new ArrayList<>();
     private boolean built;
     private boolean volume;

@@ -44,7 +44,9 @@ class ReadmeRunCommandIT {
     private static final Duration BUILD_AND_START = Duration.ofMinutes(20);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+    /** HTTP/1.1 as a browser speaks on plain http (Java's client would offer h2c, which sends no Host header). */
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
     private final List<String> helpersBefore = wiringHelpers();
     private Path work;
     private Process app;
