@@ -13,7 +13,8 @@ import java.nio.file.Path;
  * path that is implicitly relative, and the default {@code data} is one. Its priority puts it between SmallRye's
  * profile interceptor (LIBRARY + 200) and its expression interceptor (LIBRARY + 300): it sees the value of the
  * active profile, and the expansion of {@code ${tclab.data-dir}} in another key goes through it too (an expression
- * resolves its parts with the interceptors below its own).
+ * resolves its parts with the interceptors below its own). A value that is itself an expression (e.g.
+ * {@code ${HOME}/tclab}) is left as it is: it is expanded only above this interceptor.
  */
 @Priority(Priorities.LIBRARY + 280)
 public class AbsoluteDataDir implements ConfigSourceInterceptor {
