@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
-# Builds the lab node image without any container registry: debootstrap a minimal Debian bookworm
-# with the packages in packages.txt from the machine's own apt mirror, then `docker import` it.
-# Usage: lab-image/build-offline.sh [IMAGE]   Needs root, debootstrap and a running Docker engine.
+# Builds an image without any container registry: debootstrap a minimal Debian bookworm with the given packages
+# from the machine's own apt mirror, then `docker import` it. Needs root, debootstrap and a running Docker engine.
+# Usage: lab-image/build-offline.sh [IMAGE]                 the lab node image (default tclab/lab-node:1): the
+#                                                           packages in packages.txt, the lab's bashrc, sleep as CMD
+#        lab-image/build-offline.sh --base PACKAGES IMAGE   a plain Debian with PACKAGES (comma-separated) for another
+#                                                           Dockerfile to build on (the app's, bin/build-app-image)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-image=${1:-tclab/lab-node:1}
+lab=1
+if [ "${1:-}" = "--base" ]; then
+  lab=0
+  packages=${2:?--base needs a comma-separated package list}
+  image=${3:?--base needs the image name}
+else
+  packages=$(grep -v '^#' "$here/packages.txt" | paste -sd, -)
+  image=${1:-tclab/lab-node:1}
+fi
 
 # The Debian mirror this machine's apt already uses (deb822 .sources files or a classic sources.list).
 mirror() {
@@ -18,11 +29,16 @@ mirror() {
 
 command -v debootstrap >/dev/null || { echo "debootstrap is missing: apt-get install debootstrap" >&2; exit 1; }
 root=$(mktemp -d)
+log=$(mktemp /tmp/tclab-debootstrap.XXXXXX.log)
 trap 'rm -rf "$root"' EXIT
-packages=$(grep -v '^#' "$here/packages.txt" | paste -sd, -)
-debootstrap --variant=minbase --include="$packages" bookworm "$root" "$(mirror)" >/tmp/tclab-debootstrap.log 2>&1 \
-  || { tail -n 20 /tmp/tclab-debootstrap.log >&2; exit 1; }
-cp "$here/bashrc" "$root/etc/bash.bashrc"
+debootstrap --variant=minbase --include="$packages" bookworm "$root" "$(mirror)" >"$log" 2>&1 \
+  || { tail -n 20 "$log" >&2; exit 1; }
+rm -f "$log"
+changes=()
+if [ "$lab" = 1 ]; then
+  cp "$here/bashrc" "$root/etc/bash.bashrc"
+  changes=(--change 'CMD ["sleep", "infinity"]')
+fi
 rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin "$root"/var/cache/apt/archives/*.deb
-tar -C "$root" -c . | docker import --change 'CMD ["sleep", "infinity"]' - "$image" >/dev/null
+tar -C "$root" -c . | docker import "${changes[@]}" - "$image" >/dev/null
 echo "built $image offline from $(mirror)"

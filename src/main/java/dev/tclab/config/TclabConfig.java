@@ -35,8 +35,9 @@ public interface TclabConfig {
     Workshop workshop();
 
     /**
-     * Folder of the app's durable state (the embedded H2 database), relative to the working directory; created on
-     * first start. Also named in application.properties, which builds the H2 URL from it.
+     * Folder of the app's durable state (the embedded H2 database); a relative path is resolved against the working
+     * directory ({@link AbsoluteDataDir}), so this reads as an absolute path. Created on first start. Also named in
+     * application.properties, which builds the H2 URL from it.
      */
     @WithDefault("data")
     String dataDir();

@@ -32,6 +32,8 @@ public class Database {
 
     private static final Logger LOG = Logger.getLogger(Database.class);
     static final String POSTGRESQL = "postgresql";
+    /** H2's ErrorCode.DATABASE_ALREADY_OPEN_1: the database file is locked by another process. */
+    static final int H2_DATABASE_ALREADY_OPEN = 90020;
 
     private final TclabConfig config;
     private final AgroalDataSource dataSource;
@@ -123,9 +125,25 @@ public class Database {
             return "tclab cannot reach its PostgreSQL database at " + describe() + ": " + why
                     + ". Check that the server runs and that tclab.database.url, .username and .password are right.";
         }
-        return "tclab cannot open its H2 database in " + dataDir().toAbsolutePath().normalize() + ": " + why
-                + ". Check that no other tclab uses this data directory and that its files are an H2 database"
-                + " (nothing was reset; restore a backup or move the directory aside to start afresh).";
+        return h2Refusal(dataDir(), e);
+    }
+
+    /**
+     * Why H2 refused to open the data directory, in H2's own words first; "in use" only when H2 found the file
+     * locked (its error 90020: another process holds the lock on {@code tclab.mv.db}).
+     */
+    static String h2Refusal(Path dataDir, SQLException e) {
+        String where = "tclab cannot open its H2 database in " + dataDir.toAbsolutePath().normalize() + ": "
+                + firstLine(e.getMessage()) + ". ";
+        if (lockedByAnotherProcess(e)) {
+            return where + "Another process (a tclab serving from this directory, or `bin/tclab host` while a server"
+                    + " runs) has it open: stop that one first, or set tclab.data-dir to another folder.";
+        }
+        return where + "Nothing was reset; restore a backup or move the directory aside to start afresh.";
+    }
+
+    private static boolean lockedByAnotherProcess(SQLException e) {
+        return e.getErrorCode() == H2_DATABASE_ALREADY_OPEN;
     }
 
     private static IllegalStateException fail(String sentence) {

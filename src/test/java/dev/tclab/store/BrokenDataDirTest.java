@@ -7,9 +7,12 @@ import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.junit.main.LaunchResult;
 import io.quarkus.test.junit.main.QuarkusMainLauncher;
 import io.quarkus.test.junit.main.QuarkusMainTest;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -19,19 +22,21 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * A data directory the app cannot use is reported and left as it is: a file that is not an H2 database, and a
- * database whose schema is newer than this tclab. Both tests use this class's directory and set its file up first.
+ * A data directory the app cannot use is reported and left as it is: a file that is not an H2 database, a database
+ * another process has open, and a database whose schema is newer than this tclab. The tests use this class's
+ * directory, given as a relative path (as the default {@code data} is), and set its file up first.
  */
 @QuarkusMainTest
 @TestProfile(BrokenDataDirTest.OwnDataDir.class)
 class BrokenDataDirTest {
 
-    static final Path DIR = Path.of("target", "h2-broken-" + UUID.randomUUID()).toAbsolutePath();
+    static final Path RELATIVE_DIR = Path.of("target", "h2-broken-" + UUID.randomUUID());
+    static final Path DIR = RELATIVE_DIR.toAbsolutePath();
 
     public static class OwnDataDir implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("tclab.data-dir", DIR.toString(),
+            return Map.of("tclab.data-dir", RELATIVE_DIR.toString(),
                     "quarkus.datasource.jdbc.url", "${tclab-h2-file-url}");
         }
     }
@@ -48,9 +53,32 @@ class BrokenDataDirTest {
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.getErrorOutput() + result.getOutput())
                 .contains("tclab cannot open its H2 database in " + DIR)
-                .contains("nothing was reset; restore a backup or move the directory aside to start afresh");
+                .contains("Nothing was reset; restore a backup or move the directory aside to start afresh")
+                .doesNotContain("Another process");
         assertThat(Files.readAllBytes(file)).isEqualTo(garbage);
         Files.delete(file);
+    }
+
+    @Test
+    void shouldSayAnotherProcessHasTheDatabaseOpenWhenItsFileIsLocked(QuarkusMainLauncher launcher) throws Exception {
+        Files.createDirectories(DIR);
+        Path file = DIR.resolve("tclab.mv.db");
+        Files.deleteIfExists(file);
+        assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
+                .as("a first start makes the database, then the self-test finds no such lesson").isEqualTo(2);
+        LaunchResult result;
+        // The lock H2 takes on its file when another process opens it (here: this JVM, outside the app's class loader).
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+             FileLock lock = channel.lock()) {
+            result = launcher.launch("selftest", "no-such-lesson");
+        }
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.getErrorOutput() + result.getOutput())
+                .contains("tclab cannot open its H2 database in " + DIR + ": Database may be already in use")
+                .contains("Another process (a tclab serving from this directory");
+        assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
+                .as("the database opens again once the lock is gone").isEqualTo(2);
     }
 
     @Test
