@@ -1,5 +1,6 @@
 package dev.tclab.workshop;
 
+import dev.tclab.http.Quote;
 import jakarta.ws.rs.core.Response;
 
 /** A workshop request refused with a status and one sentence saying what to do next. */
@@ -17,6 +18,6 @@ public class WorkshopRefusal extends RuntimeException {
     }
 
     static WorkshopRefusal notFound(String eventId) {
-        return new WorkshopRefusal(Response.Status.NOT_FOUND, "You have no event " + eventId + ".");
+        return new WorkshopRefusal(Response.Status.NOT_FOUND, "You have no event " + Quote.of(eventId) + ".");
     }
 }
