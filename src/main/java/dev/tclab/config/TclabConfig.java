@@ -43,6 +43,8 @@ public interface TclabConfig {
 
     Quota quota();
 
+    Guessing guessing();
+
     /**
      * Warm pool: {@code tclab.pool."<lesson slug>"=N} keeps N labs of that lesson started and unowned, handed to the
      * next learners who press Start. Pooled labs count against max-running. None by default.
@@ -281,6 +283,36 @@ public interface TclabConfig {
         /** After a burst, one more start per this interval from the same address (token bucket refill). */
         @WithDefault("10s")
         Duration startIntervalPerAddress();
+    }
+
+    /** Limits on guessing secrets (join codes, host passwords), per client address and per target. */
+    interface Guessing {
+        /**
+         * Wrong workshop join codes one client address may send within {@code join-failure-window}; then it waits
+         * (429 with Retry-After). A classroom behind one NAT address shares it.
+         */
+        @WithDefault("10")
+        int joinFailuresPerAddress();
+
+        /** Wrong join codes from all addresses together within {@code join-failure-window} (guessing from many). */
+        @WithDefault("200")
+        int joinFailuresTotal();
+
+        /** The sliding window of the join-code limits. */
+        @WithDefault("1m")
+        Duration joinFailureWindow();
+
+        /** Wrong host passwords that cost nothing; each further one doubles the wait before the next try (1 s, 2 s, ...). */
+        @WithDefault("3")
+        int signInFreeFailures();
+
+        /** Wrong passwords for one host name that lock it for {@code sign-in-lock}; one address may make twice as many. */
+        @WithDefault("10")
+        int signInLockAfter();
+
+        /** How long a locked host name or address waits; failures are also forgotten this long after the last. */
+        @WithDefault("15m")
+        Duration signInLock();
     }
 
     interface Workshop {
