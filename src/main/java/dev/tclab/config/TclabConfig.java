@@ -45,6 +45,8 @@ public interface TclabConfig {
 
     Guessing guessing();
 
+    Sockets sockets();
+
     /**
      * Warm pool: {@code tclab.pool."<lesson slug>"=N} keeps N labs of that lesson started and unowned, handed to the
      * next learners who press Start. Pooled labs count against max-running. None by default.
@@ -313,6 +315,21 @@ public interface TclabConfig {
         /** How long a locked host name or address waits; failures are also forgotten this long after the last. */
         @WithDefault("15m")
         Duration signInLock();
+    }
+
+    /** Bounds on the lab pages' WebSockets (docs/SECURITY.md, "Sockets"). */
+    interface Sockets {
+        /** WebSockets the whole app holds (terminals and statistics); the next is refused with 1013 until one closes. */
+        @WithDefault("2000")
+        int max();
+
+        /** Statistics sockets of one learner; a newer one closes the oldest (4409), as a terminal opened twice does. */
+        @WithDefault("4")
+        int statsPerLearner();
+
+        /** A statistics socket whose page has not taken a frame for this long is closed (1008). */
+        @WithDefault("30s")
+        Duration idleReadTimeout();
     }
 
     interface Workshop {

@@ -17,6 +17,11 @@ public final class SocketCloseCodes {
     /** The container engine does not answer ("try again later"); transient: the page reconnects with backoff. */
     public static final int ENGINE_UNAVAILABLE = 1013;
 
+    /** The server holds as many sockets as it allows ("try again later"); transient: the page reconnects with backoff. */
+    public static final int SERVER_BUSY = 1013;
+    /** The page did not read what was sent to it for a while (policy violation); transient: the page reconnects. */
+    public static final int NOT_READING = 1008;
+
     private SocketCloseCodes() {
     }
 }

@@ -3,6 +3,7 @@ package dev.tclab.terminal;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabSocketAccess;
+import dev.tclab.lab.SocketBudget;
 import dev.tclab.http.SocketErrors;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
@@ -28,6 +29,7 @@ public class TerminalSocket {
 
     private static final Logger LOG = Logger.getLogger(TerminalSocket.class);
     private static final UserData.TypedKey<Attachment> ATTACHMENT = new UserData.TypedKey<>("tclab.terminal");
+    private static final UserData.TypedKey<SocketBudget.Ticket> TICKET = new UserData.TypedKey<>("tclab.terminal.ticket");
 
     /** What a connection is attached to. */
     private record Attachment(Lab lab, TerminalSession session, WebSocketTerminalSink page) {
@@ -37,12 +39,15 @@ public class TerminalSocket {
     private final TerminalSessions sessions;
     private final TerminalHandshake handshake;
     private final ObjectMapper json;
+    private final SocketBudget budget;
 
-    public TerminalSocket(LabSocketAccess access, TerminalSessions sessions, TerminalHandshake handshake, ObjectMapper json) {
+    public TerminalSocket(LabSocketAccess access, TerminalSessions sessions, TerminalHandshake handshake, ObjectMapper json,
+                          SocketBudget budget) {
         this.access = access;
         this.sessions = sessions;
         this.handshake = handshake;
         this.json = json;
+        this.budget = budget;
     }
 
     @OnOpen
@@ -53,6 +58,8 @@ public class TerminalSocket {
                 + "). Stop the lab and start it again.", () -> {
             LabSocketAccess.Grant grant = access.grant(labId);
             TerminalHandshake.requireTerminal(grant.lab(), labId, node);
+            // Only the app-wide cap: a learner's terminals are one per node already (the newest page takes it over).
+            connection.userData().put(TICKET, budget.admit(grant.learner(), "terminal", 0, () -> { }));
             TerminalSession session = sessions.attach(new SessionKey(labId, node, grant.learner()), page);
             connection.userData().put(ATTACHMENT, new Attachment(grant.lab(), session, page));
             page.sendControl(new TerminalFrames.Shell(session.attaches() == 1));
@@ -100,6 +107,10 @@ public class TerminalSocket {
     @OnClose
     @Blocking
     public void close(WebSocketConnection connection) {
+        SocketBudget.Ticket ticket = connection.userData().remove(TICKET);
+        if (ticket != null) {
+            budget.release(ticket);
+        }
         Attachment attachment = connection.userData().remove(ATTACHMENT);
         if (attachment != null) {
             sessions.detach(attachment.session(), attachment.page());
