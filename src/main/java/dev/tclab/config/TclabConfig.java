@@ -228,6 +228,17 @@ public interface TclabConfig {
         /** Output queued for a slow browser beyond this many bytes is skipped (and the learner told), to bound memory. */
         @WithDefault("4194304")
         int maxPendingBytes();
+
+        /**
+         * Input a shell does not read is dropped; a socket whose dropped input passes this many bytes within
+         * {@code flood-window} is closed (4413), so a flood costs the server at most this much work.
+         */
+        @WithDefault("16777216")
+        long maxDroppedBytes();
+
+        /** The window of {@code max-dropped-bytes}. */
+        @WithDefault("10s")
+        Duration floodWindow();
     }
 
     interface Stats {
