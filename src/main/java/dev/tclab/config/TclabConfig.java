@@ -44,6 +44,10 @@ public interface TclabConfig {
 
     Quota quota();
 
+    Guessing guessing();
+
+    Sockets sockets();
+
     /**
      * Warm pool: {@code tclab.pool."<lesson slug>"=N} keeps N labs of that lesson started and unowned, handed to the
      * next learners who press Start. Pooled labs count against max-running. None by default.
@@ -225,6 +229,17 @@ public interface TclabConfig {
         /** Output queued for a slow browser beyond this many bytes is skipped (and the learner told), to bound memory. */
         @WithDefault("4194304")
         int maxPendingBytes();
+
+        /**
+         * Input a shell does not read is dropped; a socket whose dropped input passes this many bytes within
+         * {@code flood-window} is closed (4413), so a flood costs the server at most this much work.
+         */
+        @WithDefault("16777216")
+        long maxDroppedBytes();
+
+        /** The window of {@code max-dropped-bytes}. */
+        @WithDefault("10s")
+        Duration floodWindow();
     }
 
     interface Stats {
@@ -282,6 +297,51 @@ public interface TclabConfig {
         /** After a burst, one more start per this interval from the same address (token bucket refill). */
         @WithDefault("10s")
         Duration startIntervalPerAddress();
+    }
+
+    /** Limits on guessing secrets (join codes, host passwords), per client address and per target. */
+    interface Guessing {
+        /**
+         * Wrong workshop join codes one client address may send within {@code join-failure-window}; then it waits
+         * (429 with Retry-After). A classroom behind one NAT address shares it.
+         */
+        @WithDefault("10")
+        int joinFailuresPerAddress();
+
+        /** Wrong join codes from all addresses together within {@code join-failure-window} (guessing from many). */
+        @WithDefault("200")
+        int joinFailuresTotal();
+
+        /** The sliding window of the join-code limits. */
+        @WithDefault("1m")
+        Duration joinFailureWindow();
+
+        /** Wrong host passwords that cost nothing; each further one doubles the wait before the next try (1 s, 2 s, ...). */
+        @WithDefault("3")
+        int signInFreeFailures();
+
+        /** Wrong passwords for one host name that lock it for {@code sign-in-lock}; one address may make twice as many. */
+        @WithDefault("10")
+        int signInLockAfter();
+
+        /** How long a locked host name or address waits; failures are also forgotten this long after the last. */
+        @WithDefault("15m")
+        Duration signInLock();
+    }
+
+    /** Bounds on the lab pages' WebSockets (docs/SECURITY.md, "Sockets"). */
+    interface Sockets {
+        /** WebSockets the whole app holds (terminals and statistics); the next is refused with 1013 until one closes. */
+        @WithDefault("2000")
+        int max();
+
+        /** Statistics sockets of one learner; a newer one closes the oldest (4409), as a terminal opened twice does. */
+        @WithDefault("4")
+        int statsPerLearner();
+
+        /** A statistics socket whose page has not taken a frame for this long is closed (1008). */
+        @WithDefault("30s")
+        Duration idleReadTimeout();
     }
 
     interface Workshop {

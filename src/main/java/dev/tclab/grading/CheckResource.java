@@ -4,6 +4,7 @@ import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabService;
 import dev.tclab.learner.CurrentLearner;
 import dev.tclab.http.ApiError;
+import dev.tclab.http.Quote;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -60,7 +61,7 @@ public class CheckResource {
         }
         labs.get(labId, owner);
         // Run ids are random, so a pruned run and one that never was look alike: the answer names both.
-        return ApiError.response(Response.Status.NOT_FOUND, "No check run " + runId + " in this lab: it never ran"
+        return ApiError.response(Response.Status.NOT_FOUND, "No check run " + Quote.of(runId) + " in this lab: it never ran"
                 + " here, or it was pruned (" + retention.rule() + "); press Check again to see where the step stands.");
     }
 

@@ -52,25 +52,33 @@ public class CheckRunner {
     private final MeasurementSlots slots;
     private final Duration loadLead;
     private final Duration earlyServerGrace;
+    private final LinkProof linkProof;
     private final ExecutorService loads = Executors.newCachedThreadPool(WorkerThreads.named("tclab-check-load"));
     private final ReentrantLock severalSlots = new ReentrantLock();
 
     @Inject
-    public CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots) {
-        this(runtime, baselines, slots, LOAD_LEAD);
+    public CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, LinkProof linkProof) {
+        this(runtime, baselines, slots, LOAD_LEAD, EARLY_SERVER_GRACE, linkProof);
     }
 
     CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead) {
         this(runtime, baselines, slots, loadLead, EARLY_SERVER_GRACE);
     }
 
+    /** Without a lab.yml to prove flows against (the unit tests' scripted labs have none). */
     CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead,
                 Duration earlyServerGrace) {
+        this(runtime, baselines, slots, loadLead, earlyServerGrace, new LinkProof(labId -> Optional.empty()));
+    }
+
+    private CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead,
+                        Duration earlyServerGrace, LinkProof linkProof) {
         this.runtime = runtime;
         this.baselines = baselines;
         this.slots = slots;
         this.loadLead = loadLead;
         this.earlyServerGrace = earlyServerGrace;
+        this.linkProof = linkProof;
     }
 
     /**
@@ -486,16 +494,24 @@ public class CheckRunner {
                 outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", server.error()));
                 continue;
             }
-            List<CommandSequence.Step> steps = new ArrayList<>();
-            steps.add(new CommandSequence.Step(cost.applyTo(flow.argv(m.seconds(), server.port())), m.timeout()));
+            LinkProof.Guard guard = linkProof.guard(labId, flow, server.node());
+            if (guard.refusal() != null) {
+                outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", guard.refusal()));
+                continue;
+            }
+            // The flow, between the reads of its client's link counters when it is proven by them (LinkProof).
+            List<CommandSequence.Step> steps = new ArrayList<>(guard.around(
+                    new CommandSequence.Step(cost.applyTo(flow.argv(m.seconds(), server.port())), m.timeout())));
+            int guarded = steps.size();
             after.reads().forEach(r -> steps.add(new CommandSequence.Step(r.argv(), r.timeout())));
             running.put(flow.name(), loads.submit(() -> {
                 List<ExecResult> ran = runtime.execAll(labId, flow.node(), steps);
                 for (int i = 0; i < after.reads().size(); i++) {
                     Measurement read = after.reads().get(i);
-                    after.outcomes().put(read.name(), OutputReader.read(read, ran.get(i + 1)));
+                    after.outcomes().put(read.name(), OutputReader.read(read, ran.get(i + guarded)));
                 }
-                return OutputReader.read(m, ran.get(0));
+                List<ExecResult> around = ran.subList(0, guarded);
+                return guard.judge(around, OutputReader.read(m, around.get(guard.loadIndex())));
             }));
         }
         for (Map.Entry<String, Future<MeasurementOutcome>> e : running.entrySet()) {

@@ -1,5 +1,6 @@
 package dev.tclab.grading;
 
+import dev.tclab.http.Quote;
 import dev.tclab.lab.WorkerThreads;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.Lab;
@@ -97,7 +98,7 @@ public class StepChecks {
         LessonView view = view(lab);
         List<CheckRef> checks = checksOf(view, lab, stepId);
         if (checks.isEmpty()) {
-            throw new StepNotFoundException("Step '" + stepId + "' of lesson '" + lab.lesson() + "' has no checks.");
+            throw new StepNotFoundException("Step " + Quote.of(stepId) + " of lesson '" + lab.lesson() + "' has no checks.");
         }
         return launch(lab, stepId, checks, BaselineSteps.of(view.steps()));
     }
@@ -282,7 +283,7 @@ public class StepChecks {
 
     private static List<CheckRef> checksOf(LessonView view, Lab lab, String stepId) throws StepNotFoundException {
         return view.steps().stream().filter(s -> s.id().equals(stepId)).findFirst()
-                .orElseThrow(() -> new StepNotFoundException("Lesson '" + lab.lesson() + "' has no step '" + stepId + "'."))
+                .orElseThrow(() -> new StepNotFoundException("Lesson '" + lab.lesson() + "' has no step " + Quote.of(stepId) + "."))
                 .checks();
     }
 

@@ -46,7 +46,7 @@ public class HostSetupResource {
         try {
             HostAccount account = body == null ? setup.createFirstHost(null, null, null)
                     : setup.createFirstHost(body.token(), body.name(), body.password());
-            return Response.ok(new HostSessionResource.Me(account.name(), account.admin()))
+            return Response.ok(new HostSessionResource.Me(account.name(), account.admin(), java.util.List.of()))
                     .cookie(HostSessionResource.cookie(sessions.issue(account), (int) sessions.timeout().toSeconds()))
                     .build();
         } catch (HostSetup.Refusal refusal) {

@@ -12,6 +12,15 @@ import java.util.List;
  */
 public record ApiError(String error, List<String> problems) {
 
+    /** A backstop for a sentence that quotes input without {@link Quote}: no error body grows with a request. */
+    static final int MAX_ERROR_CHARS = 2000;
+
+    public ApiError {
+        if (error != null && error.length() > MAX_ERROR_CHARS) {
+            error = error.substring(0, MAX_ERROR_CHARS) + "…";
+        }
+    }
+
     public static Response response(Response.Status status, String error) {
         return response(status, error, List.of());
     }

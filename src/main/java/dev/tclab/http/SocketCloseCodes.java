@@ -12,10 +12,17 @@ public final class SocketCloseCodes {
     public static final int LAB_NOT_FOUND = 4404;
     /** The same terminal was opened in another tab or window, which took it over. */
     public static final int TAKEN_OVER = 4409;
+    /** The terminal got far more input than its shell reads (a flood); final, as a reload starts clean. */
+    public static final int FLOODING = 4413;
     /** A message above the size limit (64 KiB); transient: the page reconnects. */
     public static final int TOO_BIG = 1009;
     /** The container engine does not answer ("try again later"); transient: the page reconnects with backoff. */
     public static final int ENGINE_UNAVAILABLE = 1013;
+
+    /** The server holds as many sockets as it allows ("try again later"); transient: the page reconnects with backoff. */
+    public static final int SERVER_BUSY = 1013;
+    /** The page did not read what was sent to it for a while (policy violation); transient: the page reconnects. */
+    public static final int NOT_READING = 1008;
 
     private SocketCloseCodes() {
     }

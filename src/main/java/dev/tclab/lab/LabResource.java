@@ -3,6 +3,7 @@ package dev.tclab.lab;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.learner.CurrentLearner;
 import dev.tclab.http.ApiError;
+import dev.tclab.http.Quote;
 import io.smallrye.common.annotation.Blocking;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
@@ -56,7 +57,7 @@ public class LabResource {
         }
         Topology topology = topologies.topologyFor(request.lesson()).orElse(null);
         if (topology == null) {
-            return ApiError.response(Response.Status.NOT_FOUND, "There is no lesson '" + request.lesson() + "'.");
+            return ApiError.response(Response.Status.NOT_FOUND, "There is no lesson " + Quote.of(request.lesson()) + ".");
         }
         String owner = learner.id();
         if (onePerLearner) {

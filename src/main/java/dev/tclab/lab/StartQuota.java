@@ -1,7 +1,7 @@
 package dev.tclab.lab;
 
+import dev.tclab.client.Clients;
 import dev.tclab.config.TclabConfig;
-import io.netty.util.NetUtil;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +43,7 @@ public class StartQuota {
 
     /** The admission for a start from {@code clientAddress} (an IP address), for {@link LabService#startOrGet}. */
     public StartAdmission from(String clientAddress) {
-        String client = clientOf(clientAddress);
+        String client = Clients.of(clientAddress);
         return lab -> admit(client, lab);
     }
 
@@ -92,38 +91,6 @@ public class StartQuota {
         }
         lab.admittedFrom(client);
         admitted.add(lab);
-    }
-
-    /**
-     * The client an address belongs to: the address itself, or its /64 network for IPv6. Never a name lookup: what
-     * is not an IP literal (a forwarded header may say anything) is its own client, as written.
-     */
-    static String clientOf(String address) {
-        if (address == null || address.isBlank()) {
-            return "unknown";
-        }
-        byte[] ip = NetUtil.createByteArrayFromIpAddressString(address);
-        if (ip == null) {
-            return address;
-        }
-        if (ip.length == 16 && ipv4Mapped(ip)) {
-            return NetUtil.bytesToIpAddress(Arrays.copyOfRange(ip, 12, 16));
-        }
-        if (ip.length == 16) {
-            Arrays.fill(ip, 8, 16, (byte) 0);
-            return NetUtil.bytesToIpAddress(ip) + "/64";
-        }
-        return NetUtil.bytesToIpAddress(ip);
-    }
-
-    /** {@code ::ffff:a.b.c.d}: an IPv4 client as a dual-stack socket sees it. */
-    private static boolean ipv4Mapped(byte[] ip) {
-        for (int i = 0; i < 10; i++) {
-            if (ip[i] != 0) {
-                return false;
-            }
-        }
-        return ip[10] == (byte) 0xff && ip[11] == (byte) 0xff;
     }
 
     /** Starts allowed now and then: {@code capacity} at once, refilled by one every {@code interval}. */

@@ -1,5 +1,6 @@
 package dev.tclab.lesson;
 
+import dev.tclab.http.Quote;
 import dev.tclab.lab.KernelCapabilities;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizAttempt;
@@ -32,7 +33,7 @@ public class LearnerLessons {
     }
 
     public Lesson lesson(String slug) throws LessonNotFoundException {
-        return catalog.lesson(slug).orElseThrow(() -> new LessonNotFoundException("There is no lesson '" + slug + "'."));
+        return catalog.lesson(slug).orElseThrow(() -> new LessonNotFoundException("There is no lesson " + Quote.of(slug) + "."));
     }
 
     /** A lesson that exists and is not broken, so its lab, pages and checks can be used. */
@@ -63,7 +64,7 @@ public class LearnerLessons {
             throws LessonNotFoundException, LessonBrokenException, QuizGrader.InvalidAnswerException {
         Lesson lesson = openable(slug);
         Quiz quiz = view(lesson, learner).quiz(quizId).orElseThrow(() ->
-                new LessonNotFoundException("Lesson '" + slug + "' has no quiz '" + quizId + "'."));
+                new LessonNotFoundException("Lesson " + Quote.of(slug) + " has no quiz " + Quote.of(quizId) + "."));
         QuizGrader.Result result = QuizGrader.grade(quiz, choices);
         results.record(learner, slug, new QuizAttempt(quizId, List.copyOf(QuizGrader.validChoices(quiz, choices)),
                 result.correct()));

@@ -5,6 +5,8 @@ import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.NodeNotFoundException;
 import dev.tclab.lab.Topology;
 import dev.tclab.lab.LabSocketAccess;
+import dev.tclab.lab.SocketBudget;
+import dev.tclab.config.TclabConfig;
 import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.http.SocketRefusedException;
 import dev.tclab.http.SocketErrors;
@@ -19,6 +21,7 @@ import io.quarkus.websockets.next.UserData;
 import io.quarkus.websockets.next.WebSocket;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.common.annotation.Blocking;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jboss.logging.Logger;
@@ -32,6 +35,8 @@ public class StatsSocket {
 
     private static final Logger LOG = Logger.getLogger(StatsSocket.class);
     private static final UserData.TypedKey<Watching> WATCHING = new UserData.TypedKey<>("tclab.stats");
+    private static final UserData.TypedKey<SocketBudget.Ticket> TICKET = new UserData.TypedKey<>("tclab.stats.ticket");
+    private static final String KIND = "statistics";
 
     /** The nodes and how many latency probes a connection watches. */
     private record Watching(String labId, List<String> nodes, int probes, WebSocketStatsViewer viewer) {
@@ -42,23 +47,36 @@ public class StatsSocket {
     private final StatsHistory history;
     private final ProbeHub probes;
     private final ObjectMapper json;
+    private final SocketBudget budget;
+    private final int perLearner;
+    private final Duration idleReadTimeout;
 
     public StatsSocket(LabSocketAccess access, StatsHub hub, StatsHistory history, ProbeHub probes,
-            ObjectMapper json) {
+            ObjectMapper json, SocketBudget budget, TclabConfig config) {
         this.access = access;
         this.hub = hub;
         this.history = history;
         this.probes = probes;
         this.json = json;
+        this.budget = budget;
+        this.perLearner = config.sockets().statsPerLearner();
+        this.idleReadTimeout = config.sockets().idleReadTimeout();
+    }
+
+    private WebSocketStatsViewer viewer(WebSocketConnection connection) {
+        return new WebSocketStatsViewer(connection, json, idleReadTimeout);
     }
 
     @OnOpen
     @Blocking
     public void open(WebSocketConnection connection, @PathParam String labId) {
-        WebSocketStatsViewer viewer = new WebSocketStatsViewer(connection, json);
+        WebSocketStatsViewer viewer = viewer(connection);
         List<String> watched = new ArrayList<>();
         try {
             LabSocketAccess.Grant grant = access.grant(labId);
+            connection.userData().put(TICKET, budget.admit(grant.learner(), KIND, perLearner,
+                    () -> viewer.close(SocketCloseCodes.TAKEN_OVER, "The statistics were opened in a newer page, "
+                            + "which took them over; reload this page to see them here.")));
             Topology topology = grant.lab().topology();
             // Before the live samples, so the page draws the recent past first and the live ones after it.
             history.frame(labId).ifPresent(viewer::send);
@@ -106,13 +124,16 @@ public class StatsSocket {
         if (!SocketErrors.isTooBig(error)) {
             LOG.errorf(error, "statistics socket %s failed", connection.id());
         }
-        new WebSocketStatsViewer(connection, json)
-                .close(SocketErrors.closeCode(error), SocketErrors.explain(error, "statistics"));
+        viewer(connection).close(SocketErrors.closeCode(error), SocketErrors.explain(error, "statistics"));
     }
 
     @OnClose
     @Blocking
     public void close(WebSocketConnection connection) {
+        SocketBudget.Ticket ticket = connection.userData().remove(TICKET);
+        if (ticket != null) {
+            budget.release(ticket);
+        }
         Watching watching = connection.userData().remove(WATCHING);
         if (watching != null) {
             watching.nodes().forEach(node -> hub.unwatch(watching.labId(), node, watching.viewer()));

@@ -5,10 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.http.SocketCloseCodes;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
-/** Sends samples to one page. A page that cannot keep up misses samples rather than queueing them without bound. */
+/**
+ * Sends samples to one page. A page that cannot keep up misses samples rather than queueing them without bound, and
+ * one that takes nothing for the idle-read timeout (a script that opened the socket and never reads) is closed.
+ */
 final class WebSocketStatsViewer implements StatsViewer {
 
     private static final int MAX_IN_FLIGHT = 32;
@@ -19,24 +24,50 @@ final class WebSocketStatsViewer implements StatsViewer {
     private final ObjectMapper json;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicLong inFlightChars = new AtomicLong();
+    private final long idleReadNanos;
+    private final LongSupplier nanoTime;
+    /** When the page last took a frame, or when a frame began to wait for it ({@link #nanoTime}). */
+    private volatile long lastProgress;
 
-    WebSocketStatsViewer(WebSocketConnection connection, ObjectMapper json) {
+    WebSocketStatsViewer(WebSocketConnection connection, ObjectMapper json, Duration idleReadTimeout) {
+        this(connection, json, idleReadTimeout, System::nanoTime);
+    }
+
+    WebSocketStatsViewer(WebSocketConnection connection, ObjectMapper json, Duration idleReadTimeout,
+                         LongSupplier nanoTime) {
         this.connection = connection;
         this.json = json;
+        this.idleReadNanos = idleReadTimeout.toNanos();
+        this.nanoTime = nanoTime;
+        this.lastProgress = nanoTime.getAsLong();
     }
 
     @Override
     public void send(String frame) {
-        if (connection.isClosed() || inFlight.get() >= MAX_IN_FLIGHT || inFlightChars.get() > MAX_IN_FLIGHT_CHARS) {
+        if (connection.isClosed()) {
             return;
         }
-        inFlight.incrementAndGet();
+        if (inFlight.get() > 0 && nanoTime.getAsLong() - lastProgress > idleReadNanos) {
+            // A frame (the history frame is up to 4 MiB, copied per socket) has waited that long: nobody reads.
+            connection.close(new CloseReason(SocketCloseCodes.NOT_READING, "not reading"))
+                    .subscribe().with(ok -> { }, failure -> { });
+            return;
+        }
+        if (inFlight.get() >= MAX_IN_FLIGHT || inFlightChars.get() > MAX_IN_FLIGHT_CHARS) {
+            return;
+        }
+        if (inFlight.getAndIncrement() == 0) {
+            lastProgress = nanoTime.getAsLong();
+        }
         inFlightChars.addAndGet(frame.length());
         Runnable sent = () -> {
             inFlight.decrementAndGet();
             inFlightChars.addAndGet(-frame.length());
         };
-        connection.sendText(frame).subscribe().with(ok -> sent.run(), failure -> sent.run());
+        connection.sendText(frame).subscribe().with(ok -> {
+            lastProgress = nanoTime.getAsLong();
+            sent.run();
+        }, failure -> sent.run());
     }
 
     @Override

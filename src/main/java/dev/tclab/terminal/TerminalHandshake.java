@@ -1,5 +1,6 @@
 package dev.tclab.terminal;
 
+import dev.tclab.http.Quote;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.http.SocketCloseCodes;
@@ -59,7 +60,7 @@ class TerminalHandshake {
     static void requireTerminal(Lab lab, String labId, String node) throws SocketRefusedException {
         if (!lab.topology().interactiveNodes().contains(node)) {
             throw new SocketRefusedException(SocketCloseCodes.BAD_REQUEST,
-                    "Lab " + labId + " has no node '" + node + "' with a terminal.");
+                    "Lab " + Quote.of(labId) + " has no node " + Quote.of(node) + " with a terminal.");
         }
     }
 }

@@ -169,12 +169,13 @@ final class TerminalSession implements StreamListener {
     /**
      * Types into the shell: queues the bytes for the exec's stdin, never blocking (it runs on the event loop). When
      * the shell does not read and its queue is full, the bytes are dropped and the learner told once, in the
-     * terminal: websockets-next cannot pause reading a socket, and a note says more than a stalled paste.
+     * terminal: websockets-next cannot pause reading a socket, and a note says more than a stalled paste. False when
+     * the input was dropped.
      */
-    void write(byte[] input) {
+    boolean write(byte[] input) {
         ProcessStream target = running();
         if (target == null) {
-            return;
+            return true;
         }
         boolean taken = target.write(input);
         synchronized (lock) {
@@ -183,6 +184,7 @@ final class TerminalSession implements StreamListener {
             }
             inputDropped = !taken;
         }
+        return taken;
     }
 
     void resize(int columns, int rows) {

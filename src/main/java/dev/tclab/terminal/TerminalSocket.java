@@ -2,7 +2,10 @@ package dev.tclab.terminal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.lab.Lab;
+import dev.tclab.config.TclabConfig;
+import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.lab.LabSocketAccess;
+import dev.tclab.lab.SocketBudget;
 import dev.tclab.http.SocketErrors;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
@@ -15,6 +18,7 @@ import io.quarkus.websockets.next.WebSocket;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.NonBlocking;
+import java.time.Duration;
 import java.time.Instant;
 import org.jboss.logging.Logger;
 
@@ -28,21 +32,29 @@ public class TerminalSocket {
 
     private static final Logger LOG = Logger.getLogger(TerminalSocket.class);
     private static final UserData.TypedKey<Attachment> ATTACHMENT = new UserData.TypedKey<>("tclab.terminal");
+    private static final UserData.TypedKey<SocketBudget.Ticket> TICKET = new UserData.TypedKey<>("tclab.terminal.ticket");
 
-    /** What a connection is attached to. */
-    private record Attachment(Lab lab, TerminalSession session, WebSocketTerminalSink page) {
+    /** What a connection is attached to, and the input its shell dropped. */
+    private record Attachment(Lab lab, TerminalSession session, WebSocketTerminalSink page, InputFlood flood) {
     }
 
     private final LabSocketAccess access;
     private final TerminalSessions sessions;
     private final TerminalHandshake handshake;
     private final ObjectMapper json;
+    private final SocketBudget budget;
+    private final long maxDroppedBytes;
+    private final Duration floodWindow;
 
-    public TerminalSocket(LabSocketAccess access, TerminalSessions sessions, TerminalHandshake handshake, ObjectMapper json) {
+    public TerminalSocket(LabSocketAccess access, TerminalSessions sessions, TerminalHandshake handshake, ObjectMapper json,
+                          SocketBudget budget, TclabConfig config) {
         this.access = access;
         this.sessions = sessions;
         this.handshake = handshake;
         this.json = json;
+        this.budget = budget;
+        this.maxDroppedBytes = config.terminal().maxDroppedBytes();
+        this.floodWindow = config.terminal().floodWindow();
     }
 
     @OnOpen
@@ -53,8 +65,11 @@ public class TerminalSocket {
                 + "). Stop the lab and start it again.", () -> {
             LabSocketAccess.Grant grant = access.grant(labId);
             TerminalHandshake.requireTerminal(grant.lab(), labId, node);
+            // Only the app-wide cap: a learner's terminals are one per node already (the newest page takes it over).
+            connection.userData().put(TICKET, budget.admit(grant.learner(), "terminal", 0, () -> { }));
             TerminalSession session = sessions.attach(new SessionKey(labId, node, grant.learner()), page);
-            connection.userData().put(ATTACHMENT, new Attachment(grant.lab(), session, page));
+            connection.userData().put(ATTACHMENT, new Attachment(grant.lab(), session, page,
+                    new InputFlood(maxDroppedBytes, floodWindow, System.nanoTime())));
             page.sendControl(new TerminalFrames.Shell(session.attaches() == 1));
         });
     }
@@ -67,9 +82,15 @@ public class TerminalSocket {
     @NonBlocking
     public void input(WebSocketConnection connection, byte[] keystrokes) {
         Attachment attachment = connection.userData().get(ATTACHMENT);
-        if (attachment != null) {
-            attachment.lab().touch(Instant.now());
-            attachment.session().write(keystrokes);
+        if (attachment == null || attachment.flood().over()) {
+            return; // closing already: what still arrives is not read into the shell's queue
+        }
+        attachment.lab().touch(Instant.now());
+        if (!attachment.session().write(keystrokes)
+                && attachment.flood().dropped(keystrokes.length, System.nanoTime())) {
+            attachment.page().close(SocketCloseCodes.FLOODING, "More input arrived than the shell reads ("
+                    + (maxDroppedBytes >> 20) + " MiB dropped within " + floodWindow.toSeconds() + " s), so this "
+                    + "terminal connection was closed. Stop what sends it, then reload the page: the shell is kept.");
         }
     }
 
@@ -100,6 +121,10 @@ public class TerminalSocket {
     @OnClose
     @Blocking
     public void close(WebSocketConnection connection) {
+        SocketBudget.Ticket ticket = connection.userData().remove(TICKET);
+        if (ticket != null) {
+            budget.release(ticket);
+        }
         Attachment attachment = connection.userData().remove(ATTACHMENT);
         if (attachment != null) {
             sessions.detach(attachment.session(), attachment.page());

@@ -2,6 +2,7 @@ package dev.tclab.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.http.Quote;
 import dev.tclab.yaml.FileProblem;
 import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.Lesson;
@@ -125,7 +126,7 @@ public class LessonApi {
         for (JsonNode choice : root.get("choices")) {
             if (!choice.isInt()) {
                 throw new QuizGrader.InvalidAnswerException("Choices are option indexes (whole numbers from 0), found "
-                        + choice + ". " + ANSWER_SHAPE);
+                        + Quote.of(choice.toString()) + ". " + ANSWER_SHAPE);
             }
             choices.add(choice.intValue());
         }

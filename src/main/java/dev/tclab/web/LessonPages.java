@@ -1,5 +1,6 @@
 package dev.tclab.web;
 
+import dev.tclab.http.Quote;
 import dev.tclab.grading.StepProgress;
 import dev.tclab.lab.KernelCapabilities;
 import dev.tclab.lab.Lab;
@@ -174,7 +175,7 @@ public class LessonPages {
             try {
                 indexes.add(Integer.parseInt(c.strip()));
             } catch (NumberFormatException e) {
-                throw new QuizGrader.InvalidAnswerException("'" + c + "' is not an option number.");
+                throw new QuizGrader.InvalidAnswerException(Quote.of(c) + " is not an option number.");
             }
         }
         return indexes;

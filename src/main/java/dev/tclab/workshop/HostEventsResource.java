@@ -1,5 +1,6 @@
 package dev.tclab.workshop;
 
+import dev.tclab.http.Quote;
 import dev.tclab.host.CurrentHost;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.Lab;
@@ -244,7 +245,7 @@ public class HostEventsResource {
 
     private Seat seat(WorkshopEvent event, String learner) {
         return workshops.seats(event.id()).stream().filter(s -> s.learnerId().equals(learner)).findFirst()
-                .orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND, "No learner " + learner + " joined this event."));
+                .orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND, "No learner " + Quote.of(learner) + " joined this event."));
     }
 
     /** The learner's live labs of the event's lessons; refused (409) when there is none to act on. */

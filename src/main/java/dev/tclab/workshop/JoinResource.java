@@ -2,12 +2,15 @@ package dev.tclab.workshop;
 
 import dev.tclab.learner.CurrentLearner;
 import io.smallrye.common.annotation.Blocking;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.SocketAddress;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;
@@ -30,25 +33,27 @@ public class JoinResource {
 
     private final WorkshopService workshops;
     private final CurrentLearner learner;
+    private final JoinGuesses guesses;
 
-    public JoinResource(WorkshopService workshops, CurrentLearner learner) {
+    public JoinResource(WorkshopService workshops, CurrentLearner learner, JoinGuesses guesses) {
         this.workshops = workshops;
         this.learner = learner;
+        this.guesses = guesses;
     }
 
     @GET
     @Path("join/{code}")
-    public EventPreview preview(@PathParam("code") String code) {
-        WorkshopEvent event = workshops.openEvent(code);
+    public EventPreview preview(@PathParam("code") String code, @Context HttpServerRequest http) {
+        WorkshopEvent event = guesses.attempt(address(http), () -> workshops.openEvent(code));
         return new EventPreview(event.title(), event.lessons(), event.status(workshops.now()), event.end().orElse(null));
     }
 
     @POST
     @Path("join")
     @Consumes(MediaType.APPLICATION_JSON)
-    public LearnersEvent join(JoinRequest request) {
-        Seat seat = workshops.join(request == null ? null : request.code(), learner.id(),
-                request == null ? null : request.name());
+    public LearnersEvent join(JoinRequest request, @Context HttpServerRequest http) {
+        Seat seat = guesses.attempt(address(http), () -> workshops.join(request == null ? null : request.code(),
+                learner.id(), request == null ? null : request.name()));
         return mine(seat).orElseThrow();
     }
 
@@ -58,6 +63,12 @@ public class JoinResource {
     public Response mine() {
         return workshops.seatOf(learner.id()).flatMap(this::mine).map(m -> Response.ok(m).build())
                 .orElseGet(() -> Response.noContent().build());
+    }
+
+    /** The peer's address, or the forwarded client's when quarkus.http.proxy.* trusts the proxy. */
+    private static String address(HttpServerRequest http) {
+        SocketAddress peer = http.remoteAddress();
+        return peer == null ? null : peer.hostAddress();
     }
 
     private Optional<LearnersEvent> mine(Seat seat) {

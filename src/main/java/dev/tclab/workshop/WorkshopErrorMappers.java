@@ -9,6 +9,8 @@ public class WorkshopErrorMappers {
 
     @ServerExceptionMapper
     public Response refused(WorkshopRefusal e) {
-        return ApiError.response(e.status(), e.getMessage());
+        Response response = ApiError.response(e.status(), e.getMessage());
+        return e.retryAfter() == null ? response : Response.fromResponse(response)
+                .header("Retry-After", Math.max(1, (e.retryAfter().toMillis() + 999) / 1000)).build();
     }
 }

@@ -1,5 +1,6 @@
 package dev.tclab.workshop;
 
+import dev.tclab.http.Quote;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.host.CurrentHost;
 import dev.tclab.lesson.Lesson;
@@ -61,7 +62,7 @@ public class WorkshopService {
         for (String slug : lessons) {
             Optional<Lesson> lesson = catalog.lesson(slug);
             if (lesson.isEmpty() || lesson.get().broken()) {
-                problems.add("There is no working lesson '" + slug + "'; pick one from the lesson list.");
+                problems.add("There is no working lesson " + Quote.of(slug) + "; pick one from the lesson list.");
             }
         }
         if (lessons.stream().distinct().count() != lessons.size()) {

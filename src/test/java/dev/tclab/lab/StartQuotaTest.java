@@ -114,11 +114,6 @@ class StartQuotaTest {
         quota.from("2001:db8:1:2::1").admit(lab("a"));
         assertThrows(QuotaExceededException.class, () -> quota.from("2001:db8:1:2:ffff::9").admit(lab("b")));
         quota.from("2001:db8:1:3::1").admit(lab("c"));
-        assertEquals("2001:db8:1:2::/64", StartQuota.clientOf("2001:db8:1:2:abcd::1"));
-        assertEquals("192.0.2.7", StartQuota.clientOf("192.0.2.7"));
-        assertEquals("192.0.2.7", StartQuota.clientOf("::ffff:192.0.2.7"), "an IPv4 client of a dual-stack socket");
-        assertEquals("999.1.1.1", StartQuota.clientOf("999.1.1.1"), "not an address, and not looked up");
-        assertEquals("tclab.example", StartQuota.clientOf("tclab.example"));
     }
 
     @Test

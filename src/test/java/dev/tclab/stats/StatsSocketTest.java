@@ -30,4 +30,19 @@ class StatsSocketTest extends FakeLearnerLabTest {
             assertThat(socket.nextText(WAIT)).contains("\"type\":\"error\"").contains("takes no messages");
         }
     }
+
+    @Test
+    void shouldLetTheNewestOfALearnersStatisticsSocketsWinAtTheLimit() throws Exception {
+        // Issue 25, row 2: 6,000 statistics sockets of one learner were all accepted; now a fifth closes the first.
+        try (TestSocket first = openStats(cookie); TestSocket second = openStats(cookie);
+             TestSocket third = openStats(cookie); TestSocket fourth = openStats(cookie)) {
+            second.sendText("still here?");
+            assertThat(second.nextText(WAIT)).contains("takes no messages");
+            try (TestSocket fifth = openStats(cookie)) {
+                assertThat(first.awaitClose(WAIT)).isEqualTo(4409);
+                fifth.sendText("hello");
+                assertThat(fifth.nextText(WAIT)).contains("takes no messages");
+            }
+        }
+    }
 }

@@ -99,7 +99,7 @@ class TerminalDockerIT {
     @Test
     void shouldRefuseOtherLearnersAndOtherOrigins() throws Exception {
         try (TestSocket stranger = open("client", learnerIds.sign(learnerIds.newId()))) {
-            assertTrue(stranger.nextText(WAIT).contains("No lab " + labId + " of yours"));
+            assertTrue(stranger.nextText(WAIT).contains("No lab '" + labId + "' of yours"));
             assertEquals(SocketCloseCodes.LAB_NOT_FOUND, stranger.awaitClose(WAIT));
         }
         assertThrows(ExecutionException.class, () -> TestSocket.open(base,
@@ -131,9 +131,13 @@ class TerminalDockerIT {
         }
     }
 
-    /** Issue 10, row 1: 150 MB sent in 0.6 s to a shell that does not read cost 148 MB of heap while it lived. */
+    /**
+     * Issue 10, row 1: 150 MB sent in 0.6 s to a shell that does not read cost 148 MB of heap while it lived. Issue 25,
+     * row 3: 1 GB in 65 KB frames was dropped correctly but cost a core and 1.46 GB of allocations while it ran; now
+     * the socket is closed (4413) once 16 MiB were dropped within 10 s, so the rest is never read.
+     */
     @Test
-    void shouldDropInputAShellDoesNotReadTellTheLearnerAndKeepTheHeapBounded() throws Exception {
+    void shouldDropInputAShellDoesNotReadTellTheLearnerAndCloseAFloodingSocket() throws Exception {
         try (TestSocket socket = open("client", cookie)) {
             socket.sendBinary("stty -icanon; sleep 999\r");
             Thread.sleep(500);
@@ -141,14 +145,20 @@ class TerminalDockerIT {
             byte[] message = new byte[64 * 1024 - 1];
             java.util.Arrays.fill(message, (byte) 'a');
             long start = System.nanoTime();
-            for (long sent = 0; sent < 150_000_000L; sent += message.length) {
-                socket.sendBinary(message);
+            long sent = 0;
+            try {
+                for (; sent < 1_000_000_000L; sent += message.length) {
+                    socket.sendBinary(message);
+                }
+            } catch (java.util.concurrent.CompletionException closed) {
+                // The server closed the socket; nothing more can be sent.
             }
+            assertEquals(4413, socket.awaitClose(WAIT), "a flooding socket is closed with 4413");
             double seconds = (System.nanoTime() - start) / 1e9;
-            socket.awaitOutput(out -> out.contains("[tclab: input dropped"), WAIT);
             long retained = RetainedHeap.bytes() - before;
-            System.out.printf("150 MB sent to a shell that does not read, in %.1f s: retained heap +%d MiB%n",
-                    seconds, RetainedHeap.mib(retained));
+            System.out.printf("flood into a shell that does not read: %d MB sent in %.1f s before the close; retained "
+                    + "heap +%d MiB%n", sent / 1_000_000, seconds, RetainedHeap.mib(retained));
+            assertTrue(sent < 200_000_000L, "the socket closed long before 1 GB: " + sent);
             // The queue's 1 MiB, the engine connection's buffers, and room for the JVM's noise.
             assertTrue(retained < 32L << 20, "retained heap below 32 MiB: " + retained);
             assertEquals(1, socket.output().split("\\[tclab: input dropped", -1).length - 1, "told once, not per message");

@@ -5,6 +5,7 @@ import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.http.ApiError;
+import dev.tclab.http.Quote;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -55,7 +56,7 @@ public class SelfTestResource {
         }
         Optional<Lesson> lesson = catalog.lesson(slug);
         if (lesson.isEmpty()) {
-            return ApiError.response(Response.Status.NOT_FOUND, "There is no lesson '" + slug + "'.");
+            return ApiError.response(Response.Status.NOT_FOUND, "There is no lesson " + Quote.of(slug) + ".");
         }
         return Response.ok(selfTest.run(lesson.get(), count, LOG::info)).build();
     }

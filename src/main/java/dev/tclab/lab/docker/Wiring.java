@@ -19,8 +19,21 @@ import java.util.Map;
  * PID namespace (to name the nodes' namespaces by pid), so it runs in a helper container of the app, never in a lab
  * node and never privileged. The helper lives as long as the app: one exec per lab start costs ~50 ms, where a
  * fresh helper container per lab would add the cost of a container create and start to every lab start.
+ *
+ * <p>In the same exec it takes each node's {@code /dev} from the learner (issue 25, row 6): the engine mounts it as a
+ * writable tmpfs with exec, and no mount option reaches it (a tmpfs of our own on {@code /dev} drops the engine's
+ * {@code /dev/pts}, so no terminal). Owned by nobody with mode 755, it stays readable, and the learner's root, which
+ * has no CAP_DAC_OVERRIDE, CAP_FOWNER or CAP_CHOWN, can no longer create, change or run a file there. The helper
+ * needs CAP_CHOWN and CAP_NET_RAW for that (see {@link #CAPABILITIES}).
  */
 final class Wiring {
+
+    /**
+     * NET_ADMIN for the links; CHOWN for /dev; NET_RAW only because the kernel lets a process reach another's
+     * {@code /proc/<pid>/root} only when it holds every capability the other holds (the nodes have NET_RAW).
+     */
+    private static final List<Capability> CAPABILITIES = List.of(Capability.NET_ADMIN, Capability.NET_RAW,
+            Capability.CHOWN);
 
     private final DockerClient docker;
     private final String instance;
@@ -35,17 +48,22 @@ final class Wiring {
         this.name = "tclab-wiring-" + instance;
     }
 
+    /** Seals each node's {@code /dev} (see above) and creates the links, in one exec. */
     void connect(List<Topology.Link> links, Map<String, Long> pids, Duration timeout) throws LabStartException {
-        if (links.isEmpty()) {
-            return;
-        }
         Map<String, String> namespaceOf = new java.util.HashMap<>();
         pids.forEach((node, pid) -> namespaceOf.put(node, Long.toString(pid)));
-        ExecResult result = runInHelper(LabScripts.vethLinks(links, namespaceOf), timeout);
+        ExecResult result = runInHelper(sealDevices(pids.values()) + LabScripts.vethLinks(links, namespaceOf), timeout);
         if (!result.ok()) {
             throw new LabStartException("wiring the links failed: " + (result.stderr() + result.stdout()).trim()
                     + " (node pids " + pids + ")");
         }
+    }
+
+    /** The nodes' /dev directories, reached through their init processes, given to nobody (uid 65534). */
+    static String sealDevices(java.util.Collection<Long> pids) {
+        StringBuilder script = new StringBuilder("set -e\n");
+        pids.forEach(pid -> script.append("chown 65534 /proc/").append(pid).append("/root/dev\n"));
+        return script.toString();
     }
 
     /**
@@ -67,9 +85,13 @@ final class Wiring {
         }
     }
 
+    /** Running, and made by this version (a helper left by an older app lacks CAP_CHOWN: it is replaced). */
     private boolean helperRunning() {
         try {
-            return Boolean.TRUE.equals(docker.inspectContainerCmd(name).exec().getState().getRunning());
+            var helper = docker.inspectContainerCmd(name).exec();
+            Capability[] added = helper.getHostConfig().getCapAdd();
+            return Boolean.TRUE.equals(helper.getState().getRunning())
+                    && added != null && List.of(added).containsAll(CAPABILITIES);
         } catch (NotFoundException e) {
             return false;
         }
@@ -90,7 +112,7 @@ final class Wiring {
                 .withNetworkMode("none")
                 .withPidMode("host")
                 .withCapDrop(Capability.ALL)
-                .withCapAdd(Capability.NET_ADMIN)
+                .withCapAdd(CAPABILITIES.toArray(Capability[]::new))
                 .withSecurityOpts(List.of("no-new-privileges"))
                 .withMemory(64L * 1024 * 1024)
                 .withPidsLimit(64L)

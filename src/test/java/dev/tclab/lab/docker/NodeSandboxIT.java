@@ -78,6 +78,27 @@ class NodeSandboxIT {
     }
 
     @Test
+    void shouldListEveryPlaceALearnerCanWriteOrRunAProgramExactly() {
+        // Issue 25, row 6: a learner wrote and ran a program in /dev (the engine's tmpfs, writable with exec). Every
+        // mount point in the node is tried as root: copy a program there, then run it. docs/SECURITY.md lists these.
+        ExecResult places = inNode("client", """
+                for d in $(awk '{print $5}' /proc/self/mountinfo | sort -u); do
+                  [ -d "$d" ] || continue
+                  f="$d/.tclab-probe"
+                  if cp /bin/true "$f" 2>/dev/null; then
+                    if "$f" 2>/dev/null; then echo "write+exec $d"; else echo "write $d"; fi
+                  fi
+                  rm -f "$f" 2>/dev/null
+                done
+                true""", 30);
+        assertTrue(places.ok(), places.stderr());
+        assertThat(places.stdout().lines().sorted().toList())
+                .containsExactly("write /dev/shm", "write /run", "write /tmp", "write+exec /root");
+        ExecResult dev = inNode("client", "touch /dev/x; chmod 777 /dev; echo ok > /dev/null && tty </dev/null; true", 10);
+        assertThat(dev.stderr()).contains("cannot touch '/dev/x': Permission denied", "Operation not permitted");
+    }
+
+    @Test
     void shouldKeepWhatTheLessonsNeedWorking() {
         assertTrue(inNode("server", "pgrep -x iperf3", 10).ok(), "the setup's iperf3 -s -D runs on a read-only root");
         ExecResult upload = inNode("client",
