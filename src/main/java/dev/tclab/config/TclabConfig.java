@@ -78,6 +78,20 @@ public interface TclabConfig {
         @WithDefault("4")
         int concurrentStarts();
 
+        /**
+         * How long the warm pool waits after the latest Start (a hand-out or a learner's start) before it starts
+         * labs again: a class pressing Start at once is answered before the engine is busy refilling.
+         */
+        @WithDefault("3s")
+        Duration poolRefillQuiet();
+
+        /**
+         * Most pooled labs starting at once while the pool refills; fewer than concurrent-starts, so that a learner's
+         * start always finds a start worker free.
+         */
+        @WithDefault("2")
+        int poolRefillStarts();
+
         /** A lab nobody has touched for this long is stopped. */
         @WithDefault("45m")
         Duration idleTimeout();

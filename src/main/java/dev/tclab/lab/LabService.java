@@ -55,6 +55,7 @@ public class LabService {
     private final LabStarter starter;
     private final WarmPoolKeeper poolKeeper;
     private final ReplicaSync replicas;
+    private final Event<PooledLabReady> pooledReady;
 
     public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, Event<LabAdopted> adopted,
                       Event<PooledLabReady> pooledReady,
@@ -64,6 +65,7 @@ public class LabService {
         this.config = config.lab();
         this.ended = ended;
         this.adopted = adopted;
+        this.pooledReady = pooledReady;
         this.registry = registry;
         this.topologies = topologies;
         this.watchers = watchers;
@@ -73,10 +75,11 @@ public class LabService {
         this.terms = new LabTermsPolicy(this.config, termSources);
         this.starter = new LabStarter(runtime, registry, metrics, this.config.concurrentStarts(), this::forget,
                 this::startFailed,
-                lab -> pooledReady.fireAsync(new PooledLabReady(lab.id(), lab.topology().interactiveNodes())));
+                this::pooledLabReady);
         this.poolKeeper = new WarmPoolKeeper(pool, starter, runtime, registry, config, terms, this::topologyOf,
                 reservations, metrics, labs, () -> liveCount() < this.config.maxRunning() && queue.isEmpty(),
-                this::startQueued);
+                this::startQueued, () -> labs.values().stream()
+                        .anyMatch(l -> l.phase() == LabPhase.STARTING || l.phase() == LabPhase.QUEUED));
         this.replicas = new ReplicaSync(registry, labs, record -> restored(record, topologyOf(record.lesson()),
                 Instant.now()), starter, ended, adopted);
     }
@@ -95,6 +98,7 @@ public class LabService {
 
     public StartResult startOrGet(String owner, String lesson, Topology topology, StartAdmission admission)
             throws ServerFullException, EngineUnavailableException, QuotaExceededException {
+        poolKeeper.startPressed();
         // A lab started through another replica is the learner's lab too.
         replicas.syncOwners(List.of(owner));
         Optional<Lab> existing = liveLabOf(owner, lesson);
@@ -193,6 +197,12 @@ public class LabService {
             return startOrGet(claimed.owner(), claimed.lesson(), topology, admission);
         }
         return new StartResult(claimed, true);
+    }
+
+    /** A pooled lab is ready: its shells start, and the pool goes on refilling (a few labs at a time). */
+    private void pooledLabReady(Lab lab) {
+        pooledReady.fireAsync(new PooledLabReady(lab.id(), lab.topology().interactiveNodes()));
+        poolKeeper.refillSoon();
     }
 
     /** A lab that could not be recorded, so was never started: it holds nothing. */
@@ -443,7 +453,7 @@ public class LabService {
             }
         }
         poolKeeper.removeDead(lab -> refresh(lab).phase() == LabPhase.RUNNING);
-        poolKeeper.refill();
+        poolKeeper.refillSoon();
         removeExpiredLabs(now);
         forgetOldLabs(now);
     }
@@ -710,6 +720,7 @@ public class LabService {
                 poolKeeper.retire(l, "The server stopped.");
             });
         }
+        poolKeeper.shutdown();
         starter.shutdown();
     }
 }

@@ -103,6 +103,11 @@ final class WarmPool {
         return (int) labs.stream().filter(l -> l.lesson().equals(lesson)).count();
     }
 
+    /** Pooled labs still starting. */
+    synchronized int starting() {
+        return (int) labs.stream().filter(l -> l.phase() == LabPhase.STARTING).count();
+    }
+
     /** Every pooled lab: each holds a slot of the server's maximum. */
     synchronized int size() {
         return labs.size();

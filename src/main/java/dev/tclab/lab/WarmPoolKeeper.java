@@ -10,6 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -20,6 +25,12 @@ import org.jboss.logging.Logger;
  * in the background within the server's maximum, retires the ones beyond the targets or unclaimed too long, and
  * makes the hand-out of a pooled lab to a learner durable. Which lab a Start takes is {@link LabService}'s call,
  * under its lock; the pool's bookkeeping is {@link WarmPool}. Each replica keeps its own pool.
+ * <p>
+ * The refill yields to learners: a class pressing Start at once takes the pool, and starting its 30 replacements
+ * (120 containers) at that moment made every hand-out wait for the CPU the engine took. So the refill runs on its own
+ * thread, starts nothing until Starts have been quiet for {@code tclab.lab.pool-refill-quiet} and no learner's lab
+ * is starting, and then starts at most {@code tclab.lab.pool-refill-starts} pooled labs at a time, the next as one
+ * becomes ready.
  */
 final class WarmPoolKeeper {
 
@@ -45,10 +56,18 @@ final class WarmPoolKeeper {
     private final Object slotLock;
     private final BooleanSupplier slotFreeForPool;
     private final Runnable slotFreed;
+    /** Whether a learner's lab is starting or queued on this server: the refill waits for those. */
+    private final BooleanSupplier learnersStarting;
+    private final ScheduledExecutorService pacer =
+            Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-pool-refill"));
+    private final AtomicBoolean refillScheduled = new AtomicBoolean();
+    /** When the latest Start was pressed ({@link System#nanoTime}). */
+    private volatile long lastStart;
 
     WarmPoolKeeper(WarmPool pool, LabStarter starter, LabRuntime runtime, LabRegistry registry, TclabConfig config,
                    LabTermsPolicy terms, Function<String, Topology> topologyOf, Iterable<PoolReservations> reservations,
-                   MeterRegistry metrics, Object slotLock, BooleanSupplier slotFreeForPool, Runnable slotFreed) {
+                   MeterRegistry metrics, Object slotLock, BooleanSupplier slotFreeForPool, Runnable slotFreed,
+                   BooleanSupplier learnersStarting) {
         this.pool = pool;
         this.starter = starter;
         this.runtime = runtime;
@@ -71,6 +90,17 @@ final class WarmPoolKeeper {
         this.slotLock = slotLock;
         this.slotFreeForPool = slotFreeForPool;
         this.slotFreed = slotFreed;
+        this.learnersStarting = learnersStarting;
+        this.lastStart = System.nanoTime() - this.config.poolRefillQuiet().toNanos();
+        if (this.config.poolRefillStarts() < 1) {
+            throw new IllegalArgumentException("tclab.lab.pool-refill-starts is " + this.config.poolRefillStarts()
+                    + ": give how many pooled labs may start at once, 1 or more.");
+        }
+    }
+
+    /** A learner pressed Start: the refill waits until Starts have been quiet for a while. */
+    void startPressed() {
+        lastStart = System.nanoTime();
     }
 
     /**
@@ -105,13 +135,46 @@ final class WarmPoolKeeper {
     }
 
     /**
-     * Refills the pool on a worker, so that the caller does not wait for it: after a stop or a hand-out, or when
-     * the reservations changed (a workshop created).
+     * Refills the pool on the pool's own thread once Starts are quiet, so that the caller does not wait for it: after
+     * a stop, a hand-out or a pooled lab ready, at every cull, or when the reservations changed (a workshop created).
      */
     void refillSoon() {
-        if (!starter.submit(this::refill)) {
+        if (refillScheduled.compareAndSet(false, true)) {
+            refillAfter(untilQuiet());
+        }
+    }
+
+    private void refillAfter(long nanos) {
+        try {
+            pacer.schedule(this::refillWhenQuiet, Math.max(0, nanos), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
             LOG.debug("not refilling the pool: the server is stopping");
         }
+    }
+
+    /** Nanoseconds until Starts have been quiet for the configured time; 0 or less when they have. */
+    private long untilQuiet() {
+        return lastStart + config.poolRefillQuiet().toNanos() - System.nanoTime();
+    }
+
+    private void refillWhenQuiet() {
+        long wait = untilQuiet();
+        if (wait > 0 || learnersStarting.getAsBoolean()) {
+            // Looked at again later: the pool is for the next learners, the ones starting now come first.
+            refillAfter(Math.max(wait, config.poolRefillQuiet().toNanos() / 4));
+            return;
+        }
+        refillScheduled.set(false);
+        try {
+            refill();
+        } catch (RuntimeException e) {
+            LOG.warnf("could not refill the pool: %s", e.getMessage());
+        }
+    }
+
+    /** Stops the pool's thread; for shutdown. */
+    void shutdown() {
+        pacer.shutdownNow();
     }
 
     /** {@code tclab.pool} plus what is reserved (workshops): lesson slug to labs to keep pooled. */
@@ -130,9 +193,10 @@ final class WarmPoolKeeper {
     }
 
     /**
-     * Brings the warm pool to its targets: stops pooled labs beyond them or unclaimed for a whole lifetime (their
-     * learner must still get a full one), and starts new ones while slots are free and nobody waits in the queue.
-     * Idempotent; run after every hand-out, whenever a lab ends, at start and at every cull.
+     * Brings the warm pool towards its targets: stops pooled labs beyond them or unclaimed for a whole lifetime
+     * (their learner must still get a full one), and starts new ones while slots are free and nobody waits in the
+     * queue, at most {@code pool-refill-starts} starting at a time (the next ones when these are ready).
+     * Idempotent; run by {@link #refillSoon}.
      */
     void refill() {
         Instant now = Instant.now();
@@ -155,9 +219,10 @@ final class WarmPoolKeeper {
         });
         List<Lab> toStart = new ArrayList<>();
         synchronized (slotLock) {
+            int room = config.poolRefillStarts() - pool.starting();
             for (Map.Entry<String, Topology> lesson : poolable.entrySet()) {
                 int missing = wanted.get(lesson.getKey()) - pool.count(lesson.getKey());
-                for (; missing > 0 && slotFreeForPool.getAsBoolean(); missing--) {
+                for (; missing > 0 && room > 0 && slotFreeForPool.getAsBoolean(); missing--, room--) {
                     Lab lab = Lab.pooled(LabIds.next(), lesson.getKey(), lesson.getValue(), now);
                     lab.governedBy(terms.termsFor(null, lab.lesson(), lab.createdAt()));
                     pool.add(lab);

@@ -10,7 +10,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** The app's public HTTP API as a page (learner or host) calls it: JSON, same-site Origin, its cookie. */
+/**
+ * The app's public HTTP API as a page (learner or host) calls it: JSON, same-site Origin, its cookie. Each instance is
+ * its own HTTP client (connections, selector thread), as each learner's browser is.
+ */
 final class ClassApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -14,7 +14,9 @@ import java.util.concurrent.Executors;
 /**
  * The floor of a lab start: the docker CLI's {@code docker run -d} of the same hardened nodes, each followed by its
  * measurement sidecar, all nodes in parallel, without wiring or setup. (A hand-written docker-java create+start was
- * no faster than the CLI here, and an older floor that used one ran a lighter container than a lab's.)
+ * no faster than the CLI here, and an older floor that used one ran a lighter container than a lab's.) Lighter
+ * floors tell where a lab's time goes: its nodes alone, and its nodes without their hardening (no limits, read-only
+ * root, tmpfs mounts or init).
  */
 final class DockerRunFloor implements AutoCloseable {
 
@@ -26,16 +28,36 @@ final class DockerRunFloor implements AutoCloseable {
         this.lab = lab;
     }
 
+    /** Which containers a floor run starts. */
+    enum Kind {
+        /** A lab's own containers: its hardened nodes and, each right after its node, their sidecars. */
+        NODES_AND_SIDECARS,
+        /** Only the hardened nodes. */
+        NODES,
+        /** The nodes as plain containers: no network, nothing else (no limits, read-only root, tmpfs or init). */
+        BARE_NODES
+    }
+
     /** The containers of one floor run, to remove once timed. */
-    record Run(String prefix, Topology topology, double millis) {
+    record Run(String prefix, Topology topology, Kind kind, double millis) {
+    }
+
+    /** A lab's own containers; see {@link #start(Topology, Kind)}. */
+    Run start(Topology topology) {
+        return start(topology, Kind.NODES_AND_SIDECARS);
     }
 
     /** Runs the topology's containers and returns once every one has started; time the call, then {@link #remove}. */
-    Run start(Topology topology) {
+    Run start(Topology topology, Kind kind) {
         String prefix = "tclab-floor-" + UUID.randomUUID().toString().substring(0, 8) + "-";
         long t0 = System.nanoTime();
         List<CompletableFuture<Void>> started = topology.nodes().values().stream().map(node ->
                 CompletableFuture.runAsync(() -> {
+                    if (kind == Kind.BARE_NODES) {
+                        docker(List.of("docker", "run", "-d", "--name", prefix + node.name(), "--network", "none",
+                                "--label", "tclab.app=tclab-benchmark", lab.image(), "sleep", "infinity"));
+                        return;
+                    }
                     List<String> run = new ArrayList<>(List.of("docker", "run", "-d", "--name", prefix + node.name(),
                             "--hostname", node.name(), "--network", "none", "--memory", lab.memoryMib() + "m",
                             "--memory-swap", lab.memoryMib() + "m", "--cpus", String.valueOf(lab.cpus()),
@@ -47,6 +69,9 @@ final class DockerRunFloor implements AutoCloseable {
                     run.addAll(hardening());
                     run.addAll(List.of(lab.image(), "sleep", "infinity"));
                     docker(run);
+                    if (kind == Kind.NODES) {
+                        return;
+                    }
                     List<String> sidecar = new ArrayList<>(List.of("docker", "run", "-d",
                             "--name", prefix + node.name() + ".measure", "--network", "container:" + prefix + node.name(),
                             "--memory", "64m", "--memory-swap", "64m", "--pids-limit", "32",
@@ -57,13 +82,15 @@ final class DockerRunFloor implements AutoCloseable {
                     docker(sidecar);
                 }, runner)).toList();
         started.forEach(CompletableFuture::join);
-        return new Run(prefix, topology, (System.nanoTime() - t0) / 1e6);
+        return new Run(prefix, topology, kind, (System.nanoTime() - t0) / 1e6);
     }
 
     void remove(Run run) {
         List<String> rm = new ArrayList<>(List.of("docker", "rm", "-f"));
         for (Topology.Node node : run.topology().nodes().values()) {
-            rm.add(run.prefix() + node.name() + ".measure");
+            if (run.kind() == Kind.NODES_AND_SIDECARS) {
+                rm.add(run.prefix() + node.name() + ".measure");
+            }
             rm.add(run.prefix() + node.name());
         }
         docker(rm);

@@ -3,23 +3,31 @@ package dev.tclab.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.LabProgressListener;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.Topology;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Lab start time to ready, next to its floor measured in the same run: the fastest way found to do the same container
- * work on the same engine ({@link DockerRunFloor}). Runs only
- * with {@code mvn -Pbenchmark verify}; writes target/benchmarks/lab-start.md.
+ * Lab start time to ready, next to its floors measured in the same run, alternating so that machine noise falls on
+ * all alike: the fastest way found to do the same container work on the same engine ({@link DockerRunFloor}: the
+ * lab's nodes and sidecars), its nodes alone, and its nodes as bare containers. The app's start is split by the stages
+ * it reports: nodes created and running (their sidecars created, and each started as soon as its node runs), links
+ * wired, then the nodes' setup and the sidecars' starts finished. Runs only with {@code mvn -Pbenchmark verify};
+ * writes target/benchmarks/lab-start.md.
  */
 @QuarkusTest
 class LabStartBenchmark {
@@ -38,30 +46,34 @@ class LabStartBenchmark {
     @Test
     void labStartAgainstRawCreateAndStart() throws Exception {
         floor = new DockerRunFloor(config.lab());
+        String loadBefore = loadAverage();
         StringBuilder report = new StringBuilder("| measurement | runs | p50 ms | p95 ms | min ms | max ms |\n|---|---|---|---|---|---|\n");
         List<String> ratios = new ArrayList<>();
         for (String name : List.of("two-node", "four-node")) {
             Topology topology = TestTopologies.load(name);
-            List<Double> app = new ArrayList<>();
-            List<Double> floor = new ArrayList<>();
+            Map<String, List<Double>> samples = new LinkedHashMap<>();
             for (int i = 0; i < RUNS + WARMUP; i++) {
-                // Alternate the two so that machine noise falls on both alike.
-                double f = cliRun(topology);
-                double a = appStart(topology);
+                Map<String, Double> round = new LinkedHashMap<>();
+                round.put("floor: docker run -d, nodes and sidecars", cliRun(topology, DockerRunFloor.Kind.NODES_AND_SIDECARS));
+                round.putAll(appStart(topology));
+                round.put("floor: docker run -d, nodes only", cliRun(topology, DockerRunFloor.Kind.NODES));
+                round.put("floor: docker run -d, bare nodes (no limits, read-only root, tmpfs or init)",
+                        cliRun(topology, DockerRunFloor.Kind.BARE_NODES));
                 if (i >= WARMUP) {
-                    floor.add(f);
-                    app.add(a);
+                    round.forEach((what, ms) -> samples.computeIfAbsent(what, k -> new ArrayList<>()).add(ms));
                 }
             }
-            Stats appStats = Stats.of(app);
-            Stats floorStats = Stats.of(floor);
-            report.append(appStats.row(name + " lab, tclab start to ready")).append('\n');
-            report.append(floorStats.row(name + " floor: docker run -d, nodes and sidecars")).append('\n');
-            ratios.add(String.format("%s: p50 ratio %.2f, p95 ratio %.2f", name, appStats.p50() / floorStats.p50(),
-                    appStats.p95() / floorStats.p95()));
+            samples.forEach((what, ms) -> report.append(Stats.of(ms).row(name + " " + what)).append('\n'));
+            Stats app = Stats.of(samples.get(APP));
+            Stats all = Stats.of(samples.get("floor: docker run -d, nodes and sidecars"));
+            Stats nodes = Stats.of(samples.get("floor: docker run -d, nodes only"));
+            ratios.add(String.format("%s: app / floor of its containers p50 %.2f, p95 %.2f; app / floor of its nodes"
+                    + " p50 %.2f, p95 %.2f", name, app.p50() / all.p50(), app.p95() / all.p95(),
+                    app.p50() / nodes.p50(), app.p95() / nodes.p95()));
         }
         report.append('\n');
         ratios.forEach(r -> report.append("- ").append(r).append('\n'));
+        report.append("- load average ").append(loadBefore).append(" before, ").append(loadAverage()).append(" after\n");
         Path out = Path.of("target/benchmarks/lab-start.md");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report);
@@ -70,19 +82,39 @@ class LabStartBenchmark {
         floor.close();
     }
 
-    private double appStart(Topology topology) throws Exception {
+    private static final String APP = "lab, tclab start to ready";
+
+    /** The app's start to ready, and its stages as the runtime reports them. */
+    private Map<String, Double> appStart(Topology topology) throws Exception {
         String id = "b" + UUID.randomUUID().toString().substring(0, 8);
+        Map<LabProgressListener.Stage, Long> reached = new EnumMap<>(LabProgressListener.Stage.class);
         long t0 = System.nanoTime();
-        runtime.start(new LabSpec(id, topology, "bench", topology.name()), (stage, detail) -> { });
-        double ms = (System.nanoTime() - t0) / 1e6;
+        runtime.start(new LabSpec(id, topology, "bench", topology.name()),
+                (stage, detail) -> reached.putIfAbsent(stage, System.nanoTime()));
+        long ready = System.nanoTime();
         runtime.stop(id);
-        return ms;
+        Map<String, Double> times = new LinkedHashMap<>();
+        times.put(APP, (ready - t0) / 1e6);
+        times.put("lab, stage: nodes created and running", millis(t0, reached.get(LabProgressListener.Stage.WIRING)));
+        times.put("lab, stage: links wired", millis(reached.get(LabProgressListener.Stage.WIRING),
+                reached.get(LabProgressListener.Stage.CONFIGURING)));
+        times.put("lab, stage: nodes set up and sidecars running", millis(
+                reached.get(LabProgressListener.Stage.CONFIGURING), ready));
+        return times;
+    }
+
+    private static double millis(long from, long to) {
+        return (to - from) / 1e6;
     }
 
     /** The floor, timed as {@link DockerRunFloor#start} times it; its containers removed after. */
-    private double cliRun(Topology topology) {
-        DockerRunFloor.Run run = floor.start(topology);
+    private double cliRun(Topology topology, DockerRunFloor.Kind kind) {
+        DockerRunFloor.Run run = floor.start(topology, kind);
         floor.remove(run);
         return run.millis();
+    }
+
+    private static String loadAverage() {
+        return String.format("%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 }

@@ -2,6 +2,7 @@ package dev.tclab.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tclab.web.TestSocket;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -44,8 +45,9 @@ final class Learner {
     /** What the check measured: the rate (Mbit/s) of its iperf3 run, or NaN. */
     double measuredMbps = Double.NaN;
 
-    Learner(ClassApi api, String name) {
-        this.api = api;
+    /** A learner with an HTTP client of its own, as each learner's browser is: no request waits behind another's. */
+    Learner(URI base, String name) {
+        this.api = new ClassApi(base);
         this.name = name;
     }
 
@@ -111,6 +113,13 @@ final class Learner {
                 TestSocket.originOf(api.base()));
         terminal.awaitOutput(out -> out.contains("@client"), Duration.ofSeconds(30));
         promptMillis = (System.nanoTime() - t0) / 1e6;
+    }
+
+    /** Reads the lab once, as the page's poll does; how long the answer took. */
+    double readLabMillis() throws Exception {
+        long t0 = System.nanoTime();
+        api.lab(cookie, labId);
+        return (System.nanoTime() - t0) / 1e6;
     }
 
     /** Opens the client's terminal and the lab's statistics, as the lesson page does; waits for the prompt. */

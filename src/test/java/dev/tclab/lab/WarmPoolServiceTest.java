@@ -31,6 +31,9 @@ import org.junit.jupiter.api.Test;
 @TestProfile(WarmPoolServiceTest.Pooled.class)
 class WarmPoolServiceTest {
 
+    /** How long Starts must be quiet before the pool refills (the default is 3 s). */
+    private static final Duration QUIET = Duration.ofSeconds(1);
+
     /** One pooled lab each of two lessons, on a server of three slots. */
     public static class Pooled extends FakeRuntimeProfile {
         @Override
@@ -40,6 +43,7 @@ class WarmPoolServiceTest {
             config.put("tclab.pool.\"ws-test\"", "1");
             config.put("tclab.lab.max-lifetime", "20m");
             config.put("tclab.lab.unwatched-timeout", "2h");
+            config.put("tclab.lab.pool-refill-quiet", QUIET.toMillis() + "ms");
             return config;
         }
     }
@@ -72,7 +76,7 @@ class WarmPoolServiceTest {
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        for (int i = 0; i < 300 && !condition.getAsBoolean(); i++) {
+        for (int i = 0; i < 1000 && !condition.getAsBoolean(); i++) {
             Thread.sleep(10);
         }
         assertThat(condition.getAsBoolean()).as(what).isTrue();
@@ -117,6 +121,18 @@ class WarmPoolServiceTest {
         await("a new pooled lab of the lesson", () -> labs.pooledReady("example") == 1);
         assertThat(pooledRecord("example").id()).isNotEqualTo(lab.id());
         assertThat(labs.liveCount()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldStartNoPooledLabWhileStartsContinueAndRefillOnceTheyAreQuiet() throws Exception {
+        start("ann", "example");
+        // Starts pressed one after the other, each well within the quiet time of the one before (a class's burst).
+        for (int i = 0; i < 6; i++) {
+            assertThat(labs.pooledCount()).as("pooled labs while Starts continue: only ws-test's").isEqualTo(1);
+            Thread.sleep(QUIET.toMillis() / 5);
+            start("ann", "example");
+        }
+        await("a new pooled lab once Starts are quiet", () -> labs.pooledReady("example") == 1);
     }
 
     @Test

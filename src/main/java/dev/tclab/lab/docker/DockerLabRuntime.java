@@ -111,16 +111,16 @@ public class DockerLabRuntime implements LabRuntime {
                         pool));
             }
             Map<String, Long> pids = new java.util.HashMap<>();
-            List<Callable<Void>> sidecars = new ArrayList<>();
-            for (NodeContainers.Started started : all(creations, deadline)) {
-                pids.put(started.node(), started.pid());
-                sidecars.add(() -> {
-                    containers.start(started.sidecarId());
-                    return null;
-                });
+            List<Future<NodeContainers.Started>> nodesStarting = creations.stream().map(pool::submit).toList();
+            try {
+                for (NodeContainers.Started started : await(nodesStarting, deadline)) {
+                    pids.put(started.node(), started.pid());
+                }
+            } finally {
+                // Each sidecar starts as soon as its node runs, while the other nodes start and the links are wired;
+                // even when another node failed, they are waited for before the lab is removed.
+                sidecarsStarting = sidecarsOf(nodesStarting);
             }
-            // The sidecars only share the nodes' network namespaces, so they start while the links are wired.
-            sidecarsStarting = sidecars.stream().map(pool::submit).toList();
             progress.onStage(Stage.WIRING, topology.links().size() + " links");
             wiring.connect(topology.links(), pids, remaining(deadline));
             progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
@@ -168,6 +168,23 @@ public class DockerLabRuntime implements LabRuntime {
             }
             return null;
         });
+    }
+
+    /** The sidecar starts of the nodes that started. */
+    private static List<Future<Void>> sidecarsOf(List<Future<NodeContainers.Started>> nodes) {
+        List<Future<Void>> sidecars = new ArrayList<>();
+        for (Future<NodeContainers.Started> node : nodes) {
+            if (node.isDone() && !node.isCancelled()) {
+                try {
+                    sidecars.add(node.get().sidecarStarted());
+                } catch (ExecutionException e) {
+                    // This node failed before its sidecar could start.
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        return sidecars;
     }
 
     private static void waitQuietly(Future<?> task) {

@@ -48,9 +48,9 @@ final class NodeContainers {
 
     /**
      * A node's container started, with its init process's pid on the engine host (for wiring its namespace), and its
-     * measurement sidecar created (started by {@link #start}, while the links are wired).
+     * measurement sidecar starting ({@code sidecarStarted}), while the other nodes start and the links are wired.
      */
-    record Started(String node, String containerId, long pid, String sidecarId) {
+    record Started(String node, String containerId, long pid, Future<Void> sidecarStarted) {
     }
 
     static String name(String labId, String node) {
@@ -68,9 +68,10 @@ final class NodeContainers {
     }
 
     /**
-     * Creates the node and its sidecar and starts the node. The sidecar is created now, on {@code background} while
-     * the node starts (a create needs the node to exist, not to run), so that only its start is left, and that
-     * overlaps the wiring of the links.
+     * Creates the node and its sidecar, starts the node, and then the sidecar on {@code background}. The sidecar is
+     * created while the node starts (a create needs the node to exist, not to run), and started as soon as its own
+     * node runs (joining a network namespace needs its owner running), not once every node of the lab runs: its
+     * start overlaps the other nodes' starts, the wiring and the setup.
      */
     Started createAndStart(String instance, LabSpec spec, Topology.Node node, String image, String sidecarImage,
                            Instant expires, ExecutorService background) {
@@ -87,7 +88,11 @@ final class NodeContainers {
         try {
             docker.startContainerCmd(id).exec();
             Long pid = docker.inspectContainerCmd(id).exec().getState().getPidLong();
-            return new Started(node.name(), id, pid == null ? 0 : pid, sidecar.get());
+            String sidecarId = sidecar.get();
+            return new Started(node.name(), id, pid == null ? 0 : pid, background.submit(() -> {
+                start(sidecarId);
+                return null;
+            }));
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
         } catch (InterruptedException e) {
