@@ -48,6 +48,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jboss.logging.Logger;
 
 /**
  * Labs in User-Mode Linux: each lab is one container on the Docker engine whose main process is a UML kernel (Debian's
@@ -61,6 +62,7 @@ import java.util.concurrent.TimeoutException;
 @Identifier("uml")
 public class UmlLabRuntime implements LabRuntime {
 
+    private static final Logger LOG = Logger.getLogger(UmlLabRuntime.class);
     private static final long MIB = 1024L * 1024;
     /** Beside the kernel's memory (a file in /dev/shm, charged to the container): its host-side processes. */
     private static final int CONTAINER_OVERHEAD_MIB = 96;
@@ -109,11 +111,13 @@ public class UmlLabRuntime implements LabRuntime {
     @Override
     public void start(LabSpec spec, LabProgressListener progress) throws LabStartException, EngineUnavailableException {
         Topology topology = spec.topology();
-        long deadline = System.nanoTime() + startTimeout.toNanos();
+        long begin = System.nanoTime();
+        long deadline = begin + startTimeout.toNanos();
         try {
             progress.onStage(Stage.CREATING, "a kernel for " + topology.nodes().size() + " nodes");
             SidecarAgent agent = boot(spec, containerName(spec.labId()), remaining(deadline));
             agents.put(spec.labId(), agent);
+            long booted = System.nanoTime();
             progress.onStage(Stage.WIRING, topology.links().size() + " links");
             List<List<String>> nodes = topology.nodes().values().stream()
                     .map(n -> UmlScripts.startNode(n, limits.tmpMib(), limits.homeMib(), limits.runMib())).toList();
@@ -135,6 +139,8 @@ public class UmlLabRuntime implements LabRuntime {
                         LabScripts.nodeSetup(node, topology.interfacesOf(node.name())))));
             }
             runAll(agent, "setting up a node", setups, deadline);
+            LOG.infof("UML lab %s (%d nodes) ready in %d ms, its kernel's agent answering after %d ms", spec.labId(),
+                    topology.nodes().size(), (System.nanoTime() - begin) / 1_000_000, (booted - begin) / 1_000_000);
             progress.onStage(Stage.READY, "");
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
             removeQuietly(spec.labId());
