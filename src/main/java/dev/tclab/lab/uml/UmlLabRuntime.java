@@ -153,6 +153,10 @@ public class UmlLabRuntime implements LabRuntime {
             throws LabStartException, EngineUnavailableException {
         int nodes = spec.topology().nodes().size();
         Instant expires = containers.expiry(spec.pooled());
+        if (!calls.imagePresent(image)) {
+            throw new LabStartException("the User-Mode Linux lab image " + image + " is missing on the Docker engine:"
+                    + " build it with lab-image/build.sh --uml (bin/ensure-docker does when it is missing)");
+        }
         String id = calls.call(() -> docker.createContainerCmd(image)
                 .withName(name)
                 .withHostName(spec.labId())
