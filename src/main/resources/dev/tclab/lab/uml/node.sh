@@ -10,8 +10,11 @@ shift 4
 dir=/run/tclab/nodes
 mkdir -p "$dir" /run/netns
 for kv in "$@"; do printf '%s\n' "$kv"; done >"$dir/$node.env"
+# The node's first process says when it is set up through a fifo it opened before its /run hid the kernel's.
+mkfifo "$dir/$node.ready"
 unshare --net --mount --uts --ipc --pid --fork --propagation private sh -c '
   set -e
+  exec 3>"$5"
   hostname "$1"
   mount -t proc -o nosuid,nodev,noexec proc /proc
   mount -t sysfs -o ro,nosuid,nodev,noexec sysfs /sys
@@ -27,20 +30,20 @@ unshare --net --mount --uts --ipc --pid --fork --propagation private sh -c '
   mount -t tmpfs -o nosuid,nodev,mode=700,size="$3"m tmpfs /root
   mount -t tmpfs -o nosuid,nodev,noexec,mode=755,size="$4"m tmpfs /run
   mount -t tmpfs -o nosuid,nodev,noexec,size=1m tmpfs /dev/shm
+  echo up >&3
+  exec 3>&-
   trap "" CHLD   # ignored across exec: the kernel reaps the orphans of the node (pid 1 of its namespace)
   exec sleep infinity
-' node "$node" "$tmp" "$home" "$run" </dev/null >/dev/null 2>"$dir/$node.err" &
+' node "$node" "$tmp" "$home" "$run" "$dir/$node.ready" </dev/null >/dev/null 2>"$dir/$node.err" &
 outer=$!
-# The holder is the child unshare forked into the new PID namespace; it is ready once it sleeps.
-for _ in $(seq 200); do
-  holder=$(cat "/proc/$outer/task/$outer/children" 2>/dev/null | tr -d ' ') || true
-  if [ -n "$holder" ] && [ "$(cat "/proc/$holder/comm" 2>/dev/null)" = sleep ]; then
-    ip netns attach "$node" "$holder"
-    echo "$holder" >"$dir/$node.pid"
-    exit 0
-  fi
-  kill -0 "$outer" 2>/dev/null || break
-  sleep 0.05
-done
-echo "node $node did not start: $(cat "$dir/$node.err")" >&2
-exit 1
+read -r up <"$dir/$node.ready" || true
+rm -f "$dir/$node.ready"
+# The node's first process is the child unshare forked into the new PID namespace.
+holder=$(cat "/proc/$outer/task/$outer/children" 2>/dev/null) || true
+if [ "$up" != up ] || [ -z "$holder" ]; then
+  echo "node $node did not start: $(cat "$dir/$node.err")" >&2
+  exit 1
+fi
+holder=${holder% }
+ip netns attach "$node" "$holder"
+echo "$holder" >"$dir/$node.pid"
