@@ -168,6 +168,17 @@ public interface TclabConfig {
         /** Size of each node's /run (a tmpfs, for pid files), in MiB. */
         @WithDefault("8")
         int runMib();
+
+        /**
+         * Image of User-Mode Linux labs (lab.yml {@code kernel: uml}): the lab image with Debian's user-mode-linux and
+         * kmod. Built by {@code lab-image/build.sh --uml}.
+         */
+        @WithDefault("tclab/lab-uml:1")
+        String umlImage();
+
+        /** Memory of a UML lab's kernel (all its nodes), in MiB; its container's limit is this and 96 MiB more. */
+        @WithDefault("192")
+        int umlMemoryMib();
     }
 
     interface Docker {

@@ -12,12 +12,32 @@ import java.util.Map;
  * @param nodes nodes by name, in file order
  * @param links  point-to-point links between node interfaces
  * @param probes latency probes the platform runs while the page watches the lab, in file order
+ * @param kernel whose kernel the lab's nodes run on
  */
-public record Topology(String name, Map<String, Node> nodes, List<Link> links, List<Probe> probes) {
+public record Topology(String name, Map<String, Node> nodes, List<Link> links, List<Probe> probes, Kernel kernel) {
 
-    /** A topology without latency probes. */
+    /** A topology on the host's kernel. */
+    public Topology(String name, Map<String, Node> nodes, List<Link> links, List<Probe> probes) {
+        this(name, nodes, links, probes, Kernel.HOST);
+    }
+
+    /** A topology without latency probes, on the host's kernel. */
     public Topology(String name, Map<String, Node> nodes, List<Link> links) {
         this(name, nodes, links, List.of());
+    }
+
+    /**
+     * Whose kernel a lab runs on (lab.yml {@code kernel:}): the host's, shared by its nodes' namespaces (the quickest
+     * start); a User-Mode Linux kernel of the lab's own, with every qdisc, classifier and action; or the host's unless
+     * it lacks a kernel feature the lesson requires.
+     */
+    public enum Kernel {
+        HOST, UML, AUTO;
+
+        /** The lab.yml word. */
+        public String word() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     /**

@@ -38,7 +38,7 @@ public final class TopologyParser {
     static final Duration PROBE_DEFAULT_EVERY = Duration.ofMillis(200);
 
     /** lab.yml as written, bound from the schema-valid tree. */
-    record LabFile(String name, TopologyFile topology, List<ProbeFile> probes) {
+    record LabFile(String name, String kernel, TopologyFile topology, List<ProbeFile> probes) {
     }
 
     record TopologyFile(Map<String, NodeFile> nodes, List<LinkFile> links) {
@@ -96,7 +96,10 @@ public final class TopologyParser {
             problems.sort(Comparator.comparingInt(FileProblem::line));
             throw new TopologyException(problems);
         }
-        return new Topology(doc.root().get("name").asText(), nodes, links, probes);
+        Topology.Kernel kernel = doc.root().hasNonNull("kernel")
+                ? Topology.Kernel.valueOf(doc.root().get("kernel").asText().toUpperCase(java.util.Locale.ROOT))
+                : Topology.Kernel.HOST;
+        return new Topology(doc.root().get("name").asText(), nodes, links, probes, kernel);
     }
 
     private static Topology.Node node(YamlDocument doc, String name, NodeFile spec, List<FileProblem> problems) {

@@ -29,6 +29,23 @@ class TopologyParserTest {
     }
 
     @Test
+    void shouldReadWhoseKernelTheLabRunsOnHostByDefault() throws Exception {
+        String lab = """
+                name: x
+                %s
+                topology:
+                  nodes:
+                    client: {}
+                """;
+        assertThat(TopologyParser.parse("lab.yml", lab.formatted("")).kernel()).isEqualTo(Topology.Kernel.HOST);
+        assertThat(TopologyParser.parse("lab.yml", lab.formatted("kernel: uml")).kernel()).isEqualTo(Topology.Kernel.UML);
+        assertThat(TopologyParser.parse("lab.yml", lab.formatted("kernel: auto")).kernel())
+                .isEqualTo(Topology.Kernel.AUTO);
+        assertThat(problems(lab.formatted("kernel: kvm"))).singleElement().asString()
+                .startsWith("lab.yml:2: kernel: ").contains("host").contains("uml").contains("auto");
+    }
+
+    @Test
     void shouldNameFileLineAndFieldOfAnUnknownField() {
         assertThat(problems("""
                 name: x

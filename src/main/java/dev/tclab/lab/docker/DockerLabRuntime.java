@@ -61,6 +61,7 @@ public class DockerLabRuntime implements LabRuntime {
     private final Duration startTimeout;
     private final ExecutorService pool = Executors.newCachedThreadPool(WorkerThreads.named("tclab-docker"));
     private final SidecarAgents agents;
+    private final EngineCalls calls;
 
     public DockerLabRuntime(DockerClient docker, DockerClientConfig clientConfig, TclabConfig config) {
         this.docker = docker;
@@ -72,28 +73,17 @@ public class DockerLabRuntime implements LabRuntime {
         this.wiring = new Wiring(docker, instance, config.lab().helperImage().orElse(defaultImage));
         this.startTimeout = config.lab().startTimeout();
         this.agents = new SidecarAgents(docker);
+        this.calls = new EngineCalls(docker, endpoint);
     }
 
     @Override
     public EngineStatus engine() {
-        try {
-            docker.pingCmd().exec();
-            return EngineStatus.up(docker.versionCmd().exec().getVersion(), endpoint);
-        } catch (RuntimeException e) {
-            return EngineStatus.down(endpoint, describe(e));
-        }
+        return calls.engine();
     }
 
     @Override
     public boolean imagePresent(String image) throws EngineUnavailableException {
-        return engineCall(() -> {
-            try {
-                docker.inspectImageCmd(image).exec();
-                return true;
-            } catch (NotFoundException e) {
-                return false;
-            }
-        });
+        return calls.imagePresent(image);
     }
 
     @Override
@@ -270,31 +260,12 @@ public class DockerLabRuntime implements LabRuntime {
 
     @Override
     public Set<String> labsOnEngine() throws EngineUnavailableException {
-        return engineCall(() -> {
-            Set<String> labs = new HashSet<>();
-            for (Container c : docker.listContainersCmd().withShowAll(true)
-                    .withLabelFilter(Labels.instance(instance)).exec()) {
-                String lab = c.getLabels().get(Labels.LAB);
-                if (lab != null) {
-                    labs.add(lab);
-                }
-            }
-            return labs;
-        });
+        return calls.labs(Labels.instance(instance));
     }
 
     @Override
     public Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException {
-        return engineCall(() -> {
-            Set<String> expired = new HashSet<>();
-            for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(Labels.all()).exec()) {
-                if (LabExpiry.passed(c.getLabels().get(Labels.EXPIRES), now)) {
-                    containers.remove(c.getId());
-                    expired.add(c.getLabels().get(Labels.LAB));
-                }
-            }
-            return expired;
-        });
+        return calls.removeExpired(Labels.all(), now, containers::remove);
     }
 
     @Override
@@ -353,35 +324,14 @@ public class DockerLabRuntime implements LabRuntime {
 
     /** A call to the engine: Docker's own API errors pass through; failing to reach the engine becomes a checked error. */
     private <T> T engineCall(Callable<T> call) throws EngineUnavailableException {
-        try {
-            return call.call();
-        } catch (DockerException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw toEngineUnavailable(e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof DockerException de) {
-                throw de;
-            }
-            if (e.getCause() instanceof RuntimeException re) {
-                throw toEngineUnavailable(re);
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return calls.call(call);
     }
 
     private EngineUnavailableException toEngineUnavailable(RuntimeException e) {
-        return new EngineUnavailableException("cannot reach the Docker engine at " + endpoint + ": " + describe(e), e);
+        return calls.unavailable(e);
     }
 
     private static String describe(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return message.trim();
+        return EngineCalls.describe(e);
     }
 }

@@ -5,57 +5,68 @@ import java.time.Instant;
 import java.util.Map;
 
 /** The labels on every container tclab creates, so that its containers can always be found and reaped. */
-final class Labels {
+public final class Labels {
 
-    static final String APP = "tclab.app";
-    static final String INSTANCE = "tclab.instance";
-    static final String LAB = "tclab.lab";
-    static final String OWNER = "tclab.owner";
-    static final String LESSON = "tclab.lesson";
-    static final String NODE = "tclab.node";
-    static final String ROLE = "tclab.role";
+    public static final String APP = "tclab.app";
+    public static final String INSTANCE = "tclab.instance";
+    public static final String LAB = "tclab.lab";
+    public static final String OWNER = "tclab.owner";
+    public static final String LESSON = "tclab.lesson";
+    public static final String NODE = "tclab.node";
+    public static final String ROLE = "tclab.role";
     /** When a node container is an orphan for sure, in epoch seconds: no live app keeps a lab that long. */
-    static final String EXPIRES = "tclab.expires";
+    public static final String EXPIRES = "tclab.expires";
     /** On a sidecar whose main process is the agent ({@link SidecarAgent}); sidecars made before it have none. */
-    static final String AGENT = "tclab.agent";
-    static final String AGENT_VERSION = "1";
+    public static final String AGENT = "tclab.agent";
+    public static final String AGENT_VERSION = "1";
 
-    static final String ROLE_NODE = "node";
+    public static final String ROLE_NODE = "node";
     /** A node's measurement sidecar: labelled with its lab and node like the node itself. */
-    static final String ROLE_SIDECAR = "sidecar";
-    static final String ROLE_WIRING = "wiring";
-    static final String ROLE_PROBE = "probe";
+    public static final String ROLE_SIDECAR = "sidecar";
+    public static final String ROLE_WIRING = "wiring";
+    public static final String ROLE_PROBE = "probe";
+    /** A User-Mode Linux lab: one container whose kernel holds every node (the nodes are in NODES). */
+    public static final String ROLE_UML = "uml";
+    /** On a UML lab's container: its nodes' names, comma-separated, in the lab's order. */
+    public static final String NODES = "tclab.nodes";
 
     private Labels() {
     }
 
-    static Map<String, String> node(String instance, LabSpec spec, String node, Instant expires) {
+    public static Map<String, String> node(String instance, LabSpec spec, String node, Instant expires) {
         return Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_NODE, LAB, spec.labId(),
                 OWNER, spec.owner(), LESSON, spec.lesson(), NODE, node, EXPIRES, Long.toString(expires.getEpochSecond()));
     }
 
-    static Map<String, String> sidecar(String instance, LabSpec spec, String node, Instant expires) {
+    public static Map<String, String> sidecar(String instance, LabSpec spec, String node, Instant expires) {
         return Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_SIDECAR, LAB, spec.labId(),
                 OWNER, spec.owner(), LESSON, spec.lesson(), NODE, node, EXPIRES, Long.toString(expires.getEpochSecond()),
                 AGENT, AGENT_VERSION);
     }
 
+    /** The labels of a UML lab's one container. */
+    public static Map<String, String> uml(String instance, LabSpec spec, Instant expires) {
+        return Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_UML, LAB, spec.labId(), OWNER, spec.owner(),
+                LESSON, spec.lesson(), NODES, String.join(",", spec.topology().nodes().keySet()),
+                EXPIRES, Long.toString(expires.getEpochSecond()));
+    }
+
     /** Filter for every container tclab creates on the engine, of any instance (lab containers carry EXPIRES). */
-    static Map<String, String> all() {
+    public static Map<String, String> all() {
         return Map.of(APP, "tclab");
     }
 
-    static Map<String, String> service(String instance, String role) {
+    public static Map<String, String> service(String instance, String role) {
         return Map.of(APP, "tclab", INSTANCE, instance, ROLE, role);
     }
 
     /** Filter for every container of this instance's lab: its nodes and their sidecars. */
-    static Map<String, String> labOf(String instance, String labId) {
+    public static Map<String, String> labOf(String instance, String labId) {
         return Map.of(APP, "tclab", INSTANCE, instance, LAB, labId);
     }
 
     /** Filter for every container of this instance (lab containers, the wiring helper, probes). */
-    static Map<String, String> instance(String instance) {
+    public static Map<String, String> instance(String instance) {
         return Map.of(APP, "tclab", INSTANCE, instance);
     }
 }

@@ -21,7 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /** Creates, starts and removes hardened lab containers. */
-final class NodeContainers {
+public final class NodeContainers {
 
     private static final long MIB = 1024L * 1024;
 
@@ -36,12 +36,12 @@ final class NodeContainers {
      * No container log: nothing tclab needs goes to a node's stdout (setup and check output come back over exec),
      * and a learner writing to /proc/1/fd/1 would otherwise grow a json log file on the host's disk without bound.
      */
-    static final LogConfig NO_LOG = new LogConfig(LogConfig.LoggingType.NONE);
+    public static final LogConfig NO_LOG = new LogConfig(LogConfig.LoggingType.NONE);
 
     private final DockerClient docker;
     private final TclabConfig.Lab limits;
 
-    NodeContainers(DockerClient docker, TclabConfig config) {
+    public NodeContainers(DockerClient docker, TclabConfig config) {
         this.docker = docker;
         this.limits = config.lab();
     }
@@ -63,7 +63,7 @@ final class NodeContainers {
     }
 
     /** When a lab started now becomes an orphan for sure; every container of the lab carries it. */
-    Instant expiry(boolean pooled) {
+    public Instant expiry(boolean pooled) {
         return LabExpiry.of(Instant.now(), limits.maxLifetime(), pooled);
     }
 
@@ -183,7 +183,7 @@ final class NodeContainers {
      * Removes a container, killing it first. It is gone when this returns: already gone (404) counts as done, and
      * a removal already in progress (409) is waited for.
      */
-    void remove(String containerId) {
+    public void remove(String containerId) {
         try {
             docker.removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
         } catch (NotFoundException e) {

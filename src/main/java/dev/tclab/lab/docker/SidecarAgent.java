@@ -6,7 +6,9 @@ import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
 import dev.tclab.lab.BoundedCommand;
 import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.ProcessStream;
 import dev.tclab.lab.QueueInputStream;
+import dev.tclab.lab.StreamListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -33,18 +35,30 @@ import org.jboss.logging.Logger;
  * cannot replace), the first {@link BoundedCommand#MAX_CAPTURE_BYTES} of each stream are kept, and past the app's
  * deadline the agent kills the command's processes. Once the attachment breaks (the engine or the container went
  * away) its commands throw {@link Gone}: a new one attaches, or the caller falls back to an exec.
+ *
+ * <p>The User-Mode Linux runtime talks to the same agent in a UML kernel, over the kernel's console ({@link #onConsole}):
+ * there the agent's output starts with the kernel's boot, the agent also streams processes ({@link #stream}), and what
+ * is sent waits for the agent to acknowledge what it read, since the console hangs when more than its 4 KiB input
+ * buffer arrives at once.
  */
-final class SidecarAgent implements AutoCloseable {
+public final class SidecarAgent implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(SidecarAgent.class);
     /** The agent's program, run as the sidecar's command: {@code perl -e SCRIPT}. */
-    static final String SCRIPT = script();
+    static final String SCRIPT = readScript();
     private static final Duration KILL_WAIT = Duration.ofSeconds(5);
+    /** Input bytes sent to a console agent and not yet acknowledged, at most: well under the console's 4 KiB. */
+    private static final int CONSOLE_WINDOW = 2048;
+    /** Stream input per request line: its hex stays well under the window, so a keystroke never waits on a paste. */
+    private static final int INPUT_CHUNK = 512;
 
     private final String container;
     private final QueueInputStream stdin = new QueueInputStream(1 << 20);
     private final Map<String, CompletableFuture<ExecResult>> waiting = new ConcurrentHashMap<>();
-    private final AgentAnswers answers = new AgentAnswers(this::answered, this::end);
+    private final Map<String, AgentStream> streams = new ConcurrentHashMap<>();
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final WindowedInput window;
+    private final AgentAnswers answers;
     private final ResultCallback.Adapter<Frame> callback;
     /** Why the agent can no longer run commands, or null while it can. */
     private volatile String gone;
@@ -55,7 +69,69 @@ final class SidecarAgent implements AutoCloseable {
     }
 
     SidecarAgent(DockerClient docker, String container) {
+        this(docker, container, false);
+    }
+
+    /**
+     * The agent of a container whose main process is a UML kernel running it, on the kernel's console; returns once
+     * the agent said it is ready. Throws {@link Gone} when it did not within {@code timeout}.
+     */
+    public static SidecarAgent onConsole(DockerClient docker, String container, Duration timeout) throws Gone {
+        SidecarAgent agent = new SidecarAgent(docker, container, true);
+        agent.send("P");
+        try {
+            agent.ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return agent;
+        } catch (TimeoutException e) {
+            agent.close();
+            throw new Gone("it did not answer within " + timeout.toSeconds() + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            agent.close();
+            throw new Gone("interrupted while waiting for it");
+        } catch (ExecutionException e) {
+            agent.close();
+            throw new Gone(e.getCause().getMessage());
+        }
+    }
+
+    /** The agent's program, for a runtime that runs it otherwise than as a sidecar's command. */
+    public static String script() {
+        return SCRIPT;
+    }
+
+    private SidecarAgent(DockerClient docker, String container, boolean console) {
         this.container = container;
+        this.window = console ? new WindowedInput(stdin, CONSOLE_WINDOW) : null;
+        this.answers = new AgentAnswers(this::answered, this::end, new AgentAnswers.Events() {
+            @Override
+            public void output(String id, byte[] chunk) {
+                AgentStream stream = streams.get(id);
+                if (stream != null) {
+                    stream.listener.onOutput(chunk);
+                }
+            }
+
+            @Override
+            public void ended(String id, int exitCode) {
+                AgentStream stream = streams.remove(id);
+                if (stream != null) {
+                    stream.ended("the process exited");
+                }
+            }
+
+            @Override
+            public void acknowledged(int bytes) {
+                if (window != null) {
+                    window.acknowledge(bytes);
+                }
+            }
+
+            @Override
+            public void ready() {
+                ready.complete(null);
+            }
+        }, console);
         this.callback = new ResultCallback.Adapter<>() {
             @Override
             public void onNext(Frame frame) {
@@ -78,15 +154,31 @@ final class SidecarAgent implements AutoCloseable {
                 end("its stream ended");
             }
         };
-        docker.attachContainerCmd(container).withStdIn(stdin).withStdOut(true).withStdErr(true)
-                .withFollowStream(true).withLogs(false).exec(callback);
+        docker.attachContainerCmd(container).withStdIn(window != null ? window : stdin).withStdOut(true)
+                .withStdErr(true).withFollowStream(true).withLogs(false).exec(callback);
+    }
+
+    /**
+     * Starts {@code command} as a streamed process of the agent (with a pseudo-terminal of {@code columns} x
+     * {@code rows} when {@code tty}) whose output goes to {@code listener} until it ends or the stream is closed.
+     */
+    public ProcessStream stream(List<String> command, boolean tty, StreamListener listener) throws Gone {
+        String id = UUID.randomUUID().toString();
+        AgentStream stream = new AgentStream(id, listener);
+        streams.put(id, stream);
+        String request = tty ? "T " + id + " 80 24 " + hex(command) : "S " + id + " " + hex(command);
+        if (gone != null || !send(request)) {
+            streams.remove(id);
+            throw new Gone(gone != null ? gone : "its input is full");
+        }
+        return stream;
     }
 
     /**
      * Runs {@code command} as {@link DockerExec#run} does. Throws {@link Gone} when the agent cannot take it, or went
      * away before it answered (the command may then have run).
      */
-    ExecResult run(List<String> command, Duration timeout) throws Gone {
+    public ExecResult run(List<String> command, Duration timeout) throws Gone {
         long seconds = BoundedCommand.seconds(timeout);
         String id = UUID.randomUUID().toString();
         CompletableFuture<ExecResult> answer = new CompletableFuture<>();
@@ -157,12 +249,23 @@ final class SidecarAgent implements AutoCloseable {
             gone = why;
         }
         waiting.values().forEach(f -> f.completeExceptionally(new Gone(why)));
+        ready.completeExceptionally(new Gone(why));
+        streams.values().forEach(s -> s.lost("the lab's agent went away: " + why));
+        streams.clear();
+    }
+
+    /** Whether the agent can no longer take requests. */
+    public boolean gone() {
+        return gone != null;
     }
 
     @Override
     public void close() {
         end("closed");
         stdin.close();
+        if (window != null) {
+            window.acknowledge(Integer.MAX_VALUE);
+        }
         try {
             callback.close();
         } catch (IOException e) {
@@ -171,13 +274,119 @@ final class SidecarAgent implements AutoCloseable {
     }
 
     /** The agent cannot run commands (any more); {@code getMessage()} says why. */
-    static final class Gone extends Exception {
+    public static final class Gone extends Exception {
         Gone(String why) {
             super(why);
         }
     }
 
-    private static String script() {
+    /** A streamed process of the agent. */
+    private final class AgentStream implements ProcessStream {
+        private final String id;
+        private final StreamListener listener;
+        private final java.util.concurrent.atomic.AtomicBoolean reported = new java.util.concurrent.atomic.AtomicBoolean();
+
+        AgentStream(String id, StreamListener listener) {
+            this.id = id;
+            this.listener = listener;
+        }
+
+        @Override
+        public boolean write(byte[] input) {
+            if (reported.get()) {
+                return true; // its process is gone: there is nobody to tell
+            }
+            for (int from = 0; from < input.length; from += INPUT_CHUNK) {
+                byte[] chunk = java.util.Arrays.copyOfRange(input, from, Math.min(input.length, from + INPUT_CHUNK));
+                if (!send("I " + id + " " + HexFormat.of().formatHex(chunk))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public void resize(int columns, int rows) {
+            send("Z " + id + " " + Math.max(1, Math.min(9999, columns)) + " " + Math.max(1, Math.min(9999, rows)));
+        }
+
+        @Override
+        public void close() {
+            if (streams.remove(id) != null) {
+                send("C " + id);
+            }
+            ended("closed");
+        }
+
+        void ended(String reason) {
+            if (reported.compareAndSet(false, true)) {
+                listener.onClosed(reason);
+            }
+        }
+
+        void lost(String reason) {
+            if (reported.compareAndSet(false, true)) {
+                listener.onEngineLost(reason);
+            }
+        }
+    }
+
+    /**
+     * The attach's input for a console agent: what the attach reads (and sends) waits while {@code limit} bytes are
+     * unacknowledged by the agent. One reader (the attach's thread); acknowledgements come from the output's.
+     */
+    private static final class WindowedInput extends InputStream {
+        private final InputStream source;
+        private final int limit;
+        private int unacknowledged;
+
+        WindowedInput(InputStream source, int limit) {
+            this.source = source;
+            this.limit = limit;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int room;
+            synchronized (this) {
+                while (unacknowledged >= limit) {
+                    try {
+                        wait();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return -1;
+                    }
+                }
+                room = limit - unacknowledged;
+            }
+            int n = source.read(buffer, offset, Math.min(length, room));
+            if (n > 0) {
+                synchronized (this) {
+                    unacknowledged += n;
+                }
+            }
+            return n;
+        }
+
+        @Override
+        public int available() throws IOException {
+            return source.available();
+        }
+
+        synchronized void acknowledge(int bytes) {
+            unacknowledged = (int) Math.max(0, (long) unacknowledged - bytes);
+            notifyAll();
+        }
+    }
+
+    private static String readScript() {
         try (InputStream in = SidecarAgent.class.getResourceAsStream("sidecar-agent.pl")) {
             if (in == null) {
                 throw new IllegalStateException("sidecar-agent.pl is missing from the build");

@@ -3,22 +3,39 @@
 # 2 cores; a fork here costs about a millisecond. The app attaches to this process's standard input and output
 # (SidecarAgent.java); only the platform can: the learner's node shares the network namespace, not the processes.
 #
+# The User-Mode Linux runtime runs the same program in its kernel's root namespace (UmlAgent.java), where it also
+# streams long-running processes (samplers, terminals) over the same standard input and output.
+#
 # Requests, one per line on standard input (hex keeps any byte of an argument out of the framing):
 #   R <id> <hex of the argv, arguments separated by NUL>    run a command (the app wraps it in timeout(1))
 #   K <id>                                                  kill that command's processes (the app's deadline)
+#   S <id> <hex argv>                                       start a streamed process (stdout and stderr together)
+#   T <id> <columns> <rows> <hex argv>                      start a streamed process on a pseudo-terminal
+#   I <id> <hex bytes>                                      input for a streamed process
+#   Z <id> <columns> <rows>                                 resize a streamed process's terminal
+#   C <id>                                                  end a streamed process (its process group)
+#   P                                                       say ready (the app asks once it attached)
+# Every read of standard input is acknowledged with @@tclab-ack <bytes>: a UML console (a terminal) hangs once more
+# than its 4 KiB input buffer arrives at once, so the app there keeps less than that unacknowledged.
 # Each command's answer, written whole once it has exited and closed its output:
 #   @@tclab-agent <id> <exit code> <1 if output was cut, else 0> <stdout bytes> <stderr bytes>\n<stdout><stderr>
 # The first MAX bytes of each stream are kept and the rest is read away, so a command is never blocked on its output.
+# A streamed process's output as it comes, and its end once its output closed and it exited (-1: ended by C):
+#   @@tclab-out <id> <bytes>\n<output>        @@tclab-end <id> <exit code>\n
+# Input a streamed process does not read is kept up to MAX bytes, then dropped: the agent never blocks on it.
 # Nothing here ever exits on its own accord: with this process gone, the sidecar and its node could not be graded.
 use strict;
 use warnings;
 use POSIX ();
+# Linux's terminal ioctls (the same numbers on x86-64 and arm64): no pty module is needed.
+use constant { TIOCSPTLCK => 0x40045431, TIOCGPTN => 0x80045430, TIOCSCTTY => 0x540E, TIOCSWINSZ => 0x5414 };
 
 my $MAX = 1 << 20;
 $SIG{PIPE} = 'IGNORE';
 binmode STDOUT;
 my %running;    # pid => { id, out, err, cut, open => { fileno => [handle, which] } }
 my %pid_of;     # request id => pid
+my %streams;    # request id => { pid, out (handle), in (handle), pending (input), code, ended }
 my $pending = '';
 my $stdin_open = 1;
 
@@ -53,12 +70,7 @@ sub answer_now {
 
 sub answer {
     my ($id, $code, $cut, $out, $err) = @_;
-    my $frame = "\@\@tclab-agent $id $code $cut " . length($out) . ' ' . length($err) . "\n" . $out . $err;
-    while (length $frame) {
-        my $n = syswrite(STDOUT, $frame);
-        last unless defined $n;    # the app is gone; a new attach asks again
-        substr($frame, 0, $n) = '';
-    }
+    write_all("\@\@tclab-agent $id $code $cut " . length($out) . ' ' . length($err) . "\n" . $out . $err);
 }
 
 sub request {
@@ -67,7 +79,126 @@ sub request {
         start($1, split(/\0/, pack('H*', $2), -1));
     } elsif ($line =~ /^K ([0-9a-f-]{1,64})$/) {
         kill_request($1);
+    } elsif ($line =~ /^S ([0-9a-f-]{1,64}) ((?:[0-9a-f]{2})+)$/) {
+        start_stream($1, undef, split(/\0/, pack('H*', $2), -1));
+    } elsif ($line =~ /^T ([0-9a-f-]{1,64}) (\d{1,4}) (\d{1,4}) ((?:[0-9a-f]{2})+)$/) {
+        start_stream($1, [$2, $3], split(/\0/, pack('H*', $4), -1));
+    } elsif ($line =~ /^I ([0-9a-f-]{1,64}) ((?:[0-9a-f]{2})+)$/) {
+        my $s = $streams{$1};
+        $s->{pending} .= pack('H*', $2) if $s && $s->{in} && length($s->{pending}) < $MAX;
+    } elsif ($line =~ /^Z ([0-9a-f-]{1,64}) (\d{1,4}) (\d{1,4})$/) {
+        my $s = $streams{$1};
+        ioctl($s->{out}, TIOCSWINSZ, pack('S4', $3, $2, 0, 0)) if $s && $s->{tty} && $s->{out};
+    } elsif ($line =~ /^C ([0-9a-f-]{1,64})$/) {
+        close_stream($1);
+    } elsif ($line eq 'P') {
+        ready();
     }
+}
+
+sub ready {
+    write_all("\@\@tclab-ready\n");
+}
+
+sub write_all {
+    my ($frame) = @_;
+    while (length $frame) {
+        my $n = syswrite(STDOUT, $frame);
+        last unless defined $n;    # the app is gone; a new attach asks again
+        substr($frame, 0, $n) = '';
+    }
+}
+
+# A new pseudo-terminal: the master's handle and the slave's path.
+sub open_pty {
+    sysopen(my $master, '/dev/ptmx', POSIX::O_RDWR() | POSIX::O_NOCTTY()) or return;
+    my $unlock = pack('i', 0);
+    ioctl($master, TIOCSPTLCK, $unlock) or return;
+    my $number = pack('i', 0);
+    ioctl($master, TIOCGPTN, $number) or return;
+    return ($master, '/dev/pts/' . unpack('i', $number));
+}
+
+sub start_stream {
+    my ($id, $size, @argv) = @_;
+    return if $streams{$id};
+    my ($out, $in, $child_in, $child_out, $slave);
+    if ($size) {
+        ($out, $slave) = open_pty() or return stream_failed($id, "no pseudo-terminal: $!");
+        ioctl($out, TIOCSWINSZ, pack('S4', $size->[1], $size->[0], 0, 0));
+        $in = $out;
+    } else {
+        pipe($child_in, $in) or return stream_failed($id, "pipe: $!");
+        pipe($out, $child_out) or return stream_failed($id, "pipe: $!");
+    }
+    my $pid = fork();
+    return stream_failed($id, "fork: $!") unless defined $pid;
+    if ($pid == 0) {
+        POSIX::setsid();
+        $ENV{TCLAB_STREAM} = $id;
+        if ($size) {
+            close($out);
+            sysopen(my $tty, $slave, POSIX::O_RDWR()) or POSIX::_exit(127);
+            ioctl($tty, TIOCSCTTY, 0);
+            open(STDIN, '<&', $tty);
+            open(STDOUT, '>&', $tty);
+            open(STDERR, '>&', $tty);
+        } else {
+            open(STDIN, '<&', $child_in);
+            open(STDOUT, '>&', $child_out);
+            open(STDERR, '>&', $child_out);
+            close($_) for ($in, $out, $child_in, $child_out);
+        }
+        { no warnings 'exec'; exec { $argv[0] } @argv; }
+        print STDERR "cannot run $argv[0]: $!\n";
+        POSIX::_exit(127);
+    }
+    if (!$size) {
+        close($child_in);
+        close($child_out);
+    }
+    my $flags = fcntl($in, POSIX::F_GETFL(), 0);
+    fcntl($in, POSIX::F_SETFL(), $flags | POSIX::O_NONBLOCK());
+    $streams{$id} = { pid => $pid, out => $out, in => $in, tty => !!$size, pending => '' };
+}
+
+sub stream_failed {
+    my ($id, $why) = @_;
+    write_all("\@\@tclab-out $id " . length("$why\n") . "\n$why\n\@\@tclab-end $id 127\n");
+}
+
+sub close_stream {
+    my ($id) = @_;
+    my $s = $streams{$id} or return;
+    kill('HUP', -$s->{pid});
+    kill('KILL', -$s->{pid});
+    kill('KILL', $s->{pid});
+    $s->{code} = -1;
+    end_stream_output($s);
+    stream_done($id);
+}
+
+sub end_stream_output {
+    my ($s) = @_;
+    close($s->{out}) if $s->{out};
+    close($s->{in}) if $s->{in} && !$s->{tty};
+    $s->{out} = $s->{in} = undef;
+}
+
+# Once its output closed (a terminal's closes when its last process does), the stream ends with its exit status.
+sub stream_done {
+    my ($id) = @_;
+    my $s = $streams{$id};
+    return if $s->{out};
+    if (!defined $s->{code}) {
+        waitpid($s->{pid}, 0);
+        my $status = $?;
+        $s->{code} = $status & 127 ? 128 + ($status & 127) : $status >> 8;
+    } else {
+        waitpid($s->{pid}, POSIX::WNOHANG());
+    }
+    delete $streams{$id};
+    write_all("\@\@tclab-end $id $s->{code}\n");
 }
 
 # Past the app's deadline: SIGKILL for every process of the request (its process group, and whatever left it but
@@ -102,23 +233,29 @@ sub finish {
     answer($r->{id}, $code, $r->{cut}, $r->{out}, $r->{err});
 }
 
+ready();
 while (1) {
-    my $wanted = '';
+    my ($wanted, $writable) = ('', '');
     vec($wanted, fileno(STDIN), 1) = 1 if $stdin_open;
     for my $r (values %running) {
         vec($wanted, $_, 1) = 1 for keys %{ $r->{open} };
     }
-    if ($wanted !~ /[^\0]/) {
+    for my $s (values %streams) {
+        vec($wanted, fileno($s->{out}), 1) = 1 if $s->{out};
+        vec($writable, fileno($s->{in}), 1) = 1 if $s->{in} && length $s->{pending};
+    }
+    if ($wanted !~ /[^\0]/ && $writable !~ /[^\0]/) {
         sleep 3600;    # standard input closed and nothing runs: wait to be stopped
         next;
     }
-    my $ready = select(my $got = $wanted, undef, undef, undef);
+    my $ready = select(my $got = $wanted, my $can_write = $writable, undef, undef);
     next if $ready < 0;
     if ($stdin_open && vec($got, fileno(STDIN), 1)) {
         my $n = sysread(STDIN, my $chunk, 65536);
         if (!$n) {
             $stdin_open = 0;
         } else {
+            write_all("\@\@tclab-ack $n\n");
             $pending .= $chunk;
             while ($pending =~ s/^([^\n]*)\n//) {
                 request($1);
@@ -142,5 +279,21 @@ while (1) {
             $r->{$which} .= substr($chunk, 0, $room > 0 ? $room : 0);
         }
         finish($pid);
+    }
+    for my $id (keys %streams) {
+        my $s = $streams{$id};
+        if ($s->{in} && length $s->{pending} && vec($can_write, fileno($s->{in}), 1)) {
+            my $n = syswrite($s->{in}, $s->{pending});
+            substr($s->{pending}, 0, $n) = '' if defined $n;
+            $s->{pending} = '' if !defined $n && $! != POSIX::EAGAIN();
+        }
+        next unless $s->{out} && vec($got, fileno($s->{out}), 1);
+        my $n = sysread($s->{out}, my $chunk, 65536);
+        if ($n) {
+            write_all("\@\@tclab-out $id $n\n$chunk");
+        } else {
+            end_stream_output($s);    # a terminal's master reads EIO once its last process closed the slave
+            stream_done($id);
+        }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.HostConfig;
+import dev.tclab.lab.KernelChoice;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.LabRuntimeContract;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -33,7 +34,8 @@ class DockerLabRuntimeContractIT extends LabRuntimeContract {
     void shouldBeTheDefaultRuntimeAndNeverBuildTheKubernetesClient() throws Exception {
         start("two-node");
 
-        assertThat(ClientProxy.unwrap(runtime)).isInstanceOf(DockerLabRuntime.class);
+        assertThat(ClientProxy.unwrap(runtime)).isInstanceOfSatisfying(KernelChoice.class,
+                choice -> assertThat(choice.host()).isInstanceOf(DockerLabRuntime.class));
         for (Class<? extends Annotation> scope : List.of(Singleton.class, ApplicationScoped.class)) {
             assertThat(Arc.container().getActiveContext(scope).getState().getContextualInstances().keySet())
                     .as("beans built").noneMatch(bean -> bean.getTypes().contains(KubernetesClient.class)

@@ -1,0 +1,419 @@
+package dev.tclab.lab.uml;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.DockerException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.core.DockerClientConfig;
+import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.CommandSequence;
+import dev.tclab.lab.EngineStatus;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lab.KernelProbe;
+import dev.tclab.lab.LabProgressListener;
+import dev.tclab.lab.LabProgressListener.Stage;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabScripts;
+import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.LabStartException;
+import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.NodeStatus;
+import dev.tclab.lab.ProcessStream;
+import dev.tclab.lab.StreamListener;
+import dev.tclab.lab.Topology;
+import dev.tclab.lab.WorkerThreads;
+import dev.tclab.lab.docker.EngineCalls;
+import dev.tclab.lab.docker.Labels;
+import dev.tclab.lab.docker.NodeContainers;
+import dev.tclab.lab.docker.SidecarAgent;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jboss.logging.Logger;
+
+/**
+ * Labs in User-Mode Linux: each lab is one container on the Docker engine whose main process is a UML kernel (Debian's
+ * {@code linux.uml}, every qdisc, classifier and action as a module) with the lab image as its read-only root. Inside
+ * it each node is its own network, mount, PID, UTS and IPC namespace, the links are veth pairs, and the agent (the
+ * measurement sidecars' program) runs in the kernel's root namespaces, reached over the kernel's console, which is the
+ * container's standard input and output. The container has no capability at all and Docker's default seccomp profile:
+ * what a learner's NET_ADMIN reaches is the lab's own kernel, never the host's.
+ */
+@ApplicationScoped
+@Identifier("uml")
+public class UmlLabRuntime implements LabRuntime {
+
+    private static final Logger LOG = Logger.getLogger(UmlLabRuntime.class);
+    private static final long MIB = 1024L * 1024;
+    /** Beside the kernel's memory (a file in /dev/shm, charged to the container): its host-side processes. */
+    private static final int CONTAINER_OVERHEAD_MIB = 96;
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(60);
+
+    private final DockerClient docker;
+    private final String instance;
+    private final String image;
+    private final TclabConfig.Lab limits;
+    private final int kernelMemoryMib;
+    private final Duration startTimeout;
+    private final NodeContainers containers;
+    private final EngineCalls calls;
+    private final ExecutorService pool = Executors.newCachedThreadPool(WorkerThreads.named("tclab-uml"));
+    /** The attached agent of each lab's kernel, by lab id. */
+    private final Map<String, SidecarAgent> agents = new ConcurrentHashMap<>();
+    /** The nodes of each lab, as its container's label names them. */
+    private final Map<String, List<String>> nodes = new ConcurrentHashMap<>();
+    private volatile KernelCapabilities kernel;
+
+    public UmlLabRuntime(DockerClient docker, DockerClientConfig clientConfig, TclabConfig config) {
+        this.docker = docker;
+        this.instance = config.instance();
+        this.image = config.lab().umlImage();
+        this.limits = config.lab();
+        this.kernelMemoryMib = config.lab().umlMemoryMib();
+        this.startTimeout = config.lab().startTimeout();
+        this.containers = new NodeContainers(docker, config);
+        this.calls = new EngineCalls(docker, clientConfig.getDockerHost().toString());
+    }
+
+    static String containerName(String labId) {
+        return "tclab-" + labId + ".uml";
+    }
+
+    @Override
+    public EngineStatus engine() {
+        return calls.engine();
+    }
+
+    @Override
+    public boolean imagePresent(String name) throws EngineUnavailableException {
+        return calls.imagePresent(name);
+    }
+
+    @Override
+    public void start(LabSpec spec, LabProgressListener progress) throws LabStartException, EngineUnavailableException {
+        Topology topology = spec.topology();
+        long begin = System.nanoTime();
+        long deadline = begin + startTimeout.toNanos();
+        try {
+            progress.onStage(Stage.CREATING, "a kernel for " + topology.nodes().size() + " nodes");
+            SidecarAgent agent = boot(spec, containerName(spec.labId()), remaining(deadline));
+            agents.put(spec.labId(), agent);
+            long booted = System.nanoTime();
+            progress.onStage(Stage.WIRING, topology.links().size() + " links");
+            List<List<String>> nodes = topology.nodes().values().stream()
+                    .map(n -> UmlScripts.startNode(n, limits.tmpMib(), limits.homeMib(), limits.runMib())).toList();
+            runAll(agent, "starting a node", nodes, deadline);
+            Map<String, String> namespaces = new HashMap<>();
+            topology.nodes().keySet().forEach(n -> namespaces.put(n, n));
+            if (!topology.links().isEmpty()) {
+                runAll(agent, "wiring the links", List.of(List.of("sh", "-c",
+                        LabScripts.vethLinks(topology.links(), namespaces))), deadline);
+            }
+            progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
+            List<List<String>> setups = new ArrayList<>();
+            for (Topology.Node node : topology.nodes().values()) {
+                if (!node.sysctls().isEmpty()) {
+                    runAll(agent, "setting the sysctls of " + node.name(),
+                            List.of(UmlScripts.sysctls(node.name(), node.sysctls())), deadline);
+                }
+                setups.add(UmlScripts.asLearner(node.name(), List.of("sh", "-c",
+                        LabScripts.nodeSetup(node, topology.interfacesOf(node.name())))));
+            }
+            runAll(agent, "setting up a node", setups, deadline);
+            LOG.infof("UML lab %s (%d nodes) ready in %d ms, its kernel's agent answering after %d ms", spec.labId(),
+                    topology.nodes().size(), (System.nanoTime() - begin) / 1_000_000, (booted - begin) / 1_000_000);
+            progress.onStage(Stage.READY, "");
+        } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
+            removeQuietly(spec.labId());
+            throw e;
+        }
+    }
+
+    /** Creates and starts the lab's container and waits for the agent in its kernel to answer. */
+    private SidecarAgent boot(LabSpec spec, String name, Duration timeout)
+            throws LabStartException, EngineUnavailableException {
+        int nodes = spec.topology().nodes().size();
+        Instant expires = containers.expiry(spec.pooled());
+        if (!calls.imagePresent(image)) {
+            throw new LabStartException("the User-Mode Linux lab image " + image + " is missing on the Docker engine:"
+                    + " build it with lab-image/build.sh --uml (bin/ensure-docker does when it is missing)");
+        }
+        String id = calls.call(() -> docker.createContainerCmd(image)
+                .withName(name)
+                .withHostName(spec.labId())
+                .withLabels(Labels.uml(instance, spec, expires))
+                .withEnv(List.of(UmlScripts.INIT_ENV + "=" + UmlScripts.init(),
+                        UmlScripts.AGENT_ENV + "=" + SidecarAgent.script()))
+                .withCmd(UmlScripts.boot(kernelMemoryMib))
+                .withStdinOpen(true)
+                .withHostConfig(hostConfig(nodes))
+                .exec().getId());
+        try {
+            calls.call(() -> docker.startContainerCmd(id).exec());
+            return SidecarAgent.onConsole(docker, id, timeout);
+        } catch (SidecarAgent.Gone e) {
+            throw new LabStartException("the lab's kernel did not come up: " + e.getMessage());
+        } catch (DockerException e) {
+            throw new LabStartException("the Docker engine refused: " + e.getMessage().trim(), e);
+        }
+    }
+
+    /**
+     * No capability at all (UML needs none: it traces its own processes), Docker's default seccomp profile, no
+     * network, a read-only root, and limits: the kernel's memory is a file on the /dev/shm tmpfs (which must allow
+     * exec, for UML's ptrace mode), charged to the container like the rest.
+     */
+    private HostConfig hostConfig(int nodes) {
+        long memory = (long) (kernelMemoryMib + CONTAINER_OVERHEAD_MIB) * MIB;
+        return HostConfig.newHostConfig()
+                .withNetworkMode("none")
+                .withCapDrop(Capability.ALL)
+                .withSecurityOpts(List.of("no-new-privileges"))
+                .withMemory(memory)
+                .withMemorySwap(memory)
+                .withNanoCPUs((long) (limits.cpus() * 1_000_000_000L))
+                .withPidsLimit(limits.pids() * Math.max(1, nodes))
+                .withReadonlyRootfs(true)
+                .withTmpFs(Map.of(
+                        "/dev/shm", "rw,nosuid,nodev,exec,size=" + (kernelMemoryMib + 16) + "m",
+                        UmlScripts.DIR, "rw,nosuid,nodev,exec,size=1m",
+                        "/tmp", "rw,nosuid,nodev,noexec,size=8m"))
+                .withLogConfig(NodeContainers.NO_LOG);
+    }
+
+    /** Runs the commands through the agent at once and waits for all; the first failure is thrown. */
+    private void runAll(SidecarAgent agent, String what, List<List<String>> commands, long deadline)
+            throws LabStartException {
+        List<Future<ExecResult>> running = commands.stream()
+                .map(c -> pool.submit(() -> agent.run(c, remaining(deadline)))).toList();
+        String failure = null;
+        for (Future<ExecResult> future : running) {
+            try {
+                ExecResult result = future.get(Math.max(1, deadline - System.nanoTime()) + Duration.ofSeconds(10).toNanos(),
+                        TimeUnit.NANOSECONDS);
+                if (!result.ok() && failure == null) {
+                    failure = what + " failed" + (result.timedOut() ? " (timed out)" : "") + ": "
+                            + (result.stderr() + result.stdout()).trim();
+                }
+            } catch (ExecutionException e) {
+                failure = failure == null ? what + " failed: the lab's kernel went away: " + e.getCause().getMessage()
+                        : failure;
+            } catch (TimeoutException e) {
+                future.cancel(true);
+                failure = failure == null ? "the lab did not become ready within " + startTimeout.toSeconds() + " s"
+                        : failure;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LabStartException("interrupted while starting");
+            }
+        }
+        if (failure != null) {
+            throw new LabStartException(failure);
+        }
+    }
+
+    private static Duration remaining(long deadline) {
+        return Duration.ofNanos(Math.max(Duration.ofSeconds(1).toNanos(), deadline - System.nanoTime()));
+    }
+
+    /**
+     * Kills and removes the lab's container. No halt first: the kernel's root is read-only and everything it wrote is
+     * in its own memory, so there is nothing to save (its init powers the kernel off by itself if its agent dies).
+     */
+    @Override
+    public void stop(String labId) throws EngineUnavailableException {
+        SidecarAgent agent = agents.remove(labId);
+        nodes.remove(labId);
+        if (agent != null) {
+            agent.close();
+        }
+        calls.call(() -> {
+            for (Container c : ownContainers(labId)) {
+                containers.remove(c.getId());
+            }
+            return null;
+        });
+    }
+
+    private void removeQuietly(String labId) {
+        try {
+            stop(labId);
+        } catch (EngineUnavailableException | RuntimeException e) {
+            // The reaper removes what is left once the engine answers again.
+        }
+    }
+
+    private List<Container> ownContainers(String labId) {
+        return docker.listContainersCmd().withShowAll(true).withLabelFilter(withRole(Labels.labOf(instance, labId)))
+                .exec();
+    }
+
+    /** Every node of a lab whose kernel runs counts as running: they live and die with it. */
+    @Override
+    public List<NodeStatus> status(String labId) throws EngineUnavailableException {
+        return calls.call(() -> {
+            List<NodeStatus> nodes = new ArrayList<>();
+            for (Container c : ownContainers(labId)) {
+                boolean running = "running".equals(c.getState());
+                for (String node : nodesOf(c.getLabels())) {
+                    nodes.add(new NodeStatus(node, running, c.getState()));
+                }
+            }
+            return nodes;
+        });
+    }
+
+    private static List<String> nodesOf(Map<String, String> labels) {
+        String nodes = labels == null ? null : labels.get(Labels.NODES);
+        return nodes == null || nodes.isEmpty() ? List.of() : Arrays.asList(nodes.split(","));
+    }
+
+    @Override
+    public ExecResult exec(String labId, String node, List<String> command, Duration timeout)
+            throws EngineUnavailableException, NodeNotFoundException {
+        SidecarAgent agent = agentOf(labId, node);
+        try {
+            return agent.run(UmlScripts.inNetwork(node, command), timeout);
+        } catch (SidecarAgent.Gone e) {
+            agents.remove(labId, agent);
+            throw new EngineUnavailableException("the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
+        }
+    }
+
+    /** One request for all: the agent runs them one after another in one shell. */
+    @Override
+    public List<ExecResult> execAll(String labId, String node, List<CommandSequence.Step> steps)
+            throws EngineUnavailableException, NodeNotFoundException {
+        if (steps.size() == 1) {
+            return List.of(exec(labId, node, steps.get(0).command(), steps.get(0).timeout()));
+        }
+        CommandSequence sequence = new CommandSequence(steps);
+        return sequence.split(exec(labId, node, sequence.command(), sequence.timeout()));
+    }
+
+    @Override
+    public ProcessStream stream(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return open(labId, node, UmlScripts.inNetwork(node, command), false, listener);
+    }
+
+    @Override
+    public ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return open(labId, node, UmlScripts.asLearner(node, command), true, listener);
+    }
+
+    private ProcessStream open(String labId, String node, List<String> command, boolean tty, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        SidecarAgent agent = agentOf(labId, node);
+        try {
+            return agent.stream(command, tty, listener);
+        } catch (SidecarAgent.Gone e) {
+            agents.remove(labId, agent);
+            throw new EngineUnavailableException("the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The lab's agent, attached on first use (a lab adopted after a restart of the app) and again once it went away;
+     * throws {@link NodeNotFoundException} when the lab has no running kernel or no such node.
+     */
+    private SidecarAgent agentOf(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
+        SidecarAgent known = agents.get(labId);
+        if (known != null && !known.gone()) {
+            if (!knownNode(labId, node)) {
+                throw new NodeNotFoundException(labId, node);
+            }
+            return known;
+        }
+        List<Container> found = calls.call(() -> ownContainers(labId));
+        if (found.isEmpty() || !"running".equals(found.get(0).getState())
+                || !nodesOf(found.get(0).getLabels()).contains(node)) {
+            throw new NodeNotFoundException(labId, node);
+        }
+        try {
+            SidecarAgent agent = SidecarAgent.onConsole(docker, found.get(0).getId(), Duration.ofSeconds(10));
+            nodes.put(labId, nodesOf(found.get(0).getLabels()));
+            SidecarAgent previous = agents.put(labId, agent);
+            if (previous != null) {
+                previous.close();
+            }
+            return agent;
+        } catch (SidecarAgent.Gone e) {
+            throw new EngineUnavailableException("the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
+        }
+    }
+
+    private boolean knownNode(String labId, String node) throws EngineUnavailableException {
+        List<String> names = nodes.get(labId);
+        if (names == null) {
+            List<Container> found = calls.call(() -> ownContainers(labId));
+            names = found.isEmpty() ? List.of() : nodesOf(found.get(0).getLabels());
+            nodes.put(labId, names);
+        }
+        return names.contains(node);
+    }
+
+    @Override
+    public Set<String> labsOnEngine() throws EngineUnavailableException {
+        return calls.labs(withRole(Labels.instance(instance)));
+    }
+
+    @Override
+    public Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException {
+        return calls.removeExpired(withRole(Labels.all()), now, containers::remove);
+    }
+
+    private static Map<String, String> withRole(Map<String, String> labels) {
+        Map<String, String> filter = new HashMap<>(labels);
+        filter.put(Labels.ROLE, Labels.ROLE_UML);
+        return filter;
+    }
+
+    /** What the labs' kernel supports: probed once, in a kernel booted for it (the same for every lab). */
+    @Override
+    public KernelCapabilities probeKernel() throws EngineUnavailableException {
+        KernelCapabilities known = kernel;
+        if (known != null) {
+            return known;
+        }
+        String labId = "probe" + Long.toHexString(System.nanoTime());
+        LabSpec spec = new LabSpec(labId, new Topology("probe", Map.of(), List.of()), LabSpec.POOL_OWNER, "probe");
+        try {
+            SidecarAgent agent = boot(spec, containerName(labId), PROBE_TIMEOUT);
+            agents.put(labId, agent);
+            kernel = KernelProbe.read(agent.run(List.of("sh", "-c", KernelProbe.SCRIPT), PROBE_TIMEOUT));
+            return kernel;
+        } catch (LabStartException | SidecarAgent.Gone e) {
+            throw new EngineUnavailableException("could not probe the UML kernel: " + e.getMessage(), e);
+        } finally {
+            removeQuietly(labId);
+        }
+    }
+
+    @PreDestroy
+    void close() {
+        agents.values().forEach(SidecarAgent::close);
+        agents.clear();
+        pool.shutdownNow();
+    }
+}

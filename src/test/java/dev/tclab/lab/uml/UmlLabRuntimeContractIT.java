@@ -1,0 +1,52 @@
+package dev.tclab.lab.uml;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.HostConfig;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabRuntimeContract;
+import dev.tclab.lab.docker.Labels;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.Map;
+
+/** The {@link LabRuntimeContract} on User-Mode Linux labs, on the real Docker engine. */
+@QuarkusTest
+class UmlLabRuntimeContractIT extends LabRuntimeContract {
+
+    @Inject
+    @Identifier("uml")
+    LabRuntime runtime;
+
+    @Inject
+    DockerClient docker;
+
+    @Override
+    protected LabRuntime runtime() {
+        return runtime;
+    }
+
+    @Override
+    protected void plantExpiredLab(String labId) {
+        String expired = Long.toString(Instant.now().minusSeconds(60).getEpochSecond());
+        String id = docker.createContainerCmd("tclab/lab-uml:1").withCmd("sleep", "600")
+                .withLabels(Map.of(Labels.APP, "tclab", Labels.INSTANCE, "tclab-gone", Labels.ROLE, Labels.ROLE_UML,
+                        Labels.LAB, labId, Labels.NODES, "client,server", Labels.EXPIRES, expired))
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none"))
+                .exec().getId();
+        docker.startContainerCmd(id).exec();
+    }
+
+    @Override
+    protected boolean leftOnEngine(String labId) {
+        return !docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.LAB, labId)).exec().isEmpty();
+    }
+
+    @Override
+    protected Instant expiryOf(String labId) {
+        return Instant.ofEpochSecond(Long.parseLong(docker.listContainersCmd()
+                .withLabelFilter(Map.of(Labels.LAB, labId, Labels.ROLE, Labels.ROLE_UML)).exec().get(0)
+                .getLabels().get(Labels.EXPIRES)));
+    }
+}

@@ -1,0 +1,169 @@
+package dev.tclab.lab.uml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.HostConfig;
+import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.ProcessStream;
+import dev.tclab.lab.StreamListener;
+import dev.tclab.lab.TestTopologies;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * What UML labs are for, on the real engine: the qdiscs this host's kernel lacks (netem, CAKE, fq_codel) work and
+ * shape, the lab's container has no capability at all, and a learner's shell is root in its node's own namespaces
+ * with NET_ADMIN and NET_RAW only, unable to write the platform's files or reach its agent.
+ */
+@QuarkusTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class UmlLabRuntimeIT {
+
+    private static final Logger LOG = Logger.getLogger(UmlLabRuntimeIT.class);
+    private static final Pattern RTT = Pattern.compile("rtt min/avg/max/mdev = ([0-9.]+)/([0-9.]+)/([0-9.]+)/([0-9.]+) ms");
+
+    @Inject
+    @Identifier("uml")
+    LabRuntime runtime;
+
+    @Inject
+    DockerClient docker;
+
+    private String lab;
+
+    @BeforeAll
+    void startLab() throws Exception {
+        lab = "u" + UUID.randomUUID().toString().substring(0, 8);
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "uml-it", "two-node"), (stage, detail) -> { });
+    }
+
+    @AfterAll
+    void stopLab() throws Exception {
+        runtime.stop(lab);
+    }
+
+    private ExecResult sh(String node, String script) throws Exception {
+        return runtime.exec(lab, node, List.of("sh", "-c", script), Duration.ofSeconds(60));
+    }
+
+    @Test
+    void shouldHaveTheQdiscsTheHostKernelLacks() throws Exception {
+        KernelCapabilities kernel = runtime.probeKernel();
+
+        for (String feature : List.of("qdisc:netem", "qdisc:cake", "qdisc:fq_codel", "qdisc:sfq", "qdisc:prio",
+                "action:police", "classifier:flower", "classifier:matchall", "link:ifb")) {
+            assertThat(kernel.supports(feature)).as(feature + " in " + kernel).isTrue();
+        }
+        for (String qdisc : List.of("cake bandwidth 10mbit", "fq_codel", "sfq", "prio")) {
+            ExecResult added = sh("client", "tc qdisc replace dev eth1 root " + qdisc + " && tc qdisc show dev eth1");
+            assertThat(added.ok()).as(qdisc + ": " + added.stderr()).isTrue();
+            assertThat(added.stdout()).startsWith("qdisc " + qdisc.split(" ")[0] + " ");
+        }
+        sh("client", "tc qdisc del dev eth1 root");
+    }
+
+    /**
+     * netem's delay shows in ping as on a real link: the fastest round trip is at least 40 ms and at most 1 ms more
+     * than the fastest one without netem. The minimum, not the average: netem's delay is a floor, and what a busy host's
+     * scheduler adds to some pings (of the kernel, which is one process on the host) only ever comes on top; the
+     * averages are logged beside it.
+     */
+    @Test
+    void shouldDelayWithNetem() throws Exception {
+        double[] base = rtt();
+        ExecResult netem = sh("client", "tc qdisc replace dev eth1 root netem delay 40ms");
+        assertThat(netem.ok()).as(netem.stderr()).isTrue();
+        double[] delayed = rtt();
+        sh("client", "tc qdisc del dev eth1 root");
+        LOG.infof("UML netem 40ms: ping min/avg/mdev %.3f/%.3f/%.3f ms, unshaped %.3f/%.3f/%.3f ms (load average %s)",
+                delayed[0], delayed[1], delayed[3], base[0], base[1], base[3], loadAverage());
+
+        assertThat(delayed[0]).as("fastest round trip through netem 40ms").isGreaterThanOrEqualTo(40.0);
+        assertThat(delayed[0] - base[0]).as("delay netem 40ms added to the fastest round trip").isBetween(39.0, 41.0);
+    }
+
+    /** min, avg, max and mdev of 20 pings from the client to the server, in ms. */
+    private double[] rtt() throws Exception {
+        ExecResult ping = sh("client", "ping -n -q -c 20 -i 0.2 10.0.0.2");
+        Matcher rtt = RTT.matcher(ping.stdout());
+        assertThat(rtt.find()).as(ping.stdout() + ping.stderr()).isTrue();
+        return new double[] {Double.parseDouble(rtt.group(1)), Double.parseDouble(rtt.group(2)),
+                Double.parseDouble(rtt.group(3)), Double.parseDouble(rtt.group(4))};
+    }
+
+    private static String loadAverage() throws Exception {
+        return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+    }
+
+    @Test
+    void shouldRunInAContainerWithNoCapabilityNoNetworkAndTheDefaultSeccompProfile() {
+        InspectContainerResponse container = docker.inspectContainerCmd(UmlLabRuntime.containerName(lab)).exec();
+        HostConfig host = container.getHostConfig();
+
+        assertThat(host.getCapAdd()).as("added capabilities").isNullOrEmpty();
+        assertThat(host.getCapDrop()).containsExactly(Capability.ALL);
+        assertThat(host.getPrivileged()).isFalse();
+        assertThat(host.getSecurityOpts()).containsExactly("no-new-privileges")
+                .noneMatch(o -> o.startsWith("seccomp") || o.startsWith("apparmor"));
+        assertThat(host.getNetworkMode()).isEqualTo("none");
+        assertThat(host.getReadonlyRootfs()).isTrue();
+        assertThat(host.getMemory()).isPositive();
+        assertThat(host.getPidsLimit()).isPositive();
+    }
+
+    @Test
+    void shouldGiveTheLearnerRootInItsNodeWithNetAdminAndNetRawOnly() throws Exception {
+        String out = shellOutput("client", "grep CapEff /proc/self/status; grep CapBnd /proc/self/status; hostname;"
+                + " echo procs=$(ls -d /proc/[0-9]* | wc -l); touch /usr/bin/tc 2>&1; ls /dev/console 2>&1;"
+                + " mount -t tmpfs x /mnt 2>&1; echo $HOME; echo done\n");
+
+        assertThat(out).contains("CapEff:\t0000000000003000").contains("CapBnd:\t0000000000003000")
+                .contains("\nclient\r\n")
+                .contains("touch: cannot touch '/usr/bin/tc': Read-only file system")
+                .contains("cannot access '/dev/console'")
+                .contains("mount: /mnt: permission denied").contains("/root").contains("done");
+        Matcher procs = Pattern.compile("procs=(\\d+)").matcher(out);
+        assertThat(procs.find()).isTrue();
+        assertThat(Integer.parseInt(procs.group(1))).as("processes the node sees (its own only)").isLessThan(10);
+    }
+
+    /** The learner's shell, with its prompt and echo, until it printed "done" (or 30 s passed). */
+    private String shellOutput(String node, String input) throws Exception {
+        StringBuffer out = new StringBuffer();
+        try (ProcessStream shell = runtime.shell(lab, node, List.of("bash", "-l"), new StreamListener() {
+            @Override
+            public void onOutput(byte[] chunk) {
+                out.append(new String(chunk, StandardCharsets.UTF_8));
+            }
+
+            @Override
+            public void onClosed(String reason) {
+            }
+        })) {
+            shell.write(input.getBytes(StandardCharsets.UTF_8));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!out.toString().contains("\ndone") && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+        }
+        return out.toString();
+    }
+}
