@@ -140,7 +140,7 @@ class CheckRunnerTest {
 
     @Test
     void shouldGiveALoadNewServersWhenItStartsAfterItsEarlyServersGraceAndStopTheOldOnes() throws Exception {
-        runner = new CheckRunner(runtime, baselines, new MeasurementSlots(2), Duration.ofMillis(50), Duration.ZERO);
+        runner = new CheckRunner(runtime, baselines, new MeasurementSlots(2), Duration.ofMillis(50), Duration.ZERO, true);
         runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
                 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
