@@ -122,7 +122,9 @@ export function renderCheckResult(result) {
   }
   if (skipped.length) {
     const what = [...new Set(skipped.map((a) => a.reason.subject))].join(', ');
-    box.append(element('p', 'check-skipped', `${capital(what)}: not measured until the above is right.`));
+    const gates = [...new Set(shown.filter((a) => !a.passed && a.reason).map((a) => a.reason.subject))];
+    const until = gates.length === 1 ? gates[0] : 'the above';
+    box.append(element('p', 'check-skipped', `${capital(what)}: not measured until ${until} is right.`));
   }
   if (result.hint && result.status !== 'passed') box.append(element('p', 'check-hint', `Hint: ${result.hint}`));
   box.append(details(result));

@@ -164,7 +164,8 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
             assertThat(gated.locator(".check-values li")).hasText(
                     "✗ The root qdisc of the client's eth1 is noqueue, not tbf");
             assertThat(gated.locator(".check-skipped")).hasText("The client's upload, average round trip of the"
-                    + " client's ping to 10.0.0.2: not measured until the above is right.");
+                    + " client's ping to 10.0.0.2: not measured until the kind of the root qdisc on the client's eth1"
+                    + " is right.");
 
             Locator error = result.locator(".check-outcome.error");
             assertThat(error.locator(".check-message")).hasCount(0);
