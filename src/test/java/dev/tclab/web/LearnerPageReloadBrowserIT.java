@@ -48,7 +48,9 @@ class LearnerPageReloadBrowserIT extends ChromiumTest {
     void shouldKeepThePlotsAndTheCheckResultAfterAReload() {
         try (BrowserContext context = chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT)) {
             Page page = startLab(context, root.toString(), "web-test");
-            typeInto(page, "client", shapeCommand(page) + "\n");
+            // The check must not race the shell: it answers in milliseconds when the qdisc is not there yet.
+            typeInto(page, "client", shapeCommand(page) + " && echo shaped-$((40+2))\n");
+            page.waitForCondition(() -> terminal(page, "client").innerText().contains("shaped-42"));
             page.locator("#step-shape button.check-run").click();
             Locator outcome = page.locator("#step-shape .check-result .check-outcome");
             outcome.waitFor();
