@@ -58,8 +58,15 @@ function heldLine(assertion) {
   return r.measured ? `${capital(r.subject)}: ${r.measured}` : capital(r.subject);
 }
 
+/** The expectations the learner reads, one line each: an any_of that holds shows only its members that hold. */
 function leavesOf(result) {
-  return flatten(result.assertions).filter((a) => !a.children?.length);
+  const leaves = [];
+  const walk = (list) => list.forEach((a) => {
+    if (!a.children?.length) leaves.push(a);
+    else walk(a.passed && a.reason?.comparison === 'any_of' ? a.children.filter((c) => c.passed) : a.children);
+  });
+  walk(result.assertions);
+  return leaves;
 }
 
 function details(result) {

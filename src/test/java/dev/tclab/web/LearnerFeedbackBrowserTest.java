@@ -110,7 +110,22 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
                   "ratio": null, "expected": "about 10mbit (± 15 %)", "passed": true, "message": "ok", "children": [],
                   "reason": {"kind": "held", "measurement": "up", "subject": "the client's upload", "path": "up.mbps",
                     "comparison": "near", "expected": "about 10 Mbit/s (± 15 %)", "measured": "9.61 Mbit/s",
-                    "unit": "Mbit/s", "ratioTo": null, "baseline": null, "error": null, "authored": false}}],
+                    "unit": "Mbit/s", "ratioTo": null, "baseline": null, "error": null, "authored": false}},
+                 {"path": "any_of", "measured": "q.root.kind = tbf; q.root.kind = cake", "number": null, "unit": null,
+                  "ratio": null, "expected": "at least one of: …", "passed": true, "message": "holds", "children": [
+                   {"path": "q.root.kind", "measured": "tbf", "number": null, "unit": null, "ratio": null,
+                    "expected": "equal to tbf", "passed": true, "message": "ok", "children": [],
+                    "reason": {"kind": "held", "measurement": "q", "subject": "the kind of the root qdisc on the client's eth1",
+                      "path": "q.root.kind", "comparison": "equals", "expected": "equal to tbf", "measured": "tbf",
+                      "unit": "", "ratioTo": null, "baseline": null, "error": null, "authored": false}},
+                   {"path": "q.root.kind", "measured": "tbf", "number": null, "unit": null, "ratio": null,
+                    "expected": "equal to cake", "passed": false, "message": "no", "children": [],
+                    "reason": {"kind": "not_met", "measurement": "q", "subject": "the kind of the root qdisc on the client's eth1",
+                      "path": "q.root.kind", "comparison": "equals", "expected": "equal to cake", "measured": "tbf",
+                      "unit": "", "ratioTo": null, "baseline": null, "error": null, "authored": false}}],
+                  "reason": {"kind": "held", "measurement": null, "subject": null, "path": "any_of",
+                    "comparison": "any_of", "expected": "at least one of: …", "measured": null, "unit": "",
+                    "ratioTo": null, "baseline": null, "error": null, "authored": false}}],
                "errors": {}, "raw": {}}]}
             """;
 
@@ -194,7 +209,8 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
             assertThat(passed.locator(".check-verdict")).hasText("✓ Passed: The upload runs at about 10 Mbit/s");
             assertThat(passed.locator(".check-message")).hasCount(0);
             assertThat(passed.locator(".check-hint")).hasCount(0);
-            assertThat(passed.locator(".check-values li")).hasText("✓ The client's upload: 9.61 Mbit/s");
+            assertThat(passed.locator(".check-values li")).hasText(new String[] {"✓ The client's upload: 9.61 Mbit/s",
+                    "✓ The kind of the root qdisc on the client's eth1: tbf"});
             assertFalse(result.innerText().contains("Passed."), "no 'Passed.' repeating the heading");
 
             Locator complete = page.locator("#lesson-complete");
