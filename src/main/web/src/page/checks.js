@@ -1,5 +1,5 @@
 // Check buttons of a lesson page: enabled while the learner's lab for this lesson runs; a press asks the server to
-// measure the step in the lab, then shows every assertion with the measured and expected values. Steps that pass
+// measure the step in the lab, then shows its result (renderCheckResult, exported for other pages). Steps that pass
 // (by a press or by the server's background watch) are marked without a reload. All text is set with textContent.
 import { call } from '../api.js';
 import { el as element } from '../dom.js';
@@ -16,50 +16,63 @@ function resultArea(button) {
   return area;
 }
 
-// The learner reads the outcome in words: the title, the author's message, measured against expected values with
-// units. Paths, patterns, measurement names and raw output stay behind a "Details" disclosure.
+// The learner reads the outcome in words, from the typed reason of each expectation (docs/api.md): what was
+// measured in the lesson's terms, its value with its unit and what it should be; skipped measurements in one line.
+// Paths, patterns, measurement names and raw output stay behind a "Details" disclosure. Results kept before reasons
+// existed fall back to their measured and expected values.
 const VERDICTS = { passed: ['✓', 'Passed'], failed: ['✗', 'Not yet'], error: ['⚠', 'Could not measure'] };
 
-/** tc's unit suffixes as a learner reads them: 10mbit → 10 Mbit/s, 19.1 mb → 19.1 MB, 38097 Mbit/s → 38.1 Gbit/s. */
-function units(text) {
-  return String(text ?? '')
-    .replace(/(\d)\s?([kmg])bit\b(?!\/)/gi, (m, d, p) => `${d} ${p === 'k' ? 'k' : p.toUpperCase()}bit/s`)
-    .replace(/(\d)\s?([kmg])b\b/gi, (m, d, p) => `${d} ${p === 'k' ? 'k' : p.toUpperCase()}B`)
-    .replace(/(\d+(?:\.\d+)?) Mbit\/s/g, (m, v) => (Number(v) >= 1000 ? `${+(Number(v) / 1000).toPrecision(3)} Gbit/s` : m));
-}
+const capital = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : text);
 
-/** The measured value without the technical name of a baseline it was divided by. */
-function measuredWords(assertion) {
-  return units(assertion.measured.replace(/\s*\([a-z_][\w.]*\)$/i, ''));
-}
-
-function expectedWords(assertion) {
-  const expected = assertion.expected || '';
-  if (expected.startsWith('matching /')) return 'the output the step asks for (the pattern is under Details)';
-  const ratio = expected.match(/^a ratio to \S+ (.*)$/);
-  if (ratio) return `${units(ratio[1])} times the baseline measured earlier`;
-  return units(expected);
-}
-
-/** The result's message, unless it only restates the verdict or names internals the list below says in words. */
-function messageWords(result, leaves) {
-  const message = result.message || '';
-  if (result.status === 'passed') {
-    const held = message.match(/^Passed: (.*)$/);
-    return held ? held[1].charAt(0).toUpperCase() + held[1].slice(1) : null;
+/** One sentence for a failed expectation, from its reason. */
+function failedSentence(assertion) {
+  const r = assertion.reason;
+  if (!r) return `Measured ${assertion.measured}, expected ${assertion.expected}.`;
+  if (r.authored) return capital(assertion.message);
+  const subject = capital(r.subject);
+  switch (r.kind) {
+    case 'no_value':
+      return `${subject}: there is none to measure; it should be ${r.expected}.`;
+    case 'measurement_failed':
+      return `${subject} could not be measured: ${r.error}`;
+    case 'no_ratio':
+      return r.baseline
+        ? `${subject} cannot be compared: ${r.ratioTo} measured ${r.baseline}.`
+        : `${subject} cannot be compared: ${r.ratioTo} has no figure yet.`;
+    case 'not_comparable':
+      return `${subject} measured ${r.measured}, which cannot be compared that way; it should be ${r.expected}.`;
+    default:
+      if (r.ratioTo) {
+        const ratio = assertion.ratio == null ? '' : `, ${+assertion.ratio.toPrecision(3)} times ${r.ratioTo} (${r.baseline})`;
+        return `${subject} measured ${r.measured}${ratio}; it should be ${r.expected}.`;
+      }
+      if (r.comparison === 'matches') return `${subject} is not what the step asks for yet (the pattern is under Details).`;
+      return `${subject} measured ${r.measured}; it should be ${r.expected}.`;
   }
-  const failedMeasurement = message.match(/^Measurement '[^']*' failed: (.*)$/s);
-  if (failedMeasurement) return failedMeasurement[1];
-  if (leaves.some((a) => message.startsWith(`${a.path} is `) || message.startsWith(`${a.path}: `))) {
-    return 'The lab does not do what this step asks for yet.';
-  }
-  return message;
 }
 
-function details(result, leaves) {
+/** A short line for an expectation that holds. */
+function heldLine(assertion) {
+  const r = assertion.reason;
+  if (!r) return `${assertion.measured}, as expected`;
+  return r.measured ? `${capital(r.subject)}: ${r.measured}` : capital(r.subject);
+}
+
+/** The expectations the learner reads, one line each: an any_of that holds shows only its members that hold. */
+function leavesOf(result) {
+  const leaves = [];
+  const walk = (list) => list.forEach((a) => {
+    if (!a.children?.length) leaves.push(a);
+    else walk(a.passed && a.reason?.comparison === 'any_of' ? a.children.filter((c) => c.passed) : a.children);
+  });
+  walk(result.assertions);
+  return leaves;
+}
+
+function details(result) {
   const box = element('details', 'check-details');
   box.append(element('summary', null, 'Details'));
-  if (leaves.length) {
+  if (result.assertions.length) {
     const table = element('table', 'check-assertions');
     const head = table.createTHead().insertRow();
     for (const label of ['', 'value', 'measured', 'expected', 'message']) head.append(element('th', null, label));
@@ -83,28 +96,45 @@ function details(result, leaves) {
   return box;
 }
 
-function outcome(result) {
+/**
+ * One check's result (an element of a check run's `results`, docs/api.md) as the learner reads it: the verdict, one
+ * sentence per failed expectation, one line for what was not measured, a hint unless it passed, and Details.
+ */
+export function renderCheckResult(result) {
   const [symbol, word] = VERDICTS[result.status] || ['?', result.status];
   const box = element('div', `check-outcome ${result.status}`);
   const verdict = element('p', 'check-verdict');
   verdict.append(element('span', 'check-symbol', symbol), ` ${word}`);
-  if (result.title) verdict.append(`: ${result.title.charAt(0).toUpperCase()}${result.title.slice(1)}`);
+  if (result.title) verdict.append(`: ${capital(result.title)}`);
   box.append(verdict);
-  const leaves = flatten(result.assertions).filter((a) => !a.children?.length);
-  const message = messageWords(result, leaves);
-  if (message) box.append(element('p', 'check-message', units(message)));
-  if (leaves.length) {
+  const leaves = leavesOf(result);
+  // A platform error (no lab, no baseline yet) or a failure no expectation explains: the measurements' own errors
+  // when there are some (their names stay under Details), else the server's sentence.
+  if (result.status !== 'passed' && !leaves.some((a) => !a.passed)) {
+    const errors = Object.values(result.errors || {});
+    const words = errors.length ? errors.map((e) => `Could not measure: ${e}`) : [result.message];
+    for (const text of words) box.append(element('p', 'check-message', text));
+  }
+  const skipped = leaves.filter((a) => a.reason?.kind === 'skipped');
+  const shown = leaves.filter((a) => a.reason?.kind !== 'skipped');
+  if (shown.length) {
     const list = element('ul', 'check-values');
-    for (const assertion of leaves) {
+    for (const assertion of shown) {
       const item = element('li', assertion.passed ? 'ok' : 'bad');
       item.append(element('span', 'check-symbol', assertion.passed ? '✓' : '✗'), ' ');
-      item.append(`measured ${measuredWords(assertion)}, expected ${expectedWords(assertion)}`);
+      item.append(assertion.passed ? heldLine(assertion) : failedSentence(assertion));
       list.append(item);
     }
     box.append(list);
   }
-  if (result.hint) box.append(element('p', 'check-hint', `Hint: ${result.hint}`));
-  box.append(details(result, leaves));
+  if (skipped.length) {
+    const what = [...new Set(skipped.map((a) => a.reason.subject))].join(', ');
+    const gates = [...new Set(shown.filter((a) => !a.passed && a.reason).map((a) => a.reason.subject))];
+    const until = gates.length === 1 ? gates[0] : 'the above';
+    box.append(element('p', 'check-skipped', `${capital(what)}: not measured until ${until} is right.`));
+  }
+  if (result.hint && result.status !== 'passed') box.append(element('p', 'check-hint', `Hint: ${result.hint}`));
+  box.append(details(result));
   return box;
 }
 
@@ -116,7 +146,7 @@ function showRun(button, run) {
     area.append(element('p', 'check-progress', `Checking… ${run.detail}`));
     return;
   }
-  for (const result of run.results) area.append(outcome(result));
+  for (const result of run.results) area.append(renderCheckResult(result));
   if (!run.results.length) area.append(element('p', 'check-error', run.detail));
 }
 
@@ -164,7 +194,7 @@ function showLastRuns(last) {
     if (!run || !area || area.childElementCount) continue;
     const results = run.results.filter((result) => result.check === button.dataset.check);
     if (!results.length) continue;
-    area.append(...results.map(outcome));
+    area.append(...results.map(renderCheckResult));
   }
 }
 

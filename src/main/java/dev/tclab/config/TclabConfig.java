@@ -221,6 +221,15 @@ public interface TclabConfig {
         @WithDefault("1000")
         double slotMbps();
 
+        /**
+         * Whether checks take the fast paths: the cheap reads first, a failing configuration gate skipping the loads,
+         * the first load's servers started alongside, and the reads listed right after a load run in its client's
+         * exec. {@code false} runs every check the plain way (every measurement its own command, in the listed order,
+         * no early gate): slower, with the same verdicts, which the semantics corpus proves both ways.
+         */
+        @WithDefault("true")
+        boolean fastPaths();
+
         /** How often checks marked {@code watch: true} are re-run in running labs until they pass. */
         @WithDefault("10s")
         Duration watchInterval();

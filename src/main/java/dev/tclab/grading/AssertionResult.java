@@ -13,7 +13,9 @@ import java.util.List;
  *                 bytes/s compared with {@code 10mbit} is shown in Mbit/s), else the field's own unit
  * @param ratio    with {@code ratio_to}, the compared number: the value divided by the other value; null otherwise
  * @param children the results of a group's members; empty otherwise
+ * @param reason   why it holds or not, in typed fields a page renders from (the sentences above stay for people);
+ *                 null in results kept before it existed
  */
 public record AssertionResult(String path, String measured, Double number, String unit, Double ratio, String expected,
-                              boolean passed, String message, List<AssertionResult> children) {
+                              boolean passed, String message, List<AssertionResult> children, Reason reason) {
 }

@@ -1,5 +1,6 @@
 package dev.tclab.grading;
 
+import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.CommandSequence;
 import dev.tclab.lab.WorkerThreads;
 import dev.tclab.lab.EngineUnavailableException;
@@ -22,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -52,33 +54,41 @@ public class CheckRunner {
     private final MeasurementSlots slots;
     private final Duration loadLead;
     private final Duration earlyServerGrace;
+    private final boolean fastPaths;
     private final LinkProof linkProof;
     private final ExecutorService loads = Executors.newCachedThreadPool(WorkerThreads.named("tclab-check-load"));
     private final ReentrantLock severalSlots = new ReentrantLock();
 
     @Inject
-    public CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, LinkProof linkProof) {
-        this(runtime, baselines, slots, LOAD_LEAD, EARLY_SERVER_GRACE, linkProof);
+    public CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, LinkProof linkProof,
+                       TclabConfig config) {
+        this(runtime, baselines, slots, LOAD_LEAD, EARLY_SERVER_GRACE, config.grading().fastPaths(), linkProof);
     }
 
     CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead) {
-        this(runtime, baselines, slots, loadLead, EARLY_SERVER_GRACE);
+        this(runtime, baselines, slots, loadLead, EARLY_SERVER_GRACE, true);
     }
 
     /** Without a lab.yml to prove flows against (the unit tests' scripted labs have none). */
     CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead,
-                Duration earlyServerGrace) {
-        this(runtime, baselines, slots, loadLead, earlyServerGrace, new LinkProof(labId -> Optional.empty()));
+                Duration earlyServerGrace, boolean fastPaths) {
+        this(runtime, baselines, slots, loadLead, earlyServerGrace, fastPaths, new LinkProof(labId -> Optional.empty()));
     }
 
     private CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead,
-                        Duration earlyServerGrace, LinkProof linkProof) {
+                        Duration earlyServerGrace, boolean fastPaths, LinkProof linkProof) {
         this.runtime = runtime;
         this.baselines = baselines;
         this.slots = slots;
         this.loadLead = loadLead;
         this.earlyServerGrace = earlyServerGrace;
+        this.fastPaths = fastPaths;
         this.linkProof = linkProof;
+    }
+
+    /** Whether checks take the fast paths unless told otherwise ({@code tclab.grading.fast-paths}). */
+    public boolean fastPaths() {
+        return fastPaths;
     }
 
     /**
@@ -109,6 +119,15 @@ public class CheckRunner {
     /** As {@link #run(String, String, CheckSpec, BaselineSteps, Consumer)}, for {@code learner}'s lab. */
     public CheckResult run(String learner, String labId, String checkId, CheckSpec spec, BaselineSteps baselineSteps,
                            Consumer<CheckProgress> progress) {
+        return run(learner, labId, checkId, spec, baselineSteps, progress, fastPaths);
+    }
+
+    /**
+     * As {@link #run(String, String, String, CheckSpec, BaselineSteps, Consumer)}, on the fast paths or the plain way
+     * whatever the configuration says ({@code tclab.grading.fast-paths}): the semantics corpus runs both and compares.
+     */
+    public CheckResult run(String learner, String labId, String checkId, CheckSpec spec, BaselineSteps baselineSteps,
+                           Consumer<CheckProgress> progress, boolean fast) {
         Instant start = Instant.now();
         Set<String> missing = missingBaselines(labId, spec);
         if (!missing.isEmpty()) {
@@ -124,7 +143,7 @@ public class CheckRunner {
             progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring"));
             Sample sample;
             try {
-                sample = sample(learner, labId, checkId, spec, progress, attempt);
+                sample = sample(learner, labId, checkId, spec, progress, attempt, fast);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return done(checkId, spec, CheckResult.Status.ERROR, attempt, null, "The check was interrupted.", start, progress);
@@ -173,8 +192,12 @@ public class CheckRunner {
         return missing;
     }
 
+    /**
+     * One sample. The {@code fast} way reads the check's gates first (see {@link CheapFirst}) and runs the reads listed
+     * right after a single-flow load in its client's exec; the plain way runs every measurement on its own, in order.
+     */
     private Sample sample(String learner, String labId, String checkId, CheckSpec spec, Consumer<CheckProgress> progress,
-                          int attempt)
+                          int attempt, boolean fast)
             throws InterruptedException {
         Map<String, Object> results = new LinkedHashMap<>();
         Map<String, String> raw = new LinkedHashMap<>();
@@ -184,7 +207,7 @@ public class CheckRunner {
         Map<String, MeasurementOutcome> readAfterLoad = new ConcurrentHashMap<>();
         EarlyServers early = EarlyServers.NONE;
         try {
-            List<Assertion> gates = CheapFirst.gates(spec);
+            List<Assertion> gates = fast ? CheapFirst.gates(spec) : List.of();
             if (!gates.isEmpty()) {
                 Gated gated = readGatesWhileServersStart(labId, spec, gates, firstRead);
                 if (gated.settled().isPresent()) {
@@ -201,21 +224,33 @@ public class CheckRunner {
                 List<Measurement> around = spec.over(m.name());
                 if (dependents.isEmpty() && around.isEmpty()) {
                     MeasurementOutcome read = firstRead.getOrDefault(m.name(), readAfterLoad.get(m.name()));
-                    AfterLoad after = new AfterLoad(readsRightAfter(spec, m, firstRead.keySet()), readAfterLoad);
+                    AfterLoad after = fast ? new AfterLoad(readsRightAfter(spec, m, firstRead.keySet()), readAfterLoad)
+                            : AfterLoad.NONE;
                     keep(m, read != null ? read : measure(learner, labId, checkId, spec, m, progress, attempt,
                             NOTHING_BEFORE, reachedCap, after, early), results, raw, errors);
                     continue;
                 }
-                // Counters are read just before the load starts (once its slots are held), so a wait adds nothing.
+                // Counters are read just before the load's clients start (its slots held, its servers listening), so
+                // neither a wait nor a server start falls inside the window; what runs during the load starts a lead
+                // after that, so it sees the load, however long the load waited for its slots and servers.
                 Map<Measurement, MeasurementOutcome> before = new ConcurrentHashMap<>();
+                CountDownLatch starting = new CountDownLatch(1);
                 Prelude readBefore = () -> {
                     for (Measurement c : around) {
-                        before.put(c, execute(labId, c, MeasurementCost.FULL));
+                        before.put(c, execute(labId, c));
                     }
+                    starting.countDown();
                 };
                 EarlyServers servers = early;
-                Future<MeasurementOutcome> load = loads.submit(() -> measure(learner, labId, checkId, spec, m, progress,
-                        attempt, readBefore, reachedCap, AfterLoad.NONE, servers));
+                Future<MeasurementOutcome> load = loads.submit(() -> {
+                    try {
+                        return measure(learner, labId, checkId, spec, m, progress, attempt, readBefore, reachedCap,
+                                AfterLoad.NONE, servers);
+                    } finally {
+                        starting.countDown();
+                    }
+                });
+                starting.await();
                 Thread.sleep(loadLead.toMillis());
                 for (Measurement d : dependents) {
                     keep(d, measure(learner, labId, checkId, spec, d, progress, attempt, NOTHING_BEFORE, reachedCap,
@@ -223,7 +258,7 @@ public class CheckRunner {
                 }
                 keep(m, join(load), results, raw, errors);
                 for (Measurement c : around) {
-                    keep(c, overLoad(before.get(c), execute(labId, c, MeasurementCost.FULL), ((Iperf3Measurement) m).seconds()), results,
+                    keep(c, overLoad(before.get(c), execute(labId, c), ((Iperf3Measurement) m).seconds()), results,
                             raw, errors);
                 }
             }
@@ -233,7 +268,7 @@ public class CheckRunner {
             return new Sample(null, raw, List.of(), false, "The lab is not running (" + e.getMessage() + "). Start it again.");
         }
         Values values = new Values(results, baselines.all(labId), errors);
-        List<AssertionResult> assertions = Evaluator.evaluate(spec.expect(), values);
+        List<AssertionResult> assertions = Evaluator.evaluate(spec.expect(), values, Subjects.of(spec));
         boolean passed = errors.isEmpty() && assertions.stream().allMatch(AssertionResult::passed);
         String note = reachedCap.entrySet().stream().map(e -> " (the platform capped " + e.getKey() + " at "
                 + e.getValue().capText() + ", twice what this check accepts, and it ran that fast: the link may be faster)")
@@ -300,11 +335,12 @@ public class CheckRunner {
         for (String name : skipped) {
             results.put(name, Map.of());
             raw.put(name, "");
-            errors.put(name, "skipped, since what the check reads first already fails");
+            errors.put(name, Values.SKIPPED);
         }
         Values values = new Values(results, recorded, errors);
         String why = failing.get().message() + " (" + CheapFirst.inWords(skippable) + " not measured until this holds)";
-        return Optional.of(new Sample(values, raw, Evaluator.evaluate(spec.expect(), values), false, null, why, ""));
+        return Optional.of(new Sample(values, raw, Evaluator.evaluate(spec.expect(), values, Subjects.of(spec)), false, null,
+                why, ""));
     }
 
     /** The outcome of an engine call run on another thread, with the engine's and the lab's failures as they were. */
@@ -322,7 +358,7 @@ public class CheckRunner {
         }
     }
 
-    /** What runs right before a load starts, once it holds its slots: reading counters {@code over} it. */
+    /** What runs right before a load's clients start, once its servers listen: reading counters {@code over} it. */
     @FunctionalInterface
     private interface Prelude {
         void run() throws EngineUnavailableException, NodeNotFoundException, InterruptedException;
@@ -388,7 +424,7 @@ public class CheckRunner {
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (!m.load()) {
             prelude.run();
-            return execute(labId, m, MeasurementCost.FULL);
+            return execute(labId, m);
         }
         MeasurementCost cost = MeasurementCost.of(spec, m, slots.slotBitsPerSecond());
         IntConsumer onWait = place -> progress.accept(new CheckProgress(checkId,
@@ -399,9 +435,8 @@ public class CheckRunner {
                 : List.of(slots.acquire(learner, cost, onWait));
         MeasurementOutcome outcome;
         try {
-            prelude.run();
             progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring " + m.name()));
-            outcome = execute(labId, m, cost, after, early);
+            outcome = flows(labId, (Iperf3Measurement) m, cost, after, early, prelude);
         } finally {
             held.forEach(MeasurementSlots.Slot::close);
         }
@@ -449,17 +484,9 @@ public class CheckRunner {
         return n + suffix;
     }
 
-    private MeasurementOutcome execute(String labId, Measurement m, MeasurementCost cost)
+    /** Runs a measurement that is not a load in its own exec (loads run through {@link #flows}). */
+    private MeasurementOutcome execute(String labId, Measurement m)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        return execute(labId, m, cost, AfterLoad.NONE, EarlyServers.NONE);
-    }
-
-    private MeasurementOutcome execute(String labId, Measurement m, MeasurementCost cost, AfterLoad after,
-                                       EarlyServers early)
-            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        if (m instanceof Iperf3Measurement iperf) {
-            return flows(labId, iperf, cost, after, early);
-        }
         return OutputReader.read(m, runtime.exec(labId, m.node(), m.argv(), m.timeout()));
     }
 
@@ -468,10 +495,10 @@ public class CheckRunner {
      * results: the servers started {@code early} for this load when they are still fresh, else servers started now.
      * A flow whose server cannot start fails with the reason; the others still run. {@code cost} caps a single flow's
      * rate when the check allows it (see {@link MeasurementCost}). The reads {@code after} a single flow run in its
-     * client's exec, right after it.
+     * client's exec, right after it. {@code prelude} runs once the servers listen, right before the clients start.
      */
     private MeasurementOutcome flows(String labId, Iperf3Measurement m, MeasurementCost cost, AfterLoad after,
-                                     EarlyServers early)
+                                     EarlyServers early, Prelude prelude)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         Map<String, IperfServer.Started> servers;
         if (early.forLoad(m)) {
@@ -486,6 +513,7 @@ public class CheckRunner {
         } else {
             servers = startServers(labId, m, m.timeout());
         }
+        prelude.run();
         Map<String, Future<MeasurementOutcome>> running = new LinkedHashMap<>();
         Map<String, MeasurementOutcome> outcomes = new LinkedHashMap<>();
         for (Iperf3Measurement.Flow flow : m.flows()) {

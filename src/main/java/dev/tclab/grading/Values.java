@@ -10,6 +10,9 @@ import java.util.Optional;
  */
 public final class Values {
 
+    /** The error of a measurement skipped because what its check reads first already fails (see {@link CheapFirst}). */
+    public static final String SKIPPED = "skipped, since what the check reads first already fails";
+
     private final Map<String, Object> results;
     private final Map<String, Measure> baselines;
     private final Map<String, String> errors;

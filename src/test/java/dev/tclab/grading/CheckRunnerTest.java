@@ -113,6 +113,46 @@ class CheckRunnerTest {
         assertEquals(List.of("server"), runtime.iperf3ServersStopped, "and stopped before the answer");
     }
 
+    /** The plain way (tclab.grading.fast-paths=false): no early gate, so the load runs and failures retry as usual. */
+    @Test
+    void shouldMeasureEverythingAndRetryOnThePlainWayWithTheSameVerdict() throws Exception {
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED
+                : ok(Fixtures.read("tc/qdisc-ingress.json"));
+        CheckResult result = runner.run(LAB, LAB, "shape", spec(SHAPED.replace("interval: 0s\n", "retries: 1\ninterval: 0s\n")),
+                BaselineSteps.UNKNOWN, progress::add, false);
+        assertEquals(CheckResult.Status.FAILED, result.status());
+        assertEquals(2, result.attempts(), "no gate settles it: it retries as any failure does");
+        assertEquals(2, runtime.execLog.stream().filter(c -> c.startsWith("client: iperf3 -c")).count(),
+                runtime.execLog.toString());
+        assertEquals("noqueue", result.assertions().get(1).measured());
+        assertEquals(List.of(), runtime.iperf3ServersStopped, "no server was started early, so none is stopped");
+    }
+
+    /** Whichever way it runs, a measurement listed before a load reads before it and one listed after reads after. */
+    @Test
+    void shouldReadInTheListedOrderAroundALoadBothWays() throws Exception {
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/class-htb.txt"));
+        CheckSpec spec = spec("""
+                measure:
+                  - { name: c0, node: client, classes: { dev: eth1 } }
+                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 3 } }
+                  - { name: c1, node: client, classes: { dev: eth1 } }
+                expect:
+                  - { value: up.mbps, near: 10mbit, within: 15% }
+                  - { value: "c0.by_id[1:10].kind", equals: htb }
+                """);
+        for (boolean fast : new boolean[] {true, false}) {
+            runtime.execLog.clear();
+            CheckResult result = runner.run(LAB, LAB, "order", spec, BaselineSteps.UNKNOWN, progress::add, fast);
+            assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
+            List<String> order = runtime.execLog.stream().map(c -> c.startsWith("client: iperf3 -c") ? "load"
+                    : c.contains("class show") ? "classes" : c).toList();
+            // The fast way reads both cheap measurements at the gate, but keeps only the first one's reading.
+            assertEquals(fast ? List.of("classes", "classes", "load", "classes") : List.of("classes", "load", "classes"),
+                    order, "fast paths " + fast);
+        }
+    }
+
     @Test
     void shouldStartTheLoadsServerWhileTheGateIsReadAndUseIt() throws Exception {
         AtomicReference<List<String>> serversDuringGateRead = new AtomicReference<>();
@@ -140,7 +180,7 @@ class CheckRunnerTest {
 
     @Test
     void shouldGiveALoadNewServersWhenItStartsAfterItsEarlyServersGraceAndStopTheOldOnes() throws Exception {
-        runner = new CheckRunner(runtime, baselines, new MeasurementSlots(2), Duration.ofMillis(50), Duration.ZERO);
+        runner = new CheckRunner(runtime, baselines, new MeasurementSlots(2), Duration.ofMillis(50), Duration.ZERO, true);
         runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
                 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);

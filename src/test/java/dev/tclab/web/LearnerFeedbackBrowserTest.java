@@ -35,28 +35,97 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
     private static final String FAILED_RUN = """
             {"id": "r1", "step": "shape", "state": "failed", "detail": "not yet", "finished": true, "results": [
               {"check": "shaped-to-rate", "title": "the upload runs at about 10 Mbit/s", "status": "failed",
-               "message": "up.mbps is 48.2 Mbit/s; expected about 10mbit (± 15 %)",
+               "message": "up.mbps is 26900 Mbit/s; expected about 10mbit (± 15 %)",
                "hint": "Look at `tc -s qdisc show dev eth1` on the client.", "attempts": 2, "millis": 8120,
                "assertions": [
-                 {"path": "up.mbps", "measured": "48.2 Mbit/s", "number": 48.2, "unit": "Mbit/s", "ratio": null,
-                  "expected": "about 10mbit (± 15 %)", "passed": false, "message": "up.mbps is 48.2 Mbit/s", "children": []},
+                 {"path": "up.mbps", "measured": "26900 Mbit/s", "number": 26900, "unit": "Mbit/s", "ratio": null,
+                  "expected": "about 10mbit (± 15 %)", "passed": false, "message": "up.mbps is 26900 Mbit/s", "children": [],
+                  "reason": {"kind": "not_met", "measurement": "up", "subject": "the client's upload", "path": "up.mbps",
+                    "comparison": "near", "expected": "about 10 Mbit/s (± 15 %)", "measured": "26.9 Gbit/s",
+                    "unit": "Gbit/s", "ratioTo": null, "baseline": null, "error": null, "authored": false}},
                  {"path": "q.root.kind", "measured": "tbf", "number": null, "unit": null, "ratio": null,
-                  "expected": "matching /^(tbf|cake)$/", "passed": true, "message": "ok", "children": []},
+                  "expected": "matching /^(tbf|cake)$/", "passed": true, "message": "ok", "children": [],
+                  "reason": {"kind": "held", "measurement": "q", "subject": "the kind of the root qdisc on the client's eth1",
+                    "path": "q.root.kind", "comparison": "matches", "expected": "matching the pattern /^(tbf|cake)$/",
+                    "measured": "tbf", "unit": "", "ratioTo": null, "baseline": null, "error": null, "authored": false}},
+                 {"path": "c.by_id[1:10].delta.borrowed", "measured": "3", "number": 3, "unit": "", "ratio": null,
+                  "expected": "above 20", "passed": false, "message": "c.by_id[1:10].delta.borrowed is 3; expected above 20",
+                  "children": [],
+                  "reason": {"kind": "not_met", "measurement": "c",
+                    "subject": "the borrows of class 1:10 on the client's eth1 over the load",
+                    "path": "c.by_id[1:10].delta.borrowed", "comparison": "bounds", "expected": "above 20 borrows",
+                    "measured": "3 borrows", "unit": "borrows", "ratioTo": null, "baseline": null, "error": null,
+                    "authored": false}},
                  {"path": "ping.avg_ms", "measured": "4.5 ms = 0.0477 × 94.3 ms (baseline.loaded_ping)", "number": 4.5,
                   "unit": "ms", "ratio": 0.0477, "expected": "a ratio to baseline.loaded_ping below 0.2", "passed": true,
-                  "message": "ok", "children": []}],
+                  "message": "ok", "children": [],
+                  "reason": {"kind": "held", "measurement": "ping",
+                    "subject": "average round trip of the client's ping to 10.0.0.2", "path": "ping.avg_ms",
+                    "comparison": "bounds", "expected": "below 0.2 times the figure recorded earlier as loaded_ping",
+                    "measured": "4.5 ms", "unit": "ms", "ratioTo": "the figure recorded earlier as loaded_ping",
+                    "baseline": "94.3 ms", "error": null, "authored": false}}],
                "errors": {}, "raw": {}},
+              {"check": "gated", "title": "a tbf holds the uplink to 10 Mbit/s", "status": "failed",
+               "message": "q.root.kind is noqueue; expected equal to tbf (throughput and latency not measured until this holds)",
+               "hint": "Put a tbf on eth1.", "attempts": 1, "millis": 50,
+               "assertions": [
+                 {"path": "q.root.kind", "measured": "noqueue", "number": null, "unit": null, "ratio": null,
+                  "expected": "equal to tbf", "passed": false, "message": "the root qdisc of the client's eth1 is noqueue, not tbf",
+                  "children": [],
+                  "reason": {"kind": "not_met", "measurement": "q", "subject": "the kind of the root qdisc on the client's eth1",
+                    "path": "q.root.kind", "comparison": "equals", "expected": "equal to tbf", "measured": "noqueue",
+                    "unit": "", "ratioTo": null, "baseline": null, "error": null, "authored": true}},
+                 {"path": "up.mbps", "measured": "not measured: skipped", "number": null, "unit": null, "ratio": null,
+                  "expected": "about 10mbit (± 12 %)", "passed": false, "message": "up.mbps: not measured", "children": [],
+                  "reason": {"kind": "skipped", "measurement": "up", "subject": "the client's upload", "path": "up.mbps",
+                    "comparison": "near", "expected": "about 10 Mbit/s (± 12 %)", "measured": null, "unit": "",
+                    "ratioTo": null, "baseline": null, "error": "skipped, since what the check reads first already fails",
+                    "authored": false}},
+                 {"path": "lat.avg_ms", "measured": "not measured: skipped", "number": null, "unit": null, "ratio": null,
+                  "expected": "below 50ms", "passed": false, "message": "lat.avg_ms: not measured", "children": [],
+                  "reason": {"kind": "skipped", "measurement": "lat",
+                    "subject": "average round trip of the client's ping to 10.0.0.2", "path": "lat.avg_ms",
+                    "comparison": "bounds", "expected": "below 50 ms", "measured": null, "unit": "", "ratioTo": null,
+                    "baseline": null, "error": "skipped, since what the check reads first already fails",
+                    "authored": false}}],
+               "errors": {"up": "skipped, since what the check reads first already fails",
+                          "lat": "skipped, since what the check reads first already fails"}, "raw": {}},
               {"check": "queue-read", "title": "the queue can be read", "status": "error",
                "message": "Measurement 'q' failed: tc printed something tclab cannot read", "hint": null, "attempts": 1,
-               "millis": 300, "assertions": [], "errors": {"q": "tc printed something tclab cannot read"},
-               "raw": {"q": "garbled output"}}]}
+               "millis": 300, "assertions": [
+                 {"path": "q.root.qlen", "measured": "not measured", "number": null, "unit": null, "ratio": null,
+                  "expected": "below 10", "passed": false, "message": "q.root.qlen: not measured", "children": [],
+                  "reason": {"kind": "measurement_failed", "measurement": "q",
+                    "subject": "the qlen of the root qdisc on the client's eth1", "path": "q.root.qlen",
+                    "comparison": "bounds", "expected": "below 10 packets", "measured": null, "unit": "",
+                    "ratioTo": null, "baseline": null, "error": "tc printed something tclab cannot read",
+                    "authored": false}}],
+               "errors": {"q": "tc printed something tclab cannot read"}, "raw": {"q": "garbled output"}}]}
             """;
     private static final String PASSED_RUN = """
             {"id": "r2", "step": "shape", "state": "passed", "detail": "passed", "finished": true, "results": [
               {"check": "shaped-to-rate", "title": "the upload runs at about 10 Mbit/s", "status": "passed",
-               "message": "Passed.", "hint": null, "attempts": 1, "millis": 4000,
+               "message": "Passed.", "hint": "never shown once passed", "attempts": 1, "millis": 4000,
                "assertions": [{"path": "up.mbps", "measured": "9.61 Mbit/s", "number": 9.61, "unit": "Mbit/s",
-                  "ratio": null, "expected": "about 10mbit (± 15 %)", "passed": true, "message": "ok", "children": []}],
+                  "ratio": null, "expected": "about 10mbit (± 15 %)", "passed": true, "message": "ok", "children": [],
+                  "reason": {"kind": "held", "measurement": "up", "subject": "the client's upload", "path": "up.mbps",
+                    "comparison": "near", "expected": "about 10 Mbit/s (± 15 %)", "measured": "9.61 Mbit/s",
+                    "unit": "Mbit/s", "ratioTo": null, "baseline": null, "error": null, "authored": false}},
+                 {"path": "any_of", "measured": "q.root.kind = tbf; q.root.kind = cake", "number": null, "unit": null,
+                  "ratio": null, "expected": "at least one of: …", "passed": true, "message": "holds", "children": [
+                   {"path": "q.root.kind", "measured": "tbf", "number": null, "unit": null, "ratio": null,
+                    "expected": "equal to tbf", "passed": true, "message": "ok", "children": [],
+                    "reason": {"kind": "held", "measurement": "q", "subject": "the kind of the root qdisc on the client's eth1",
+                      "path": "q.root.kind", "comparison": "equals", "expected": "equal to tbf", "measured": "tbf",
+                      "unit": "", "ratioTo": null, "baseline": null, "error": null, "authored": false}},
+                   {"path": "q.root.kind", "measured": "tbf", "number": null, "unit": null, "ratio": null,
+                    "expected": "equal to cake", "passed": false, "message": "no", "children": [],
+                    "reason": {"kind": "not_met", "measurement": "q", "subject": "the kind of the root qdisc on the client's eth1",
+                      "path": "q.root.kind", "comparison": "equals", "expected": "equal to cake", "measured": "tbf",
+                      "unit": "", "ratioTo": null, "baseline": null, "error": null, "authored": false}}],
+                  "reason": {"kind": "held", "measurement": null, "subject": null, "path": "any_of",
+                    "comparison": "any_of", "expected": "at least one of: …", "measured": null, "unit": "",
+                    "ratioTo": null, "baseline": null, "error": null, "authored": false}}],
                "errors": {}, "raw": {}}]}
             """;
 
@@ -75,35 +144,54 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
         route.fulfill(new Route.FulfillOptions().setStatus(200).setContentType("application/json").setBody(body));
     }
 
+    /** Starts the lab of web-test, answers its Check of step "shape" with {@code run}, and presses it. */
+    private Locator pressCheckAnswering(Page page, String run) {
+        page.navigate(root + "lessons/web-test");
+        page.click("#lab-start");
+        page.route("**/api/labs/*/steps/shape/check", route -> json(route, run));
+        Locator check = page.locator("#check-shaped-to-rate button.check-run");
+        assertThat(check).isEnabled();
+        check.click();
+        return check;
+    }
+
     @Test
     void shouldSayCheckOutcomesInTheLearnersWordsWithDetailsBehindADisclosure() {
         try (BrowserContext context = laptop()) {
             Page page = context.newPage();
-            page.navigate(root + "lessons/web-test");
-            page.click("#lab-start");
-            page.route("**/api/labs/*/steps/shape/check", route -> json(route, FAILED_RUN));
-            Locator check = page.locator("#check-shaped-to-rate button.check-run");
-            assertThat(check).isEnabled();
-            check.click();
+            Locator check = pressCheckAnswering(page, FAILED_RUN);
 
             Locator result = page.locator("#step-shape .check-result");
-            Locator failed = result.locator(".check-outcome.failed");
+            Locator failed = result.locator(".check-outcome.failed").first();
             assertThat(failed.locator(".check-verdict")).hasText("✗ Not yet: The upload runs at about 10 Mbit/s");
-            assertThat(failed.locator(".check-message")).hasText("The lab does not do what this step asks for yet.");
-            assertThat(failed.locator(".check-values li").nth(0))
-                    .hasText("✗ measured 48.2 Mbit/s, expected about 10 Mbit/s (± 15 %)");
-            assertThat(failed.locator(".check-values li").nth(1))
-                    .hasText("✓ measured tbf, expected the output the step asks for (the pattern is under Details)");
-            assertThat(failed.locator(".check-values li").nth(2))
-                    .hasText("✓ measured 4.5 ms = 0.0477 × 94.3 ms, expected below 0.2 times the baseline measured earlier");
+            assertThat(failed.locator(".check-message")).hasCount(0);
+            Locator values = failed.locator(".check-values li");
+            assertThat(values.nth(0)).hasText(
+                    "✗ The client's upload measured 26.9 Gbit/s; it should be about 10 Mbit/s (± 15 %).");
+            assertThat(values.nth(1)).hasText("✓ The kind of the root qdisc on the client's eth1: tbf");
+            assertThat(values.nth(2)).hasText("✗ The borrows of class 1:10 on the client's eth1 over the load"
+                    + " measured 3 borrows; it should be above 20 borrows.");
+            assertThat(values.nth(3)).hasText("✓ Average round trip of the client's ping to 10.0.0.2: 4.5 ms");
             assertThat(failed.locator(".check-hint")).containsText("Hint: Look at");
+
+            Locator gated = result.locator(".check-outcome.failed").nth(1);
+            assertThat(gated.locator(".check-values li")).hasCount(1);
+            assertThat(gated.locator(".check-values li")).hasText(
+                    "✗ The root qdisc of the client's eth1 is noqueue, not tbf");
+            assertThat(gated.locator(".check-skipped")).hasText("The client's upload, average round trip of the"
+                    + " client's ping to 10.0.0.2: not measured until the kind of the root qdisc on the client's eth1"
+                    + " is right.");
+
             Locator error = result.locator(".check-outcome.error");
-            assertThat(error.locator(".check-message")).hasText("tc printed something tclab cannot read");
+            assertThat(error.locator(".check-message")).hasCount(0);
+            assertThat(error.locator(".check-values li")).hasText("✗ The qlen of the root qdisc on the client's eth1"
+                    + " could not be measured: tc printed something tclab cannot read");
 
             String visible = result.innerText();
             for (String internal : List.of("up.mbps", "q.root", "^(tbf|cake)$", "baseline.loaded_ping", "garbled output",
-                    "Measurement 'q'", "Passed.")) {
-                assertFalse(visible.contains(internal), internal + " is shown outside Details: " + visible);
+                    "by_id", "Passed.", "skipped, since", "Measurement 'q'")) {
+                assertFalse(visible.contains(internal),
+                        internal + " is shown outside Details: " + visible);
             }
             failed.locator(".check-details summary").click();
             assertThat(failed.locator(".check-details")).containsText("up.mbps");
@@ -111,6 +199,7 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
             error.locator(".check-details summary").click();
             assertThat(error.locator(".check-details .check-raw")).hasText("garbled output");
             Chromium.screenshot(page, "learner-check-feedback");
+            Chromium.screenshotFullPage(page, "learner-check-feedback-full");
 
             page.unroute("**/api/labs/*/steps/shape/check");
             page.route("**/api/labs/*/steps/shape/check", route -> json(route, PASSED_RUN));
@@ -119,6 +208,9 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
             Locator passed = result.locator(".check-outcome.passed");
             assertThat(passed.locator(".check-verdict")).hasText("✓ Passed: The upload runs at about 10 Mbit/s");
             assertThat(passed.locator(".check-message")).hasCount(0);
+            assertThat(passed.locator(".check-hint")).hasCount(0);
+            assertThat(passed.locator(".check-values li")).hasText(new String[] {"✓ The client's upload: 9.61 Mbit/s",
+                    "✓ The kind of the root qdisc on the client's eth1: tbf"});
             assertFalse(result.innerText().contains("Passed."), "no 'Passed.' repeating the heading");
 
             Locator complete = page.locator("#lesson-complete");
@@ -127,6 +219,24 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
                     "You passed all 1 graded step and answered 0 of 2 quizzes correctly.");
             assertTrue(complete.locator("a").count() >= 1, "the summary links on");
             stopLab(page);
+        }
+    }
+
+    /** The same feedback on a phone and in dark mode: the sentences wrap inside the outcome, nothing overflows. */
+    @Test
+    void shouldShowTheFeedbackOnAPhoneAndInDarkMode() {
+        for (Screen screen : List.of(Screen.PHONE, Screen.LAPTOP)) {
+            try (BrowserContext context = chromium.browser().newContext(screen.options().setColorScheme(ColorScheme.DARK))) {
+                Page page = context.newPage();
+                pressCheckAnswering(page, FAILED_RUN);
+                Locator outcome = page.locator("#step-shape .check-outcome.failed").first();
+                assertThat(outcome.locator(".check-values li").first()).containsText("26.9 Gbit/s");
+                outcome.scrollIntoViewIfNeeded();
+                Object overflow = outcome.evaluate("e => e.scrollWidth > e.clientWidth + 1");
+                assertFalse(Boolean.TRUE.equals(overflow), screen + ": the outcome overflows its box");
+                Chromium.screenshot(page, "learner-check-feedback-" + screen.name().toLowerCase() + "-dark");
+                stopLab(page);
+            }
         }
     }
 

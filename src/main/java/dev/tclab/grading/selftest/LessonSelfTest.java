@@ -58,7 +58,21 @@ public class LessonSelfTest {
         this.system = system;
     }
 
+    /** What one run gave a check: its result before the step's solution (null when measure-only) and after it. */
+    public record Outcome(String step, String check, CheckResult before, CheckResult after) {
+    }
+
+    /** Self-tests {@code lesson} as the configuration grades ({@code tclab.grading.fast-paths}). */
     public SelfTestReport run(Lesson lesson, int runs, Consumer<String> log) throws EngineUnavailableException {
+        return run(lesson, runs, runner.fastPaths(), log, outcome -> { });
+    }
+
+    /**
+     * Self-tests {@code lesson} with its checks run on the fast paths or the plain way ({@code fastPaths}), handing
+     * each check's results of each run to {@code outcomes}: the semantics corpus compares the two ways.
+     */
+    public SelfTestReport run(Lesson lesson, int runs, boolean fastPaths, Consumer<String> log,
+                              Consumer<Outcome> outcomes) throws EngineUnavailableException {
         long start = System.nanoTime();
         if (lesson.broken()) {
             return verdict(lesson, "broken", "the lesson does not validate: " + lesson.problems(), 0, List.of(), start);
@@ -73,7 +87,7 @@ public class LessonSelfTest {
         for (int i = 1; i <= runs; i++) {
             log.accept("lesson " + lesson.slug() + ": run " + i + " of " + runs);
             List<Map<String, String>> choices = Parameters.everyChoice(lesson.meta().parameters());
-            if (runOnce(lesson, choices.get((i - 1) % choices.size()), kernel, tallies, log)) {
+            if (runOnce(lesson, choices.get((i - 1) % choices.size()), kernel, tallies, fastPaths, log, outcomes)) {
                 cleanRuns++;
             }
         }
@@ -86,7 +100,8 @@ public class LessonSelfTest {
 
     /** One pass through the lesson in a fresh lab; true when every check behaved. */
     private boolean runOnce(Lesson lesson, Map<String, String> parameters, KernelCapabilities kernel, Map<String, Tally> tallies,
-                            Consumer<String> log) throws EngineUnavailableException {
+                            boolean fastPaths, Consumer<String> log, Consumer<Outcome> outcomes)
+            throws EngineUnavailableException {
         LessonView view = LessonRenderer.render(lesson, parameters, kernel::supports, Map.of(), new SpecCheckValidator());
         String labId = "st" + UUID.randomUUID().toString().substring(0, 8);
         boolean clean = true;
@@ -95,13 +110,15 @@ public class LessonSelfTest {
             BaselineSteps baselineSteps = BaselineSteps.of(view.steps());
             for (LessonView.StepView step : view.steps()) {
                 boolean measureOnly = step.solutions().isEmpty();
-                Map<String, CheckResult> before = measureOnly ? Map.of() : runChecks(labId, step, baselineSteps);
+                Map<String, CheckResult> before = measureOnly ? Map.of()
+                        : runChecks(labId, step, baselineSteps, fastPaths);
                 List<String> solutionProblems = applySolutions(labId, step.solutions());
-                Map<String, CheckResult> after = runChecks(labId, step, baselineSteps);
+                Map<String, CheckResult> after = runChecks(labId, step, baselineSteps, fastPaths);
                 for (CheckRef check : step.checks()) {
                     Tally tally = tallies.computeIfAbsent(step.id() + "/" + check.id(),
                             k -> new Tally(step.id(), check.id(), measureOnly));
                     clean &= tally.add(before.get(check.id()), after.get(check.id()), solutionProblems);
+                    outcomes.accept(new Outcome(step.id(), check.id(), before.get(check.id()), after.get(check.id())));
                     log.accept("  " + step.id() + "/" + check.id() + ": "
                             + (measureOnly ? "measure-only" : "before " + before.get(check.id()).status())
                             + ", after " + after.get(check.id()).status());
@@ -146,12 +163,14 @@ public class LessonSelfTest {
         return String.join("; ", parts.stream().distinct().toList());
     }
 
-    private Map<String, CheckResult> runChecks(String labId, LessonView.StepView step, BaselineSteps baselineSteps) {
+    private Map<String, CheckResult> runChecks(String labId, LessonView.StepView step, BaselineSteps baselineSteps,
+                                               boolean fastPaths) {
         Map<String, CheckResult> results = new LinkedHashMap<>();
         for (CheckRef check : step.checks()) {
             try {
-                results.put(check.id(), runner.run(labId, check.id(),
-                        CheckSpecParser.parse(check.file(), check.yaml(), check.line()), baselineSteps, p -> { }));
+                results.put(check.id(), runner.run(labId, labId, check.id(),
+                        CheckSpecParser.parse(check.file(), check.yaml(), check.line()), baselineSteps, p -> { },
+                        fastPaths));
             } catch (CheckSpecException e) {
                 throw new IllegalStateException("a validated lesson has a check that does not parse: " + e.getMessage(), e);
             }

@@ -1,0 +1,133 @@
+package dev.tclab.grading.selftest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.tclab.grading.AssertionResult;
+import dev.tclab.grading.CheckResult;
+import dev.tclab.grading.SpecCheckValidator;
+import dev.tclab.lesson.Lesson;
+import dev.tclab.lesson.LessonLoader;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The semantics corpus (src/test/resources/semantics, see its README): every lesson self-tested on the real engine on
+ * the fast paths and the plain way, side by side; each check must answer what expected.yml says, both ways, so a
+ * speed cut can change how long a check takes, never what it answers.
+ */
+@QuarkusTest
+class SemanticsCorpusIT {
+
+    private static final Path CORPUS = Path.of("src/test/resources/semantics");
+
+    @Inject
+    LessonSelfTest selfTest;
+
+    /** The outcomes of one lesson run one way, by {@code step/check}. */
+    private record Run(String lesson, boolean fast, SelfTestReport report, Map<String, LessonSelfTest.Outcome> outcomes) {
+    }
+
+    @Test
+    void everyRuleAnswersAlikeOnTheFastPathsAndThePlainWay() throws Exception {
+        JsonNode expected = new ObjectMapper(new YAMLFactory()).readTree(CORPUS.resolve("expected.yml").toFile());
+        List<Future<Run>> runs = new ArrayList<>();
+        // Four at once: the labs' flows are shaped, so they take small shares of the measurement slots.
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            for (Iterator<String> it = expected.fieldNames(); it.hasNext(); ) {
+                String slug = it.next();
+                Lesson lesson = new LessonLoader(new SpecCheckValidator()).load(CORPUS.resolve(slug), "semantics/" + slug);
+                assertThat(lesson.problems()).as("corpus lesson %s validates", slug).isEmpty();
+                for (boolean fast : new boolean[] {true, false}) {
+                    runs.add(pool.submit(() -> {
+                        Map<String, LessonSelfTest.Outcome> outcomes = new ConcurrentHashMap<>();
+                        SelfTestReport report = selfTest.run(lesson, 1, fast, line -> { },
+                                o -> outcomes.put(o.step() + "/" + o.check(), o));
+                        return new Run(slug, fast, report, outcomes);
+                    }));
+                }
+            }
+            SoftAssertions soft = new SoftAssertions();
+            for (Future<Run> future : runs) {
+                Run run = future.get();
+                System.out.print((run.fast() ? "fast paths: " : "plain way: ") + run.report().text());
+                expected.get(run.lesson()).fields().forEachRemaining(check ->
+                        assertAnswers(soft, run, check.getKey(), check.getValue()));
+            }
+            soft.assertAll();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void assertAnswers(SoftAssertions soft, Run run, String check, JsonNode want) {
+        String way = run.lesson() + "/" + check + (run.fast() ? " on the fast paths" : " the plain way")
+                + " (" + want.path("rule").asText() + ")";
+        LessonSelfTest.Outcome outcome = run.outcomes().get(check);
+        soft.assertThat(outcome).as(way + ": ran").isNotNull();
+        if (outcome == null) {
+            return;
+        }
+        if (want.has("before")) {
+            soft.assertThat(status(outcome.before())).as(way + ": before its solution; " + outcome.before())
+                    .isEqualTo(want.get("before").asText());
+            List<String> skips = new ArrayList<>();
+            want.path("fast_before_skips").forEach(n -> skips.add(n.asText()));
+            for (String skipped : skips) {
+                String error = outcome.before().errors().getOrDefault(skipped, "");
+                if (run.fast()) {
+                    soft.assertThat(error).as(way + ": %s skipped by the failing gate", skipped).contains("skipped");
+                } else {
+                    soft.assertThat(error).as(way + ": %s measured the plain way", skipped).isEmpty();
+                }
+            }
+        }
+        CheckResult after = outcome.after();
+        soft.assertThat(status(after)).as(way + ": after its solution; " + after.message() + " " + after.assertions())
+                .isEqualTo(want.get("after").asText());
+        if (want.has("attempts_after")) {
+            soft.assertThat(after.attempts()).as(way + ": samples after").isEqualTo(want.get("attempts_after").asInt());
+        }
+        Map<String, Double> measured = new LinkedHashMap<>();
+        flatten(after.assertions()).forEach(a -> {
+            Double value = a.ratio() != null ? a.ratio() : a.number();
+            if (value != null) {
+                measured.put(a.path(), value);
+            }
+        });
+        want.path("values").fields().forEachRemaining(value -> {
+            double low = value.getValue().get(0).asDouble();
+            double high = value.getValue().get(1).asDouble();
+            soft.assertThat(measured.get(value.getKey())).as(way + ": " + value.getKey() + " in " + value.getValue())
+                    .isNotNull().isBetween(low, high);
+        });
+    }
+
+    private static String status(CheckResult result) {
+        return result == null ? "not run" : result.status().name().toLowerCase();
+    }
+
+    private static List<AssertionResult> flatten(List<AssertionResult> assertions) {
+        List<AssertionResult> all = new ArrayList<>();
+        for (AssertionResult a : assertions) {
+            all.add(a);
+            all.addAll(flatten(a.children()));
+        }
+        return all;
+    }
+}
