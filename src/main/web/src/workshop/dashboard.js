@@ -1,7 +1,7 @@
 // The live dashboard: the class's state arrives every 1.5 s over server-sent events; the table keeps the host's
 // sort and filter across updates. Every help button is a JSON request; its outcome is in the host actions list.
 import { call } from '../api.js';
-import { el } from '../dom.js';
+import { clock, el } from '../dom.js';
 import { showError, timeLeft } from './show.js';
 
 const root = document.getElementById('dashboard');
@@ -42,6 +42,7 @@ function help(row) {
     button.type = 'button';
     button.dataset.action = action;
     button.dataset.learner = row.learnerId;
+    button.dataset.name = row.name;
     button.setAttribute('aria-label', `${label}: ${row.name}`);
     cell.append(button);
   }
@@ -81,7 +82,8 @@ function renderRows() {
 
 function render() {
   document.getElementById('event-status').textContent = view.status;
-  document.getElementById('time-left').textContent = timeLeft(view.endsAt);
+  document.getElementById('time-left').textContent = view.status === 'closed'
+    ? `Closed at ${clock(view.endsAt)}.` : timeLeft(view.endsAt);
   // The whole server's state, as its operator gauges read it: a full server or a dead engine explains a stuck class.
   const server = view.server;
   const state = document.getElementById('server-state');
@@ -96,7 +98,7 @@ function render() {
   }));
   renderRows();
   document.getElementById('actions').replaceChildren(...view.actions.map((a) =>
-    text('li', `${new Date(a.doneAt).toLocaleTimeString()} · ${a.host} · ${a.action} · ${a.detail}`)));
+    text('li', `${clock(a.doneAt)} · ${a.host} · ${a.action} · ${a.detail}`)));
 }
 
 function connect() {
@@ -116,9 +118,21 @@ document.querySelectorAll('#learners [data-sort]').forEach((button) => button.ad
 }));
 filter.addEventListener('input', () => view && renderRows());
 
+// What Stop and Reset take from the learner, asked before either is done (as Close asks).
+const CONFIRM = {
+  stop: (name) => `Stop ${name}’s lab? Its containers and whatever ${name} configured in them are removed; `
+    + 'their passed steps stay. They can start it again.',
+  reset: (name) => `Reset ${name}’s lab? It is replaced by a fresh one: whatever ${name} configured in it is lost; `
+    + 'their passed steps stay.',
+};
+
 tbody.addEventListener('click', async (event) => {
   const button = event.target.closest('button[data-action]');
   if (!button) {
+    return;
+  }
+  const ask = CONFIRM[button.dataset.action];
+  if (ask && !window.confirm(ask(button.dataset.name))) {
     return;
   }
   const learner = encodeURIComponent(button.dataset.learner);

@@ -311,7 +311,7 @@ public class LabService {
     public Lab get(String labId, String owner) throws LabNotFoundException {
         Lab lab = replicas.synced(labId);
         if (lab == null || !lab.owner().equals(owner)) {
-            throw new LabNotFoundException(labId);
+            throw new LabNotFoundException();
         }
         return lab;
     }
@@ -320,7 +320,7 @@ public class LabService {
     public Lab getRunning(String labId, String owner) throws LabNotFoundException {
         Lab lab = get(labId, owner);
         if (lab.phase() != LabPhase.RUNNING) {
-            throw new LabNotFoundException(labId);
+            throw LabNotFoundException.notRunning(lab);
         }
         return lab;
     }

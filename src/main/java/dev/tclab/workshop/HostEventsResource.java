@@ -14,6 +14,7 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.enterprise.event.Event;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -65,9 +66,12 @@ public class HostEventsResource {
     private final LabService labs;
     private final StartQuota quota;
     private final CurrentHost host;
+    private final Event<LearnerNotice> notices;
 
     public HostEventsResource(WorkshopService workshops, ClassDashboard dashboard, EventExport export,
-                              ProgressReader progress, LabService labs, StartQuota quota, CurrentHost host) {
+                              ProgressReader progress, LabService labs, StartQuota quota, CurrentHost host,
+                              Event<LearnerNotice> notices) {
+        this.notices = notices;
         this.workshops = workshops;
         this.dashboard = dashboard;
         this.export = export;
@@ -141,7 +145,8 @@ public class HostEventsResource {
         workshops.close(event);
         for (Seat seat : workshops.seats(event.id())) {
             for (Lab lab : liveLabs(event, seat.learnerId())) {
-                stopLab(event, seat, lab, "close", "The host closed the event \"" + event.title() + "\".");
+                stopLab(event, seat, lab, "close", "Your host closed the workshop \"" + event.title()
+                        + "\", so its labs stopped. The lessons stay open to read.");
             }
         }
         return info(event(id), uri);
@@ -153,7 +158,7 @@ public class HostEventsResource {
         WorkshopEvent event = event(id);
         Seat seat = seat(event, learner);
         for (Lab lab : runningLabs(event, seat)) {
-            stopLab(event, seat, lab, "stop", "Your host stopped this lab. Start it again when you are ready.");
+            stopLab(event, seat, lab, "stop", "Your host stopped your lab. Start it again when you are ready.");
         }
         return dashboard.view(event);
     }
@@ -172,8 +177,8 @@ public class HostEventsResource {
         for (Lab lab : runningLabs(event, seat)) {
             Lab fresh;
             try {
-                fresh = labs.replace(lab.id(), learner, "Your host reset this lab: a fresh one is starting for you "
-                        + "(your passed steps stay passed).", quota.replacing(lab)).lab();
+                fresh = labs.replace(lab.id(), learner, "Your host reset your lab: a fresh one is starting (your "
+                        + "passed steps stay passed).", quota.replacing(lab)).lab();
             } catch (LabNotFoundException e) {
                 continue;
             } catch (QuotaExceededException e) {
@@ -197,6 +202,8 @@ public class HostEventsResource {
         Seat seat = seat(event, learner);
         for (Lab lab : runningLabs(event, seat)) {
             lab.touch(Instant.now());
+            notices.fire(new LearnerNotice(learner, LearnerNotice.Kind.EXTENDED, lab.id(), lab.lesson(),
+                    "Your host gave your lab more time: its idle clock starts again now."));
             workshops.record(event, new HostAction(host.require().name(), learner, "extend",
                     seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + "): idle clock restarted", Instant.now()));
         }

@@ -190,7 +190,7 @@ public class WorkshopService {
     public LearnersEvent learnersView(Seat seat, WorkshopEvent event, List<Broadcast> messages) {
         Instant now = now();
         return new LearnersEvent(event.id(), event.title(), seat.displayName(), event.lessons(), event.status(now),
-                event.end().orElse(null), now, messages);
+                event.opensAt().orElse(null), event.end().orElse(null), event.closedAt().orElse(null), now, messages);
     }
 
     public void close(WorkshopEvent event) {

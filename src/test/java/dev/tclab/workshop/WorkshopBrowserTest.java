@@ -68,6 +68,8 @@ class WorkshopBrowserTest {
         try (Chromium chromium = Chromium.launch()) {
             BrowserContext hostContext = chromium.context(Screen.LAPTOP.options(), TIMEOUT);
             Page host = hostContext.newPage();
+            // Stop and Reset ask first, as Close does: the host says yes.
+            host.onDialog(dialog -> dialog.accept());
             host.navigate(url("/host"));
             assertThat(host.url()).endsWith("/host/sign-in");
             host.fill("#host-name", "teacher");
