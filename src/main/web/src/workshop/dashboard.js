@@ -3,6 +3,7 @@
 import { call } from '../api.js';
 import { clock, el } from '../dom.js';
 import { showError, timeLeft } from './show.js';
+import { draft, fill, orderable } from './event-form.js';
 
 const root = document.getElementById('dashboard');
 const eventId = root.dataset.event;
@@ -165,9 +166,55 @@ document.getElementById('broadcast-form').addEventListener('submit', async (even
 
 document.getElementById('close-event').addEventListener('click', async () => {
   if (window.confirm('Close the workshop? Nobody can join any more and every learner’s lab is stopped.')) {
-    await call('POST', `${base}/close`, {}).catch((e) => showError(broadcastError, e));
+    await call('POST', `${base}/close`, {}).then(showInfo).catch((e) => showError(broadcastError, e));
   }
 });
 
-call('GET', base).then((info) => { document.getElementById('join-url').textContent = info.joinUrl; });
+// The workshop as kept (GET /api/host/events/{id}): the edit form's values, Reopen and Add 30 min.
+const editForm = document.getElementById('edit-form');
+const editError = document.getElementById('edit-error');
+const addTime = document.getElementById('add-time');
+const reopen = document.getElementById('reopen-event');
+let info = null;
+
+function showInfo(fresh) {
+  info = fresh;
+  document.getElementById('join-url').textContent = info.joinUrl;
+  document.getElementById('join-code').textContent = info.event.joinCode;
+  if (!editForm.closest('details').open) fill(editForm, info.event);
+  reopen.hidden = info.status !== 'closed';
+  addTime.hidden = !info.event.closesAt || info.status === 'closed';
+}
+
+async function save(changes) {
+  showInfo(await call('PUT', base, { ...draft(editForm), ...changes }));
+}
+
+orderable(editForm);
+editForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  try {
+    await save({});
+    showError(editError, null);
+    editForm.closest('details').open = false;
+    fill(editForm, info.event);
+  } catch (e) {
+    showError(editError, e);
+  }
+});
+editForm.closest('details').addEventListener('toggle', () => info && fill(editForm, info.event));
+addTime.addEventListener('click', async () => {
+  fill(editForm, info.event);
+  const later = new Date(new Date(info.event.closesAt).getTime() + 30 * 60000).toISOString();
+  await save({ closesAt: later }).catch((e) => showError(broadcastError, e));
+});
+reopen.addEventListener('click', async () => {
+  try {
+    showInfo(await call('POST', `${base}/reopen`, {}));
+  } catch (e) {
+    showError(broadcastError, e);
+  }
+});
+
+call('GET', base).then(showInfo);
 connect();

@@ -18,6 +18,7 @@ import jakarta.enterprise.event.Event;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -89,9 +90,6 @@ public class HostEventsResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(EventDraft draft, @Context UriInfo uri) {
-        if (draft == null) {
-            throw new WorkshopRefusal(Status.BAD_REQUEST, "Send the event as JSON: title, lessons, seatCap...");
-        }
         WorkshopEvent event = workshops.create(host.require(), draft);
         labs.refillPoolSoon();
         return Response.status(Status.CREATED).entity(info(event, uri)).build();
@@ -101,6 +99,28 @@ public class HostEventsResource {
     @Path("{id}")
     public EventInfo get(@PathParam("id") String id, @Context UriInfo uri) {
         return info(event(id), uri);
+    }
+
+    /**
+     * Changes the workshop: the body is the whole workshop as for creating one (title, lessons in order, seat cap,
+     * times, lab terms); each change is recorded as a host action and the learners' pages hear of it.
+     */
+    @PUT
+    @Path("{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public EventInfo update(@PathParam("id") String id, EventDraft draft, @Context UriInfo uri) {
+        WorkshopEvent event = workshops.update(host.require(), event(id), draft);
+        labs.refillPoolSoon();
+        return info(event, uri);
+    }
+
+    /** Opens a workshop its host closed, while its closing time (if any) is still ahead. */
+    @POST
+    @Path("{id}/reopen")
+    public EventInfo reopen(@PathParam("id") String id, @Context UriInfo uri) {
+        WorkshopEvent event = workshops.reopen(host.require(), event(id));
+        labs.refillPoolSoon();
+        return info(event, uri);
     }
 
     @GET
@@ -251,7 +271,7 @@ public class HostEventsResource {
 
     private Seat seat(WorkshopEvent event, String learner) {
         return workshops.seats(event.id()).stream().filter(s -> s.learnerId().equals(learner)).findFirst()
-                .orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND, "No learner " + learner + " joined this event."));
+                .orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND, "No learner " + learner + " joined this workshop."));
     }
 
     /** The learner's live labs of the event's lessons; refused (409) when there is none to act on. */

@@ -17,6 +17,6 @@ public class WorkshopRefusal extends RuntimeException {
     }
 
     static WorkshopRefusal notFound(String eventId) {
-        return new WorkshopRefusal(Response.Status.NOT_FOUND, "You have no event " + eventId + ".");
+        return new WorkshopRefusal(Response.Status.NOT_FOUND, "You have no workshop " + eventId + ".");
     }
 }

@@ -48,7 +48,7 @@ public class WorkshopTerminalAccess implements HostTerminalAccess {
         }
         Seat seat = workshops.seats(event.id()).stream().filter(s -> s.learnerId().equals(learner)).findFirst()
                 .orElseThrow(() -> new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND,
-                        "No learner " + learner + " joined this event."));
+                        "No learner " + learner + " joined this workshop."));
         Lab lab;
         try {
             lab = labs.getRunning(labId, learner);
@@ -56,7 +56,7 @@ public class WorkshopTerminalAccess implements HostTerminalAccess {
             throw new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND, seat.displayName() + "'s lab is not running.");
         }
         if (!event.lessons().contains(lab.lesson())) {
-            throw new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND, "That lab is not one of this event's lessons.");
+            throw new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND, "That lab is not one of this workshop's lessons.");
         }
         workshops.record(event, new HostAction(me.name(), learner, takeOver ? "take over terminal" : "shadow terminal",
                 seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + ")", Instant.now()));

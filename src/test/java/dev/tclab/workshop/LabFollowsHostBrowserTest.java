@@ -112,6 +112,58 @@ class LabFollowsHostBrowserTest {
         }
     }
 
+    /**
+     * The host changes the workshop on the dashboard: a new title, a second lesson moved before the first, more
+     * seats; the change is kept in that order and logged; a closed workshop opens again with Reopen.
+     */
+    @Test
+    void aHostEditsAndReopensTheWorkshopOnTheDashboard() {
+        String hostCookie = TestHosts.signedIn(accounts, "edit");
+        String event = given().cookie("tclab_host", hostCookie).contentType(ContentType.JSON)
+                .body("{\"title\": \"Draft class\", \"lessons\": [\"example\"], \"seatCap\": 2}")
+                .post("/api/host/events").then().statusCode(201).extract().path("event.id");
+        try (Chromium chromium = Chromium.launch()) {
+            for (Screen screen : Screen.values()) {
+                for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
+                    BrowserContext context = chromium.context(screen, scheme, TIMEOUT);
+                    context.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
+                    Page page = context.newPage();
+                    page.navigate(root.resolve("/host/events/" + event).toString());
+                    page.click("#edit-workshop summary");
+                    page.locator("#edit-form input[name=lessons][value=example]:checked").waitFor();
+                    Chromium.screenshot(page, "workshop-edit-" + screen.name().toLowerCase() + "-"
+                            + scheme.name().toLowerCase());
+                    context.close();
+                }
+            }
+            BrowserContext context = chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT);
+            context.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
+            Page host = context.newPage();
+            host.onDialog(dialog -> dialog.accept());
+            host.navigate(root.resolve("/host/events/" + event).toString());
+            host.click("#edit-workshop summary");
+            host.fill("#edit-title", "Shaping, all day");
+            host.check("#edit-form input[name=lessons][value=tbf-basics]");
+            host.click("#edit-form li[data-lesson=tbf-basics] button[data-move='-1']");
+            while (!host.locator("#edit-form .lesson-order li").first().getAttribute("data-lesson").equals("tbf-basics")) {
+                host.click("#edit-form li[data-lesson=tbf-basics] button[data-move='-1']");
+            }
+            host.fill("#edit-form input[name=seatCap]", "25");
+            host.click("#edit-form button[type=submit]");
+            host.locator("#actions li:has-text('edit')").waitFor();
+            given().cookie("tclab_host", hostCookie).get("/api/host/events/" + event).then().statusCode(200)
+                    .body("event.title", org.hamcrest.Matchers.equalTo("Shaping, all day"))
+                    .body("event.lessons", org.hamcrest.Matchers.equalTo(List.of("tbf-basics", "example")))
+                    .body("event.seatCap", org.hamcrest.Matchers.equalTo(25));
+
+            host.click("#close-event");
+            host.locator("#reopen-event:visible").click();
+            host.locator("#event-status:has-text('open')").waitFor();
+            host.locator("#actions li:has-text('reopen')").waitFor();
+            Chromium.screenshot(host, "workshop-edited-1366");
+        }
+    }
+
     private Page learner(BrowserContext context, String code, String name) {
         Page page = context.newPage();
         page.navigate(root.resolve("/join/" + code).toString());

@@ -93,7 +93,7 @@ class WorkshopBrowserTest {
             ann.fill("#join-code", "zzzzzz");
             ann.fill("#join-name", "Ann");
             ann.click("#join-form button");
-            ann.locator("#join-error:has-text('No event has the code ZZZZZZ')").waitFor();
+            ann.locator("#join-error:has-text('No workshop has the code ZZZZZZ')").waitFor();
             ann.fill("#join-code", code.toLowerCase());
             ann.click("#join-form button");
             ann.waitForURL("**/lessons/example");
