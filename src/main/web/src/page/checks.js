@@ -83,7 +83,7 @@ function details(result, leaves) {
   return box;
 }
 
-function outcome(result) {
+export function outcome(result) {
   const [symbol, word] = VERDICTS[result.status] || ['?', result.status];
   const box = element('div', `check-outcome ${result.status}`);
   const verdict = element('p', 'check-verdict');

@@ -4,6 +4,9 @@ import { call } from '../api.js';
 import { clock, el } from '../dom.js';
 import { showError, timeLeft } from './show.js';
 import { draft, fill, orderable } from './event-form.js';
+// The learner's own rendering of a check result (verdict, each expectation measured against expected, with units),
+// so the host reads the last check as the learner did.
+import { outcome } from '../page/checks.js';
 
 const root = document.getElementById('dashboard');
 const eventId = root.dataset.event;
@@ -38,7 +41,8 @@ function duration(since) {
 function help(row) {
   const cell = document.createElement('td');
   cell.className = 'help';
-  for (const [label, action] of [['Last check', 'check'], ['Extend', 'extend'], ['Stop', 'stop'], ['Reset', 'reset']]) {
+  for (const [label, action] of [['Last check', 'check'], ['Message', 'message'], ['Extend', 'extend'], ['Stop', 'stop'],
+    ['Reset', 'reset']]) {
     const button = text('button', label, 'secondary');
     button.type = 'button';
     button.dataset.action = action;
@@ -61,7 +65,7 @@ function help(row) {
 
 function renderRows() {
   const needle = filter.value.trim().toLowerCase();
-  const rows = view.learners.filter((r) => !needle || [r.name, r.lesson, r.currentStep, r.labStatus, r.lastFailure]
+  const rows = view.learners.filter((r) => !needle || [r.name, r.lesson, r.currentStepTitle, r.labStatus, r.lastFailure]
     .some((v) => (v ?? '').toLowerCase().includes(needle)));
   rows.sort((a, b) => {
     const x = a[sortKey] ?? '';
@@ -72,7 +76,7 @@ function renderRows() {
   tbody.replaceChildren(...rows.map((r) => {
     const tr = document.createElement('tr');
     tr.dataset.learner = r.learnerId;
-    tr.append(text('td', r.name, 'name'), text('td', r.lesson), text('td', r.currentStep ?? 'all passed'),
+    tr.append(text('td', r.name, 'name'), text('td', r.lesson), text('td', r.currentStepTitle ?? 'all passed'),
       text('td', `${r.stepsPassed}/${r.stepsTotal}`, 'steps'), text('td', `${r.quizzesRight}/${r.quizzesTotal}`, 'quizzes'),
       text('td', r.labStatus, `lab-${r.labStatus}`), text('td', ago(r.lastActivity)), text('td', duration(r.onStepSince)),
       text('td', r.lastFailure ?? '', 'failure'), help(r));
@@ -119,6 +123,42 @@ document.querySelectorAll('#learners [data-sort]').forEach((button) => button.ad
 }));
 filter.addEventListener('input', () => view && renderRows());
 
+/** A measurement's raw output, pretty-printed when it is JSON (iperf3 -J, tc -j), else as it came. */
+function pretty(text) {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function rawOutput(raw) {
+  const box = el('details', 'check-raw-output');
+  box.append(el('summary', null, 'Raw output'));
+  let outputs;
+  try {
+    outputs = JSON.parse(raw || '{}');
+  } catch {
+    outputs = { output: raw };
+  }
+  const names = Object.keys(outputs);
+  if (!names.length) box.append(el('p', 'muted', 'No raw output was kept for this check.'));
+  for (const name of names) {
+    box.append(el('h4', null, name), el('pre', 'check-raw', pretty(outputs[name])));
+  }
+  return box;
+}
+
+function showLastCheck(name, last) {
+  const body = document.getElementById('check-body');
+  document.getElementById('check-title').textContent = `${name}’s last check`;
+  body.replaceChildren(el('p', 'muted', last.detail));
+  for (const result of last.results) {
+    body.append(outcome(JSON.parse(result.summary)), rawOutput(result.rawOutput));
+  }
+  document.getElementById('check-dialog').showModal();
+}
+
 // What Stop and Reset take from the learner, asked before either is done (as Close asks).
 const CONFIRM = {
   stop: (name) => `Stop ${name}’s lab? Its containers and whatever ${name} configured in them are removed; `
@@ -138,11 +178,11 @@ tbody.addEventListener('click', async (event) => {
   }
   const learner = encodeURIComponent(button.dataset.learner);
   try {
-    if (button.dataset.action === 'check') {
-      const last = await call('GET', `${base}/learners/${learner}/last-check`);
-      document.getElementById('check-text').textContent = [last.detail, ...last.results.map((r) =>
-        `${r.checkId}: ${r.status}\n${r.summary}\n${r.rawOutput}`)].join('\n\n');
-      document.getElementById('check-dialog').showModal();
+    if (button.dataset.action === 'message') {
+      const message = window.prompt(`Message to ${button.dataset.name} alone (it shows on their page at once):`);
+      if (message) await call('POST', `${base}/learners/${learner}/message`, { text: message });
+    } else if (button.dataset.action === 'check') {
+      showLastCheck(button.dataset.name, await call('GET', `${base}/learners/${learner}/last-check`));
     } else {
       view = await call('POST', `${base}/learners/${learner}/${button.dataset.action}`, {});
       render();

@@ -11,6 +11,8 @@ let mine = null;
 // How far this browser's clock is ahead of the server's, so the time left does not depend on it.
 let skew = 0;
 let retry = 1000;
+// The host's messages to this learner alone, since the page opened (they are not kept for a reload).
+const personal = [];
 
 function render() {
   if (!mine) {
@@ -27,6 +29,12 @@ function render() {
   for (const m of mine.messages.slice(-3)) {
     const li = document.createElement('li');
     li.textContent = `${clock(m.sentAt)} ${m.text}`;
+    messages.append(li);
+  }
+  for (const m of personal.slice(-3)) {
+    const li = document.createElement('li');
+    li.className = 'workshop-personal';
+    li.textContent = `${clock(m.at)} To you: ${m.text}`;
     messages.append(li);
   }
   banner.replaceChildren(title, meta, messages);
@@ -48,6 +56,10 @@ function connect() {
   socket.addEventListener('message', (message) => {
     const frame = JSON.parse(message.data);
     if (frame && frame.notice) {
+      if (frame.notice.kind === 'message') {
+        personal.push({ text: frame.notice.text, at: new Date() });
+        render();
+      }
       document.dispatchEvent(new CustomEvent('tclab:notice', { detail: frame.notice }));
       return;
     }

@@ -157,6 +157,20 @@ public class HostEventsResource {
         return Response.noContent().build();
     }
 
+    /** A message to one learner: it shows on their open pages at once, and is kept in the action log. */
+    @POST
+    @Path("{id}/learners/{learner}/message")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response message(@PathParam("id") String id, @PathParam("learner") String learner, MessageDraft draft) {
+        WorkshopEvent event = event(id);
+        Seat seat = seat(event, learner);
+        String text = workshops.checkedMessage(draft == null ? null : draft.text());
+        workshops.record(event, new HostAction(host.require().name(), learner, "message",
+                "to " + seat.displayName() + ": " + text, Instant.now()));
+        notices.fire(new LearnerNotice(learner, LearnerNotice.Kind.MESSAGE, null, null, text));
+        return Response.noContent().build();
+    }
+
     /** Closes the event (nobody joins any more) and stops its learners' labs of the event's lessons. */
     @POST
     @Path("{id}/close")

@@ -35,6 +35,8 @@ public class WorkshopPages {
         static native TemplateInstance events(String host, boolean admin, List<Lesson> lessons);
 
         static native TemplateInstance dashboard(String host, WorkshopEvent event, List<Lesson> lessons);
+
+        static native TemplateInstance projector(WorkshopEvent event);
     }
 
     private final CurrentHost host;
@@ -87,6 +89,16 @@ public class WorkshopPages {
         }
         return Response.ok(Templates.dashboard(host.require().name(), workshops.eventFor(host.require(), id),
                 workingLessons())).build();
+    }
+
+    /** What the class sees on the projector: the join code, its QR code, the time left and where the class is. */
+    @GET
+    @Path("host/events/{id}/projector")
+    public Response projector(@PathParam("id") String id) {
+        if (host.get().isEmpty()) {
+            return toSignIn();
+        }
+        return Response.ok(Templates.projector(workshops.eventFor(host.require(), id))).build();
     }
 
     private List<Lesson> workingLessons() {

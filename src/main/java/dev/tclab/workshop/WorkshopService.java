@@ -256,12 +256,17 @@ public class WorkshopService {
     }
 
     public void broadcast(WorkshopEvent event, String text) {
+        store.broadcast(event.id(), checkedMessage(text), now());
+        changed.fire(new EventChanged(event.id()));
+    }
+
+    /** A host's message, stripped, or refused when empty or too long. */
+    public String checkedMessage(String text) {
         String message = text == null ? "" : text.strip();
         if (message.isEmpty() || message.length() > MESSAGE_MAX) {
             throw new WorkshopRefusal(Status.BAD_REQUEST, "A message has 1 to " + MESSAGE_MAX + " characters.");
         }
-        store.broadcast(event.id(), message, now());
-        changed.fire(new EventChanged(event.id()));
+        return message;
     }
 
     public List<Broadcast> broadcasts(String eventId) {

@@ -8,6 +8,11 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.ColorScheme;
 import com.microsoft.playwright.options.Cookie;
+import dev.tclab.grading.AssertionResult;
+import dev.tclab.grading.CheckResult;
+import dev.tclab.grading.CheckRun;
+import dev.tclab.grading.CheckRunLog;
+import dev.tclab.grading.TestCheckRuns;
 import dev.tclab.host.HostAccounts;
 import dev.tclab.host.TestHosts;
 import dev.tclab.lab.FakeLabRuntime;
@@ -24,13 +29,14 @@ import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Learners' pages follow what their host does, in a real browser (headless Debian chromium): Ann on a laptop, Bea
- * on a phone in dark mode, their host on the dashboard. Each of the host's actions (shadow, extend, stop, reset,
- * close) shows on the learner's page in words naming it within the 2 s the issue allows, pushed over the workshop
+ * on a phone in dark mode, their host on the dashboard. Each of the host's actions (a message to one learner,
+ * shadow, extend, stop, reset, close) shows on the learner's page in words naming it within the 2 s the issue allows, pushed over the workshop
  * socket; a closed workshop's lab does not start again. Screenshots go to target/follows-*.png.
  */
 @QuarkusTest
@@ -49,6 +55,8 @@ class LabFollowsHostBrowserTest {
     LabService labs;
     @Inject
     FakeLabRuntime runtime;
+    @Inject
+    CheckRunLog runs;
 
     @AfterEach
     void clean() throws Exception {
@@ -71,15 +79,43 @@ class LabFollowsHostBrowserTest {
             BrowserContext hostContext = chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT);
             hostContext.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
             Page host = hostContext.newPage();
-            host.onDialog(dialog -> dialog.accept());
+            // Stop and Reset ask (confirm), Message asks for the text (prompt): the host says yes, and this.
+            host.onDialog(dialog -> dialog.accept("Look at the modem's queue"));
             host.navigate(root.resolve("/host/events/" + event).toString());
             Locator annRow = host.locator("#learners tr[data-learner]:has-text('Ann')");
             Locator beaRow = host.locator("#learners tr[data-learner]:has-text('Bea')");
             annRow.locator("td:has-text('running')").waitFor();
             beaRow.locator("td:has-text('running')").waitFor();
 
+            annRow.locator("button[data-action=message]").click();
+            ann.locator("#workshop-banner:has-text(\"To you: Look at the modem's queue\")").waitFor(WITHIN_2_S);
+            assertThat(bea.locator("#workshop-banner").innerText()).doesNotContain("modem's queue");
+
+            String annId = learnerId(ann.context());
+            CheckRun run = TestCheckRuns.run(labs.labsOf(annId).get(0).id(), annId, "example", "shape");
+            runs.started(run);
+            runs.resultAdded(run, 0, new CheckResult("uplink-shaped", "the uplink is shaped", CheckResult.Status.FAILED,
+                    1, List.of(new AssertionResult("up.mbps", "26900 Mbit/s", 26900.0, "Mbit/s", null,
+                    "about 10 Mbit/s (± 12 %)", false, "up.mbps is 26900", List.of())), Map.of(),
+                    Map.of("up", "{\"end\":{\"sum_received\":{\"bits_per_second\":2.69e10}}}"), Map.of(),
+                    "The upload is not shaped yet.", Duration.ofMillis(3200), "Is a qdisc on eth1?"));
+            TestCheckRuns.finish(run, "failed", "1 of 1 checks failed");
+            runs.finished(run);
+            annRow.locator("td.failure:has-text('Shape the modem')").waitFor();
+            host.locator("#step-tally td.stuck:has-text('1')").waitFor();
+            annRow.locator("button[data-action=check]").click();
+            host.locator("#check-dialog .check-outcome.failed:has-text('measured 26.9 Gbit/s')").waitFor();
+            assertThat(host.locator("#check-dialog").innerText()).doesNotContain("{\"check\"").doesNotContain("\\\"");
+            host.click("#check-dialog .check-raw-output summary");
+            assertThat(host.locator("#check-dialog .check-raw-output pre").innerText()).contains("\"sum_received\": {");
+            Chromium.screenshot(host, "follows-last-check-1366");
+            host.click("#check-dialog form button");
+
             beaRow.locator("button[data-shadow$='/client']").click();
             bea.locator("#lab-watched:has-text('Your host is watching your terminal')").waitFor(WITHIN_2_S);
+            assertThat(host.locator("#host-terminal").boundingBox().y + host.locator("#host-terminal").boundingBox().height)
+                    .isLessThanOrEqualTo(768);
+            Chromium.screenshot(host, "follows-shadow-1366");
             host.click("#host-terminal-close");
             bea.locator("#lab-watched").waitFor(new Locator.WaitForOptions().setTimeout(2000)
                     .setState(com.microsoft.playwright.options.WaitForSelectorState.HIDDEN));
@@ -108,7 +144,8 @@ class LabFollowsHostBrowserTest {
             ann.locator(".tclab-status:has-text('is closed, so its labs do not start any more')").waitFor();
             Chromium.screenshot(ann, "follows-closed-1366");
             Chromium.screenshot(bea, "follows-closed-phone-dark");
-            assertThat(host.locator("#time-left").innerText()).startsWith("Closed at ").doesNotContain("Time is up");
+            host.locator("#time-left:has-text('Closed at ')").waitFor();
+            assertThat(host.locator("#time-left").innerText()).doesNotContain("Time is up");
         }
     }
 
@@ -162,6 +199,40 @@ class LabFollowsHostBrowserTest {
             host.locator("#actions li:has-text('reopen')").waitFor();
             Chromium.screenshot(host, "workshop-edited-1366");
         }
+    }
+
+    /** The projector view shows the code and where the class is, without a learner's name. */
+    @Test
+    void theProjectorViewShowsTheCodeAndTheClassWithoutNames() {
+        String hostCookie = TestHosts.signedIn(accounts, "projector");
+        String event = given().cookie("tclab_host", hostCookie).contentType(ContentType.JSON)
+                .body("{\"title\": \"Projected class\", \"lessons\": [\"example\"]}").post("/api/host/events")
+                .then().statusCode(201).extract().path("event.id");
+        String code = given().cookie("tclab_host", hostCookie).get("/api/host/events/" + event)
+                .then().extract().path("event.joinCode");
+        try (Chromium chromium = Chromium.launch()) {
+            learner(chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT), code, "Zoltan");
+            for (Screen screen : Screen.values()) {
+                for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
+                    BrowserContext context = chromium.context(screen, scheme, TIMEOUT);
+                    context.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
+                    Page page = context.newPage();
+                    page.navigate(root.resolve("/host/events/" + event + "/projector").toString());
+                    page.locator("#histogram .histogram-row:has-text('Shape the modem') .histogram-count:text('1')").waitFor();
+                    assertThat(page.locator("#join-code").innerText()).isEqualTo(code);
+                    assertThat(page.locator("main").innerText()).doesNotContain("Zoltan");
+                    Chromium.screenshot(page, "workshop-projector-" + screen.name().toLowerCase() + "-"
+                            + scheme.name().toLowerCase());
+                    context.close();
+                }
+            }
+        }
+    }
+
+    private static String learnerId(BrowserContext context) {
+        String cookie = context.cookies().stream().filter(c -> c.name.equals("tclab_learner")).findFirst()
+                .orElseThrow().value;
+        return cookie.substring(0, cookie.lastIndexOf('.'));
     }
 
     private Page learner(BrowserContext context, String code, String name) {
