@@ -66,19 +66,14 @@ class LabFollowsHostBrowserTest {
     @Test
     void eachLearnersPageSaysWhatTheHostDidWithinTwoSeconds() {
         String hostCookie = TestHosts.signedIn(accounts, "follow");
-        String event = given().cookie("tclab_host", hostCookie).contentType(ContentType.JSON)
-                .body("{\"title\": \"Shaping, Monday\", \"lessons\": [\"example\"]}").post("/api/host/events")
-                .then().statusCode(201).extract().path("event.id");
-        String code = given().cookie("tclab_host", hostCookie).get("/api/host/events/" + event)
-                .then().extract().path("event.joinCode");
+        String event = workshop(hostCookie, "{\"title\": \"Shaping, Monday\", \"lessons\": [\"example\"]}");
+        String code = codeOf(hostCookie, event);
         try (Chromium chromium = Chromium.launch()) {
             Page ann = learner(chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT), code, "Ann");
             Page bea = learner(chromium.context(Screen.PHONE.options().setIsMobile(true).setHasTouch(true)
                     .setColorScheme(ColorScheme.DARK), TIMEOUT), code, "Bea");
 
-            BrowserContext hostContext = chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT);
-            hostContext.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
-            Page host = hostContext.newPage();
+            Page host = hostContext(chromium, Screen.LAPTOP, ColorScheme.LIGHT, hostCookie).newPage();
             // Stop and Reset ask (confirm), Message asks for the text (prompt): the host says yes, and this.
             host.onDialog(dialog -> dialog.accept("Look at the modem's queue"));
             host.navigate(root.resolve("/host/events/" + event).toString());
@@ -156,14 +151,11 @@ class LabFollowsHostBrowserTest {
     @Test
     void aHostEditsAndReopensTheWorkshopOnTheDashboard() {
         String hostCookie = TestHosts.signedIn(accounts, "edit");
-        String event = given().cookie("tclab_host", hostCookie).contentType(ContentType.JSON)
-                .body("{\"title\": \"Draft class\", \"lessons\": [\"example\"], \"seatCap\": 2}")
-                .post("/api/host/events").then().statusCode(201).extract().path("event.id");
+        String event = workshop(hostCookie, "{\"title\": \"Draft class\", \"lessons\": [\"example\"], \"seatCap\": 2}");
         try (Chromium chromium = Chromium.launch()) {
             for (Screen screen : Screen.values()) {
                 for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
-                    BrowserContext context = chromium.context(screen, scheme, TIMEOUT);
-                    context.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
+                    BrowserContext context = hostContext(chromium, screen, scheme, hostCookie);
                     Page page = context.newPage();
                     page.navigate(root.resolve("/host/events/" + event).toString());
                     page.click("#edit-workshop summary");
@@ -173,9 +165,7 @@ class LabFollowsHostBrowserTest {
                     context.close();
                 }
             }
-            BrowserContext context = chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT);
-            context.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
-            Page host = context.newPage();
+            Page host = hostContext(chromium, Screen.LAPTOP, ColorScheme.LIGHT, hostCookie).newPage();
             host.onDialog(dialog -> dialog.accept());
             host.navigate(root.resolve("/host/events/" + event).toString());
             host.click("#edit-workshop summary");
@@ -205,17 +195,13 @@ class LabFollowsHostBrowserTest {
     @Test
     void theProjectorViewShowsTheCodeAndTheClassWithoutNames() {
         String hostCookie = TestHosts.signedIn(accounts, "projector");
-        String event = given().cookie("tclab_host", hostCookie).contentType(ContentType.JSON)
-                .body("{\"title\": \"Projected class\", \"lessons\": [\"example\"]}").post("/api/host/events")
-                .then().statusCode(201).extract().path("event.id");
-        String code = given().cookie("tclab_host", hostCookie).get("/api/host/events/" + event)
-                .then().extract().path("event.joinCode");
+        String event = workshop(hostCookie, "{\"title\": \"Projected class\", \"lessons\": [\"example\"]}");
+        String code = codeOf(hostCookie, event);
         try (Chromium chromium = Chromium.launch()) {
             learner(chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT), code, "Zoltan");
             for (Screen screen : Screen.values()) {
                 for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
-                    BrowserContext context = chromium.context(screen, scheme, TIMEOUT);
-                    context.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
+                    BrowserContext context = hostContext(chromium, screen, scheme, hostCookie);
                     Page page = context.newPage();
                     page.navigate(root.resolve("/host/events/" + event + "/projector").toString());
                     page.locator("#histogram .histogram-row:has-text('Shape the modem') .histogram-count:text('1')").waitFor();
@@ -227,6 +213,23 @@ class LabFollowsHostBrowserTest {
                 }
             }
         }
+    }
+
+    private static String workshop(String hostCookie, String json) {
+        return given().cookie("tclab_host", hostCookie).contentType(ContentType.JSON).body(json)
+                .post("/api/host/events").then().statusCode(201).extract().path("event.id");
+    }
+
+    private static String codeOf(String hostCookie, String event) {
+        return given().cookie("tclab_host", hostCookie).get("/api/host/events/" + event).then().extract()
+                .path("event.joinCode");
+    }
+
+    /** A browser signed in as the host (their session cookie). */
+    private BrowserContext hostContext(Chromium chromium, Screen screen, ColorScheme scheme, String hostCookie) {
+        BrowserContext context = chromium.context(screen, scheme, TIMEOUT);
+        context.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
+        return context;
     }
 
     private static String learnerId(BrowserContext context) {
