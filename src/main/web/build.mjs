@@ -21,6 +21,7 @@ await esbuild.build({
     // The workshop pages: one small entry each, sharing the API wrapper and el() with the learner's pages.
     'workshop-banner': 'src/workshop/event-banner.js',
     'workshop-dashboard': 'src/workshop/dashboard.js',
+    'workshop-projector': 'src/workshop/projector.js',
     'workshop-events': 'src/workshop/events.js',
     'workshop-join': 'src/workshop/join.js',
     'workshop-setup': 'src/workshop/setup.js',

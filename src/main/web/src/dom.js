@@ -7,3 +7,9 @@ export function el(tag, className, text) {
   if (text !== undefined && text !== null) node.textContent = text;
   return node;
 }
+
+/** A time of day as every page writes it: 24-hour HH:MM, in the browser's time zone. */
+export function clock(at) {
+  const date = new Date(at);
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}

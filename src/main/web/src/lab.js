@@ -6,7 +6,7 @@ import { ApiError, getLab, myLabs, startLab, stopLab } from './api.js';
 import { el } from './dom.js';
 import { LEAVE_KEY, NodeTerminal } from './terminal.js';
 import { LabStats } from './stats.js';
-import { onLabChange } from './page/lab-state.js';
+import { labsAtLoad, onLabChange } from './page/lab-state.js';
 // The rest of the lesson page: Check buttons, quizzes answered in place, the idle-stop note, Copy buttons.
 import './page/checks.js';
 import './page/quizzes.js';
@@ -45,15 +45,24 @@ class LabPanel {
     this.stopButton.id = 'lab-stop';
     this.stopButton.hidden = true;
     this.confirmBox = this.stopConfirmation();
+    // What the host (or the server) did to this lab, in their words, until the learner starts again.
+    this.notice = el('p', 'tclab-notice');
+    this.notice.id = 'lab-notice';
+    this.notice.setAttribute('role', 'alert');
+    this.notice.hidden = true;
+    // While a host's view of this lab's terminals is open.
+    this.watched = el('p', 'tclab-watched', 'Your host is watching your terminal.');
+    this.watched.id = 'lab-watched';
+    this.watched.hidden = true;
     this.workspace = el('div', 'tclab-workspace');
     const bar = panel.querySelector('.lab-bar');
     if (bar) {
       // One compact line: title, status, expiry, and Stop at its far end, away from where Start was.
       bar.querySelector('h2').after(this.status);
       bar.append(this.stopButton);
-      bar.after(this.confirmBox);
+      bar.after(this.confirmBox, this.notice, this.watched);
     } else {
-      this.startButton.after(this.stopButton, this.status, this.confirmBox);
+      this.startButton.after(this.stopButton, this.status, this.confirmBox, this.notice, this.watched);
     }
     this.about = panel.querySelector('.lab-about');
     panel.append(this.workspace);
@@ -72,7 +81,8 @@ class LabPanel {
         this.run(button.dataset.node, button.dataset.command);
       }
     });
-    this.resume();
+    this.resume(labsAtLoad);
+    document.addEventListener('tclab:notice', (event) => this.heard(event.detail));
     // A lab of this lesson running that this panel does not show (a host's reset replaced it, or another tab
     // started one): the panel switches to it.
     onLabChange((lab) => {
@@ -184,9 +194,40 @@ class LabPanel {
     this.status.classList.toggle('tclab-error', isError);
   }
 
-  async resume() {
+  /**
+   * A push about one of the learner's labs (workshop/event-banner.js relays the socket's notices): news about the lab
+   * this panel shows or follows is said in the host's (or the server's) words; an ended lab closes, and a fresh lab
+   * of the lesson (a host's reset) is followed as soon as it exists.
+   */
+  heard(notice) {
+    const mine = notice.labId === (this.lab?.id ?? this.followingId);
+    if (notice.lesson !== this.lesson || !mine) return;
+    if (notice.kind === 'watched' || notice.kind === 'unwatched') {
+      this.watched.hidden = notice.kind === 'unwatched';
+      return;
+    }
+    this.tell(notice.text);
+    if (notice.kind === 'ended') {
+      this.watched.hidden = true;
+      if (this.lab) {
+        this.close();
+        announce('stopped', notice.labId, null);
+        this.say('');
+        this.labState('not started');
+      }
+      // A reset's fresh lab is created just after the old one ended: look for it once it has had a moment.
+      setTimeout(() => { if (!this.lab && !this.following) this.resume(); }, 400);
+    }
+  }
+
+  tell(text) {
+    this.notice.textContent = text;
+    this.notice.hidden = !text;
+  }
+
+  async resume(answer = myLabs()) {
     try {
-      const live = (await myLabs()).find((l) => l.lesson === this.lesson && ['queued', 'starting', 'running'].includes(l.status));
+      const live = (await answer).find((l) => l.lesson === this.lesson && ['queued', 'starting', 'running'].includes(l.status));
       if (live) await this.follow(live);
     } catch (e) {
       // Nothing to resume; the Start button is there.
@@ -194,6 +235,7 @@ class LabPanel {
   }
 
   async start() {
+    this.tell('');
     // Start disappears once the lab runs: the keyboard then goes on at the first node's tab, not at the page's top.
     this.focusTabOnOpen = document.activeElement === this.startButton;
     this.startButton.disabled = true;
@@ -259,11 +301,14 @@ class LabPanel {
   async follow(lab) {
     this.startButton.disabled = true;
     this.following = true;
+    this.followingId = lab.id;
     try {
       // A server that restarts keeps queued starts (docs/api.md): while it does not answer, the page keeps asking.
       let away = null;
       while (lab.status === 'queued' || lab.status === 'starting') {
-        this.say(away || (lab.status === 'queued' ? queueText(lab.queue) : STAGES[lab.stage] || 'Waiting for a free start slot…'));
+        // A starting lab without a stage yet is between its admission and its first node (a start slot, if the
+        // server is busy, is part of that): nothing worth a word of its own, so no "waiting" flashes by.
+        this.say(away || (lab.status === 'queued' ? queueText(lab.queue) : STAGES[lab.stage] || 'Starting the lab…'));
         await new Promise((resolve) => setTimeout(resolve, away ? 2000 : 500));
         try {
           lab = await getLab(lab.id);
@@ -279,6 +324,7 @@ class LabPanel {
       this.open(lab);
     } finally {
       this.following = false;
+      this.followingId = null;
     }
   }
 

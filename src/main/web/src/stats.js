@@ -11,7 +11,7 @@ const MIN_BITS = 1000;
 
 // Throughput is plotted in bit/s on a log axis: a 25 Gbit/s baseline and a 10 Mbit/s shaped rate both stay readable.
 const CHARTS = [
-  { key: 'throughput', title: 'Throughput', height: 140, log: true, empty: 'No traffic yet.',
+  { key: 'throughput', title: 'Throughput (out: leaving this node; in: arriving, such as the ACKs of an upload)', height: 140, log: true, empty: 'No traffic yet.',
     value: (q) => (q.rates ? q.rates.bitsPerSecond : null) },
   { key: 'backlog', title: 'Backlog (bytes queued)', height: 110, empty: 'No qdisc yet: add one with tc and its queue shows here.',
     value: (q) => q.counters.backlogBytes },
@@ -117,8 +117,10 @@ class NodeStats {
     for (const dev of sample.devices) {
       // The interface's own counters move even while it has no queue of its own (noqueue).
       if (dev.link) {
-        put('throughput', `${dev.dev} sent`, dev.link.rates ? dev.link.rates.txBitsPerSecond : null);
-        put('throughput', `${dev.dev} received`, dev.link.rates ? dev.link.rates.rxBitsPerSecond : null);
+        // "out" and "in", each its own direction: on the sending side of an upload "in" is the returning ACKs, a
+        // small fraction of what goes out, which "sent/received" made read like data lost on the way.
+        put('throughput', `${dev.dev} out`, dev.link.rates ? dev.link.rates.txBitsPerSecond : null);
+        put('throughput', `${dev.dev} in`, dev.link.rates ? dev.link.rates.rxBitsPerSecond : null);
       }
       for (const q of dev.qdiscs) {
         if (q.kind === 'noqueue') continue;
@@ -230,7 +232,7 @@ class NodeStats {
       const item = el('li', 'tclab-tree-dev');
       item.append(el('strong', null, dev.dev));
       if (dev.link && dev.link.rates) {
-        item.append(` — sent ${rate(dev.link.rates.txBitsPerSecond)}, received ${rate(dev.link.rates.rxBitsPerSecond)}`);
+        item.append(` — out ${rate(dev.link.rates.txBitsPerSecond)}, in ${rate(dev.link.rates.rxBitsPerSecond)}`);
       }
       item.append(this.devTree(dev));
       for (const raw of dev.unparsed) {

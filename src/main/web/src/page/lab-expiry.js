@@ -1,12 +1,9 @@
 // Tells the learner, next to the lab panel's buttons, when their running lab will be stopped for being idle. Looking
 // at the page does not postpone it; typing in a terminal or pressing Check does, which the next poll shows.
 import { onLabChange } from './lab-state.js';
+import { clock } from '../dom.js';
 
 const note = document.getElementById('lab-expiry');
-
-function clock(date) {
-  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
-}
 
 // endsAt is the lab's end of life however busy (a workshop's lifetime or closing time, or the server's); when it
 // comes before the idle expiry, expiresAt is it, and the note says so instead of promising more by typing.

@@ -4,11 +4,6 @@
 // HTML it sends is the lesson page's own escaped rendering of the author's markdown.
 import { call } from '../api.js';
 
-const VERDICTS = {
-  true: 'Correct! Every option is explained above.',
-  false: 'Not quite. Read why next to your choice, then try again.',
-};
-
 function grade(form) {
   const choices = new FormData(form).getAll('choice').map(Number);
   // The form posts to /lessons/{slug}/quizzes/{id}; the JSON API answers the same path under /api.
@@ -38,7 +33,8 @@ function showVerdict(form, verdict) {
     option.classList.toggle('is-wrong', item?.correct === false);
     if (item) option.append(explanation(item));
   }
-  say(form, VERDICTS[verdict.correct], verdict.correct ? 'is-correct' : 'is-incorrect');
+  // The server words the verdict (for a pick-all quiz: how many choices are wrong, how many right ones were left out).
+  say(form, verdict.message, verdict.correct ? 'is-correct' : 'is-incorrect');
 }
 
 function say(form, text, state) {

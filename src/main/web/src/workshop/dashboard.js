@@ -1,8 +1,12 @@
 // The live dashboard: the class's state arrives every 1.5 s over server-sent events; the table keeps the host's
 // sort and filter across updates. Every help button is a JSON request; its outcome is in the host actions list.
 import { call } from '../api.js';
-import { el } from '../dom.js';
+import { clock, el } from '../dom.js';
 import { showError, timeLeft } from './show.js';
+import { draft, fill, orderable } from './event-form.js';
+// The learner's own rendering of a check result (verdict, each expectation measured against expected, with units),
+// so the host reads the last check as the learner did.
+import { renderCheckResult } from '../page/checks.js';
 
 const root = document.getElementById('dashboard');
 const eventId = root.dataset.event;
@@ -37,11 +41,13 @@ function duration(since) {
 function help(row) {
   const cell = document.createElement('td');
   cell.className = 'help';
-  for (const [label, action] of [['Last check', 'check'], ['Extend', 'extend'], ['Stop', 'stop'], ['Reset', 'reset']]) {
+  for (const [label, action] of [['Last check', 'check'], ['Message', 'message'], ['Extend', 'extend'], ['Stop', 'stop'],
+    ['Reset', 'reset']]) {
     const button = text('button', label, 'secondary');
     button.type = 'button';
     button.dataset.action = action;
     button.dataset.learner = row.learnerId;
+    button.dataset.name = row.name;
     button.setAttribute('aria-label', `${label}: ${row.name}`);
     cell.append(button);
   }
@@ -59,7 +65,7 @@ function help(row) {
 
 function renderRows() {
   const needle = filter.value.trim().toLowerCase();
-  const rows = view.learners.filter((r) => !needle || [r.name, r.lesson, r.currentStep, r.labStatus, r.lastFailure]
+  const rows = view.learners.filter((r) => !needle || [r.name, r.lesson, r.currentStepTitle, r.labStatus, r.lastFailure]
     .some((v) => (v ?? '').toLowerCase().includes(needle)));
   rows.sort((a, b) => {
     const x = a[sortKey] ?? '';
@@ -70,7 +76,7 @@ function renderRows() {
   tbody.replaceChildren(...rows.map((r) => {
     const tr = document.createElement('tr');
     tr.dataset.learner = r.learnerId;
-    tr.append(text('td', r.name, 'name'), text('td', r.lesson), text('td', r.currentStep ?? 'all passed'),
+    tr.append(text('td', r.name, 'name'), text('td', r.lesson), text('td', r.currentStepTitle ?? 'all passed'),
       text('td', `${r.stepsPassed}/${r.stepsTotal}`, 'steps'), text('td', `${r.quizzesRight}/${r.quizzesTotal}`, 'quizzes'),
       text('td', r.labStatus, `lab-${r.labStatus}`), text('td', ago(r.lastActivity)), text('td', duration(r.onStepSince)),
       text('td', r.lastFailure ?? '', 'failure'), help(r));
@@ -81,7 +87,8 @@ function renderRows() {
 
 function render() {
   document.getElementById('event-status').textContent = view.status;
-  document.getElementById('time-left').textContent = timeLeft(view.endsAt);
+  document.getElementById('time-left').textContent = view.status === 'closed'
+    ? `Closed at ${clock(view.endsAt)}.` : timeLeft(view.endsAt);
   // The whole server's state, as its operator gauges read it: a full server or a dead engine explains a stuck class.
   const server = view.server;
   const state = document.getElementById('server-state');
@@ -96,7 +103,7 @@ function render() {
   }));
   renderRows();
   document.getElementById('actions').replaceChildren(...view.actions.map((a) =>
-    text('li', `${new Date(a.doneAt).toLocaleTimeString()} · ${a.host} · ${a.action} · ${a.detail}`)));
+    text('li', `${clock(a.doneAt)} · ${a.host} · ${a.action} · ${a.detail}`)));
 }
 
 function connect() {
@@ -116,18 +123,66 @@ document.querySelectorAll('#learners [data-sort]').forEach((button) => button.ad
 }));
 filter.addEventListener('input', () => view && renderRows());
 
+/** A measurement's raw output, pretty-printed when it is JSON (iperf3 -J, tc -j), else as it came. */
+function pretty(text) {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function rawOutput(raw) {
+  const box = el('details', 'check-raw-output');
+  box.append(el('summary', null, 'Raw output'));
+  let outputs;
+  try {
+    outputs = JSON.parse(raw || '{}');
+  } catch {
+    outputs = { output: raw };
+  }
+  const names = Object.keys(outputs);
+  if (!names.length) box.append(el('p', 'muted', 'No raw output was kept for this check.'));
+  for (const name of names) {
+    box.append(el('h4', null, name), el('pre', 'check-raw', pretty(outputs[name])));
+  }
+  return box;
+}
+
+function showLastCheck(name, last) {
+  const body = document.getElementById('check-body');
+  document.getElementById('check-title').textContent = `${name}’s last check`;
+  body.replaceChildren(el('p', 'muted', last.detail));
+  for (const result of last.results) {
+    body.append(renderCheckResult(JSON.parse(result.summary)), rawOutput(result.rawOutput));
+  }
+  document.getElementById('check-dialog').showModal();
+}
+
+// What Stop and Reset take from the learner, asked before either is done (as Close asks).
+const CONFIRM = {
+  stop: (name) => `Stop ${name}’s lab? Its containers and whatever ${name} configured in them are removed; `
+    + 'their passed steps stay. They can start it again.',
+  reset: (name) => `Reset ${name}’s lab? It is replaced by a fresh one: whatever ${name} configured in it is lost; `
+    + 'their passed steps stay.',
+};
+
 tbody.addEventListener('click', async (event) => {
   const button = event.target.closest('button[data-action]');
   if (!button) {
     return;
   }
+  const ask = CONFIRM[button.dataset.action];
+  if (ask && !window.confirm(ask(button.dataset.name))) {
+    return;
+  }
   const learner = encodeURIComponent(button.dataset.learner);
   try {
-    if (button.dataset.action === 'check') {
-      const last = await call('GET', `${base}/learners/${learner}/last-check`);
-      document.getElementById('check-text').textContent = [last.detail, ...last.results.map((r) =>
-        `${r.checkId}: ${r.status}\n${r.summary}\n${r.rawOutput}`)].join('\n\n');
-      document.getElementById('check-dialog').showModal();
+    if (button.dataset.action === 'message') {
+      const message = window.prompt(`Message to ${button.dataset.name} alone (it shows on their page at once):`);
+      if (message) await call('POST', `${base}/learners/${learner}/message`, { text: message });
+    } else if (button.dataset.action === 'check') {
+      showLastCheck(button.dataset.name, await call('GET', `${base}/learners/${learner}/last-check`));
     } else {
       view = await call('POST', `${base}/learners/${learner}/${button.dataset.action}`, {});
       render();
@@ -151,9 +206,55 @@ document.getElementById('broadcast-form').addEventListener('submit', async (even
 
 document.getElementById('close-event').addEventListener('click', async () => {
   if (window.confirm('Close the workshop? Nobody can join any more and every learner’s lab is stopped.')) {
-    await call('POST', `${base}/close`, {}).catch((e) => showError(broadcastError, e));
+    await call('POST', `${base}/close`, {}).then(showInfo).catch((e) => showError(broadcastError, e));
   }
 });
 
-call('GET', base).then((info) => { document.getElementById('join-url').textContent = info.joinUrl; });
+// The workshop as kept (GET /api/host/events/{id}): the edit form's values, Reopen and Add 30 min.
+const editForm = document.getElementById('edit-form');
+const editError = document.getElementById('edit-error');
+const addTime = document.getElementById('add-time');
+const reopen = document.getElementById('reopen-event');
+let info = null;
+
+function showInfo(fresh) {
+  info = fresh;
+  document.getElementById('join-url').textContent = info.joinUrl;
+  document.getElementById('join-code').textContent = info.event.joinCode;
+  if (!editForm.closest('details').open) fill(editForm, info.event);
+  reopen.hidden = info.status !== 'closed';
+  addTime.hidden = !info.event.closesAt || info.status === 'closed';
+}
+
+async function save(changes) {
+  showInfo(await call('PUT', base, { ...draft(editForm), ...changes }));
+}
+
+orderable(editForm);
+editForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  try {
+    await save({});
+    showError(editError, null);
+    editForm.closest('details').open = false;
+    fill(editForm, info.event);
+  } catch (e) {
+    showError(editError, e);
+  }
+});
+editForm.closest('details').addEventListener('toggle', () => info && fill(editForm, info.event));
+addTime.addEventListener('click', async () => {
+  fill(editForm, info.event);
+  const later = new Date(new Date(info.event.closesAt).getTime() + 30 * 60000).toISOString();
+  await save({ closesAt: later }).catch((e) => showError(broadcastError, e));
+});
+reopen.addEventListener('click', async () => {
+  try {
+    showInfo(await call('POST', `${base}/reopen`, {}));
+  } catch (e) {
+    showError(broadcastError, e);
+  }
+});
+
+call('GET', base).then(showInfo);
 connect();

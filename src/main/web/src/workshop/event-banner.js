@@ -1,6 +1,9 @@
 // On a learner's pages: the workshop they joined (its name, time left, the host's messages). Nothing shows for
 // self-paced use. The server pushes the workshop over the /ws/workshop socket when the page opens and again the
-// moment the host broadcasts or closes it; the time left is recounted every 10 s against the server's clock.
+// moment the host broadcasts, changes or closes it; the time left is recounted every 10 s against the server's clock.
+// The same socket carries {"notice": ...} frames about the learner's labs (ended, extended, watched), which go on to
+// the lesson page's scripts as a `tclab:notice` event on document.
+import { clock } from '../dom.js';
 import { timeLeft } from './show.js';
 
 const banner = document.getElementById('workshop-banner');
@@ -8,6 +11,8 @@ let mine = null;
 // How far this browser's clock is ahead of the server's, so the time left does not depend on it.
 let skew = 0;
 let retry = 1000;
+// The host's messages to this learner alone, since the page opened (they are not kept for a reload).
+const personal = [];
 
 function render() {
   if (!mine) {
@@ -18,23 +23,47 @@ function render() {
   title.textContent = mine.title;
   const meta = document.createElement('span');
   meta.className = 'muted';
-  meta.textContent = ` · you are ${mine.displayName}${mine.endsAt ? ` · ${timeLeft(mine.endsAt, Date.now() - skew)}` : ''}`
-    + (mine.status === 'closed' ? ' · the workshop is closed' : '');
+  meta.textContent = ` · you are ${mine.displayName} · ${when()}`;
   const messages = document.createElement('ul');
   messages.className = 'workshop-messages';
   for (const m of mine.messages.slice(-3)) {
     const li = document.createElement('li');
-    li.textContent = `${new Date(m.sentAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })} ${m.text}`;
+    li.textContent = `${clock(m.sentAt)} ${m.text}`;
+    messages.append(li);
+  }
+  for (const m of personal.slice(-3)) {
+    const li = document.createElement('li');
+    li.className = 'workshop-personal';
+    li.textContent = `${clock(m.at)} To you: ${m.text}`;
     messages.append(li);
   }
   banner.replaceChildren(title, meta, messages);
   banner.hidden = false;
 }
 
+// Where the workshop stands: closed (by the host, or at its closing time), not open yet, or the time it has left.
+function when() {
+  if (mine.status === 'closed') {
+    return mine.closedAt ? `your host closed the workshop at ${clock(mine.closedAt)}`
+      : `the workshop ended at ${clock(mine.endsAt)}`;
+  }
+  if (mine.status === 'scheduled') return `the workshop opens at ${clock(mine.opensAt)}`;
+  return mine.endsAt ? timeLeft(mine.endsAt, Date.now() - skew) : 'open';
+}
+
 function connect() {
   const socket = new WebSocket(`${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws/workshop`);
   socket.addEventListener('message', (message) => {
-    mine = JSON.parse(message.data);
+    const frame = JSON.parse(message.data);
+    if (frame && frame.notice) {
+      if (frame.notice.kind === 'message') {
+        personal.push({ text: frame.notice.text, at: new Date() });
+        render();
+      }
+      document.dispatchEvent(new CustomEvent('tclab:notice', { detail: frame.notice }));
+      return;
+    }
+    mine = frame;
     if (mine) skew = Date.now() - new Date(mine.now).getTime();
     retry = 1000;
     render();

@@ -1,6 +1,7 @@
 // The host's workshops: the list, the new-workshop form and sign-out.
 import { call } from '../api.js';
 import { showError } from './show.js';
+import { draft, orderable } from './event-form.js';
 
 const list = document.getElementById('event-list');
 const form = document.getElementById('event-form');
@@ -25,28 +26,10 @@ async function load() {
     { className: 'muted', textContent: 'No workshop yet: create one below.' })]));
 }
 
-function instant(value) {
-  return value ? new Date(value).toISOString() : null;
-}
-
-function number(value) {
-  return value === '' ? null : Number(value);
-}
-
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
-  const f = form.elements;
   try {
-    const created = await call('POST', '/api/host/events', {
-      title: f.title.value,
-      lessons: [...form.querySelectorAll('input[name=lessons]:checked')].map((box) => box.value),
-      seatCap: number(f.seatCap.value),
-      idleTimeoutMinutes: number(f.idleTimeoutMinutes.value),
-      lifetimeMinutes: number(f.lifetimeMinutes.value),
-      pooledLabs: number(f.pooledLabs.value),
-      opensAt: instant(f.opensAt.value),
-      closesAt: instant(f.closesAt.value),
-    });
+    const created = await call('POST', '/api/host/events', draft(form));
     window.location.assign(`/host/events/${encodeURIComponent(created.event.id)}`);
   } catch (e) {
     showError(error, e);
@@ -58,4 +41,5 @@ document.getElementById('sign-out').addEventListener('click', async () => {
   window.location.assign('/host/sign-in');
 });
 
+orderable(form);
 load().catch((e) => showError(error, e));

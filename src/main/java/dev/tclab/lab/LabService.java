@@ -321,7 +321,7 @@ public class LabService {
     public Lab get(String labId, String owner) throws LabNotFoundException {
         Lab lab = replicas.synced(labId);
         if (lab == null || !lab.owner().equals(owner)) {
-            throw new LabNotFoundException(labId);
+            throw new LabNotFoundException();
         }
         return lab;
     }
@@ -330,7 +330,7 @@ public class LabService {
     public Lab getRunning(String labId, String owner) throws LabNotFoundException {
         Lab lab = get(labId, owner);
         if (lab.phase() != LabPhase.RUNNING) {
-            throw new LabNotFoundException(labId);
+            throw LabNotFoundException.notRunning(lab);
         }
         return lab;
     }

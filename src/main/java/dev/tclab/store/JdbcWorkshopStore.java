@@ -87,6 +87,27 @@ public class JdbcWorkshopStore implements WorkshopStore {
     }
 
     @Override
+    public void update(WorkshopEvent e) {
+        jdbc.run("change the event", c -> {
+            try (PreparedStatement s = c.prepareStatement("UPDATE workshop_event SET title = ?, lessons = ?, opens_at = ?,"
+                    + " closes_at = ?, seat_cap = ?, idle_timeout_seconds = ?, lifetime_seconds = ?, closed_at = ?,"
+                    + " pooled_labs = ? WHERE id = ?")) {
+                s.setString(1, e.title());
+                s.setString(2, String.join(",", e.lessons()));
+                s.setObject(3, e.opensAt().map(JdbcWorkshopStore::utc).orElse(null));
+                s.setObject(4, e.closesAt().map(JdbcWorkshopStore::utc).orElse(null));
+                s.setInt(5, e.seatCap());
+                s.setLong(6, e.idleTimeout().toSeconds());
+                s.setLong(7, e.lifetime().toSeconds());
+                s.setObject(8, e.closedAt().map(JdbcWorkshopStore::utc).orElse(null));
+                s.setInt(9, e.pooledLabs());
+                s.setString(10, e.id());
+                return s.executeUpdate();
+            }
+        });
+    }
+
+    @Override
     public void close(String id, Instant at) {
         jdbc.run("close the event", c -> {
             try (PreparedStatement s = c.prepareStatement(

@@ -19,4 +19,7 @@ public interface HostTerminalAccess {
      *                                learner's running lab of the event
      */
     Grant grant(String eventId, String learner, String labId, boolean takeOver) throws SocketRefusedException;
+
+    /** The host's view that {@link #grant} let in has closed (so the learner's page can stop saying it is watched). */
+    void released(Grant grant);
 }

@@ -1,5 +1,8 @@
 package dev.tclab.terminal;
 
+import dev.tclab.http.SocketRefusedException;
+import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.NodeNotFoundException;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
 import io.quarkus.websockets.next.OnOpen;
@@ -43,8 +46,14 @@ public class HostTerminalSocket {
         boolean control = "mode=control".equals(connection.handshakeRequest().query());
         handshake.open(viewer, gone -> "The learner's " + node + " node is not running any more.", () -> {
             HostTerminalAccess.Grant grant = access.grant(eventId, learner, labId, control);
-            TerminalHandshake.requireTerminal(grant.lab(), labId, node);
-            TerminalSession session = sessions.watch(new SessionKey(labId, node, grant.learner()), viewer);
+            TerminalSession session;
+            try {
+                TerminalHandshake.requireTerminal(grant.lab(), labId, node);
+                session = sessions.watch(new SessionKey(labId, node, grant.learner()), viewer);
+            } catch (SocketRefusedException | NodeNotFoundException | EngineUnavailableException e) {
+                access.released(grant);
+                throw e;
+            }
             connection.userData().put(VIEWING, new Viewing(grant, session, viewer, control));
             viewer.sendControl(new TerminalFrames.Shell(false));
         });
@@ -73,6 +82,7 @@ public class HostTerminalSocket {
         Viewing viewing = connection.userData().remove(VIEWING);
         if (viewing != null) {
             viewing.session().unwatch(viewing.viewer());
+            access.released(viewing.grant());
         }
     }
 }

@@ -49,10 +49,14 @@ public class LessonApi {
         }
     }
 
-    /** A graded answer. Each explanation also comes as HTML, rendered as the lesson page renders it. */
-    public record Verdict(boolean correct, List<Explanation> explanations) {
+    /**
+     * A graded answer, with the verdict in words ({@code message}: for a pick-all quiz, how many choices are wrong
+     * and how many right options were left out). Each explanation also comes as HTML, as the lesson page renders it.
+     */
+    public record Verdict(boolean correct, List<Explanation> explanations, String message) {
         static Verdict of(QuizGrader.Result result) {
-            return new Verdict(result.correct(), result.explanations().stream().map(Explanation::of).toList());
+            return new Verdict(result.correct(), result.explanations().stream().map(Explanation::of).toList(),
+                    result.message());
         }
     }
 

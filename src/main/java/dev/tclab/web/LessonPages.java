@@ -48,6 +48,22 @@ public class LessonPages {
             };
         }
 
+        /** The feature's kind in words ("qdisc:tbf" is "queueing discipline"), named beside it; else empty. */
+        public String kind() {
+            return switch (feature.substring(0, Math.max(0, feature.indexOf(':')))) {
+                case "qdisc" -> "queueing discipline (qdisc)";
+                case "filter" -> "packet filter";
+                case "action" -> "filter action";
+                case "link" -> "network device";
+                default -> "";
+            };
+        }
+
+        /** The feature's own name ("tbf" of "qdisc:tbf"). */
+        public String name() {
+            return feature.substring(feature.indexOf(':') + 1);
+        }
+
         public String words() {
             return switch (state) {
                 case "yes" -> "available on this server";

@@ -38,11 +38,14 @@ public class ClassDashboard {
      *
      * @param lesson       the lesson they work on (their newest lab's, else the first event lesson not finished)
      * @param currentStep  the first graded step of that lesson they have not passed (null: all passed)
+     * @param currentStepTitle that step's title
      * @param onStepSince  when they started on the current step (their first check on it, else their last pass)
-     * @param lastFailure  the detail of their latest check run when it did not pass, else null
+     * @param lastFailure  the step title and detail of the failing check run of the step they are stuck on (so it
+     *                     agrees with the tally's stuck count), else of their latest run if that failed, else null
      * @param nodes        the nodes of their running lab with a terminal (empty without a running lab)
      */
-    public record Row(String learnerId, String name, String lesson, String currentStep, int stepsPassed,
+    public record Row(String learnerId, String name, String lesson, String currentStep, String currentStepTitle,
+                      int stepsPassed,
                       int stepsTotal, int quizzesRight, int quizzesTotal, String labId, String labStatus,
                       Instant lastActivity, Instant onStepSince, String lastFailure, String lastRunId,
                       List<String> nodes) {
@@ -142,18 +145,22 @@ public class ClassDashboard {
         Optional<GradedStep> current = graded.stream().filter(s -> s.lesson().equals(lesson))
                 .filter(s -> notPassed(byStep, s)).findFirst();
         Instant onStepSince = null;
+        ProgressReader.StepRuns stuckOn = null;
         if (current.isPresent()) {
             ProgressReader.StepRuns r = byStep.get(lesson + "\n" + current.get().stepId());
             onStepSince = r != null ? r.firstRunAt() : runs.stream().map(ProgressReader.StepRuns::firstPassedAt)
                     .filter(java.util.Objects::nonNull).max(Comparator.naturalOrder()).orElse(seat.joinedAt());
-            if (r != null && !"passed".equals(r.lastState())) {
+            if (r != null && failed(r)) {
+                stuckOn = r;
                 tally.computeIfAbsent(lesson + "\n" + current.get().stepId(), k -> new int[2])[1]++;
             }
         }
         ProgressReader.StepRuns latest = runs.stream().max(Comparator.comparing(ProgressReader.StepRuns::lastAt))
                 .orElse(null);
-        String lastFailure = latest != null && ("failed".equals(latest.lastState()) || "error".equals(latest.lastState()))
-                ? latest.stepId() + ": " + latest.lastDetail() : null;
+        // A learner counted stuck on a step shows that step's failing check, so the tally and the row agree; else
+        // their latest check if it failed (re-checking a step passed before, say).
+        ProgressReader.StepRuns failing = stuckOn != null ? stuckOn : latest != null && failed(latest) ? latest : null;
+        String lastFailure = failing == null ? null : titleOf(graded, failing) + ": " + failing.lastDetail();
         Instant activity = seat.joinedAt();
         for (ProgressReader.StepRuns r : runs) {
             activity = later(activity, r.lastAt());
@@ -165,11 +172,20 @@ public class ClassDashboard {
             activity = later(activity, lab.get().lastActivity());
         }
         return new Row(seat.learnerId(), seat.displayName(), lesson, current.map(GradedStep::stepId).orElse(null),
-                passed, graded.size(), right, quizzes.size(), lab.map(Lab::id).orElse(null),
+                current.map(GradedStep::title).orElse(null), passed, graded.size(), right, quizzes.size(), lab.map(Lab::id).orElse(null),
                 lab.map(l -> l.phase().name().toLowerCase(java.util.Locale.ROOT)).orElse("none"), activity,
                 onStepSince, lastFailure, latest == null ? null : latest.lastRunId(),
                 lab.filter(l -> l.phase() == dev.tclab.lab.LabPhase.RUNNING).map(l -> l.topology().interactiveNodes())
                         .orElse(List.of()));
+    }
+
+    private static boolean failed(ProgressReader.StepRuns runs) {
+        return "failed".equals(runs.lastState()) || "error".equals(runs.lastState());
+    }
+
+    private static String titleOf(List<GradedStep> graded, ProgressReader.StepRuns runs) {
+        return graded.stream().filter(s -> s.lesson().equals(runs.lesson()) && s.stepId().equals(runs.stepId()))
+                .map(GradedStep::title).findFirst().orElse(runs.stepId());
     }
 
     private static boolean notPassed(Map<String, ProgressReader.StepRuns> byStep, GradedStep s) {

@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * A learner seated in an event gets the event's idle timeout and lifetime for labs of the event's lessons, ending
  * no later than the event's closing time. Labs of other lessons, and labs started before the learner joined or
- * after the event closed, keep the server's terms.
+ * after the event closed, keep the server's terms. A learner whose workshop closed starts no more labs of its
+ * lessons.
  */
 @ApplicationScoped
 public class EventLabTerms implements LabTermsSource {
@@ -30,6 +31,14 @@ public class EventLabTerms implements LabTermsSource {
                 .flatMap(seat -> workshops.find(seat.eventId()))
                 .filter(event -> event.lessons().contains(lesson) && !event.status(createdAt).equals("closed"))
                 .map(event -> of(event, createdAt));
+    }
+
+    @Override
+    public Optional<String> startRefusal(String owner, String lesson, Instant now) {
+        return workshops.seatOf(owner).flatMap(seat -> workshops.find(seat.eventId()))
+                .filter(event -> event.lessons().contains(lesson) && event.status(now).equals("closed"))
+                .map(event -> "Your workshop \"" + event.title() + "\" is closed, so its labs do not start any more."
+                        + " Ask your host to reopen it if the class goes on.");
     }
 
     static LabTerms of(WorkshopEvent event, Instant createdAt) {

@@ -15,9 +15,11 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.enterprise.event.Event;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -66,9 +68,12 @@ public class HostEventsResource {
     private final LabService labs;
     private final StartQuota quota;
     private final CurrentHost host;
+    private final Event<LearnerNotice> notices;
 
     public HostEventsResource(WorkshopService workshops, ClassDashboard dashboard, EventExport export,
-                              ProgressReader progress, LabService labs, StartQuota quota, CurrentHost host) {
+                              ProgressReader progress, LabService labs, StartQuota quota, CurrentHost host,
+                              Event<LearnerNotice> notices) {
+        this.notices = notices;
         this.workshops = workshops;
         this.dashboard = dashboard;
         this.export = export;
@@ -86,9 +91,6 @@ public class HostEventsResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(EventDraft draft, @Context UriInfo uri) {
-        if (draft == null) {
-            throw new WorkshopRefusal(Status.BAD_REQUEST, "Send the event as JSON: title, lessons, seatCap...");
-        }
         WorkshopEvent event = workshops.create(host.require(), draft);
         labs.refillPoolSoon();
         return Response.status(Status.CREATED).entity(info(event, uri)).build();
@@ -98,6 +100,28 @@ public class HostEventsResource {
     @Path("{id}")
     public EventInfo get(@PathParam("id") String id, @Context UriInfo uri) {
         return info(event(id), uri);
+    }
+
+    /**
+     * Changes the workshop: the body is the whole workshop as for creating one (title, lessons in order, seat cap,
+     * times, lab terms); each change is recorded as a host action and the learners' pages hear of it.
+     */
+    @PUT
+    @Path("{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public EventInfo update(@PathParam("id") String id, EventDraft draft, @Context UriInfo uri) {
+        WorkshopEvent event = workshops.update(host.require(), event(id), draft);
+        labs.refillPoolSoon();
+        return info(event, uri);
+    }
+
+    /** Opens a workshop its host closed, while its closing time (if any) is still ahead. */
+    @POST
+    @Path("{id}/reopen")
+    public EventInfo reopen(@PathParam("id") String id, @Context UriInfo uri) {
+        WorkshopEvent event = workshops.reopen(host.require(), event(id));
+        labs.refillPoolSoon();
+        return info(event, uri);
     }
 
     @GET
@@ -134,6 +158,20 @@ public class HostEventsResource {
         return Response.noContent().build();
     }
 
+    /** A message to one learner: it shows on their open pages at once, and is kept in the action log. */
+    @POST
+    @Path("{id}/learners/{learner}/message")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response message(@PathParam("id") String id, @PathParam("learner") String learner, MessageDraft draft) {
+        WorkshopEvent event = event(id);
+        Seat seat = seat(event, learner);
+        String text = workshops.checkedMessage(draft == null ? null : draft.text());
+        workshops.record(event, new HostAction(host.require().name(), learner, "message",
+                "to " + seat.displayName() + ": " + text, Instant.now()));
+        notices.fire(new LearnerNotice(learner, LearnerNotice.Kind.MESSAGE, null, null, text));
+        return Response.noContent().build();
+    }
+
     /** Closes the event (nobody joins any more) and stops its learners' labs of the event's lessons. */
     @POST
     @Path("{id}/close")
@@ -142,7 +180,8 @@ public class HostEventsResource {
         workshops.close(event);
         for (Seat seat : workshops.seats(event.id())) {
             for (Lab lab : liveLabs(event, seat.learnerId())) {
-                stopLab(event, seat, lab, "close", "The host closed the event \"" + event.title() + "\".");
+                stopLab(event, seat, lab, "close", "Your host closed the workshop \"" + event.title()
+                        + "\", so its labs stopped. The lessons stay open to read.");
             }
         }
         return info(event(id), uri);
@@ -154,7 +193,7 @@ public class HostEventsResource {
         WorkshopEvent event = event(id);
         Seat seat = seat(event, learner);
         for (Lab lab : runningLabs(event, seat)) {
-            stopLab(event, seat, lab, "stop", "Your host stopped this lab. Start it again when you are ready.");
+            stopLab(event, seat, lab, "stop", "Your host stopped your lab. Start it again when you are ready.");
         }
         return dashboard.view(event);
     }
@@ -173,8 +212,8 @@ public class HostEventsResource {
         for (Lab lab : runningLabs(event, seat)) {
             Lab fresh;
             try {
-                fresh = labs.replace(lab.id(), learner, "Your host reset this lab: a fresh one is starting for you "
-                        + "(your passed steps stay passed).", quota.replacing(lab)).lab();
+                fresh = labs.replace(lab.id(), learner, "Your host reset your lab: a fresh one is starting (your "
+                        + "passed steps stay passed).", quota.replacing(lab)).lab();
             } catch (LabNotFoundException e) {
                 continue;
             } catch (QuotaExceededException e) {
@@ -198,6 +237,8 @@ public class HostEventsResource {
         Seat seat = seat(event, learner);
         for (Lab lab : runningLabs(event, seat)) {
             lab.touch(Instant.now());
+            notices.fire(new LearnerNotice(learner, LearnerNotice.Kind.EXTENDED, lab.id(), lab.lesson(),
+                    "Your host gave your lab more time: its idle clock starts again now."));
             workshops.record(event, new HostAction(host.require().name(), learner, "extend",
                     seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + "): idle clock restarted", Instant.now()));
         }
@@ -245,7 +286,7 @@ public class HostEventsResource {
 
     private Seat seat(WorkshopEvent event, String learner) {
         return workshops.seats(event.id()).stream().filter(s -> s.learnerId().equals(learner)).findFirst()
-                .orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND, "No learner " + Quote.of(learner) + " joined this event."));
+                .orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND, "No learner " + Quote.of(learner) + " joined this workshop."));
     }
 
     /** The learner's live labs of the event's lessons; refused (409) when there is none to act on. */

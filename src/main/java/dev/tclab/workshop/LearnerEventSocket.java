@@ -2,6 +2,8 @@ package dev.tclab.workshop;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.lab.LabEnded;
+import dev.tclab.lab.LabService;
 import dev.tclab.learner.CurrentLearner;
 import io.quarkus.websockets.next.OnOpen;
 import io.quarkus.websockets.next.OpenConnections;
@@ -11,6 +13,7 @@ import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.enterprise.event.Observes;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 
@@ -18,7 +21,8 @@ import org.jboss.logging.Logger;
  * A learner's pages hear of their workshop here: on opening, the learner's event as {@code GET /api/workshop/mine}
  * gives it (or {@code null} for self-paced use); then the same again each time the host broadcasts or closes the
  * event, pushed at once. The time left counts down on the page from {@code endsAt} and the server's {@code now}.
- * Learners send nothing.
+ * Every learner (seated or self-paced) also hears {@code {"notice": }{@link LearnerNotice}{@code }} the moment one
+ * of their labs ends, whoever ended it and why, and when their host extends or watches it. Learners send nothing.
  */
 @WebSocket(path = LearnerEventSocket.PATH)
 public class LearnerEventSocket {
@@ -26,15 +30,18 @@ public class LearnerEventSocket {
     static final String PATH = "/ws/workshop";
     private static final Logger LOG = Logger.getLogger(LearnerEventSocket.class);
     private static final UserData.TypedKey<Seat> SEAT = new UserData.TypedKey<>("tclab.workshop.seat");
+    private static final UserData.TypedKey<String> LEARNER = new UserData.TypedKey<>("tclab.workshop.learner");
 
     private final WorkshopService workshops;
     private final CurrentLearner learner;
     private final OpenConnections connections;
     private final ObjectMapper json;
+    private final LabService labs;
 
     public LearnerEventSocket(WorkshopService workshops, CurrentLearner learner, OpenConnections connections,
-                              ObjectMapper json) {
+                              ObjectMapper json, LabService labs) {
         this.workshops = workshops;
+        this.labs = labs;
         this.learner = learner;
         this.connections = connections;
         this.json = json;
@@ -44,6 +51,7 @@ public class LearnerEventSocket {
     @Blocking
     public String open(WebSocketConnection connection) {
         Optional<Seat> seat = workshops.seatOf(learner.id());
+        connection.userData().put(LEARNER, learner.id());
         seat.ifPresent(s -> connection.userData().put(SEAT, s));
         return frame(seat.flatMap(s -> workshops.find(s.eventId()).map(e -> workshops.learnersView(s, e))));
     }
@@ -65,11 +73,33 @@ public class LearnerEventSocket {
         }
     }
 
+    /** A learner's lab ended: their pages say why (the reason the lab keeps, in the words of whoever ended it). */
+    void onLabEnded(@Observes LabEnded ended) {
+        labs.all().stream().filter(l -> l.id().equals(ended.labId()) && l.owner() != null).findFirst()
+                .ifPresent(lab -> onNotice(new LearnerNotice(lab.owner(), LearnerNotice.Kind.ENDED, lab.id(),
+                        lab.lesson(), lab.reason() == null ? "Your lab stopped." : lab.reason())));
+    }
+
+    /** Pushes the notice to every open page of its learner. */
+    void onNotice(@Observes LearnerNotice notice) {
+        String text = write(Map.of("notice", notice));
+        for (WebSocketConnection connection : connections) {
+            if (notice.learnerId().equals(connection.userData().get(LEARNER)) && connection.isOpen()) {
+                connection.sendText(text).subscribe().with(sent -> { }, failed -> LOG.debugf(
+                        "lab notice not sent to %s: %s", connection.id(), failed.getMessage()));
+            }
+        }
+    }
+
     private String frame(Optional<LearnersEvent> view) {
+        return write(view.orElse(null));
+    }
+
+    private String write(Object frame) {
         try {
-            return json.writeValueAsString(view.orElse(null));
+            return json.writeValueAsString(frame);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a learner's event view is plain data", e);
+            throw new IllegalStateException("a learner's event view or notice is plain data", e);
         }
     }
 }

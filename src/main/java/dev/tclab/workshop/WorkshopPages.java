@@ -34,7 +34,9 @@ public class WorkshopPages {
 
         static native TemplateInstance events(String host, boolean admin, List<Lesson> lessons);
 
-        static native TemplateInstance dashboard(String host, WorkshopEvent event);
+        static native TemplateInstance dashboard(String host, WorkshopEvent event, List<Lesson> lessons);
+
+        static native TemplateInstance projector(WorkshopEvent event);
     }
 
     private final CurrentHost host;
@@ -75,8 +77,8 @@ public class WorkshopPages {
     @GET
     @Path("host")
     public Response events() {
-        return host.get().map(h -> Response.ok(Templates.events(h.name(), h.admin(),
-                catalog.lessons().stream().filter(l -> !l.broken()).toList())).build()).orElseGet(WorkshopPages::toSignIn);
+        return host.get().map(h -> Response.ok(Templates.events(h.name(), h.admin(), workingLessons())).build())
+                .orElseGet(WorkshopPages::toSignIn);
     }
 
     @GET
@@ -85,7 +87,22 @@ public class WorkshopPages {
         if (host.get().isEmpty()) {
             return toSignIn();
         }
-        return Response.ok(Templates.dashboard(host.require().name(), workshops.eventFor(host.require(), id))).build();
+        return Response.ok(Templates.dashboard(host.require().name(), workshops.eventFor(host.require(), id),
+                workingLessons())).build();
+    }
+
+    /** What the class sees on the projector: the join code, its QR code, the time left and where the class is. */
+    @GET
+    @Path("host/events/{id}/projector")
+    public Response projector(@PathParam("id") String id) {
+        if (host.get().isEmpty()) {
+            return toSignIn();
+        }
+        return Response.ok(Templates.projector(workshops.eventFor(host.require(), id))).build();
+    }
+
+    private List<Lesson> workingLessons() {
+        return catalog.lessons().stream().filter(l -> !l.broken()).toList();
     }
 
     private static Response toSignIn() {

@@ -31,6 +31,6 @@ public class WorkshopRefusal extends RuntimeException {
     }
 
     static WorkshopRefusal notFound(String eventId) {
-        return new WorkshopRefusal(Response.Status.NOT_FOUND, "You have no event " + Quote.of(eventId) + ".");
+        return new WorkshopRefusal(Response.Status.NOT_FOUND, "You have no workshop " + Quote.of(eventId) + ".");
     }
 }

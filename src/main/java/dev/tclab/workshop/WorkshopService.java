@@ -11,13 +11,15 @@ import jakarta.ws.rs.core.Response.Status;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.security.SecureRandom;
 
-/** Creating, finding, joining and closing events, with every rule's refusal in plain words. Calls block. */
+/** Creating, changing, finding, joining, closing and reopening events, with every rule's refusal in plain words. Calls block. */
 @ApplicationScoped
 public class WorkshopService {
 
@@ -27,6 +29,9 @@ public class WorkshopService {
     static final int SEATS_MAX = 500;
     static final int MESSAGE_MAX = 1000;
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** How refusals and the action log write a time: the server does not know the reader's zone, so UTC, said. */
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+            .withZone(ZoneOffset.UTC);
 
     private final WorkshopStore store;
     private final LessonCatalog catalog;
@@ -50,10 +55,97 @@ public class WorkshopService {
 
     /** Checks the draft and keeps the event with a fresh join code. */
     public WorkshopEvent create(CurrentHost.Host host, EventDraft draft) {
+        Settings settings = check(draft, 0);
+        for (int attempt = 0; attempt < 5; attempt++) {
+            WorkshopEvent event = settings.apply(new WorkshopEvent(newId(), host.name(), "", List.of(),
+                    JoinCodes.next(), Optional.empty(), Optional.empty(), 0, Duration.ZERO, Duration.ZERO, now(),
+                    Optional.empty(), 0));
+            if (store.create(event)) {
+                return event;
+            }
+        }
+        throw new IllegalStateException("five join codes in a row were taken: the code space is exhausted");
+    }
+
+    /**
+     * Replaces the event's settings with the draft's (checked as a new event's, and the seat cap not below the
+     * learners already seated), records what changed as a host action and tells its learners' pages. The join code,
+     * seats and progress stay; new lab terms apply to labs started from now on.
+     */
+    public WorkshopEvent update(CurrentHost.Host host, WorkshopEvent event, EventDraft draft) {
+        Settings settings = check(draft, seats(event.id()).size());
+        WorkshopEvent changed = settings.apply(event);
+        List<String> changes = Settings.changes(event, changed);
+        if (!changes.isEmpty()) {
+            store.update(changed);
+            store.recordAction(event.id(), new HostAction(host.name(), "", "edit", String.join("; ", changes), now()));
+            this.changed.fire(new EventChanged(event.id()));
+        }
+        return changed;
+    }
+
+    /**
+     * Opens a closed event again, as before its host closed it; refused while its closing time is past (the host
+     * sets a later one first).
+     */
+    public WorkshopEvent reopen(CurrentHost.Host host, WorkshopEvent event) {
+        if (event.closesAt().map(c -> !c.isAfter(now())).orElse(false)) {
+            throw new WorkshopRefusal(Status.CONFLICT, "\"" + event.title() + "\" closed at its closing time. Set a "
+                    + "later closing time (Edit) to open it again.");
+        }
+        if (event.closedAt().isEmpty()) {
+            return event;
+        }
+        WorkshopEvent open = new WorkshopEvent(event.id(), event.host(), event.title(), event.lessons(),
+                event.joinCode(), event.opensAt(), event.closesAt(), event.seatCap(), event.idleTimeout(),
+                event.lifetime(), event.createdAt(), Optional.empty(), event.pooledLabs());
+        store.update(open);
+        store.recordAction(event.id(), new HostAction(host.name(), "", "reopen", "the workshop is open again", now()));
+        changed.fire(new EventChanged(event.id()));
+        return open;
+    }
+
+    /** An event's settings as a host may set them, checked. */
+    private record Settings(String title, List<String> lessons, Optional<Instant> opensAt, Optional<Instant> closesAt,
+                            int seats, Duration idle, Duration lifetime, int pooled) {
+
+        WorkshopEvent apply(WorkshopEvent e) {
+            return new WorkshopEvent(e.id(), e.host(), title, lessons, e.joinCode(), opensAt, closesAt, seats, idle,
+                    lifetime, e.createdAt(), e.closedAt(), pooled);
+        }
+
+        /** What differs between two versions of an event, in words for the action log. */
+        static List<String> changes(WorkshopEvent was, WorkshopEvent now) {
+            List<String> changes = new ArrayList<>();
+            change(changes, "title", was.title(), now.title());
+            change(changes, "lessons", String.join(", ", was.lessons()), String.join(", ", now.lessons()));
+            change(changes, "opens", was.opensAt().map(WHEN::format).orElse("at once"),
+                    now.opensAt().map(WHEN::format).orElse("at once"));
+            change(changes, "closes", was.closesAt().map(WHEN::format).orElse("when closed"),
+                    now.closesAt().map(WHEN::format).orElse("when closed"));
+            change(changes, "seat cap", was.seatCap(), now.seatCap());
+            change(changes, "idle timeout (min)", was.idleTimeout().toMinutes(), now.idleTimeout().toMinutes());
+            change(changes, "lab lifetime (min)", was.lifetime().toMinutes(), now.lifetime().toMinutes());
+            change(changes, "labs kept ready", was.pooledLabs(), now.pooledLabs());
+            return changes;
+        }
+
+        private static void change(List<String> changes, String what, Object was, Object now) {
+            if (!was.equals(now)) {
+                changes.add(what + ": " + was + " \u2192 " + now);
+            }
+        }
+    }
+
+    /** The draft's settings, or a refusal naming every problem; {@code seated}: learners the cap must still hold. */
+    private Settings check(EventDraft draft, int seated) {
+        if (draft == null) {
+            throw new WorkshopRefusal(Status.BAD_REQUEST, "Send the workshop as JSON: title, lessons, seatCap...");
+        }
         List<String> problems = new ArrayList<>();
         String title = draft.title() == null ? "" : draft.title().strip();
         if (title.isEmpty() || title.length() > TITLE_MAX) {
-            problems.add("Give the event a title of 1 to " + TITLE_MAX + " characters.");
+            problems.add("Give the workshop a title of 1 to " + TITLE_MAX + " characters.");
         }
         List<String> lessons = draft.lessons() == null ? List.of() : draft.lessons().stream().map(String::strip).toList();
         if (lessons.isEmpty() || lessons.size() > LESSONS_MAX) {
@@ -71,6 +163,8 @@ public class WorkshopService {
         int seats = draft.seatCap() == null ? 30 : draft.seatCap();
         if (seats < 1 || seats > SEATS_MAX) {
             problems.add("The seat cap must be 1 to " + SEATS_MAX + ".");
+        } else if (seats < seated) {
+            problems.add(seated + " learners have joined already, so the seat cap must be at least " + seated + ".");
         }
         int idle = draft.idleTimeoutMinutes() == null ? 45 : draft.idleTimeoutMinutes();
         if (idle < 5 || idle > 24 * 60) {
@@ -95,15 +189,8 @@ public class WorkshopService {
         if (!problems.isEmpty()) {
             throw new WorkshopRefusal(Status.BAD_REQUEST, String.join(" ", problems));
         }
-        for (int attempt = 0; attempt < 5; attempt++) {
-            WorkshopEvent event = new WorkshopEvent(newId(), host.name(), title, lessons, JoinCodes.next(),
-                    Optional.ofNullable(draft.opensAt()), Optional.ofNullable(draft.closesAt()), seats,
-                    Duration.ofMinutes(idle), Duration.ofMinutes(lifetime), now(), Optional.empty(), pooled);
-            if (store.create(event)) {
-                return event;
-            }
-        }
-        throw new IllegalStateException("five join codes in a row were taken: the code space is exhausted");
+        return new Settings(title, lessons, Optional.ofNullable(draft.opensAt()), Optional.ofNullable(draft.closesAt()),
+                seats, Duration.ofMinutes(idle), Duration.ofMinutes(lifetime), pooled);
     }
 
     /** The host's events (an admin's: everyone's), newest first. */
@@ -122,14 +209,14 @@ public class WorkshopService {
         String code = JoinCodes.normalise(typedCode);
         WorkshopEvent event = (code.isEmpty() || code.length() > 12 ? Optional.<WorkshopEvent>empty()
                 : store.findByCode(code)).orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND,
-                "No event has the code " + (code.isEmpty() ? "you typed" : code)
+                "No workshop has the code " + (code.isEmpty() ? "you typed" : code)
                         + ". Check the code on the projector (letters and digits, no O, I, L, 0 or 1) and try again."));
         Instant now = now();
         switch (event.status(now)) {
             case "scheduled" -> throw new WorkshopRefusal(Status.CONFLICT, "\"" + event.title() + "\" opens at "
-                    + event.opensAt().orElseThrow() + " (UTC). Come back then, or ask your host.");
+                    + WHEN.format(event.opensAt().orElseThrow()) + ". Come back then, or ask your host.");
             case "closed" -> throw new WorkshopRefusal(Status.GONE, "\"" + event.title()
-                    + "\" is closed, so nobody can join it any more. The lessons stay open to you without the event at /.");
+                    + "\" is closed, so nobody can join it any more. The lessons stay open to read at /.");
             default -> {
                 return event;
             }
@@ -170,12 +257,17 @@ public class WorkshopService {
     }
 
     public void broadcast(WorkshopEvent event, String text) {
+        store.broadcast(event.id(), checkedMessage(text), now());
+        changed.fire(new EventChanged(event.id()));
+    }
+
+    /** A host's message, stripped, or refused when empty or too long. */
+    public String checkedMessage(String text) {
         String message = text == null ? "" : text.strip();
         if (message.isEmpty() || message.length() > MESSAGE_MAX) {
             throw new WorkshopRefusal(Status.BAD_REQUEST, "A message has 1 to " + MESSAGE_MAX + " characters.");
         }
-        store.broadcast(event.id(), message, now());
-        changed.fire(new EventChanged(event.id()));
+        return message;
     }
 
     public List<Broadcast> broadcasts(String eventId) {
@@ -191,7 +283,7 @@ public class WorkshopService {
     public LearnersEvent learnersView(Seat seat, WorkshopEvent event, List<Broadcast> messages) {
         Instant now = now();
         return new LearnersEvent(event.id(), event.title(), seat.displayName(), event.lessons(), event.status(now),
-                event.end().orElse(null), now, messages);
+                event.opensAt().orElse(null), event.end().orElse(null), event.closedAt().orElse(null), now, messages);
     }
 
     public void close(WorkshopEvent event) {

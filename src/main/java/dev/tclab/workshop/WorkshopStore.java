@@ -20,6 +20,9 @@ public interface WorkshopStore {
     /** Events of one host, newest first; all hosts' when {@code host} is null. */
     List<WorkshopEvent> events(String host);
 
+    /** Replaces the kept event's settings and closing mark with {@code event}'s (same id; join code and creation kept). */
+    void update(WorkshopEvent event);
+
     /** Marks the event closed at {@code at} (kept once: a second close keeps the first time). */
     void close(String id, Instant at);
 

@@ -8,11 +8,15 @@ import dev.tclab.terminal.HostTerminalAccess;
 import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.http.SocketRefusedException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A host may watch or take over the terminal of a learner seated in one of their events (an admin: any event),
- * in that learner's running lab of the event's lessons. Every grant is a recorded host action.
+ * in that learner's running lab of the event's lessons. Every grant is a recorded host action, and the learner's
+ * pages are told while at least one host view of their lab is open.
  */
 @ApplicationScoped
 public class WorkshopTerminalAccess implements HostTerminalAccess {
@@ -20,9 +24,14 @@ public class WorkshopTerminalAccess implements HostTerminalAccess {
     private final CurrentHost host;
     private final WorkshopService workshops;
     private final LabService labs;
+    private final Event<LearnerNotice> notices;
+    /** Open host views per lab: the learner hears when the first opens and when the last closes. */
+    private final Map<String, Integer> views = new ConcurrentHashMap<>();
 
-    public WorkshopTerminalAccess(CurrentHost host, WorkshopService workshops, LabService labs) {
+    public WorkshopTerminalAccess(CurrentHost host, WorkshopService workshops, LabService labs,
+                                  Event<LearnerNotice> notices) {
         this.host = host;
+        this.notices = notices;
         this.workshops = workshops;
         this.labs = labs;
     }
@@ -39,7 +48,7 @@ public class WorkshopTerminalAccess implements HostTerminalAccess {
         }
         Seat seat = workshops.seats(event.id()).stream().filter(s -> s.learnerId().equals(learner)).findFirst()
                 .orElseThrow(() -> new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND,
-                        "No learner " + learner + " joined this event."));
+                        "No learner " + learner + " joined this workshop."));
         Lab lab;
         try {
             lab = labs.getRunning(labId, learner);
@@ -47,10 +56,23 @@ public class WorkshopTerminalAccess implements HostTerminalAccess {
             throw new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND, seat.displayName() + "'s lab is not running.");
         }
         if (!event.lessons().contains(lab.lesson())) {
-            throw new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND, "That lab is not one of this event's lessons.");
+            throw new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND, "That lab is not one of this workshop's lessons.");
         }
         workshops.record(event, new HostAction(me.name(), learner, takeOver ? "take over terminal" : "shadow terminal",
                 seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + ")", Instant.now()));
+        if (views.merge(lab.id(), 1, Integer::sum) == 1) {
+            notices.fire(new LearnerNotice(learner, LearnerNotice.Kind.WATCHED, lab.id(), lab.lesson(),
+                    "Your host is watching your terminal."));
+        }
         return new Grant(me.name(), learner, lab);
+    }
+
+    @Override
+    public void released(Grant grant) {
+        String labId = grant.lab().id();
+        if (views.computeIfPresent(labId, (id, open) -> open == 1 ? null : open - 1) == null) {
+            notices.fire(new LearnerNotice(grant.learner(), LearnerNotice.Kind.UNWATCHED, labId, grant.lab().lesson(),
+                    "Your host stopped watching your terminal."));
+        }
     }
 }

@@ -169,7 +169,7 @@ class CheckResourceTest {
         String owner = Labs.newLearner();
         String lab = runningLab(owner);
         given().cookie("tclab_learner", Labs.newLearner()).contentType(ContentType.JSON).post("/api/labs/" + lab + "/steps/shape/check")
-                .then().statusCode(404).body("error", containsString("No lab '" + lab + "' of yours"));
+                .then().statusCode(404).body("error", containsString("You have no such lab"));
         given().cookie("tclab_learner", owner).contentType(ContentType.JSON).post("/api/labs/" + lab + "/steps/nope/check")
                 .then().statusCode(404).body("error", equalTo("Lesson 'example' has no step 'nope'."));
         given().cookie("tclab_learner", owner).get("/api/labs/" + lab + "/checks/no-such-run")

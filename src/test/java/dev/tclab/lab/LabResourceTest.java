@@ -65,7 +65,7 @@ class LabResourceTest {
         String id = startLab(Labs.newLearner());
         String intruder = Labs.newLearner();
         given().cookie("tclab_learner", intruder).get("/api/labs/" + id).then().statusCode(404)
-                .body("error", containsString("No lab '" + id + "' of yours"));
+                .body("error", containsString("You have no such lab"));
         given().cookie("tclab_learner", intruder).delete("/api/labs/" + id).then().statusCode(404);
         given().cookie("tclab_learner", intruder).get("/api/labs").then().statusCode(200).body("size()", equalTo(0));
     }

@@ -140,7 +140,7 @@ class WorkshopLabTermsTest {
                 .post("/api/host/events/" + lastEvent + "/learners/" + learnerId(seated) + "/reset").then().statusCode(200);
 
         assertThat(old.phase()).isEqualTo(LabPhase.STOPPED);
-        assertThat(old.reason()).contains("Your host reset this lab");
+        assertThat(old.reason()).contains("Your host reset your lab");
         assertThat(runtime.running).doesNotContainKey(old.id());
         Lab fresh = labs.labsOf(learnerId(seated)).get(0);
         assertThat(fresh.id()).isNotEqualTo(old.id());

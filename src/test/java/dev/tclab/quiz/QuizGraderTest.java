@@ -38,6 +38,18 @@ class QuizGraderTest {
     }
 
     @Test
+    void aWrongPickAllAnswerSaysHowManyRightOptionsWereLeftOut() throws Exception {
+        assertEquals("Not quite: you left out 1 right option. Try again.", QuizGrader.grade(MULTIPLE, List.of(0)).message());
+        assertEquals("Not quite: 1 of your choices is not right (read why next to it), and you left out 2 right options."
+                + " Try again.", QuizGrader.grade(MULTIPLE, List.of(2)).message());
+        assertEquals("Not quite: 1 of your choices is not right (read why next to it). Try again.",
+                QuizGrader.grade(MULTIPLE, List.of(0, 1, 2)).message());
+        assertEquals("Correct! Every option is explained above.", QuizGrader.grade(MULTIPLE, List.of(1, 0)).message());
+        assertEquals("Not quite. Read why next to your choice, then try again.",
+                QuizGrader.grade(SINGLE, List.of(1)).message());
+    }
+
+    @Test
     void shouldRejectImpossibleAnswers() {
         assertThrows(QuizGrader.InvalidAnswerException.class, () -> QuizGrader.grade(SINGLE, List.of()));
         assertThrows(QuizGrader.InvalidAnswerException.class, () -> QuizGrader.grade(SINGLE, null));

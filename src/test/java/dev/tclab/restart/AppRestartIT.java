@@ -151,10 +151,16 @@ class AppRestartIT {
         return given().baseUri(app.base().toString()).cookie(LearnerIds.COOKIE, cookie);
     }
 
+    /** Answers the quiz right: option after option (right answers sit anywhere), until the server says correct. */
     private static void answer(String quizId) {
-        boolean correct = api().contentType(ContentType.JSON).body("{\"choices\":[0]}")
-                .post("/api/lessons/" + LESSON + "/quizzes/" + quizId).then().statusCode(200).extract().path("correct");
-        assertThat(correct).as("quiz " + quizId + ": its first option is the right one").isTrue();
+        for (int choice = 0; choice < 6; choice++) {
+            boolean correct = api().contentType(ContentType.JSON).body("{\"choices\":[" + choice + "]}")
+                    .post("/api/lessons/" + LESSON + "/quizzes/" + quizId).then().statusCode(200).extract().path("correct");
+            if (correct) {
+                return;
+            }
+        }
+        throw new AssertionError("quiz " + quizId + ": no option was right");
     }
 
     private static int quizzesCorrect() {

@@ -93,6 +93,20 @@ abstract class WorkshopStoreContract {
     }
 
     @Test
+    void shouldChangeAnEventsSettingsAndReopenIt() {
+        WorkshopEvent event = event(2);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        store.close(event.id(), now);
+        WorkshopEvent changed = new WorkshopEvent(event.id(), event.host(), "Renamed", List.of("htb-rate-accuracy",
+                "tbf-basics"), event.joinCode(), Optional.empty(), Optional.of(now.plusSeconds(7200)), 12,
+                Duration.ofMinutes(20), Duration.ofMinutes(90), event.createdAt(), Optional.empty(), 3);
+        store.update(changed);
+        assertThat(store.find(event.id())).contains(changed);
+        assertThat(store.findByCode(event.joinCode())).contains(changed);
+        assertThat(store.join(event.id(), fresh("l"), "Ann", changed.seatCap(), now)).isEqualTo(JoinOutcome.JOINED);
+    }
+
+    @Test
     void shouldSeatLearnersUnderUniqueNamesUpToTheCap() {
         WorkshopEvent event = event(2);
         Instant now = Instant.now();

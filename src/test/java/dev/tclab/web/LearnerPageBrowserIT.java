@@ -61,7 +61,7 @@ class LearnerPageBrowserIT extends ChromiumTest {
             page.waitForCondition(() -> client.innerText().contains("receiver"));
             Locator throughput = page.locator(".tclab-pane[data-node=client] .tclab-chart-throughput canvas");
             page.waitForCondition(() -> page.locator(".tclab-pane[data-node=client] .tclab-chart-throughput .u-legend")
-                    .innerText().contains("eth1 sent"));
+                    .innerText().contains("eth1 out"));
             assertThat(inView(page, run)).as("the lesson's Run button stays in view").isTrue();
             assertThat(inView(page, page.locator(".tclab-pane[data-node=client] .tclab-terminal-box")))
                     .as("the whole terminal is in view").isTrue();

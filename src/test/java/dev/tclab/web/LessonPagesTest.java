@@ -50,7 +50,7 @@ class LessonPagesTest {
         String page = given().when().get("/").then().statusCode(200).contentType(containsString("text/html"))
                 .extract().asString();
         assertTrue(page.contains("<a href=\"/lessons/web-test\">Token bucket drill</a>"), page);
-        assertTrue(page.contains("<span aria-hidden=\"true\">✓</span> <code>qdisc:tbf</code>"), page);
+        assertTrue(page.contains("<span aria-hidden=\"true\">✓</span> the <code>tbf</code> queueing discipline (qdisc) <span class=\"req-words\">(available on this server)</span>"), page);
         assertTrue(page.contains("0 of 2 answered correctly"), page);
         assertTrue(page.contains("Broken lessons"), page);
         assertTrue(page.contains("lessons/broken-demo/steps/01-only.md:4: lab.yml has no node &#39;server&#39;"), page);

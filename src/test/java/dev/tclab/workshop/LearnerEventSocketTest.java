@@ -74,4 +74,49 @@ class LearnerEventSocketTest {
         given().cookie("tclab_learner", ann).get("/api/workshop/mine").then().statusCode(200)
                 .body("status", equalTo("closed")).body("messages.text", org.hamcrest.Matchers.hasItem(containsString("Break")));
     }
+
+    /**
+     * The host stops Ann's lab: her socket hears it at once in the host's words, her terminal says so too (not
+     * "idle", no lab id), and once the workshop is closed her start of its lesson is refused in plain words.
+     */
+    @Test
+    void aStoppedLabIsExplainedAndAClosedWorkshopStartsNoLab() throws Exception {
+        String host = TestHosts.signedIn(accounts, "notice");
+        String event = given().cookie("tclab_host", host).contentType(ContentType.JSON)
+                .body("{\"title\": \"Notice class\", \"lessons\": [\"example\"]}").post("/api/host/events")
+                .then().statusCode(201).extract().path("event.id");
+        String code = given().cookie("tclab_host", host).get("/api/host/events/" + event).then().extract().path("event.joinCode");
+        String ann = Labs.newLearner();
+        String annId = ann.substring(0, ann.lastIndexOf('.'));
+        given().cookie("tclab_learner", ann).contentType(ContentType.JSON)
+                .body("{\"code\": \"" + code + "\", \"name\": \"Ann\"}").post("/api/join").then().statusCode(200);
+        String lab = given().cookie("tclab_learner", ann).contentType(ContentType.JSON).body("{\"lesson\": \"example\"}")
+                .post("/api/labs").then().statusCode(202).extract().path("id");
+        for (int i = 0; i < 100 && !"running".equals(given().cookie("tclab_learner", ann).get("/api/labs/" + lab)
+                .then().extract().path("status")); i++) {
+            Thread.sleep(100);
+        }
+        String origin = TestSocket.originOf(base);
+        try (TestSocket annPage = TestSocket.open(base, "/ws/workshop", ann, origin)) {
+            assertThat(annPage.nextText(LIVE)).contains("\"title\":\"Notice class\"");
+            long sent = System.nanoTime();
+            given().cookie("tclab_host", host).contentType(ContentType.JSON)
+                    .post("/api/host/events/" + event + "/learners/" + annId + "/stop").then().statusCode(200);
+            assertThat(annPage.nextText(LIVE)).contains("\"notice\"").contains("\"kind\":\"ended\"")
+                    .contains("\"labId\":\"" + lab + "\"").contains("Your host stopped your lab.");
+            assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(LIVE);
+        }
+        try (TestSocket terminal = TestSocket.open(base, "/ws/labs/" + lab + "/nodes/client/terminal", ann, origin)) {
+            assertThat(terminal.nextText(LIVE)).contains("Your lab is not running any more. Your host stopped your lab.")
+                    .doesNotContain(lab).doesNotContain("idle");
+        }
+        given().cookie("tclab_host", host).contentType(ContentType.JSON).post("/api/host/events/" + event + "/close")
+                .then().statusCode(200);
+        given().cookie("tclab_learner", ann).contentType(ContentType.JSON).body("{\"lesson\": \"example\"}")
+                .post("/api/labs").then().statusCode(409)
+                .body("error", equalTo("Your workshop \"Notice class\" is closed, so its labs do not start any more. "
+                        + "Ask your host to reopen it if the class goes on."));
+        given().cookie("tclab_learner", ann).contentType(ContentType.JSON).body("{\"lesson\": \"tbf-basics\"}")
+                .post("/api/labs").then().statusCode(org.hamcrest.Matchers.oneOf(200, 202));
+    }
 }

@@ -139,6 +139,47 @@ class WorkshopApiTest {
     }
 
     @Test
+    void aHostChangesAWorkshopAndEveryChangeIsLogged() {
+        String event = createEvent(alice, ", \"seatCap\": 1");
+        String code = codeOf(alice, event);
+        join(Labs.newLearner(), code, "Ann").statusCode(200);
+        join(Labs.newLearner(), code, "Bea").statusCode(409).body("error", containsString("Ask your host to raise the seat cap"));
+
+        String closes = Instant.now().plusSeconds(3600).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        given().cookie("tclab_host", alice).contentType(ContentType.JSON)
+                .body("{\"title\": \"Friday class, part 2\", \"lessons\": [\"tbf-basics\", \"" + LESSON + "\"],"
+                        + " \"seatCap\": 3, \"closesAt\": \"" + closes + "\", \"lifetimeMinutes\": 60}")
+                .put("/api/host/events/" + event).then().statusCode(200)
+                .body("event.title", equalTo("Friday class, part 2"))
+                .body("event.lessons", equalTo(List.of("tbf-basics", LESSON))).body("event.seatCap", equalTo(3))
+                .body("event.closesAt", equalTo(closes)).body("event.joinCode", equalTo(code));
+        join(Labs.newLearner(), code, "Bea").statusCode(200);
+        given().cookie("tclab_host", alice).get("/api/host/events/" + event + "/actions").then().statusCode(200)
+                .body("[0].action", equalTo("edit"))
+                .body("[0].detail", containsString("title: Friday class \u2192 Friday class, part 2"))
+                .body("[0].detail", containsString("lessons: example \u2192 tbf-basics, example"))
+                .body("[0].detail", containsString("seat cap: 1 \u2192 3"))
+                .body("[0].detail", containsString("lab lifetime (min): 240 \u2192 60"));
+
+        given().cookie("tclab_host", alice).contentType(ContentType.JSON)
+                .body("{\"title\": \"Friday class\", \"lessons\": [\"" + LESSON + "\"], \"seatCap\": 1}")
+                .put("/api/host/events/" + event).then().statusCode(400)
+                .body("error", equalTo("2 learners have joined already, so the seat cap must be at least 2."));
+        given().cookie("tclab_host", bob).contentType(ContentType.JSON)
+                .body("{\"title\": \"Mine now\", \"lessons\": [\"" + LESSON + "\"]}")
+                .put("/api/host/events/" + event).then().statusCode(404);
+
+        given().cookie("tclab_host", alice).contentType(ContentType.JSON).post("/api/host/events/" + event + "/close").then().statusCode(200)
+                .body("status", equalTo("closed"));
+        join(Labs.newLearner(), code, "Cem").statusCode(410);
+        given().cookie("tclab_host", alice).contentType(ContentType.JSON).post("/api/host/events/" + event + "/reopen").then().statusCode(200)
+                .body("status", equalTo("open"));
+        join(Labs.newLearner(), code, "Cem").statusCode(200);
+        given().cookie("tclab_host", alice).get("/api/host/events/" + event + "/actions").then()
+                .body("[0].action", equalTo("reopen"));
+    }
+
+    @Test
     void theJoinCodeHasNoAmbiguousCharactersAndTheQrCodeIsSvg() {
         String event = createEvent(alice, "");
         String code = codeOf(alice, event);
@@ -150,7 +191,7 @@ class WorkshopApiTest {
     @Test
     void joinRefusalsSayWhatIsWrong() {
         String learner = Labs.newLearner();
-        join(learner, "ZZZZZZ", "Ann").statusCode(404).body("error", containsString("No event has the code ZZZZZZ"));
+        join(learner, "ZZZZZZ", "Ann").statusCode(404).body("error", containsString("No workshop has the code ZZZZZZ"));
 
         String later = createEvent(alice, ", \"opensAt\": \"" + Instant.now().plusSeconds(3600) + "\"");
         join(learner, codeOf(alice, later), "Ann").statusCode(409).body("error", containsString("opens at"));

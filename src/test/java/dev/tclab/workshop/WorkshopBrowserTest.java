@@ -68,6 +68,8 @@ class WorkshopBrowserTest {
         try (Chromium chromium = Chromium.launch()) {
             BrowserContext hostContext = chromium.context(Screen.LAPTOP.options(), TIMEOUT);
             Page host = hostContext.newPage();
+            // Stop and Reset ask first, as Close does: the host says yes.
+            host.onDialog(dialog -> dialog.accept());
             host.navigate(url("/host"));
             assertThat(host.url()).endsWith("/host/sign-in");
             host.fill("#host-name", "teacher");
@@ -91,7 +93,7 @@ class WorkshopBrowserTest {
             ann.fill("#join-code", "zzzzzz");
             ann.fill("#join-name", "Ann");
             ann.click("#join-form button");
-            ann.locator("#join-error:has-text('No event has the code ZZZZZZ')").waitFor();
+            ann.locator("#join-error:has-text('No workshop has the code ZZZZZZ')").waitFor();
             ann.fill("#join-code", code.toLowerCase());
             ann.click("#join-form button");
             ann.waitForURL("**/lessons/example");

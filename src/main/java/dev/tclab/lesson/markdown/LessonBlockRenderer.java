@@ -8,6 +8,7 @@ import com.vladsch.flexmark.html.renderer.NodeRenderingHandler;
 import com.vladsch.flexmark.util.data.DataHolder;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizAttempt;
+import dev.tclab.quiz.QuizGrader;
 import java.util.List;
 import java.util.Set;
 
@@ -87,7 +88,7 @@ class LessonBlockRenderer implements NodeRenderer {
         html.closeTag("fieldset").line();
         html.attr("class", "quiz-actions").withAttr().tag("div");
         html.attr("type", "submit").withAttr().tag("button").text("Check answer").closeTag("button");
-        verdict(html, attempt);
+        verdict(html, quiz, attempt);
         html.closeTag("div").line();
         html.closeTag("form").line();
     }
@@ -114,12 +115,11 @@ class LessonBlockRenderer implements NodeRenderer {
         html.closeTag("li").line();
     }
 
-    private void verdict(HtmlWriter html, QuizAttempt attempt) {
+    private void verdict(HtmlWriter html, Quiz quiz, QuizAttempt attempt) {
         html.attr("class", "quiz-result" + (attempt == null ? "" : attempt.correct() ? " is-correct" : " is-incorrect"))
                 .attr("role", "status").withAttr().tag("p");
         if (attempt != null) {
-            html.text(attempt.correct() ? "Correct! Every option is explained above."
-                    : "Not quite. Read why next to your choice, then try again.");
+            html.text(QuizGrader.message(quiz, attempt.choices()));
         }
         html.closeTag("p");
     }

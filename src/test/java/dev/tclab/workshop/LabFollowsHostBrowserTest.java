@@ -1,0 +1,251 @@
+package dev.tclab.workshop;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.ColorScheme;
+import com.microsoft.playwright.options.Cookie;
+import dev.tclab.grading.AssertionResult;
+import dev.tclab.grading.CheckResult;
+import dev.tclab.grading.CheckRun;
+import dev.tclab.grading.CheckRunLog;
+import dev.tclab.grading.TestCheckRuns;
+import dev.tclab.host.HostAccounts;
+import dev.tclab.host.TestHosts;
+import dev.tclab.lab.FakeLabRuntime;
+import dev.tclab.lab.FakeRuntimeProfile;
+import dev.tclab.lab.LabService;
+import dev.tclab.lab.Labs;
+import dev.tclab.web.Chromium;
+import dev.tclab.web.Chromium.Screen;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Learners' pages follow what their host does, in a real browser (headless Debian chromium): Ann on a laptop, Bea
+ * on a phone in dark mode, their host on the dashboard. Each of the host's actions (a message to one learner,
+ * shadow, extend, stop, reset, close) shows on the learner's page in words naming it within the 2 s the issue allows, pushed over the workshop
+ * socket; a closed workshop's lab does not start again. Screenshots go to target/follows-*.png.
+ */
+@QuarkusTest
+@TestProfile(FakeRuntimeProfile.class)
+class LabFollowsHostBrowserTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /** What the issue allows between the host's click and the learner's page showing it. */
+    private static final Locator.WaitForOptions WITHIN_2_S = new Locator.WaitForOptions().setTimeout(2000);
+
+    @TestHTTPResource("/")
+    URI root;
+    @Inject
+    HostAccounts accounts;
+    @Inject
+    LabService labs;
+    @Inject
+    FakeLabRuntime runtime;
+    @Inject
+    CheckRunLog runs;
+
+    @AfterEach
+    void clean() throws Exception {
+        Labs.clean(labs, runtime);
+    }
+
+    @Test
+    void eachLearnersPageSaysWhatTheHostDidWithinTwoSeconds() {
+        String hostCookie = TestHosts.signedIn(accounts, "follow");
+        String event = workshop(hostCookie, "{\"title\": \"Shaping, Monday\", \"lessons\": [\"example\"]}");
+        String code = codeOf(hostCookie, event);
+        try (Chromium chromium = Chromium.launch()) {
+            Page ann = learner(chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT), code, "Ann");
+            Page bea = learner(chromium.context(Screen.PHONE.options().setIsMobile(true).setHasTouch(true)
+                    .setColorScheme(ColorScheme.DARK), TIMEOUT), code, "Bea");
+
+            Page host = hostContext(chromium, Screen.LAPTOP, ColorScheme.LIGHT, hostCookie).newPage();
+            // Stop and Reset ask (confirm), Message asks for the text (prompt): the host says yes, and this.
+            host.onDialog(dialog -> dialog.accept("Look at the modem's queue"));
+            host.navigate(root.resolve("/host/events/" + event).toString());
+            Locator annRow = host.locator("#learners tr[data-learner]:has-text('Ann')");
+            Locator beaRow = host.locator("#learners tr[data-learner]:has-text('Bea')");
+            annRow.locator("td:has-text('running')").waitFor();
+            beaRow.locator("td:has-text('running')").waitFor();
+
+            annRow.locator("button[data-action=message]").click();
+            ann.locator("#workshop-banner:has-text(\"To you: Look at the modem's queue\")").waitFor(WITHIN_2_S);
+            assertThat(bea.locator("#workshop-banner").innerText()).doesNotContain("modem's queue");
+
+            String annId = learnerId(ann.context());
+            CheckRun run = TestCheckRuns.run(labs.labsOf(annId).get(0).id(), annId, "example", "shape");
+            runs.started(run);
+            runs.resultAdded(run, 0, new CheckResult("uplink-shaped", "the uplink is shaped", CheckResult.Status.FAILED,
+                    1, List.of(new AssertionResult("up.mbps", "26900 Mbit/s", 26900.0, "Mbit/s", null,
+                    "about 10 Mbit/s (± 12 %)", false, "up.mbps is 26900", List.of())), Map.of(),
+                    Map.of("up", "{\"end\":{\"sum_received\":{\"bits_per_second\":2.69e10}}}"), Map.of(),
+                    "The upload is not shaped yet.", Duration.ofMillis(3200), "Is a qdisc on eth1?"));
+            TestCheckRuns.finish(run, "failed", "1 of 1 checks failed");
+            runs.finished(run);
+            annRow.locator("td.failure:has-text('Shape the modem')").waitFor();
+            host.locator("#step-tally td.stuck:has-text('1')").waitFor();
+            annRow.locator("button[data-action=check]").click();
+            host.locator("#check-dialog .check-outcome.failed:has-text('measured 26.9 Gbit/s')").waitFor();
+            assertThat(host.locator("#check-dialog").innerText()).doesNotContain("{\"check\"").doesNotContain("\\\"");
+            host.click("#check-dialog .check-raw-output summary");
+            assertThat(host.locator("#check-dialog .check-raw-output pre").innerText()).contains("\"sum_received\": {");
+            Chromium.screenshot(host, "follows-last-check-1366");
+            host.click("#check-dialog form button");
+
+            beaRow.locator("button[data-shadow$='/client']").click();
+            bea.locator("#lab-watched:has-text('Your host is watching your terminal')").waitFor(WITHIN_2_S);
+            assertThat(host.locator("#host-terminal").boundingBox().y + host.locator("#host-terminal").boundingBox().height)
+                    .isLessThanOrEqualTo(768);
+            Chromium.screenshot(host, "follows-shadow-1366");
+            host.click("#host-terminal-close");
+            bea.locator("#lab-watched").waitFor(new Locator.WaitForOptions().setTimeout(2000)
+                    .setState(com.microsoft.playwright.options.WaitForSelectorState.HIDDEN));
+
+            beaRow.locator("button[data-action=extend]").click();
+            bea.locator("#lab-notice:has-text('Your host gave your lab more time')").waitFor(WITHIN_2_S);
+
+            annRow.locator("button[data-action=stop]").click();
+            ann.locator("#lab-notice:has-text('Your host stopped your lab')").waitFor(WITHIN_2_S);
+            ann.locator("#lab-start:visible").waitFor(WITHIN_2_S);
+            assertThat(ann.locator(".tclab-tab").count()).isZero();
+            Chromium.screenshot(ann, "follows-stopped-1366");
+
+            beaRow.locator("button[data-action=reset]").click();
+            bea.locator("#lab-notice:has-text('Your host reset your lab: a fresh one is starting')").waitFor(WITHIN_2_S);
+            bea.locator(".tclab-tab[data-node=client]").waitFor();
+            Chromium.screenshot(bea, "follows-reset-phone-dark");
+
+            host.click("#close-event");
+            ann.locator("#workshop-banner:has-text('your host closed the workshop at')").waitFor(WITHIN_2_S);
+            bea.locator("#lab-notice:has-text('Your host closed the workshop')").waitFor(WITHIN_2_S);
+            bea.locator("#workshop-banner:has-text('your host closed the workshop at')").waitFor(WITHIN_2_S);
+            assertThat(bea.locator(".tclab-tab").count()).isZero();
+
+            ann.click("#lab-start");
+            ann.locator(".tclab-status:has-text('is closed, so its labs do not start any more')").waitFor();
+            Chromium.screenshot(ann, "follows-closed-1366");
+            Chromium.screenshot(bea, "follows-closed-phone-dark");
+            host.locator("#time-left:has-text('Closed at ')").waitFor();
+            assertThat(host.locator("#time-left").innerText()).doesNotContain("Time is up");
+        }
+    }
+
+    /**
+     * The host changes the workshop on the dashboard: a new title, a second lesson moved before the first, more
+     * seats; the change is kept in that order and logged; a closed workshop opens again with Reopen.
+     */
+    @Test
+    void aHostEditsAndReopensTheWorkshopOnTheDashboard() {
+        String hostCookie = TestHosts.signedIn(accounts, "edit");
+        String event = workshop(hostCookie, "{\"title\": \"Draft class\", \"lessons\": [\"example\"], \"seatCap\": 2}");
+        try (Chromium chromium = Chromium.launch()) {
+            for (Screen screen : Screen.values()) {
+                for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
+                    BrowserContext context = hostContext(chromium, screen, scheme, hostCookie);
+                    Page page = context.newPage();
+                    page.navigate(root.resolve("/host/events/" + event).toString());
+                    page.click("#edit-workshop summary");
+                    page.locator("#edit-form input[name=lessons][value=example]:checked").waitFor();
+                    Chromium.screenshot(page, "workshop-edit-" + screen.name().toLowerCase() + "-"
+                            + scheme.name().toLowerCase());
+                    context.close();
+                }
+            }
+            Page host = hostContext(chromium, Screen.LAPTOP, ColorScheme.LIGHT, hostCookie).newPage();
+            host.onDialog(dialog -> dialog.accept());
+            host.navigate(root.resolve("/host/events/" + event).toString());
+            host.click("#edit-workshop summary");
+            host.fill("#edit-title", "Shaping, all day");
+            host.check("#edit-form input[name=lessons][value=tbf-basics]");
+            host.click("#edit-form li[data-lesson=tbf-basics] button[data-move='-1']");
+            while (!host.locator("#edit-form .lesson-order li").first().getAttribute("data-lesson").equals("tbf-basics")) {
+                host.click("#edit-form li[data-lesson=tbf-basics] button[data-move='-1']");
+            }
+            host.fill("#edit-form input[name=seatCap]", "25");
+            host.click("#edit-form button[type=submit]");
+            host.locator("#actions li:has-text('edit')").waitFor();
+            given().cookie("tclab_host", hostCookie).get("/api/host/events/" + event).then().statusCode(200)
+                    .body("event.title", org.hamcrest.Matchers.equalTo("Shaping, all day"))
+                    .body("event.lessons", org.hamcrest.Matchers.equalTo(List.of("tbf-basics", "example")))
+                    .body("event.seatCap", org.hamcrest.Matchers.equalTo(25));
+
+            host.click("#close-event");
+            host.locator("#reopen-event:visible").click();
+            host.locator("#event-status:has-text('open')").waitFor();
+            host.locator("#actions li:has-text('reopen')").waitFor();
+            Chromium.screenshot(host, "workshop-edited-1366");
+        }
+    }
+
+    /** The projector view shows the code and where the class is, without a learner's name. */
+    @Test
+    void theProjectorViewShowsTheCodeAndTheClassWithoutNames() {
+        String hostCookie = TestHosts.signedIn(accounts, "projector");
+        String event = workshop(hostCookie, "{\"title\": \"Projected class\", \"lessons\": [\"example\"]}");
+        String code = codeOf(hostCookie, event);
+        try (Chromium chromium = Chromium.launch()) {
+            learner(chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT), code, "Zoltan");
+            for (Screen screen : Screen.values()) {
+                for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
+                    BrowserContext context = hostContext(chromium, screen, scheme, hostCookie);
+                    Page page = context.newPage();
+                    page.navigate(root.resolve("/host/events/" + event + "/projector").toString());
+                    page.locator("#histogram .histogram-row:has-text('Shape the modem') .histogram-count:text('1')").waitFor();
+                    assertThat(page.locator("#join-code").innerText()).isEqualTo(code);
+                    assertThat(page.locator("main").innerText()).doesNotContain("Zoltan");
+                    Chromium.screenshot(page, "workshop-projector-" + screen.name().toLowerCase() + "-"
+                            + scheme.name().toLowerCase());
+                    context.close();
+                }
+            }
+        }
+    }
+
+    private static String workshop(String hostCookie, String json) {
+        return given().cookie("tclab_host", hostCookie).contentType(ContentType.JSON).body(json)
+                .post("/api/host/events").then().statusCode(201).extract().path("event.id");
+    }
+
+    private static String codeOf(String hostCookie, String event) {
+        return given().cookie("tclab_host", hostCookie).get("/api/host/events/" + event).then().extract()
+                .path("event.joinCode");
+    }
+
+    /** A browser signed in as the host (their session cookie). */
+    private BrowserContext hostContext(Chromium chromium, Screen screen, ColorScheme scheme, String hostCookie) {
+        BrowserContext context = chromium.context(screen, scheme, TIMEOUT);
+        context.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
+        return context;
+    }
+
+    private static String learnerId(BrowserContext context) {
+        String cookie = context.cookies().stream().filter(c -> c.name.equals("tclab_learner")).findFirst()
+                .orElseThrow().value;
+        return cookie.substring(0, cookie.lastIndexOf('.'));
+    }
+
+    private Page learner(BrowserContext context, String code, String name) {
+        Page page = context.newPage();
+        page.navigate(root.resolve("/join/" + code).toString());
+        page.fill("#join-name", name);
+        page.click("#join-form button");
+        page.waitForURL("**/lessons/example");
+        page.click("#lab-start");
+        page.locator(".tclab-tab[data-node=client]").waitFor();
+        return page;
+    }
+}
