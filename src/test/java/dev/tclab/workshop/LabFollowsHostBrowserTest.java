@@ -12,6 +12,7 @@ import dev.tclab.grading.AssertionResult;
 import dev.tclab.grading.CheckResult;
 import dev.tclab.grading.CheckRun;
 import dev.tclab.grading.CheckRunLog;
+import dev.tclab.grading.Reason;
 import dev.tclab.grading.TestCheckRuns;
 import dev.tclab.host.HostAccounts;
 import dev.tclab.host.TestHosts;
@@ -91,7 +92,9 @@ class LabFollowsHostBrowserTest {
             runs.started(run);
             runs.resultAdded(run, 0, new CheckResult("uplink-shaped", "the uplink is shaped", CheckResult.Status.FAILED,
                     1, List.of(new AssertionResult("up.mbps", "26900 Mbit/s", 26900.0, "Mbit/s", null,
-                    "about 10 Mbit/s (± 12 %)", false, "up.mbps is 26900", List.of())), Map.of(),
+                    "about 10 Mbit/s (± 12 %)", false, "up.mbps is 26900", List.of(),
+                    new Reason(Reason.Kind.NOT_MET, "up", "the client's upload", "up.mbps", "near",
+                            "about 10 Mbit/s (± 12 %)", "26.9 Gbit/s", "Mbit/s", null, null, null, false))), Map.of(),
                     Map.of("up", "{\"end\":{\"sum_received\":{\"bits_per_second\":2.69e10}}}"), Map.of(),
                     "The upload is not shaped yet.", Duration.ofMillis(3200), "Is a qdisc on eth1?"));
             TestCheckRuns.finish(run, "failed", "1 of 1 checks failed");
