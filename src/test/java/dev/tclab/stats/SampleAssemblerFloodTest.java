@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tclab.lab.RetainedHeap;
+import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,7 +37,14 @@ class SampleAssemblerFloodTest {
             assembler.accept(chunk);
         }
         assembler.accept((MARK + "end\n").getBytes(StandardCharsets.UTF_8));
-        long retained = RetainedHeap.bytes() - before;
+        // The heap is the whole test JVM's, shared with the Quarkus apps of other test classes whose threads may still
+        // allocate: what the assembler keeps stays across readings, their passing garbage does not, so the least of a
+        // few readings (with the assembler held) is what it retains.
+        long retained = Long.MAX_VALUE;
+        for (int i = 0; i < 5 && retained >= RETAINED_BOUND; i++) {
+            retained = Math.min(retained, RetainedHeap.bytes() - before);
+        }
+        Reference.reachabilityFence(assembler);
 
         assertEquals(1, overflows.get(), "one restart asked for");
         assertThat(rounds).as("the flooded round is dropped, never sent to the page").isEmpty();

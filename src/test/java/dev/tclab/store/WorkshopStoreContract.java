@@ -97,8 +97,11 @@ abstract class WorkshopStoreContract {
         WorkshopEvent event = event(2);
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         store.close(event.id(), now);
+        // Reopened for two days ahead: an open workshop's labs kept ready would be reserved in the pool of every app
+        // that shares this database in the test JVM, and take its slots.
+        Instant opens = now.plus(Duration.ofDays(2));
         WorkshopEvent changed = new WorkshopEvent(event.id(), event.host(), "Renamed", List.of("htb-rate-accuracy",
-                "tbf-basics"), event.joinCode(), Optional.empty(), Optional.of(now.plusSeconds(7200)), 12,
+                "tbf-basics"), event.joinCode(), Optional.of(opens), Optional.of(opens.plusSeconds(7200)), 12,
                 Duration.ofMinutes(20), Duration.ofMinutes(90), event.createdAt(), Optional.empty(), 3);
         store.update(changed);
         assertThat(store.find(event.id())).contains(changed);
