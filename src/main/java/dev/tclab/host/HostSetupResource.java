@@ -10,6 +10,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.List;
 
 /** The first host account from the browser, with the setup token printed at the server's start ({@link HostSetup}). */
 @Path("/api/host/setup")
@@ -46,7 +47,7 @@ public class HostSetupResource {
         try {
             HostAccount account = body == null ? setup.createFirstHost(null, null, null)
                     : setup.createFirstHost(body.token(), body.name(), body.password());
-            return Response.ok(new HostSessionResource.Me(account.name(), account.admin(), java.util.List.of()))
+            return Response.ok(new HostSessionResource.Me(account.name(), account.admin(), List.of()))
                     .cookie(HostSessionResource.cookie(sessions.issue(account), (int) sessions.timeout().toSeconds()))
                     .build();
         } catch (HostSetup.Refusal refusal) {

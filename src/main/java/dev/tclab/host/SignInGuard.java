@@ -6,6 +6,7 @@ import dev.tclab.config.TclabConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
@@ -24,7 +25,7 @@ public class SignInGuard {
     private static final Logger LOG = Logger.getLogger(SignInGuard.class);
 
     /** A host name or address locked until {@code until}, for admins. */
-    public record Locked(String what, int failures, java.time.Instant until) {
+    public record Locked(String what, int failures, Instant until) {
     }
 
     private final Lockout names;

@@ -3,6 +3,7 @@ package dev.tclab.lab;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -36,7 +37,7 @@ public record Topology(String name, Map<String, Node> nodes, List<Link> links, L
 
         /** The lab.yml word. */
         public String word() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

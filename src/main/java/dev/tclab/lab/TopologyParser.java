@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -97,7 +98,7 @@ public final class TopologyParser {
             throw new TopologyException(problems);
         }
         Topology.Kernel kernel = doc.root().hasNonNull("kernel")
-                ? Topology.Kernel.valueOf(doc.root().get("kernel").asText().toUpperCase(java.util.Locale.ROOT))
+                ? Topology.Kernel.valueOf(doc.root().get("kernel").asText().toUpperCase(Locale.ROOT))
                 : Topology.Kernel.HOST;
         return new Topology(doc.root().get("name").asText(), nodes, links, probes, kernel);
     }

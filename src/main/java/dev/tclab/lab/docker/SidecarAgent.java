@@ -14,6 +14,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -297,7 +298,7 @@ public final class SidecarAgent implements AutoCloseable {
                 return true; // its process is gone: there is nobody to tell
             }
             for (int from = 0; from < input.length; from += INPUT_CHUNK) {
-                byte[] chunk = java.util.Arrays.copyOfRange(input, from, Math.min(input.length, from + INPUT_CHUNK));
+                byte[] chunk = Arrays.copyOfRange(input, from, Math.min(input.length, from + INPUT_CHUNK));
                 if (!send("I " + id + " " + HexFormat.of().formatHex(chunk))) {
                     return false;
                 }

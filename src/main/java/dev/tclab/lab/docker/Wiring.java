@@ -10,6 +10,7 @@ import dev.tclab.lab.LabScripts;
 import dev.tclab.lab.LabStartException;
 import dev.tclab.lab.Topology;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -60,7 +61,7 @@ final class Wiring {
     }
 
     /** The nodes' /dev directories, reached through their init processes, given to nobody (uid 65534). */
-    static String sealDevices(java.util.Collection<Long> pids) {
+    static String sealDevices(Collection<Long> pids) {
         StringBuilder script = new StringBuilder("set -e\n");
         pids.forEach(pid -> script.append("chown 65534 /proc/").append(pid).append("/root/dev\n"));
         return script.toString();
