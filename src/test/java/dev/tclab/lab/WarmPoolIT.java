@@ -76,6 +76,12 @@ class WarmPoolIT {
         assertThat(condition.getAsBoolean()).as(what).isTrue();
     }
 
+    /** A ready pooled lab, also in the registry: its RUNNING record is written just after it runs in memory. */
+    private boolean onePooledLabRecordedRunning() {
+        return labs.pooledReady(LESSON) == 1 && registry.live().stream().anyMatch(r -> r.owner() == null
+                && r.lesson().equals(LESSON) && r.phase() == LabPhase.RUNNING);
+    }
+
     private String pooledId() {
         return registry.live().stream().filter(r -> r.owner() == null && r.lesson().equals(LESSON)
                 && r.phase() == LabPhase.RUNNING).map(LabRecord::id).findFirst().orElseThrow();
@@ -92,7 +98,7 @@ class WarmPoolIT {
 
     @Test
     void shouldHandThePooledLabToTheLearnerWithAWorkingTerminalAndStartAnother() throws Exception {
-        await("a ready pooled lab", Duration.ofSeconds(90), () -> labs.pooledReady(LESSON) == 1);
+        await("a ready pooled lab", Duration.ofSeconds(90), this::onePooledLabRecordedRunning);
         String pooled = pooledId();
         assertThat(allNodesRun(pooled)).isTrue();
         await("the pooled lab's two terminal shells started ahead", WAIT, () -> shells.openCount(pooled) == 2);
@@ -115,7 +121,7 @@ class WarmPoolIT {
             terminal.awaitOutput(out -> out.contains("pooled-42"), WAIT);
         }
 
-        await("the pool's next lab", Duration.ofSeconds(90), () -> labs.pooledReady(LESSON) == 1);
+        await("the pool's next lab", Duration.ofSeconds(90), this::onePooledLabRecordedRunning);
         String next = pooledId();
         assertThat(next).isNotEqualTo(id);
         assertThat(allNodesRun(next)).isTrue();
