@@ -13,24 +13,22 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * Owns every learner's lab of this server: starts them (or queues them while the server is full, or hands them one
- * from the warm pool), enforces one lab per learner and lesson and the server's maximum, checks ownership, adopts
- * recorded labs after a restart, and culls idle, expired, dead and orphaned labs. The pool is kept by
- * {@link WarmPoolKeeper}, starts run in {@link LabStarter}, and the copy of other replicas' labs is kept in step by
- * {@link ReplicaSync}.
+ * Every learner's lab of this server: starts them (or queues them while the server is full, or hands them one from
+ * the warm pool), enforces one lab per learner and lesson and the server's maximum, checks ownership and stops them.
+ * It is a facade: the labs, pool and queue are {@link LabTable}'s, the pool is kept by {@link WarmPoolKeeper}, starts
+ * run in {@link LabStarter}, labs a restart left are taken back by {@link LabAdoption}, idle, expired and dead ones
+ * are stopped by {@link LabCuller}, and the copy of other replicas' labs is kept in step by {@link ReplicaSync}.
  * <p>
- * Several replicas may share one database and one engine: the registry is then the truth, and this map is this
+ * Several replicas may share one database and one engine: the registry is then the truth, and the table is this
  * replica's copy of it (see docs/SCALING.md).
  */
 @ApplicationScoped
@@ -40,48 +38,43 @@ public class LabService {
 
     private final LabRuntime runtime;
     private final TclabConfig.Lab config;
-    private final Map<String, Lab> labs = new ConcurrentHashMap<>();
-    private final StartQueue queue;
-
+    private final InstantSource clock;
+    private final LabTable labs;
+    private final LabFactory factory;
     private final Event<LabEnded> ended;
-    private final Event<LabAdopted> adopted;
     private final LabRegistry registry;
     private final TopologySource topologies;
-    private final LabWatchers watchers;
     /** How long labs waited in the start queue, for operators at /q/metrics. */
     private final Timer queueWaits;
-    private final WarmPool pool = new WarmPool();
-    private final LabTermsPolicy terms;
     private final LabStarter starter;
     private final WarmPoolKeeper poolKeeper;
     private final ReplicaSync replicas;
+    private final LabAdoption adoption;
+    private final LabCuller culler;
     private final Event<PooledLabReady> pooledReady;
 
-    public LabService(LabRuntime runtime, TclabConfig config, Event<LabEnded> ended, Event<LabAdopted> adopted,
-                      Event<PooledLabReady> pooledReady,
+    public LabService(LabRuntime runtime, TclabConfig config, InstantSource clock, Event<LabEnded> ended,
+                      Event<LabAdopted> adopted, Event<PooledLabReady> pooledReady,
                       LabRegistry registry, TopologySource topologies, MeterRegistry metrics, LabWatchers watchers,
                       Instance<PoolReservations> reservations, Instance<LabTermsSource> termSources) {
         this.runtime = runtime;
         this.config = config.lab();
+        this.clock = clock;
         this.ended = ended;
-        this.adopted = adopted;
         this.pooledReady = pooledReady;
         this.registry = registry;
         this.topologies = topologies;
-        this.watchers = watchers;
         this.queueWaits = Timer.builder("tclab.lab.queue.wait").description("Time a lab waited in the start queue")
                 .publishPercentileHistogram().register(metrics);
-        this.queue = new StartQueue(this.config.queueSize());
-        this.terms = new LabTermsPolicy(this.config, termSources);
-        this.starter = new LabStarter(runtime, registry, metrics, this.config.concurrentStarts(), this::forget,
-                this::startFailed,
-                this::pooledLabReady);
-        this.poolKeeper = new WarmPoolKeeper(pool, starter, runtime, registry, config, terms, this::topologyOf,
-                reservations, metrics, labs, () -> liveCount() < this.config.maxRunning() && queue.isEmpty(),
-                this::startQueued, () -> labs.values().stream()
-                        .anyMatch(l -> l.phase() == LabPhase.STARTING || l.phase() == LabPhase.QUEUED));
-        this.replicas = new ReplicaSync(registry, labs, record -> restored(record, topologyOf(record.lesson()),
-                Instant.now()), starter, ended, adopted);
+        this.labs = new LabTable(this.config.maxRunning(), this.config.queueSize());
+        this.factory = new LabFactory(topologies, new LabTermsPolicy(this.config, termSources));
+        this.starter = new LabStarter(runtime, registry, metrics, clock, this.config.concurrentStarts(),
+                labs::forget, this::startFailed, this::pooledLabReady);
+        LabParts parts = new LabParts(labs, starter, runtime, registry, factory, clock, this.config);
+        this.replicas = new ReplicaSync(parts, ended, adopted);
+        this.poolKeeper = new WarmPoolKeeper(parts, config.pool(), reservations, metrics, this::startQueued);
+        this.adoption = new LabAdoption(parts, replicas, adopted, this::startQueued);
+        this.culler = new LabCuller(parts, replicas, poolKeeper, watchers, ended, this::stopQuietly);
     }
 
     /**
@@ -101,14 +94,14 @@ public class LabService {
         poolKeeper.startPressed();
         // A lab started through another replica is the learner's lab too.
         replicas.syncOwners(List.of(owner));
-        Optional<Lab> existing = liveLabOf(owner, lesson);
+        Optional<Lab> existing = labs.liveLabOf(owner, lesson);
         if (existing.isPresent()) {
-            existing.get().touch(Instant.now());
+            existing.get().touch(clock.instant());
             return new StartResult(existing.get(), false);
         }
         // Asked before taking the lock: no lock is held across an engine call. A ready pooled lab needs none (it
         // runs already); should another learner take it first, a fresh start without the engine fails as it would.
-        if (!pool.holdsReady(lesson)) {
+        if (!labs.pool().holdsReady(lesson)) {
             EngineStatus engine = runtime.engine();
             if (!engine.reachable()) {
                 throw new EngineUnavailableException("cannot reach the Docker engine at " + engine.endpoint() + ": "
@@ -117,56 +110,27 @@ public class LabService {
         }
         Map<String, String> parameters = topologies.parametersFor(lesson, owner);
         // The lab's creation time, to the microsecond as the registry keeps it, so its terms count from it exactly.
-        Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        LabTerms labTerms = terms.termsFor(owner, lesson, created);
-        Lab lab;
-        Lab fromPool;
-        Lab evicted = null;
-        synchronized (labs) {
-            existing = liveLabOf(owner, lesson);
-            if (existing.isPresent()) {
-                existing.get().touch(Instant.now());
-                return new StartResult(existing.get(), false);
-            }
-            fromPool = pool.takeReady(lesson).orElse(null);
-            if (fromPool != null) {
-                lab = fromPool.claimedBy(owner, parameters, created);
-                lab.governedBy(labTerms);
-                try {
-                    admission.admit(lab);
-                } catch (QuotaExceededException e) {
-                    pool.add(fromPool);
-                    throw e;
-                }
-                labs.put(lab.id(), lab);
-            } else {
-                boolean full = liveCount() >= config.maxRunning() || !queue.isEmpty();
-                // A learner comes before a pooled lab nobody asked for yet: that one gives up its slot.
-                boolean slotFromPool = full && queue.isEmpty() && pool.size() > 0;
-                if (full && !slotFromPool) {
-                    // First come, first served: while others wait, a new start waits behind them even if a slot is free.
-                    if (queue.isFull()) {
-                        throw new ServerFullException(config.maxRunning(), queue.limit());
-                    }
-                    lab = Lab.queued(LabIds.next(), owner, lesson, parameters, topology, created);
-                } else {
-                    lab = new Lab(LabIds.next(), owner, lesson, parameters, topology, created);
-                }
-                lab.governedBy(labTerms);
-                admission.admit(lab);
-                labs.put(lab.id(), lab);
-                if (slotFromPool) {
-                    evicted = pool.takeForSlot(lesson).orElseThrow();
-                } else if (lab.phase() == LabPhase.QUEUED) {
-                    queue.add(lab);
-                }
-            }
+        Instant created = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        LabTerms labTerms = factory.termsFor(owner, lesson, created);
+        LabTable.Placement placed = labs.place(owner, lesson, clock.instant(), admission, pooled -> {
+            Lab claimed = pooled.claimedBy(owner, parameters, created);
+            claimed.governedBy(labTerms);
+            return claimed;
+        }, (id, queued) -> {
+            Lab fresh = queued ? Lab.queued(id, owner, lesson, parameters, topology, created)
+                    : new Lab(id, owner, lesson, parameters, topology, created);
+            fresh.governedBy(labTerms);
+            return fresh;
+        });
+        Lab lab = placed.lab();
+        if (!placed.created()) {
+            return new StartResult(lab, false);
         }
-        if (fromPool != null) {
-            return handOut(fromPool, lab, topology, admission);
+        if (placed.fromPool() != null) {
+            return handOut(placed.fromPool(), lab, topology, admission);
         }
-        if (evicted != null) {
-            poolKeeper.retire(evicted, "Stopped to free its slot for a learner's lab.");
+        if (placed.evicted() != null) {
+            poolKeeper.retire(placed.evicted(), "Stopped to free its slot for a learner's lab.");
         }
         poolKeeper.missed(lesson);
         if (lab.phase() == LabPhase.QUEUED) {
@@ -188,12 +152,12 @@ public class LabService {
             took = poolKeeper.handOut(pooled, claimed);
         } catch (RuntimeException e) {
             labs.remove(claimed.id());
-            claimed.failed("The lab could not be recorded: " + e.getMessage(), Instant.now());
+            claimed.failed("The lab could not be recorded: " + e.getMessage(), clock.instant());
             throw e;
         }
         if (!took) {
             labs.remove(claimed.id());
-            claimed.stopped("Claimed by another server first.", Instant.now());
+            claimed.stopped("Claimed by another server first.", clock.instant());
             return startOrGet(claimed.owner(), claimed.lesson(), topology, admission);
         }
         return new StartResult(claimed, true);
@@ -205,17 +169,11 @@ public class LabService {
         poolKeeper.refillSoon();
     }
 
-    /** A lab that could not be recorded, so was never started: it holds nothing. */
-    private void forget(Lab lab) {
-        labs.remove(lab.id());
-        pool.remove(lab);
-    }
-
     /** A lab whose start failed: a learner's ends; a pooled one leaves the pool (refilled at the next cull). */
     private void startFailed(Lab lab) {
         if (lab.pooled()) {
             // Not refilled until the next cull: a lesson whose lab cannot start must not start one in a loop.
-            pool.remove(lab);
+            labs.pool().remove(lab);
             startQueued();
         } else {
             ended.fire(new LabEnded(lab.id()));
@@ -230,24 +188,20 @@ public class LabService {
         try {
             registry.save(lab.record());
         } catch (RuntimeException e) {
-            queue.remove(lab);
-            lab.failed("The lab could not be recorded: " + e.getMessage(), Instant.now());
+            labs.queue().remove(lab);
+            lab.failed("The lab could not be recorded: " + e.getMessage(), clock.instant());
             labs.remove(lab.id());
             startQueued();
             throw e;
         }
-        queue.recorded(lab);
+        labs.queue().recorded(lab);
         startQueued();
     }
 
     /** Starts queued labs, oldest first, while slots are free. */
     private void startQueued() {
-        List<Lab> next;
-        synchronized (labs) {
-            next = queue.take(Math.max(0, config.maxRunning() - liveCount()));
-        }
-        for (Lab lab : next) {
-            queueWaits.record(Duration.between(lab.createdAt(), Instant.now()));
+        for (Lab lab : labs.takeQueued()) {
+            queueWaits.record(Duration.between(lab.createdAt(), clock.instant()));
             try {
                 if (!starter.beginDequeued(lab)) {
                     // Started or stopped through another server: the next look reads it from the registry.
@@ -269,7 +223,7 @@ public class LabService {
     void onLabEnded(@Observes LabEnded event) {
         Lab lab = labs.get(event.labId());
         if (lab != null && lab.readyAt() != null) {
-            queue.slotFreed(Instant.now());
+            labs.queue().slotFreed(clock.instant());
         }
         startQueued();
         poolKeeper.refillSoon();
@@ -300,18 +254,12 @@ public class LabService {
 
     /** Where a queued lab stands in the start queue; empty when it is not queued. */
     public Optional<StartQueue.Spot> queueSpot(Lab lab) {
-        return lab.phase() == LabPhase.QUEUED ? queue.spotOf(lab, Instant.now()) : Optional.empty();
+        return lab.phase() == LabPhase.QUEUED ? labs.queue().spotOf(lab, clock.instant()) : Optional.empty();
     }
 
     /** How many labs wait in the start queue. */
     public int queuedCount() {
-        return queue.size();
-    }
-
-    private Optional<Lab> liveLabOf(String owner, String lesson) {
-        return labs.values().stream()
-                .filter(l -> l.owner().equals(owner) && l.lesson().equals(lesson) && l.phase().live())
-                .findFirst();
+        return labs.queue().size();
     }
 
     /**
@@ -343,25 +291,22 @@ public class LabService {
     /** Every lab of each of these learners, newest first: one registry read for a whole class. */
     public Map<String, List<Lab>> labsOf(Collection<String> owners) {
         replicas.syncOwners(owners);
-        Set<String> wanted = Set.copyOf(owners);
-        return labs.values().stream().filter(l -> wanted.contains(l.owner()))
-                .sorted((a, b) -> b.createdAt().compareTo(a.createdAt()))
-                .collect(Collectors.groupingBy(Lab::owner));
+        return labs.labsOf(owners);
     }
 
     /** Every lab on this server, for the host's dashboard. */
     public List<Lab> all() {
-        return List.copyOf(labs.values());
+        return labs.all();
     }
 
     /** Labs holding a slot of the server's maximum: learners' starting and running labs, and the pool's. */
     public int liveCount() {
-        return (int) labs.values().stream().filter(l -> l.phase().holdsSlot()).count() + pool.size();
+        return labs.liveCount();
     }
 
     /** How many labs are in {@code phase} now. */
     public int countIn(LabPhase phase) {
-        return (int) labs.values().stream().filter(l -> l.phase() == phase).count();
+        return labs.countIn(phase);
     }
 
     public int maxRunning() {
@@ -394,9 +339,9 @@ public class LabService {
     }
 
     private void stopLab(Lab lab, String why) throws EngineUnavailableException {
-        LabPhase was = lab.stopped(why, Instant.now());
+        LabPhase was = lab.stopped(why, clock.instant());
         if (was == LabPhase.QUEUED) {
-            queue.remove(lab);
+            labs.queue().remove(lab);
         }
         if (was != null) {
             starter.record(lab);
@@ -414,59 +359,11 @@ public class LabService {
      */
     @Scheduled(every = "${tclab.lab.cull-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void cullScheduled() {
-        cull(Instant.now());
+        cull(clock.instant());
     }
 
     void cull(Instant now) {
-        Set<String> watched = watchers.watchedLabs();
-        for (Lab lab : labs.values()) {
-            if (watched.contains(lab.id())) {
-                lab.watched(now);
-            }
-            if (lab.phase() == LabPhase.STARTING && !starter.startsHere(lab.id())) {
-                replicas.failAbandonedStart(lab, now, config.startTimeout())
-                        .ifPresent(abandoned -> stopQuietly(abandoned, abandoned.reason()));
-                continue;
-            }
-            if (lab.phase() != LabPhase.RUNNING || replicas.shareUse(lab).phase() != LabPhase.RUNNING
-                    || refresh(lab).phase() != LabPhase.RUNNING) {
-                continue;
-            }
-            String why = null;
-            LabTerms terms = lab.terms();
-            // Another replica may have seen it used or open more recently: then its record of that counts.
-            Instant seenAnywhere = lab.lastSeenAnywhere();
-            boolean seenElsewhere = seenAnywhere != null && seenAnywhere.isAfter(lab.lastUsedOrWatched());
-            Instant usedAt = seenElsewhere ? seenAnywhere : lab.lastActivity();
-            Instant usedOrWatchedAt = seenElsewhere ? seenAnywhere : lab.lastUsedOrWatched();
-            if (Duration.between(usedAt, now).compareTo(terms.idleTimeout()) > 0) {
-                why = "Stopped after being idle for " + DurationWords.of(terms.idleTimeout()) + ".";
-            } else if (!now.isBefore(terms.endsAt())) {
-                why = terms.endReason();
-            } else if (Duration.between(usedOrWatchedAt, now).compareTo(config.unwatchedTimeout()) > 0) {
-                why = "Stopped after " + DurationWords.of(config.unwatchedTimeout())
-                        + " with no page open on it. Start it again from the lesson.";
-            }
-            if (why != null) {
-                LOG.infof("culling lab %s: %s", lab.id(), why);
-                stopQuietly(lab, why);
-            }
-        }
-        poolKeeper.removeDead(lab -> refresh(lab).phase() == LabPhase.RUNNING);
-        poolKeeper.refillSoon();
-        removeExpiredLabs(now);
-        forgetOldLabs(now);
-    }
-
-    private void removeExpiredLabs(Instant now) {
-        try {
-            Set<String> removed = runtime.removeExpiredLabs(now);
-            if (!removed.isEmpty()) {
-                LOG.infof("removed labs past their expiry, left by a tclab process that is gone: %s", removed);
-            }
-        } catch (EngineUnavailableException e) {
-            LOG.debugf("cannot look for expired labs now: %s", e.getMessage());
-        }
+        culler.cull(now);
     }
 
     /**
@@ -475,24 +372,7 @@ public class LabService {
      * down. Run when the app starts serving and when the engine comes back.
      */
     public void reapOrphans() {
-        adoptRecorded();
-        try {
-            Set<String> onEngine = runtime.labsOnEngine();
-            for (String labId : onEngine) {
-                // Read again: another replica may have recorded a new lab since adoptRecorded read the registry.
-                Lab lab = labs.containsKey(labId) ? labs.get(labId)
-                        : pool.find(labId).orElseGet(() -> replicas.synced(labId));
-                if (lab == null && replicas.pooledElsewhere(labId)) {
-                    continue;
-                }
-                if (lab == null || !lab.phase().live()) {
-                    LOG.infof("reaping orphaned lab %s", labId);
-                    runtime.stop(labId);
-                }
-            }
-        } catch (EngineUnavailableException e) {
-            LOG.debugf("cannot reap orphans now: %s", e.getMessage());
-        }
+        adoption.reapOrphans();
     }
 
     void adoptAtStart(@Observes StartupEvent event) {
@@ -500,173 +380,9 @@ public class LabService {
         poolKeeper.refillSoon();
     }
 
-    /**
-     * Takes back the labs the registry says are live but this process does not know (it restarted): a running lab
-     * whose nodes all run is adopted as it is (same id, owner, lesson, parameters, start time); its samplers and
-     * shells start again when a page asks for them. A lab that was still starting, is past its maximum lifetime,
-     * or lost a node is recorded as ended, with the reason for the learner, and its containers are left to
-     * {@link #reapOrphans}. While the engine does not answer, a running lab is adopted on its record's word and
-     * checked by the cull once the engine is back.
-     */
+    /** Takes back the labs and queued starts the registry holds that this process does not know (it restarted). */
     public void adoptRecorded() {
-        List<LabRecord> records;
-        try {
-            records = registry.live();
-        } catch (RuntimeException e) {
-            LOG.errorf("cannot read the lab registry to adopt labs: %s", e.getMessage());
-            return;
-        }
-        long start = System.nanoTime();
-        int looked = 0;
-        // Asked once: with the engine down, each status call would wait out the connect timeout.
-        Boolean engineUp = null;
-        for (LabRecord record : records) {
-            if (labs.containsKey(record.id()) || pool.find(record.id()).isPresent()) {
-                continue;
-            }
-            if (engineUp == null) {
-                engineUp = runtime.engine().reachable();
-            }
-            adopt(record, engineUp, Instant.now());
-            looked++;
-        }
-        if (looked > 0) {
-            LOG.infof("looked at %d recorded labs in %d ms", looked, (System.nanoTime() - start) / 1_000_000);
-        }
-        requeueRecorded();
-    }
-
-    /**
-     * Puts the starts recorded as queued that this process does not know (it restarted) back in the start queue, in
-     * the order they were queued, so that each starts by itself when a slot frees, as acknowledged. One whose lesson
-     * is gone fails, saying so; one past its end of life is stopped.
-     */
-    private void requeueRecorded() {
-        List<LabRecord> records;
-        try {
-            records = registry.queued();
-        } catch (RuntimeException e) {
-            LOG.errorf("cannot read the lab registry to queue recorded starts again: %s", e.getMessage());
-            return;
-        }
-        Instant now = Instant.now();
-        int requeued = 0;
-        for (LabRecord record : records) {
-            if (record.owner() == null || labs.containsKey(record.id())) {
-                continue;
-            }
-            Topology topology = topologyOf(record.lesson());
-            Lab lab = restored(record, topology, now);
-            if (topology == null) {
-                lab.failed(lessonGone(record.lesson()), now);
-            } else if (!now.isBefore(lab.terms().endsAt())) {
-                lab.stopped(lab.terms().endReason(), now);
-            }
-            if (labs.putIfAbsent(lab.id(), lab) != null) {
-                continue;
-            }
-            if (lab.phase() == LabPhase.QUEUED) {
-                synchronized (labs) {
-                    queue.add(lab);
-                    queue.recorded(lab);
-                }
-                adopted.fire(new LabAdopted(lab));
-                requeued++;
-            } else {
-                LOG.infof("queued lab %s of %s not queued again: %s", lab.id(), lab.owner(), lab.reason());
-                starter.record(lab);
-            }
-        }
-        if (requeued > 0) {
-            LOG.infof("queued %d recorded starts again, in their order", requeued);
-            startQueued();
-        }
-    }
-
-    private void adopt(LabRecord record, boolean engineUp, Instant now) {
-        Topology topology = topologyOf(record.lesson());
-        Lab lab = restored(record, topology, now);
-        String stopped = null;
-        String failed;
-        if (record.phase() == LabPhase.STARTING
-                && Duration.between(record.createdAt(), now).compareTo(config.startTimeout()) <= 0) {
-            // Another replica is starting it: it records the outcome; the cull fails it if nobody ever does.
-            failed = null;
-        } else if (record.phase() == LabPhase.STARTING) {
-            failed = "The server restarted while this lab was starting. Start it again.";
-        } else if (!now.isBefore(lab.terms().endsAt())) {
-            failed = null;
-            stopped = lab.terms().endReason();
-        } else if (topology == null) {
-            failed = lessonGone(record.lesson());
-        } else {
-            failed = deadAfterRestart(record.id(), engineUp);
-        }
-        if (failed != null) {
-            lab.failed(failed, now);
-        } else if (stopped != null) {
-            lab.stopped(stopped, now);
-        }
-        String whose = lab.pooled() ? "the pool" : record.owner();
-        if (lab.phase().live()) {
-            LOG.infof("adopted lab %s (%s) of %s, running since %s", record.id(), record.lesson(), whose,
-                    record.readyAt());
-        } else {
-            LOG.infof("lab %s of %s not adopted: %s", record.id(), whose, lab.reason());
-        }
-        if (!lab.pooled()) {
-            if (labs.putIfAbsent(lab.id(), lab) == null && lab.phase().live()) {
-                adopted.fire(new LabAdopted(lab));
-            }
-        } else if (lab.phase().live()) {
-            pool.add(lab);
-        }
-        starter.record(lab);
-    }
-
-    /**
-     * Why the recorded lab cannot be adopted because a node is gone or dead, or null when all run. While the engine
-     * does not answer, the record's word is taken: the learner keeps their lab (no duplicate start meanwhile), and
-     * the cull's refresh marks it failed if its nodes turn out dead once the engine answers.
-     */
-    private String deadAfterRestart(String labId, boolean engineUp) {
-        if (!engineUp) {
-            LOG.infof("adopting lab %s unchecked: the engine does not answer", labId);
-            return null;
-        }
-        try {
-            List<NodeStatus> nodes = runtime.status(labId);
-            Optional<NodeStatus> dead = nodes.stream().filter(n -> !n.running()).findFirst();
-            if (nodes.isEmpty() || dead.isPresent()) {
-                return "The lab did not survive the server's restart ("
-                        + dead.map(n -> "node " + n.node() + " is " + n.state()).orElse("its containers are gone")
-                        + "). Start it again.";
-            }
-            return null;
-        } catch (EngineUnavailableException e) {
-            LOG.infof("adopting lab %s unchecked: %s", labId, e.getMessage());
-            return null;
-        }
-    }
-
-    private static String lessonGone(String lesson) {
-        return "The lesson '" + lesson + "' of this lab is gone or broken. Start it again once fixed.";
-    }
-
-    /** A recorded lab as this replica's, with its terms; its topology is an empty one when the lesson is gone. */
-    private Lab restored(LabRecord record, Topology topology, Instant now) {
-        Lab lab = Lab.restored(record, topology == null ? new Topology(record.lesson(), Map.of(), List.of())
-                : topology, now);
-        lab.governedBy(terms.termsFor(record.owner(), record.lesson(), record.createdAt()));
-        return lab;
-    }
-
-    private Topology topologyOf(String lesson) {
-        try {
-            return topologies.topologyFor(lesson).orElse(null);
-        } catch (TopologyException e) {
-            return null;
-        }
+        adoption.adoptRecorded();
     }
 
     /**
@@ -674,29 +390,7 @@ public class LabService {
      * hanging, and removes what is left of it.
      */
     public Lab refresh(Lab lab) {
-        if (lab.phase() != LabPhase.RUNNING) {
-            return lab;
-        }
-        try {
-            List<NodeStatus> nodes = runtime.status(lab.id());
-            Optional<NodeStatus> dead = nodes.stream().filter(n -> !n.running()).findFirst();
-            if (nodes.isEmpty() || dead.isPresent()) {
-                String which = dead.map(n -> "node " + n.node() + " is " + n.state()).orElse("its containers are gone");
-                if (lab.failed("The lab died (" + which + "). Stop it and start a new one.", Instant.now())) {
-                    LOG.infof("lab %s died (%s)", lab.id(), which);
-                    starter.record(lab);
-                    ended.fire(new LabEnded(lab.id()));
-                }
-                runtime.stop(lab.id());
-            }
-        } catch (EngineUnavailableException e) {
-            // The engine being down is reported by the system status; the lab may come back with it.
-        }
-        return lab;
-    }
-
-    private void forgetOldLabs(Instant now) {
-        labs.values().removeIf(l -> !l.phase().live() && Duration.between(l.lastActivity(), now).toHours() >= 24);
+        return culler.refresh(lab);
     }
 
     private void stopQuietly(Lab lab, String why) {
@@ -713,10 +407,10 @@ public class LabService {
      */
     void onShutdown(@Observes ShutdownEvent event) {
         if (!config.keepOnShutdown()) {
-            labs.values().stream().filter(l -> l.phase() == LabPhase.RUNNING)
+            labs.all().stream().filter(l -> l.phase() == LabPhase.RUNNING)
                     .forEach(l -> starter.submit(() -> stopQuietly(l, "The server stopped.")));
-            pool.all().forEach(l -> {
-                pool.remove(l);
+            labs.pool().all().forEach(l -> {
+                labs.pool().remove(l);
                 poolKeeper.retire(l, "The server stopped.");
             });
         }

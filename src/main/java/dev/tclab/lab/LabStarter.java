@@ -2,7 +2,7 @@ package dev.tclab.lab;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -26,6 +26,7 @@ final class LabStarter {
     private final LabRuntime runtime;
     private final LabRegistry registry;
     private final MeterRegistry metrics;
+    private final InstantSource clock;
     private final ExecutorService workers;
     /** Labs whose start runs on this replica's workers; any other lab STARTING is another replica's start. */
     private final Set<String> startingHere = ConcurrentHashMap.newKeySet();
@@ -37,11 +38,12 @@ final class LabStarter {
      * @param unrecorded  told of a lab that could not be recorded (so it was not started), to forget it
      * @param startFailed told of a lab whose start failed, once it is recorded as FAILED
      */
-    LabStarter(LabRuntime runtime, LabRegistry registry, MeterRegistry metrics, int concurrentStarts,
-               Consumer<Lab> unrecorded, Consumer<Lab> startFailed, Consumer<Lab> pooledReady) {
+    LabStarter(LabRuntime runtime, LabRegistry registry, MeterRegistry metrics, InstantSource clock,
+               int concurrentStarts, Consumer<Lab> unrecorded, Consumer<Lab> startFailed, Consumer<Lab> pooledReady) {
         this.runtime = runtime;
         this.registry = registry;
         this.metrics = metrics;
+        this.clock = clock;
         this.workers = Executors.newFixedThreadPool(concurrentStarts, WorkerThreads.named("tclab-lab-worker"));
         this.unrecorded = unrecorded;
         this.startFailed = startFailed;
@@ -81,7 +83,7 @@ final class LabStarter {
             return write.getAsBoolean();
         } catch (RuntimeException e) {
             // Not recorded, so not acknowledged: the lab is not started (and no longer counts against any quota).
-            lab.failed("The lab could not be recorded: " + e.getMessage(), Instant.now());
+            lab.failed("The lab could not be recorded: " + e.getMessage(), clock.instant());
             unrecorded.accept(lab);
             throw e;
         }
@@ -129,7 +131,7 @@ final class LabStarter {
         try {
             runtime.start(spec, (stage, detail) -> lab.stageReached(stage));
             outcome = "ready";
-            if (lab.ready(Instant.now())) {
+            if (lab.ready(clock.instant())) {
                 record(lab);
                 LOG.infof("lab %s (%s) of %s is ready", lab.id(), lab.lesson(), lab.pooled() ? "the pool" : lab.owner());
                 if (lab.pooled()) {
@@ -141,7 +143,7 @@ final class LabStarter {
             }
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
             LOG.warnf("lab %s (%s) failed to start: %s", lab.id(), lab.lesson(), e.getMessage());
-            if (lab.failed("The lab could not start: " + e.getMessage(), Instant.now())) {
+            if (lab.failed("The lab could not start: " + e.getMessage(), clock.instant())) {
                 record(lab);
                 startFailed.accept(lab);
             }

@@ -3,12 +3,11 @@ package dev.tclab.lab;
 import jakarta.enterprise.event.Event;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Collection;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
@@ -22,20 +21,20 @@ final class ReplicaSync {
     private static final Logger LOG = Logger.getLogger(ReplicaSync.class);
 
     private final LabRegistry registry;
-    /** This replica's labs of learners, by id: {@link LabService}'s map, kept up to date here. */
-    private final Map<String, Lab> labs;
-    /** A record new to this replica as a lab of this replica's, with its topology and terms. */
-    private final Function<LabRecord, Lab> restore;
+    /** This replica's labs, kept up to date here. */
+    private final LabTable labs;
+    private final LabFactory factory;
     private final LabStarter starter;
+    private final InstantSource clock;
     private final Event<LabEnded> ended;
     private final Event<LabAdopted> adopted;
 
-    ReplicaSync(LabRegistry registry, Map<String, Lab> labs, Function<LabRecord, Lab> restore, LabStarter starter,
-                Event<LabEnded> ended, Event<LabAdopted> adopted) {
-        this.registry = registry;
-        this.labs = labs;
-        this.restore = restore;
-        this.starter = starter;
+    ReplicaSync(LabParts parts, Event<LabEnded> ended, Event<LabAdopted> adopted) {
+        this.registry = parts.registry();
+        this.labs = parts.table();
+        this.factory = parts.factory();
+        this.starter = parts.starter();
+        this.clock = parts.clock();
         this.ended = ended;
         this.adopted = adopted;
     }
@@ -69,7 +68,7 @@ final class ReplicaSync {
             }
             // Live here but not in the registry any more: another replica ended it.
             Set<String> wanted = Set.copyOf(owners);
-            labs.values().stream().filter(l -> wanted.contains(l.owner()) && l.phase().live())
+            labs.all().stream().filter(l -> wanted.contains(l.owner()) && l.phase().live())
                     .filter(l -> !live.contains(l.id()) && l.phase() != LabPhase.QUEUED).map(Lab::id).toList()
                     .forEach(this::synced);
         } catch (RuntimeException e) {
@@ -132,9 +131,9 @@ final class ReplicaSync {
             return;
         }
         if (known == null) {
-            Lab lab = restore.apply(record);
+            Lab lab = factory.restored(record, clock.instant());
             lab.synced(record);
-            if (labs.putIfAbsent(lab.id(), lab) == null && lab.phase().live()) {
+            if (labs.putIfAbsent(lab) && lab.phase().live()) {
                 adopted.fire(new LabAdopted(lab));
             }
         } else if (known.synced(record)) {

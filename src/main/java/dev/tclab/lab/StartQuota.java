@@ -32,8 +32,8 @@ public class StartQuota {
     private final Map<String, TokenBucket> buckets = new HashMap<>();
 
     @Inject
-    public StartQuota(TclabConfig config) {
-        this(config.quota(), InstantSource.system());
+    public StartQuota(TclabConfig config, InstantSource clock) {
+        this(config.quota(), clock);
     }
 
     StartQuota(TclabConfig.Quota limits, InstantSource clock) {

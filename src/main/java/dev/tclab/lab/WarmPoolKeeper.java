@@ -4,7 +4,7 @@ import dev.tclab.config.TclabConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,15 +15,13 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
 /**
  * Keeps the warm pool ({@code tclab.pool} plus {@link PoolReservations}) at its targets: starts labs with no owner
  * in the background within the server's maximum, retires the ones beyond the targets or unclaimed too long, and
- * makes the hand-out of a pooled lab to a learner durable. Which lab a Start takes is {@link LabService}'s call,
+ * makes the hand-out of a pooled lab to a learner durable. Which lab a Start takes is {@link LabTable}'s call,
  * under its lock; the pool's bookkeeping is {@link WarmPool}. Each replica keeps its own pool.
  * <p>
  * The refill yields to learners: a class pressing Start at once takes the pool, and starting its 30 replacements
@@ -36,13 +34,14 @@ final class WarmPoolKeeper {
 
     private static final Logger LOG = Logger.getLogger(WarmPoolKeeper.class);
 
+    private final LabTable table;
     private final WarmPool pool;
     private final LabStarter starter;
     private final LabRuntime runtime;
     private final LabRegistry registry;
+    private final LabFactory factory;
+    private final InstantSource clock;
     private final TclabConfig.Lab config;
-    private final LabTermsPolicy terms;
-    private final Function<String, Topology> topologyOf;
     /** {@code tclab.pool}: lesson slug to how many labs to keep pooled. */
     private final Map<String, Integer> poolSizes;
     private final Iterable<PoolReservations> reservations;
@@ -52,31 +51,30 @@ final class WarmPoolKeeper {
     private volatile Map<String, Integer> targets = Map.of();
     /** Lessons the pool cannot hold, each warned about once. */
     private final Set<String> unpoolableWarned = ConcurrentHashMap.newKeySet();
-    /** The server's slots: their lock, whether one is free for the pool now, and who to tell when one frees. */
-    private final Object slotLock;
-    private final BooleanSupplier slotFreeForPool;
+    /** Who to tell when a slot frees. */
     private final Runnable slotFreed;
-    /** Whether a learner's lab is starting or queued on this server: the refill waits for those. */
-    private final BooleanSupplier learnersStarting;
     private final ScheduledExecutorService pacer =
             Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-pool-refill"));
     private final AtomicBoolean refillScheduled = new AtomicBoolean();
     /** When the latest Start was pressed ({@link System#nanoTime}). */
     private volatile long lastStart;
 
-    WarmPoolKeeper(WarmPool pool, LabStarter starter, LabRuntime runtime, LabRegistry registry, TclabConfig config,
-                   LabTermsPolicy terms, Function<String, Topology> topologyOf, Iterable<PoolReservations> reservations,
-                   MeterRegistry metrics, Object slotLock, BooleanSupplier slotFreeForPool, Runnable slotFreed,
-                   BooleanSupplier learnersStarting) {
-        this.pool = pool;
-        this.starter = starter;
-        this.runtime = runtime;
-        this.registry = registry;
-        this.config = config.lab();
-        this.terms = terms;
-        this.topologyOf = topologyOf;
-        this.poolSizes = Map.copyOf(config.pool());
-        poolSizes.forEach((lesson, size) -> {
+    /**
+     * @param poolSizes {@code tclab.pool}: lesson slug to how many labs to keep pooled
+     * @param slotFreed told when a retired pooled lab freed its slot
+     */
+    WarmPoolKeeper(LabParts parts, Map<String, Integer> poolSizes, Iterable<PoolReservations> reservations,
+                   MeterRegistry metrics, Runnable slotFreed) {
+        this.table = parts.table();
+        this.pool = table.pool();
+        this.starter = parts.starter();
+        this.runtime = parts.runtime();
+        this.registry = parts.registry();
+        this.factory = parts.factory();
+        this.clock = parts.clock();
+        this.config = parts.config();
+        this.poolSizes = Map.copyOf(poolSizes);
+        this.poolSizes.forEach((lesson, size) -> {
             if (size < 0) {
                 throw new IllegalArgumentException("tclab.pool.\"" + lesson + "\" is " + size
                         + ": give the number of labs to keep started for that lesson, 0 or more.");
@@ -87,10 +85,7 @@ final class WarmPoolKeeper {
                 .description("Starts answered with a lab from the warm pool").register(metrics);
         this.misses = Counter.builder("tclab.pool.misses")
                 .description("Starts of a pooled lesson that found no ready lab in the pool").register(metrics);
-        this.slotLock = slotLock;
-        this.slotFreeForPool = slotFreeForPool;
         this.slotFreed = slotFreed;
-        this.learnersStarting = learnersStarting;
         this.lastStart = System.nanoTime() - this.config.poolRefillQuiet().toNanos();
         if (this.config.poolRefillStarts() < 1) {
             throw new IllegalArgumentException("tclab.lab.pool-refill-starts is " + this.config.poolRefillStarts()
@@ -159,7 +154,7 @@ final class WarmPoolKeeper {
 
     private void refillWhenQuiet() {
         long wait = untilQuiet();
-        if (wait > 0 || learnersStarting.getAsBoolean()) {
+        if (wait > 0 || table.learnersStarting()) {
             // Looked at again later: the pool is for the next learners, the ones starting now come first.
             refillAfter(Math.max(wait, config.poolRefillQuiet().toNanos() / 4));
             return;
@@ -199,7 +194,7 @@ final class WarmPoolKeeper {
      * Idempotent; run by {@link #refillSoon}.
      */
     void refill() {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         Map<String, Integer> wanted = readTargets();
         for (Lab stale : pool.takeSurplusAndStale(wanted, now, config.maxLifetime())) {
             retire(stale, "Stopped: the pool keeps fewer labs of this lesson now, or it waited a whole lifetime.");
@@ -209,7 +204,7 @@ final class WarmPoolKeeper {
         }
         Map<String, Topology> poolable = new HashMap<>();
         wanted.keySet().forEach(lesson -> {
-            Topology topology = topologyOf.apply(lesson);
+            Topology topology = factory.topologyOf(lesson);
             if (topology != null && WarmPool.poolable(topology)) {
                 poolable.put(lesson, topology);
             } else if (unpoolableWarned.add(lesson)) {
@@ -217,19 +212,8 @@ final class WarmPoolKeeper {
                         ? "no working lesson has this name" : "its lab.yml names a parameter ({{...}})");
             }
         });
-        List<Lab> toStart = new ArrayList<>();
-        synchronized (slotLock) {
-            int room = config.poolRefillStarts() - pool.starting();
-            for (Map.Entry<String, Topology> lesson : poolable.entrySet()) {
-                int missing = wanted.get(lesson.getKey()) - pool.count(lesson.getKey());
-                for (; missing > 0 && room > 0 && slotFreeForPool.getAsBoolean(); missing--, room--) {
-                    Lab lab = Lab.pooled(LabIds.next(), lesson.getKey(), lesson.getValue(), now);
-                    lab.governedBy(terms.termsFor(null, lab.lesson(), lab.createdAt()));
-                    pool.add(lab);
-                    toStart.add(lab);
-                }
-            }
-        }
+        List<Lab> toStart = table.addPooled(poolable, wanted, config.poolRefillStarts() - pool.starting(),
+                (lesson, topology) -> factory.pooled(lesson, topology, now));
         for (Lab lab : toStart) {
             try {
                 starter.begin(lab);
@@ -250,7 +234,7 @@ final class WarmPoolKeeper {
 
     /** Stops a lab taken out of the pool; its slot is free at once (a queued lab may take it). */
     void retire(Lab pooled, String why) {
-        LabPhase was = pooled.stopped(why, Instant.now());
+        LabPhase was = pooled.stopped(why, clock.instant());
         if (was == null) {
             return;
         }

@@ -4,12 +4,15 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import java.util.Map;
 import java.util.Set;
 
-/** Runs a @QuarkusTest with {@link FakeLabRuntime} in place of Docker. All fake-based tests share this one profile. */
+/**
+ * Runs a @QuarkusTest with {@link FakeLabRuntime} in place of Docker and a {@link MovableClock}. All fake-based tests
+ * share this one profile.
+ */
 public class FakeRuntimeProfile implements QuarkusTestProfile {
 
     @Override
     public Set<Class<?>> getEnabledAlternatives() {
-        return Set.of(FakeLabRuntime.class);
+        return Set.of(FakeLabRuntime.class, MovableClock.class);
     }
 
     @Override

@@ -1,0 +1,12 @@
+package dev.tclab.lab;
+
+import dev.tclab.config.TclabConfig;
+import java.time.InstantSource;
+
+/**
+ * What the lab service's parts (pool keeper, adoption, cull, replica sync) share: this replica's labs, the start
+ * workers, the engine, the registry, how labs are made, the clock and the lab settings.
+ */
+record LabParts(LabTable table, LabStarter starter, LabRuntime runtime, LabRegistry registry, LabFactory factory,
+                InstantSource clock, TclabConfig.Lab config) {
+}
