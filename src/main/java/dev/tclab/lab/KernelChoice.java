@@ -15,23 +15,23 @@ import java.util.function.Supplier;
  * requires ({@code auto}). A lab keeps the runtime it started on; one the app did not start (adopted after a restart)
  * is on UML when the UML runtime knows it.
  */
-public final class KernelChoice implements LabRuntime {
+public final class KernelChoice implements RuntimeAdapter {
 
-    private final LabRuntime host;
-    private final Supplier<LabRuntime> uml;
+    private final RuntimeAdapter host;
+    private final Supplier<RuntimeAdapter> uml;
     private final TopologySource topologies;
     /** The runtime of each lab this choice started or found, by lab id. */
     private final Map<String, LabRuntime> labs = new ConcurrentHashMap<>();
     private volatile KernelCapabilities hostKernel;
 
-    KernelChoice(LabRuntime host, Supplier<LabRuntime> uml, TopologySource topologies) {
+    KernelChoice(RuntimeAdapter host, Supplier<RuntimeAdapter> uml, TopologySource topologies) {
         this.host = host;
         this.uml = uml;
         this.topologies = topologies;
     }
 
     /** The host's runtime: what the engine, its images and its kernel are asked through. */
-    public LabRuntime host() {
+    public RuntimeAdapter host() {
         return host;
     }
 

@@ -21,6 +21,7 @@ final class LabAdoption {
     private final LabTable labs;
     private final LabStarter starter;
     private final LabRuntime runtime;
+    private final LabEngine engine;
     private final LabRegistry registry;
     private final LabFactory factory;
     private final InstantSource clock;
@@ -34,6 +35,7 @@ final class LabAdoption {
         this.labs = parts.table();
         this.starter = parts.starter();
         this.runtime = parts.runtime();
+        this.engine = parts.engine();
         this.registry = parts.registry();
         this.factory = parts.factory();
         this.clock = parts.clock();
@@ -51,7 +53,7 @@ final class LabAdoption {
     void reapOrphans() {
         adoptRecorded();
         try {
-            Set<String> onEngine = runtime.labsOnEngine();
+            Set<String> onEngine = engine.labsOnEngine();
             for (String labId : onEngine) {
                 // Read again: another replica may have recorded a new lab since adoptRecorded read the registry.
                 Lab lab = labs.find(labId).orElseGet(() -> replicas.synced(labId));
@@ -93,7 +95,7 @@ final class LabAdoption {
                 continue;
             }
             if (engineUp == null) {
-                engineUp = runtime.engine().reachable();
+                engineUp = engine.engine().reachable();
             }
             adopt(record, engineUp, clock.instant());
             looked++;

@@ -22,6 +22,7 @@ final class LabCuller {
     private final LabTable labs;
     private final LabStarter starter;
     private final LabRuntime runtime;
+    private final LabEngine engine;
     private final InstantSource clock;
     private final TclabConfig.Lab config;
     private final ReplicaSync replicas;
@@ -36,6 +37,7 @@ final class LabCuller {
         this.labs = parts.table();
         this.starter = parts.starter();
         this.runtime = parts.runtime();
+        this.engine = parts.engine();
         this.clock = parts.clock();
         this.config = parts.config();
         this.replicas = replicas;
@@ -119,7 +121,7 @@ final class LabCuller {
 
     private void removeExpiredLabs(Instant now) {
         try {
-            Set<String> removed = runtime.removeExpiredLabs(now);
+            Set<String> removed = engine.removeExpiredLabs(now);
             if (!removed.isEmpty()) {
                 LOG.infof("removed labs past their expiry, left by a tclab process that is gone: %s", removed);
             }

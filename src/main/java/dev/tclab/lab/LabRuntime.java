@@ -3,21 +3,14 @@ package dev.tclab.lab;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.time.Instant;
-import java.util.Set;
 
 /**
- * The seam between tclab and whatever runs lab containers (Docker now; Kubernetes later). Nothing above this
- * interface talks to a container engine directly. Every method blocks: call it from a worker thread, never from
- * the Vert.x event loop.
+ * The seam between tclab and whatever runs lab containers (Docker, Kubernetes, User-Mode Linux): the calls on one
+ * lab. The calls on the engine as a whole are {@link LabEngine}'s; a runtime implements both
+ * ({@link RuntimeAdapter}). Nothing above these interfaces talks to a container engine directly. Every method blocks:
+ * call it from a worker thread, never from the Vert.x event loop.
  */
 public interface LabRuntime {
-
-    /** Whether the engine answers, and its version; never throws. */
-    EngineStatus engine();
-
-    /** Whether the image exists on the engine. */
-    boolean imagePresent(String image) throws EngineUnavailableException;
 
     /**
      * Starts a lab and returns once it is ready: nodes created and started (in parallel), what measures them ready,
@@ -70,17 +63,4 @@ public interface LabRuntime {
      */
     ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
             throws EngineUnavailableException, NodeNotFoundException;
-
-    /** Ids of every lab this app instance has containers for on the engine (running or not). */
-    Set<String> labsOnEngine() throws EngineUnavailableException;
-
-    /**
-     * Removes the labs of any tclab instance on the engine that are past their expiry (their maximum lifetime and a
-     * grace period): no live app keeps a lab that long, so they are orphans of an app that died, e.g. a killed
-     * self-test. Returns their ids.
-     */
-    Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException;
-
-    /** Which qdiscs, classifiers, actions and link types the engine host's kernel supports. */
-    KernelCapabilities probeKernel() throws EngineUnavailableException;
 }

@@ -37,6 +37,7 @@ public class LabService {
     private static final Logger LOG = Logger.getLogger(LabService.class);
 
     private final LabRuntime runtime;
+    private final LabEngine engine;
     private final TclabConfig.Lab config;
     private final InstantSource clock;
     private final LabTable labs;
@@ -53,11 +54,12 @@ public class LabService {
     private final LabCuller culler;
     private final Event<PooledLabReady> pooledReady;
 
-    public LabService(LabRuntime runtime, TclabConfig config, InstantSource clock, Event<LabEnded> ended,
+    public LabService(LabRuntime runtime, LabEngine engine, TclabConfig config, InstantSource clock, Event<LabEnded> ended,
                       Event<LabAdopted> adopted, Event<PooledLabReady> pooledReady,
                       LabRegistry registry, TopologySource topologies, MeterRegistry metrics, LabWatchers watchers,
                       Instance<PoolReservations> reservations, Instance<LabTermsSource> termSources) {
         this.runtime = runtime;
+        this.engine = engine;
         this.config = config.lab();
         this.clock = clock;
         this.ended = ended;
@@ -70,7 +72,7 @@ public class LabService {
         this.factory = new LabFactory(topologies, new LabTermsPolicy(this.config, termSources));
         this.starter = new LabStarter(runtime, registry, metrics, clock, this.config.concurrentStarts(),
                 labs::forget, this::startFailed, this::pooledLabReady);
-        LabParts parts = new LabParts(labs, starter, runtime, registry, factory, clock, this.config);
+        LabParts parts = new LabParts(labs, starter, runtime, engine, registry, factory, clock, this.config);
         this.replicas = new ReplicaSync(parts, ended, adopted);
         this.poolKeeper = new WarmPoolKeeper(parts, config.pool(), reservations, metrics, this::startQueued);
         this.adoption = new LabAdoption(parts, replicas, adopted, this::startQueued);
@@ -102,10 +104,10 @@ public class LabService {
         // Asked before taking the lock: no lock is held across an engine call. A ready pooled lab needs none (it
         // runs already); should another learner take it first, a fresh start without the engine fails as it would.
         if (!labs.pool().holdsReady(lesson)) {
-            EngineStatus engine = runtime.engine();
-            if (!engine.reachable()) {
-                throw new EngineUnavailableException("cannot reach the Docker engine at " + engine.endpoint() + ": "
-                        + engine.error(), null);
+            EngineStatus status = engine.engine();
+            if (!status.reachable()) {
+                throw new EngineUnavailableException("cannot reach the Docker engine at " + status.endpoint() + ": "
+                        + status.error(), null);
             }
         }
         Map<String, String> parameters = topologies.parametersFor(lesson, owner);

@@ -10,7 +10,7 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 /**
- * Picks the {@link LabRuntime} named by {@code tclab.runtime}. Each runtime is a bean named by an
+ * Picks the runtime named by {@code tclab.runtime}: the {@link LabRuntime} and {@link LabEngine} the app injects. Each runtime is a bean named by an
  * {@link Identifier} and built only when picked, so the one not chosen never creates its client (no Docker socket
  * is opened on a cluster, no API server is looked for on a Docker host). On Docker, each lab then runs on the kernel
  * its lab.yml asks for ({@link KernelChoice}): the host's, or a User-Mode Linux kernel of its own.
@@ -21,8 +21,8 @@ public class RuntimeChoice {
     @Produces
     @Singleton
     @Default
-    LabRuntime labRuntime(@Any Instance<LabRuntime> runtimes, TclabConfig config, TopologySource topologies) {
-        Instance<LabRuntime> chosen = runtimes.select(Identifier.Literal.of(config.runtime()));
+    RuntimeAdapter labRuntime(@Any Instance<RuntimeAdapter> runtimes, TclabConfig config, TopologySource topologies) {
+        Instance<RuntimeAdapter> chosen = runtimes.select(Identifier.Literal.of(config.runtime()));
         if (!chosen.isResolvable() || "uml".equals(config.runtime())) {
             throw new IllegalStateException("tclab.runtime=" + config.runtime()
                     + " names no lab runtime: set it to docker or kubernetes (on docker, lab.yml's kernel: puts a"
@@ -31,7 +31,7 @@ public class RuntimeChoice {
         if (!"docker".equals(config.runtime())) {
             return chosen.get();
         }
-        Instance<LabRuntime> uml = runtimes.select(Identifier.Literal.of("uml"));
+        Instance<RuntimeAdapter> uml = runtimes.select(Identifier.Literal.of("uml"));
         return new KernelChoice(chosen.get(), uml::get, topologies);
     }
 }

@@ -38,6 +38,7 @@ final class WarmPoolKeeper {
     private final WarmPool pool;
     private final LabStarter starter;
     private final LabRuntime runtime;
+    private final LabEngine engine;
     private final LabRegistry registry;
     private final LabFactory factory;
     private final InstantSource clock;
@@ -69,6 +70,7 @@ final class WarmPoolKeeper {
         this.pool = table.pool();
         this.starter = parts.starter();
         this.runtime = parts.runtime();
+        this.engine = parts.engine();
         this.registry = parts.registry();
         this.factory = parts.factory();
         this.clock = parts.clock();
@@ -199,7 +201,7 @@ final class WarmPoolKeeper {
         for (Lab stale : pool.takeSurplusAndStale(wanted, now, config.maxLifetime())) {
             retire(stale, "Stopped: the pool keeps fewer labs of this lesson now, or it waited a whole lifetime.");
         }
-        if (wanted.isEmpty() || !runtime.engine().reachable()) {
+        if (wanted.isEmpty() || !engine.engine().reachable()) {
             return;
         }
         Map<String, Topology> poolable = new HashMap<>();

@@ -4,7 +4,7 @@ import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.EngineStatus;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.KernelCapabilities;
-import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.LabEngine;
 import dev.tclab.lab.LabService;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -25,7 +25,7 @@ public class SystemStatus {
     private static final Logger LOG = Logger.getLogger(SystemStatus.class);
     static final String BUILD_COMMAND = "lab-image/build.sh";
 
-    private final LabRuntime runtime;
+    private final LabEngine runtime;
     private final LabService labs;
     private final String image;
     private volatile Snapshot current;
@@ -52,7 +52,7 @@ public class SystemStatus {
         }
     }
 
-    public SystemStatus(LabRuntime runtime, LabService labs, TclabConfig config) {
+    public SystemStatus(LabEngine runtime, LabService labs, TclabConfig config) {
         this.runtime = runtime;
         this.labs = labs;
         this.image = config.lab().image();

@@ -23,7 +23,7 @@ import java.util.function.BiFunction;
 @Alternative
 // A singleton, not application-scoped: tests read its public fields, which a client proxy would not forward.
 @Singleton
-public class FakeLabRuntime implements LabRuntime {
+public class FakeLabRuntime implements RuntimeAdapter {
 
     private static final String IPERF3_SERVER = "iperf3 -s -1 -p ";
 

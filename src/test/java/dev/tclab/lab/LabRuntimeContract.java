@@ -25,7 +25,7 @@ public abstract class LabRuntimeContract {
     private final List<String> started = new ArrayList<>();
 
     /** The runtime under test. */
-    protected abstract LabRuntime runtime();
+    protected abstract RuntimeAdapter runtime();
 
     /**
      * Leaves on the engine a lab of another tclab instance that died: its nodes labelled as the runtime labels

@@ -34,7 +34,7 @@ class StartQueueIT {
     LabService labs;
 
     @Inject
-    LabRuntime runtime;
+    RuntimeAdapter runtime;
 
     @AfterEach
     void stopAll() throws Exception {

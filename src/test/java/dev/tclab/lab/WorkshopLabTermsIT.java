@@ -25,7 +25,7 @@ class WorkshopLabTermsIT {
     @Inject
     LabService labs;
     @Inject
-    LabRuntime runtime;
+    RuntimeAdapter runtime;
     @Inject
     HostAccounts accounts;
 

@@ -11,6 +11,7 @@ import dev.tclab.grading.SpecCheckValidator;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lab.LabEngine;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.LabStartException;
@@ -47,12 +48,14 @@ public class LessonSelfTest {
     private static final String LAB_START = "(lab)";
 
     private final LabRuntime runtime;
+    private final LabEngine engine;
     private final CheckRunner runner;
     private final BaselineStore baselines;
     private final SystemStatus system;
 
-    public LessonSelfTest(LabRuntime runtime, CheckRunner runner, BaselineStore baselines, SystemStatus system) {
+    public LessonSelfTest(LabRuntime runtime, LabEngine engine, CheckRunner runner, BaselineStore baselines, SystemStatus system) {
         this.runtime = runtime;
+        this.engine = engine;
         this.runner = runner;
         this.baselines = baselines;
         this.system = system;
@@ -198,7 +201,7 @@ public class LessonSelfTest {
 
     private KernelCapabilities kernel() throws EngineUnavailableException {
         KernelCapabilities known = system.snapshot().kernel();
-        return known.probed() ? known : runtime.probeKernel();
+        return known.probed() ? known : engine.probeKernel();
     }
 
     private static SelfTestReport verdict(Lesson lesson, String verdict, String reason, int runs,

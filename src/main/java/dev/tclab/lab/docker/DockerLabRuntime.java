@@ -17,7 +17,7 @@ import dev.tclab.lab.KernelProbe;
 import dev.tclab.lab.LabExpiry;
 import dev.tclab.lab.LabProgressListener;
 import dev.tclab.lab.LabProgressListener.Stage;
-import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.RuntimeAdapter;
 import dev.tclab.lab.LabScripts;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.LabStartException;
@@ -49,7 +49,7 @@ import java.util.concurrent.Future;
  */
 @ApplicationScoped
 @Identifier("docker")
-public class DockerLabRuntime implements LabRuntime {
+public class DockerLabRuntime implements RuntimeAdapter {
 
     private final DockerClient docker;
     private final String endpoint;

@@ -9,7 +9,7 @@ import dev.tclab.lab.KernelProbe;
 import dev.tclab.lab.LabExpiry;
 import dev.tclab.lab.LabProgressListener;
 import dev.tclab.lab.LabProgressListener.Stage;
-import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.RuntimeAdapter;
 import dev.tclab.lab.LabScripts;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.LabStartException;
@@ -53,7 +53,7 @@ import java.util.concurrent.TimeoutException;
  */
 @ApplicationScoped
 @Identifier("kubernetes")
-public class KubernetesLabRuntime implements LabRuntime {
+public class KubernetesLabRuntime implements RuntimeAdapter {
 
     /** How often a starting lab's pods are looked at. */
     private static final Duration POLL = Duration.ofMillis(200);

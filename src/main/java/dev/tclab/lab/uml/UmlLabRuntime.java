@@ -16,7 +16,7 @@ import dev.tclab.lab.KernelCapabilities;
 import dev.tclab.lab.KernelProbe;
 import dev.tclab.lab.LabProgressListener;
 import dev.tclab.lab.LabProgressListener.Stage;
-import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.RuntimeAdapter;
 import dev.tclab.lab.LabScripts;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.LabStartException;
@@ -60,7 +60,7 @@ import org.jboss.logging.Logger;
  */
 @ApplicationScoped
 @Identifier("uml")
-public class UmlLabRuntime implements LabRuntime {
+public class UmlLabRuntime implements RuntimeAdapter {
 
     private static final Logger LOG = Logger.getLogger(UmlLabRuntime.class);
     private static final long MIB = 1024L * 1024;

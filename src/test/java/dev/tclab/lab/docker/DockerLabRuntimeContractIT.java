@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.HostConfig;
 import dev.tclab.lab.KernelChoice;
-import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.RuntimeAdapter;
 import dev.tclab.lab.LabRuntimeContract;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.arc.Arc;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class DockerLabRuntimeContractIT extends LabRuntimeContract {
 
     @Inject
-    LabRuntime runtime;
+    RuntimeAdapter runtime;
 
     @Inject
     DockerClient docker;
@@ -44,7 +44,7 @@ class DockerLabRuntimeContractIT extends LabRuntimeContract {
     }
 
     @Override
-    protected LabRuntime runtime() {
+    protected RuntimeAdapter runtime() {
         return runtime;
     }
 

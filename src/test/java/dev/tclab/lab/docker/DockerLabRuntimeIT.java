@@ -12,7 +12,7 @@ import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.KernelCapabilities;
 import dev.tclab.lab.LabProgressListener;
-import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.RuntimeAdapter;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;
@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 class DockerLabRuntimeIT {
 
     @Inject
-    LabRuntime runtime;
+    RuntimeAdapter runtime;
 
     @Inject
     DockerClient docker;

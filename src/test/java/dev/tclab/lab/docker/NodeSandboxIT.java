@@ -9,7 +9,7 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
 import dev.tclab.lab.ExecResult;
-import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.RuntimeAdapter;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.NodeStatus;
 import dev.tclab.lab.TestTopologies;
@@ -37,7 +37,7 @@ class NodeSandboxIT {
     private static final long MIB = 1024L * 1024;
 
     @Inject
-    LabRuntime runtime;
+    RuntimeAdapter runtime;
 
     @Inject
     DockerClient docker;

@@ -1,6 +1,6 @@
 package dev.tclab.lab.kubernetes;
 
-import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.RuntimeAdapter;
 import dev.tclab.lab.LabRuntimeContract;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;
@@ -36,7 +36,7 @@ class KubernetesLabRuntimeContractTest extends LabRuntimeContract {
     }
 
     @Override
-    protected LabRuntime runtime() {
+    protected RuntimeAdapter runtime() {
         return runtime;
     }
 

@@ -2,7 +2,7 @@ package dev.tclab.lab.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.RuntimeAdapter;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ClientProxy;
 import io.quarkus.arc.InjectableBean;
@@ -35,7 +35,7 @@ class KubernetesRuntimeChoiceTest {
     }
 
     @Inject
-    LabRuntime runtime;
+    RuntimeAdapter runtime;
 
     @Test
     void shouldRunLabsOnKubernetesAndNeverBuildTheDockerClient() {

@@ -2,7 +2,7 @@ package dev.tclab.lab.uml;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.HostConfig;
-import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.RuntimeAdapter;
 import dev.tclab.lab.LabRuntimeContract;
 import dev.tclab.lab.docker.Labels;
 import io.quarkus.test.junit.QuarkusTest;
@@ -17,13 +17,13 @@ class UmlLabRuntimeContractIT extends LabRuntimeContract {
 
     @Inject
     @Identifier("uml")
-    LabRuntime runtime;
+    RuntimeAdapter runtime;
 
     @Inject
     DockerClient docker;
 
     @Override
-    protected LabRuntime runtime() {
+    protected RuntimeAdapter runtime() {
         return runtime;
     }
 

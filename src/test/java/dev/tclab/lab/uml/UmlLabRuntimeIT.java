@@ -8,7 +8,7 @@ import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.KernelCapabilities;
-import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.RuntimeAdapter;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.ProcessStream;
 import dev.tclab.lab.StreamListener;
@@ -42,7 +42,7 @@ class UmlLabRuntimeIT {
 
     @Inject
     @Identifier("uml")
-    LabRuntime runtime;
+    RuntimeAdapter runtime;
 
     @Inject
     DockerClient docker;
