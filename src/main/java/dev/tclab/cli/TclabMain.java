@@ -4,7 +4,7 @@ import dev.tclab.grading.selftest.LessonSelfTest;
 import dev.tclab.grading.selftest.SelfTestReport;
 import dev.tclab.host.HostCommand;
 import dev.tclab.host.HostSetup;
-import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
 import io.quarkus.runtime.Quarkus;

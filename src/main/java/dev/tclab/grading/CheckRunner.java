@@ -1,12 +1,12 @@
 package dev.tclab.grading;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.CommandSequence;
-import dev.tclab.lab.WorkerThreads;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.ExecResult;
-import dev.tclab.lab.LabRuntime;
-import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.runtime.CommandSequence;
+import dev.tclab.common.WorkerThreads;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.NodeNotFoundException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,11 +1,11 @@
 package dev.tclab.grading;
 
-import dev.tclab.lab.CommandSequence;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.ExecResult;
-import dev.tclab.lab.LabRuntime;
-import dev.tclab.lab.NodeNotFoundException;
-import dev.tclab.lab.NodeStatus;
+import dev.tclab.lab.runtime.CommandSequence;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.lab.runtime.NodeStatus;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;

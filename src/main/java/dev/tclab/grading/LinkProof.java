@@ -1,10 +1,10 @@
 package dev.tclab.grading;
 
-import dev.tclab.lab.CommandSequence;
-import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.runtime.CommandSequence;
+import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabService;
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.topology.Topology;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.tclab.grading;
 
-import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.runtime.ExecResult;
 import java.util.List;
 import java.util.Map;
 

@@ -1,7 +1,7 @@
 package dev.tclab.grading;
 
 import dev.tclab.http.Quote;
-import dev.tclab.lab.WorkerThreads;
+import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabEnded;

@@ -1,5 +1,7 @@
 package dev.tclab.lab;
 
+import dev.tclab.lab.runtime.LabProgressListener;
+import dev.tclab.lab.topology.Topology;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;

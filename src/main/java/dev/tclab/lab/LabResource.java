@@ -1,9 +1,13 @@
 package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.learner.CurrentLearner;
 import dev.tclab.http.ApiError;
 import dev.tclab.http.Quote;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.topology.Topology;
+import dev.tclab.lab.topology.TopologyException;
+import dev.tclab.lab.topology.TopologySource;
+import dev.tclab.learner.CurrentLearner;
 import io.smallrye.common.annotation.Blocking;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;

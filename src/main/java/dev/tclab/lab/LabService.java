@@ -1,6 +1,13 @@
 package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.runtime.EngineStatus;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.LabEngine;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.topology.Topology;
+import dev.tclab.lab.topology.TopologyException;
+import dev.tclab.lab.topology.TopologySource;
 import dev.tclab.yaml.FileProblem;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -1,5 +1,6 @@
 package dev.tclab.lab;
 
+import dev.tclab.lab.topology.Topology;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

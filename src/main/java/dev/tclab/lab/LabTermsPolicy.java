@@ -1,5 +1,6 @@
 package dev.tclab.lab;
 
+import dev.tclab.common.DurationWords;
 import dev.tclab.config.TclabConfig;
 import java.time.Instant;
 import java.util.Optional;

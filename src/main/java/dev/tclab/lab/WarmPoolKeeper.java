@@ -1,6 +1,11 @@
 package dev.tclab.lab;
 
+import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.LabEngine;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.topology.Topology;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;

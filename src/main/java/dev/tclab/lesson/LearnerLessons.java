@@ -1,7 +1,7 @@
 package dev.tclab.lesson;
 
 import dev.tclab.http.Quote;
-import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizAttempt;
 import dev.tclab.quiz.QuizGrader;

@@ -1,7 +1,7 @@
 package dev.tclab.lesson;
 
 import dev.tclab.yaml.FileProblem;
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.topology.Topology;
 import java.util.List;
 
 /**

@@ -2,9 +2,9 @@ package dev.tclab.lesson;
 
 import dev.tclab.config.TclabConfig;
 import dev.tclab.yaml.FileProblem;
-import dev.tclab.lab.Topology;
-import dev.tclab.lab.TopologyException;
-import dev.tclab.lab.TopologySource;
+import dev.tclab.lab.topology.Topology;
+import dev.tclab.lab.topology.TopologyException;
+import dev.tclab.lab.topology.TopologySource;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

@@ -2,9 +2,9 @@ package dev.tclab.lesson;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tclab.yaml.FileProblem;
-import dev.tclab.lab.Topology;
-import dev.tclab.lab.TopologyException;
-import dev.tclab.lab.TopologyParser;
+import dev.tclab.lab.topology.Topology;
+import dev.tclab.lab.topology.TopologyException;
+import dev.tclab.lab.topology.TopologyParser;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.yaml.YamlDocument;
 import dev.tclab.yaml.YamlSchema;

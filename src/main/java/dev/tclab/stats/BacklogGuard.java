@@ -1,15 +1,15 @@
 package dev.tclab.stats;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabEnded;
 import dev.tclab.lab.LabPhase;
-import dev.tclab.lab.LabRuntime;
+import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.LabService;
-import dev.tclab.lab.NodeNotFoundException;
-import dev.tclab.lab.WorkerThreads;
+import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.common.WorkerThreads;
 import dev.tclab.tc.QdiscParser;
 import dev.tclab.tc.TcParseException;
 import io.quarkus.scheduler.Scheduled;

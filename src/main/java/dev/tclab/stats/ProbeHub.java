@@ -1,11 +1,11 @@
 package dev.tclab.stats;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.LabRuntime;
-import dev.tclab.lab.NodeNotFoundException;
-import dev.tclab.lab.Topology;
-import dev.tclab.lab.WorkerThreads;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.lab.topology.Topology;
+import dev.tclab.common.WorkerThreads;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

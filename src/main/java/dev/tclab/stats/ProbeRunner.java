@@ -1,12 +1,12 @@
 package dev.tclab.stats;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.LabRuntime;
-import dev.tclab.lab.NodeNotFoundException;
-import dev.tclab.lab.ProcessStream;
-import dev.tclab.lab.StreamListener;
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.lab.runtime.StreamListener;
+import dev.tclab.lab.topology.Topology;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;

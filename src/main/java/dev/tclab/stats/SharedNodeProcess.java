@@ -2,9 +2,9 @@ package dev.tclab.stats;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.NodeNotFoundException;
-import dev.tclab.lab.ProcessStream;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.lab.runtime.ProcessStream;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.ScheduledExecutorService;

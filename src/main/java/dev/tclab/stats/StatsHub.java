@@ -1,11 +1,11 @@
 package dev.tclab.stats;
 
-import dev.tclab.lab.WorkerThreads;
+import dev.tclab.common.WorkerThreads;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.LabRuntime;
-import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.NodeNotFoundException;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

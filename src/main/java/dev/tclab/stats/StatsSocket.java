@@ -1,9 +1,9 @@
 package dev.tclab.stats;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.NodeNotFoundException;
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.lab.topology.Topology;
 import dev.tclab.lab.LabSocketAccess;
 import dev.tclab.lab.SocketBudget;
 import dev.tclab.config.TclabConfig;

@@ -1,6 +1,6 @@
 package dev.tclab.system;
 
-import dev.tclab.lab.EngineStatus;
+import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.LabService;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -1,10 +1,10 @@
 package dev.tclab.system;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.EngineStatus;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.KernelCapabilities;
-import dev.tclab.lab.LabEngine;
+import dev.tclab.lab.runtime.EngineStatus;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.KernelCapabilities;
+import dev.tclab.lab.runtime.LabEngine;
 import dev.tclab.lab.LabService;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;

@@ -1,8 +1,8 @@
 package dev.tclab.terminal;
 
 import dev.tclab.http.SocketRefusedException;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.NodeNotFoundException;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
 import io.quarkus.websockets.next.OnOpen;

@@ -1,10 +1,10 @@
 package dev.tclab.terminal;
 
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.LabRuntime;
-import dev.tclab.lab.NodeNotFoundException;
-import dev.tclab.lab.ProcessStream;
-import dev.tclab.lab.StreamListener;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.lab.runtime.StreamListener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashSet;

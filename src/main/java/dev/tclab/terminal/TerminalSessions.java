@@ -1,10 +1,10 @@
 package dev.tclab.terminal;
 
-import dev.tclab.lab.WorkerThreads;
+import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.LabRuntime;
-import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.PooledLabReady;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,11 +1,11 @@
 package dev.tclab.web;
 
 import dev.tclab.http.ApiError;
-import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.LabNotFoundException;
-import dev.tclab.lab.NodeNotFoundException;
+import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.ServerFullException;
-import dev.tclab.lab.TopologyException;
+import dev.tclab.lab.topology.TopologyException;
 import dev.tclab.yaml.FileProblem;
 import dev.tclab.store.StoreUnavailableException;
 import jakarta.ws.rs.core.Response;

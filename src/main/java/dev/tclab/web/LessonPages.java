@@ -2,7 +2,7 @@ package dev.tclab.web;
 
 import dev.tclab.http.Quote;
 import dev.tclab.grading.StepProgress;
-import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabPhase;
 import dev.tclab.lab.LabService;

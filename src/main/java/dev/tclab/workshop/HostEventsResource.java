@@ -2,14 +2,14 @@ package dev.tclab.workshop;
 
 import dev.tclab.http.Quote;
 import dev.tclab.host.CurrentHost;
-import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabService;
 import dev.tclab.lab.QuotaExceededException;
 import dev.tclab.lab.ServerFullException;
 import dev.tclab.lab.StartQuota;
-import dev.tclab.lab.TopologyException;
+import dev.tclab.lab.topology.TopologyException;
 import dev.tclab.learner.Roles;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;

@@ -3,11 +3,11 @@ package dev.tclab.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.LabProgressListener;
-import dev.tclab.lab.LabRuntime;
-import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.runtime.LabProgressListener;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.TestTopologies;
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.topology.Topology;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.lang.management.ManagementFactory;

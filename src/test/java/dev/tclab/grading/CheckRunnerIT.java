@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tclab.lab.ExecResult;
-import dev.tclab.lab.LabRuntime;
-import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.RetainedHeap;
 import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;

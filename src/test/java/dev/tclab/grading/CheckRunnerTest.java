@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.FakeLabRuntime;
-import dev.tclab.lab.LabSpec;
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.topology.Topology;
 import dev.tclab.tc.Fixtures;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.TestTopologies;
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.topology.Topology;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -3,7 +3,7 @@ package dev.tclab.grading;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.runtime.ExecResult;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

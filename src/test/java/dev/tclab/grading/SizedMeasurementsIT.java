@@ -2,9 +2,9 @@ package dev.tclab.grading;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.lab.ExecResult;
-import dev.tclab.lab.LabRuntime;
-import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;

@@ -1,5 +1,18 @@
 package dev.tclab.lab;
 
+import dev.tclab.lab.runtime.EngineStatus;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.KernelCapabilities;
+import dev.tclab.lab.runtime.LabProgressListener;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.runtime.LabStartException;
+import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.lab.runtime.NodeStatus;
+import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.lab.runtime.StreamListener;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;

@@ -3,6 +3,15 @@ package dev.tclab.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.LabProgressListener;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.lab.runtime.NodeStatus;
+import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.lab.runtime.StreamListener;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

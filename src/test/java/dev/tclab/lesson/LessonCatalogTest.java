@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tclab.yaml.FileProblem;
-import dev.tclab.lab.TopologyException;
+import dev.tclab.lab.topology.TopologyException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

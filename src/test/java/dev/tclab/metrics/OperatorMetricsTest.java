@@ -3,7 +3,7 @@ package dev.tclab.metrics;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.learner.LearnerIds;

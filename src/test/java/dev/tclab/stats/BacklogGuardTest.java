@@ -3,7 +3,7 @@ package dev.tclab.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.web.FakeLearnerLabTest;
 import io.quarkus.test.junit.QuarkusTest;

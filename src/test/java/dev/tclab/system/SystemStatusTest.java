@@ -8,7 +8,7 @@ import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.LabService;
 import dev.tclab.lab.FakeRuntimeProfile;
-import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.vertx.http.HttpServerStart;

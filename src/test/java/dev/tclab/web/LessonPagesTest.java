@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
-import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.system.SystemStatus;
 import io.quarkus.test.junit.QuarkusTest;

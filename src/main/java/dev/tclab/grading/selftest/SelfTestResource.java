@@ -1,7 +1,7 @@
 package dev.tclab.grading.selftest;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.EngineUnavailableException;
+import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.http.ApiError;

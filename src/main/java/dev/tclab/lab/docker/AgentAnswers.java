@@ -1,7 +1,7 @@
 package dev.tclab.lab.docker;
 
-import dev.tclab.lab.BoundedCommand;
-import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.runtime.BoundedCommand;
+import dev.tclab.lab.runtime.ExecResult;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.BiConsumer;

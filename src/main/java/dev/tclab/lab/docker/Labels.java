@@ -1,6 +1,6 @@
 package dev.tclab.lab.docker;
 
-import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.runtime.LabSpec;
 import java.time.Instant;
 import java.util.Map;
 

@@ -1,7 +1,7 @@
 package dev.tclab.lab.docker;
 
 import com.github.dockerjava.api.DockerClient;
-import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.runtime.ExecResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.tclab.lab.kubernetes;
 
-import dev.tclab.lab.BoundedCommand;
-import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.runtime.BoundedCommand;
+import dev.tclab.lab.runtime.ExecResult;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
 import java.io.ByteArrayOutputStream;

@@ -1,6 +1,6 @@
 package dev.tclab.lab.kubernetes;
 
-import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.runtime.LabSpec;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

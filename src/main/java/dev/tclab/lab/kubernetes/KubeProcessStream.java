@@ -1,11 +1,11 @@
 package dev.tclab.lab.kubernetes;
 
-import dev.tclab.lab.BoundedCommand;
-import dev.tclab.lab.ExecResult;
-import dev.tclab.lab.ProcessStream;
-import dev.tclab.lab.QueueInputStream;
-import dev.tclab.lab.StreamListener;
-import dev.tclab.lab.StreamProcess;
+import dev.tclab.lab.runtime.BoundedCommand;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.lab.runtime.QueueInputStream;
+import dev.tclab.lab.runtime.StreamListener;
+import dev.tclab.lab.runtime.StreamProcess;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.ExecListener;
 import io.fabric8.kubernetes.client.dsl.ExecWatch;

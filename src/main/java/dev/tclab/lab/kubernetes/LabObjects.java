@@ -1,9 +1,9 @@
 package dev.tclab.lab.kubernetes;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.LabExpiry;
-import dev.tclab.lab.LabSpec;
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.runtime.LabExpiry;
+import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.topology.Topology;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;

@@ -1,8 +1,8 @@
 package dev.tclab.lab.kubernetes;
 
-import dev.tclab.lab.KernelProbe;
-import dev.tclab.lab.LabScripts;
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.runtime.KernelProbe;
+import dev.tclab.lab.runtime.LabScripts;
+import dev.tclab.lab.topology.Topology;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

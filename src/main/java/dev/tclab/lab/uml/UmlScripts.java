@@ -1,6 +1,6 @@
 package dev.tclab.lab.uml;
 
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.topology.Topology;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

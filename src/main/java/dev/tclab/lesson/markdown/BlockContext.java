@@ -1,7 +1,7 @@
 package dev.tclab.lesson.markdown;
 
 import dev.tclab.yaml.FileProblem;
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.topology.Topology;
 import dev.tclab.lesson.CheckBlockValidator;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizAttempt;

@@ -9,7 +9,7 @@ import com.vladsch.flexmark.util.ast.Document;
 import com.vladsch.flexmark.util.ast.Node;
 import com.vladsch.flexmark.util.ast.NodeTracker;
 import com.vladsch.flexmark.util.data.MutableDataSet;
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.topology.Topology;
 import dev.tclab.quiz.QuizParser;
 import dev.tclab.yaml.YamlDocument;
 import dev.tclab.yaml.YamlException;

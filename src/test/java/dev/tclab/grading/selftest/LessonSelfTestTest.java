@@ -2,7 +2,7 @@ package dev.tclab.grading.selftest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.lab.ExecResult;
+import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.tc.Fixtures;
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;

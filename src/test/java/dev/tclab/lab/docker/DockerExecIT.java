@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.HostConfig;
-import dev.tclab.lab.ExecResult;
-import dev.tclab.lab.LabRuntime;
-import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.RetainedHeap;
 import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.HostConfig;
-import dev.tclab.lab.KernelChoice;
-import dev.tclab.lab.RuntimeAdapter;
+import dev.tclab.lab.runtime.KernelChoice;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.LabRuntimeContract;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.arc.Arc;

@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.ExecResult;
-import dev.tclab.lab.KernelCapabilities;
-import dev.tclab.lab.LabProgressListener;
-import dev.tclab.lab.RuntimeAdapter;
-import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.KernelCapabilities;
+import dev.tclab.lab.runtime.LabProgressListener;
+import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -218,11 +218,11 @@ class DockerLabRuntimeIT {
         String id = "t" + UUID.randomUUID().toString().substring(0, 8);
         var bad = TestTopologies.load("two-node");
         var client = bad.nodes().get("client");
-        var broken = new dev.tclab.lab.Topology(bad.name(), new java.util.LinkedHashMap<>(Map.of(
-                "client", new dev.tclab.lab.Topology.Node("client", null, false, Map.of(), Map.of(),
+        var broken = new dev.tclab.lab.topology.Topology(bad.name(), new java.util.LinkedHashMap<>(Map.of(
+                "client", new dev.tclab.lab.topology.Topology.Node("client", null, false, Map.of(), Map.of(),
                         List.of("ip addr add 10.0.0.1/24 dev eth9"), List.of()),
                 "server", bad.nodes().get("server"))), bad.links());
-        var error = org.junit.jupiter.api.Assertions.assertThrows(dev.tclab.lab.LabStartException.class,
+        var error = org.junit.jupiter.api.Assertions.assertThrows(dev.tclab.lab.runtime.LabStartException.class,
                 () -> runtime.start(new LabSpec(id, broken, "tester", "broken"), (s, d) -> { }));
         assertThat(error.getMessage()).contains("client").contains("ip addr add 10.0.0.1/24 dev eth9");
         assertThat(containersOf(id)).isEmpty();
@@ -247,7 +247,7 @@ class DockerLabRuntimeIT {
         String lab = start("two-node");
         StringBuffer out = new StringBuffer();
         var closed = new java.util.concurrent.CompletableFuture<String>();
-        var shell = runtime.shell(lab, "client", List.of("bash", "-i"), new dev.tclab.lab.StreamListener() {
+        var shell = runtime.shell(lab, "client", List.of("bash", "-i"), new dev.tclab.lab.runtime.StreamListener() {
             @Override
             public void onOutput(byte[] chunk) {
                 out.append(new String(chunk, java.nio.charset.StandardCharsets.UTF_8));

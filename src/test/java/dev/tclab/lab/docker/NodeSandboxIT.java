@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
-import dev.tclab.lab.ExecResult;
-import dev.tclab.lab.RuntimeAdapter;
-import dev.tclab.lab.LabSpec;
-import dev.tclab.lab.NodeStatus;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.runtime.NodeStatus;
 import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -168,11 +168,11 @@ class NodeSandboxIT {
     private final class Terminal {
         final StringBuffer output = new StringBuffer();
         final java.util.concurrent.CompletableFuture<String> closed = new java.util.concurrent.CompletableFuture<>();
-        final dev.tclab.lab.ProcessStream stream;
+        final dev.tclab.lab.runtime.ProcessStream stream;
         final String pid;
 
         Terminal(String name) throws Exception {
-            stream = runtime.shell(lab, "client", List.of("bash", "-i"), new dev.tclab.lab.StreamListener() {
+            stream = runtime.shell(lab, "client", List.of("bash", "-i"), new dev.tclab.lab.runtime.StreamListener() {
                 @Override
                 public void onOutput(byte[] chunk) {
                     output.append(new String(chunk, java.nio.charset.StandardCharsets.UTF_8));

@@ -1,6 +1,6 @@
 package dev.tclab.lab.kubernetes;
 
-import dev.tclab.lab.RuntimeAdapter;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.LabRuntimeContract;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;

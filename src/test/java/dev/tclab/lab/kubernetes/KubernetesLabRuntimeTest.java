@@ -3,13 +3,13 @@ package dev.tclab.lab.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.KernelCapabilities;
-import dev.tclab.lab.LabSpec;
-import dev.tclab.lab.LabStartException;
-import dev.tclab.lab.StreamListener;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.KernelCapabilities;
+import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.runtime.LabStartException;
+import dev.tclab.lab.runtime.StreamListener;
 import dev.tclab.lab.TestTopologies;
-import dev.tclab.lab.TopologySource;
+import dev.tclab.lab.topology.TopologySource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Duration;
@@ -190,7 +190,7 @@ class KubernetesLabRuntimeTest {
         withCake.kernels.put("worker-2", Map.of("qdisc:tbf", true, "qdisc:htb", true, "qdisc:cake", true));
         TopologySource needsCake = new TopologySource() {
             @Override
-            public Optional<dev.tclab.lab.Topology> topologyFor(String lesson) {
+            public Optional<dev.tclab.lab.topology.Topology> topologyFor(String lesson) {
                 return Optional.empty();
             }
 

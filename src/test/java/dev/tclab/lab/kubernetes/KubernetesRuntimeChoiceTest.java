@@ -2,7 +2,7 @@ package dev.tclab.lab.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.lab.RuntimeAdapter;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ClientProxy;
 import io.quarkus.arc.InjectableBean;

@@ -2,9 +2,9 @@ package dev.tclab.lab.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.lab.LabSpec;
+import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.TestTopologies;
-import dev.tclab.lab.Topology;
+import dev.tclab.lab.topology.Topology;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;

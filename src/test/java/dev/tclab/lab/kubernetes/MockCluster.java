@@ -69,7 +69,7 @@ final class MockCluster implements AutoCloseable {
     final List<Exec> execs = new CopyOnWriteArrayList<>();
     /** Streams started, by their marker ({@code TCLAB_STREAM=...}): the simulated pid and start ticks of each. */
     final Map<String, long[]> streams = new ConcurrentHashMap<>();
-    private static final String STREAM_MARKER = dev.tclab.lab.BoundedCommand.STREAM_MARKER + "=";
+    private static final String STREAM_MARKER = dev.tclab.lab.runtime.BoundedCommand.STREAM_MARKER + "=";
     /** What the kernel probe reports on each cluster node: feature to supported. */
     final Map<String, Map<String, Boolean>> kernels = new ConcurrentHashMap<>();
     /** Interfaces in each pod's network namespace, by pod UID (the simulated kernel's view). */

@@ -2,7 +2,7 @@ package dev.tclab.lab.uml;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.HostConfig;
-import dev.tclab.lab.RuntimeAdapter;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.LabRuntimeContract;
 import dev.tclab.lab.docker.Labels;
 import io.quarkus.test.junit.QuarkusTest;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tclab.yaml.FileProblem;
-import dev.tclab.lab.Topology;
-import dev.tclab.lab.TopologyParser;
+import dev.tclab.lab.topology.Topology;
+import dev.tclab.lab.topology.TopologyParser;
 import dev.tclab.quiz.QuizAttempt;
 import java.util.List;
 import java.util.Map;

@@ -1,0 +1,145 @@
+package dev.tclab.lab.runtime;
+
+import dev.tclab.lab.topology.TopologySource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Runs each lab on the kernel its lab.yml asks for ({@code kernel:}): on the host's kernel ({@code host}), in a
+ * User-Mode Linux kernel of its own ({@code uml}), or in UML only when the host's kernel lacks a feature the lesson
+ * requires ({@code auto}). A lab keeps the runtime it started on; one the app did not start (adopted after a restart)
+ * is on UML when the UML runtime knows it.
+ */
+public final class KernelChoice implements RuntimeAdapter {
+
+    private final RuntimeAdapter host;
+    private final Supplier<RuntimeAdapter> uml;
+    private final TopologySource topologies;
+    /** The runtime of each lab this choice started or found, by lab id. */
+    private final Map<String, LabRuntime> labs = new ConcurrentHashMap<>();
+    private volatile KernelCapabilities hostKernel;
+
+    KernelChoice(RuntimeAdapter host, Supplier<RuntimeAdapter> uml, TopologySource topologies) {
+        this.host = host;
+        this.uml = uml;
+        this.topologies = topologies;
+    }
+
+    /** The host's runtime: what the engine, its images and its kernel are asked through. */
+    public RuntimeAdapter host() {
+        return host;
+    }
+
+    /** Whether the lab runs in UML: its lab.yml says uml, or auto and the host lacks what the lesson requires. */
+    boolean inUml(LabSpec spec) throws EngineUnavailableException {
+        return switch (spec.topology().kernel()) {
+            case HOST -> false;
+            case UML -> true;
+            case AUTO -> {
+                KernelCapabilities kernel = hostKernel();
+                yield !topologies.kernelFeaturesFor(spec.lesson()).stream().allMatch(kernel::supports);
+            }
+        };
+    }
+
+    private KernelCapabilities hostKernel() throws EngineUnavailableException {
+        KernelCapabilities known = hostKernel;
+        if (known == null) {
+            known = host.probeKernel();
+            hostKernel = known;
+        }
+        return known;
+    }
+
+    @Override
+    public EngineStatus engine() {
+        return host.engine();
+    }
+
+    @Override
+    public boolean imagePresent(String image) throws EngineUnavailableException {
+        return host.imagePresent(image);
+    }
+
+    @Override
+    public void start(LabSpec spec, LabProgressListener progress) throws LabStartException, EngineUnavailableException {
+        LabRuntime runtime = inUml(spec) ? uml.get() : host;
+        labs.put(spec.labId(), runtime);
+        runtime.start(spec, progress);
+    }
+
+    @Override
+    public void stop(String labId) throws EngineUnavailableException {
+        LabRuntime runtime = runtimeOf(labId);
+        labs.remove(labId);
+        runtime.stop(labId);
+    }
+
+    @Override
+    public List<NodeStatus> status(String labId) throws EngineUnavailableException {
+        return runtimeOf(labId).status(labId);
+    }
+
+    @Override
+    public ExecResult exec(String labId, String node, List<String> command, Duration timeout)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return runtimeOf(labId).exec(labId, node, command, timeout);
+    }
+
+    @Override
+    public List<ExecResult> execAll(String labId, String node, List<CommandSequence.Step> steps)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return runtimeOf(labId).execAll(labId, node, steps);
+    }
+
+    @Override
+    public ProcessStream stream(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return runtimeOf(labId).stream(labId, node, command, listener);
+    }
+
+    @Override
+    public ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return runtimeOf(labId).shell(labId, node, command, listener);
+    }
+
+    @Override
+    public Set<String> labsOnEngine() throws EngineUnavailableException {
+        Set<String> all = new HashSet<>(host.labsOnEngine());
+        all.addAll(uml.get().labsOnEngine());
+        return all;
+    }
+
+    @Override
+    public Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException {
+        Set<String> removed = new HashSet<>(host.removeExpiredLabs(now));
+        removed.addAll(uml.get().removeExpiredLabs(now));
+        return removed;
+    }
+
+    /** The host's kernel: what lessons on {@code kernel: host} get, and what {@code auto} decides on. */
+    @Override
+    public KernelCapabilities probeKernel() throws EngineUnavailableException {
+        KernelCapabilities kernel = host.probeKernel();
+        hostKernel = kernel;
+        return kernel;
+    }
+
+    /** A lab not started here is looked up once: on UML when the UML runtime has its nodes, else on the host. */
+    private LabRuntime runtimeOf(String labId) throws EngineUnavailableException {
+        LabRuntime known = labs.get(labId);
+        if (known != null) {
+            return known;
+        }
+        LabRuntime found = uml.get().status(labId).isEmpty() ? host : uml.get();
+        labs.putIfAbsent(labId, found);
+        return labs.get(labId);
+    }
+}

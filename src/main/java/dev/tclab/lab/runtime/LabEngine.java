@@ -1,0 +1,31 @@
+package dev.tclab.lab.runtime;
+
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * The calls on the engine that runs labs as a whole, not on one lab: whether it answers, its images, the labs it
+ * holds, and its kernel. Each runtime's adapter implements it beside {@link LabRuntime} ({@link RuntimeAdapter}).
+ * Every method blocks: call it from a worker thread, never from the Vert.x event loop.
+ */
+public interface LabEngine {
+
+    /** Whether the engine answers, and its version; never throws. */
+    EngineStatus engine();
+
+    /** Whether the image exists on the engine. */
+    boolean imagePresent(String image) throws EngineUnavailableException;
+
+    /** Ids of every lab this app instance has containers for on the engine (running or not). */
+    Set<String> labsOnEngine() throws EngineUnavailableException;
+
+    /**
+     * Removes the labs of any tclab instance on the engine that are past their expiry (their maximum lifetime and a
+     * grace period): no live app keeps a lab that long, so they are orphans of an app that died, e.g. a killed
+     * self-test. Returns their ids.
+     */
+    Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException;
+
+    /** Which qdiscs, classifiers, actions and link types the engine host's kernel supports. */
+    KernelCapabilities probeKernel() throws EngineUnavailableException;
+}

@@ -1,0 +1,66 @@
+package dev.tclab.lab.runtime;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The seam between tclab and whatever runs lab containers (Docker, Kubernetes, User-Mode Linux): the calls on one
+ * lab. The calls on the engine as a whole are {@link LabEngine}'s; a runtime implements both
+ * ({@link RuntimeAdapter}). Nothing above these interfaces talks to a container engine directly. Every method blocks:
+ * call it from a worker thread, never from the Vert.x event loop.
+ */
+public interface LabRuntime {
+
+    /**
+     * Starts a lab and returns once it is ready: nodes created and started (in parallel), what measures them ready,
+     * links wired with the topology's interface names, sysctls and setup commands applied (in the nodes themselves).
+     * On failure, everything already created is removed before the exception is thrown.
+     */
+    void start(LabSpec spec, LabProgressListener progress) throws LabStartException, EngineUnavailableException;
+
+    /**
+     * Stops and removes every container of the lab (nodes and what measures them). Idempotent: an unknown or already
+     * removed lab is done.
+     */
+    void stop(String labId) throws EngineUnavailableException;
+
+    /** The state of each node of the lab, as the engine sees it now. */
+    List<NodeStatus> status(String labId) throws EngineUnavailableException;
+
+    /**
+     * Runs a command with the platform's own tools in the node's network namespace (never a binary from the
+     * learner's filesystem) and captures its output, exit code and whether it timed out. Used by checks and anything
+     * else that measures: it sees the node's interfaces, qdiscs, addresses and sockets, not its files or processes.
+     */
+    ExecResult exec(String labId, String node, List<String> command, Duration timeout)
+            throws EngineUnavailableException, NodeNotFoundException;
+
+    /**
+     * Runs {@code steps} one after another as {@link #exec} runs each, and returns their results in order. A runtime
+     * whose exec is costly runs them in one exec (see {@link CommandSequence}).
+     */
+    default List<ExecResult> execAll(String labId, String node, List<CommandSequence.Step> steps)
+            throws EngineUnavailableException, NodeNotFoundException {
+        List<ExecResult> results = new ArrayList<>();
+        for (CommandSequence.Step step : steps) {
+            results.add(exec(labId, node, step.command(), step.timeout()));
+        }
+        return results;
+    }
+
+    /**
+     * Starts a long-running platform-side process in the node's network namespace (like {@link #exec}, without a
+     * TTY) and streams its output to {@code listener} until it exits or the returned stream is closed. For samplers.
+     */
+    ProcessStream stream(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException;
+
+    /**
+     * Starts a process with a pseudo-terminal inside the learner's node itself (its files, processes and tools) and
+     * streams its output to {@code listener} until it exits or the returned stream is closed. For terminals only:
+     * nothing read from it may count as a measurement.
+     */
+    ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException;
+}

@@ -1,0 +1,30 @@
+package dev.tclab.lab.topology;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Finds the lab topology of a lesson. */
+public interface TopologySource {
+
+    /** The lesson's topology; empty when there is no such lesson. */
+    Optional<Topology> topologyFor(String lesson) throws TopologyException;
+
+    /** The learner's values of the lesson's parameters (kept in the lab's record); empty when it has none. */
+    default Map<String, String> parametersFor(String lesson, String learner) {
+        return Map.of();
+    }
+
+    /**
+     * The kernel features ({@code qdisc:cake}, ...) the lesson's lab requires, so a runtime with many hosts can place
+     * it on one that has them; empty when it requires none or there is no such lesson.
+     */
+    default Set<String> kernelFeaturesFor(String lesson) {
+        return Set.of();
+    }
+
+    /** The lesson's title as learners read it; the slug when it has none. */
+    default String titleOf(String lesson) {
+        return lesson;
+    }
+}

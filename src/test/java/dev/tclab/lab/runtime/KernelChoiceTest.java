@@ -1,0 +1,76 @@
+package dev.tclab.lab.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tclab.lab.FakeLabRuntime;
+import dev.tclab.lab.TestTopologies;
+import dev.tclab.lab.topology.Topology;
+import dev.tclab.lab.topology.TopologySource;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class KernelChoiceTest {
+
+    private final FakeLabRuntime host = new FakeLabRuntime();
+    private final FakeLabRuntime uml = new FakeLabRuntime();
+    private final KernelChoice choice = new KernelChoice(host, () -> uml, new TopologySource() {
+        @Override
+        public java.util.Optional<Topology> topologyFor(String lesson) {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public Set<String> kernelFeaturesFor(String lesson) {
+            return lesson.equals("cake-lesson") ? Set.of("qdisc:cake") : Set.of("qdisc:tbf");
+        }
+    });
+
+    private static LabSpec spec(String id, Topology.Kernel kernel, String lesson) {
+        Topology plain = TestTopologies.load("two-node");
+        return new LabSpec(id, new Topology(plain.name(), plain.nodes(), plain.links(), plain.probes(), kernel),
+                "me", lesson);
+    }
+
+    @Test
+    void shouldStartEachLabOnTheKernelItsLabYmlAsksFor() throws Exception {
+        choice.start(spec("h", Topology.Kernel.HOST, "cake-lesson"), (s, d) -> { });
+        choice.start(spec("u", Topology.Kernel.UML, "tbf-lesson"), (s, d) -> { });
+
+        assertThat(host.running).containsOnlyKeys("h");
+        assertThat(uml.running).containsOnlyKeys("u");
+    }
+
+    @Test
+    void shouldPutAnAutoLabInUmlOnlyWhenTheHostLacksWhatTheLessonRequires() throws Exception {
+        choice.start(spec("needs-cake", Topology.Kernel.AUTO, "cake-lesson"), (s, d) -> { });
+        choice.start(spec("needs-tbf", Topology.Kernel.AUTO, "tbf-lesson"), (s, d) -> { });
+
+        assertThat(uml.running).containsOnlyKeys("needs-cake");
+        assertThat(host.running).containsOnlyKeys("needs-tbf");
+    }
+
+    @Test
+    void shouldSendEveryLaterCallToTheLabsRuntimeAndFindLabsItDidNotStart() throws Exception {
+        choice.start(spec("u", Topology.Kernel.UML, "tbf-lesson"), (s, d) -> { });
+        uml.running.put("adopted", spec("adopted", Topology.Kernel.UML, "tbf-lesson"));
+
+        choice.exec("u", "client", List.of("true"), Duration.ofSeconds(1));
+        choice.exec("adopted", "client", List.of("true"), Duration.ofSeconds(1));
+
+        assertThat(uml.execLog).hasSize(2);
+        assertThat(host.execLog).isEmpty();
+        assertThat(choice.status("adopted")).hasSize(2);
+        assertThat(choice.labsOnEngine()).contains("u", "adopted");
+        choice.stop("u");
+        assertThat(uml.running).containsOnlyKeys("adopted");
+    }
+
+    @Test
+    void shouldAnswerForTheHostsKernel() throws Exception {
+        assertThat(choice.probeKernel()).isEqualTo(host.kernel);
+        assertThat(Map.of("cake", choice.probeKernel().supports("qdisc:cake"))).containsEntry("cake", false);
+    }
+}
