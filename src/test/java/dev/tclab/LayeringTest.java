@@ -65,4 +65,51 @@ class LayeringTest {
                 .because("lessons, grading, terminals and statistics reach a cluster only through LabRuntime")
                 .check(classes);
     }
+
+    @Test
+    void labSubPackagesHaveNoCycles() {
+        slices().matching("dev.tclab.lab.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void commonImportsNothingOfTclab() {
+        noClasses().that().resideInAPackage("dev.tclab.common..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("dev.tclab.common..", "java..", "jakarta..")
+                .because("app-wide utilities are a leaf every package may use")
+                .check(classes);
+    }
+
+    @Test
+    void theTopologyKnowsNoRuntimeAndNoLabService() {
+        noClasses().that().resideInAPackage("dev.tclab.lab.topology..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.tclab.lab", "dev.tclab.lab.runtime..",
+                        "dev.tclab.lab.docker..", "dev.tclab.lab.kubernetes..", "dev.tclab.lab.uml..")
+                .because("a lab.yml's model is read by lessons and runtimes alike; it runs nothing")
+                .check(classes);
+    }
+
+    @Test
+    void theRuntimePortKnowsNoAdapterAndNoLabService() {
+        noClasses().that().resideInAPackage("dev.tclab.lab.runtime..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.tclab.lab", "dev.tclab.lab.docker..",
+                        "dev.tclab.lab.kubernetes..", "dev.tclab.lab.uml..")
+                .because("lab.runtime is the port and what every runtime shares; the adapters plug into it")
+                .check(classes);
+    }
+
+    @Test
+    void runtimeAdaptersReachOnlyThePortAndTheTopology() {
+        noClasses().that().resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.kubernetes..",
+                        "dev.tclab.lab.uml..")
+                .should().dependOnClassesThat().resideInAPackage("dev.tclab.lab")
+                .because("a runtime is its adapter and nothing else: the lab service is above the port")
+                .check(classes);
+        noClasses().that().resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.uml..")
+                .should().dependOnClassesThat().resideInAPackage("dev.tclab.lab.kubernetes..")
+                .check(classes);
+        noClasses().that().resideInAPackage("dev.tclab.lab.kubernetes..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.uml..")
+                .because("User-Mode Linux runs on the Docker engine and shares its calls; Kubernetes shares none")
+                .check(classes);
+    }
 }

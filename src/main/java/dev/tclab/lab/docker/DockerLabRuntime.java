@@ -1,12 +1,12 @@
 package dev.tclab.lab.docker;
 
-import dev.tclab.common.WorkerThreads;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.core.DockerClientConfig;
+import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.runtime.CommandSequence;
 import dev.tclab.lab.runtime.EngineStatus;
@@ -14,16 +14,17 @@ import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.KernelProbe;
-import dev.tclab.lab.runtime.LabExpiry;
-import dev.tclab.lab.runtime.LabProgressListener;
 import dev.tclab.lab.runtime.LabProgressListener.Stage;
-import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.lab.runtime.LabProgressListener;
 import dev.tclab.lab.runtime.LabScripts;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabStartException;
+import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.runtime.NodeStatus;
+import dev.tclab.lab.runtime.ParallelCalls;
 import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.runtime.StreamListener;
 import dev.tclab.lab.topology.Topology;
 import io.smallrye.common.annotation.Identifier;
@@ -32,7 +33,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -62,6 +62,7 @@ public class DockerLabRuntime implements RuntimeAdapter {
     private final ExecutorService pool = Executors.newCachedThreadPool(WorkerThreads.named("tclab-docker"));
     private final SidecarAgents agents;
     private final EngineCalls calls;
+    private final ParallelCalls parallel;
 
     public DockerLabRuntime(DockerClient docker, DockerClientConfig clientConfig, TclabConfig config) {
         this.docker = docker;
@@ -74,6 +75,18 @@ public class DockerLabRuntime implements RuntimeAdapter {
         this.startTimeout = config.lab().startTimeout();
         this.agents = new SidecarAgents(docker);
         this.calls = new EngineCalls(docker, endpoint);
+        this.parallel = new ParallelCalls(pool, startTimeout, new ParallelCalls.EngineFailures() {
+            @Override
+            public LabStartException refused(RuntimeException e) {
+                return e instanceof DockerException de
+                        ? new LabStartException("the Docker engine refused: " + de.getMessage().trim(), de) : null;
+            }
+
+            @Override
+            public EngineUnavailableException unavailable(RuntimeException e) {
+                return calls.unavailable(e);
+            }
+        });
     }
 
     @Override
@@ -103,7 +116,7 @@ public class DockerLabRuntime implements RuntimeAdapter {
             Map<String, Long> pids = new java.util.HashMap<>();
             List<Future<NodeContainers.Started>> nodesStarting = creations.stream().map(pool::submit).toList();
             try {
-                for (NodeContainers.Started started : await(nodesStarting, deadline)) {
+                for (NodeContainers.Started started : parallel.await(nodesStarting, deadline)) {
                     pids.put(started.node(), started.pid());
                 }
             } finally {
@@ -112,17 +125,17 @@ public class DockerLabRuntime implements RuntimeAdapter {
                 sidecarsStarting = sidecarsOf(nodesStarting);
             }
             progress.onStage(Stage.WIRING, topology.links().size() + " links");
-            wiring.connect(topology.links(), pids, remaining(deadline));
+            wiring.connect(topology.links(), pids, ParallelCalls.remaining(deadline));
             progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
             List<Callable<Void>> setups = new ArrayList<>();
             for (Topology.Node node : topology.nodes().values()) {
                 setups.add(() -> {
-                    configure(spec.labId(), node, topology.interfacesOf(node.name()), remaining(deadline));
+                    configure(spec.labId(), node, topology.interfacesOf(node.name()), ParallelCalls.remaining(deadline));
                     return null;
                 });
             }
-            all(setups, deadline);
-            await(sidecarsStarting, deadline);
+            parallel.all(setups, deadline);
+            parallel.await(sidecarsStarting, deadline);
             progress.onStage(Stage.READY, "");
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
             // A sidecar still being created would outlive the removal below.
@@ -202,10 +215,10 @@ public class DockerLabRuntime implements RuntimeAdapter {
             List<Container> found = docker.listContainersCmd().withShowAll(true)
                     .withLabelFilter(Labels.labOf(instance, labId)).exec();
             Map<String, String> sidecarStates = new java.util.HashMap<>();
-            found.stream().filter(c -> Labels.ROLE_SIDECAR.equals(c.getLabels().get(Labels.ROLE)))
-                    .forEach(c -> sidecarStates.put(c.getLabels().get(Labels.NODE), c.getState()));
-            return found.stream().filter(c -> Labels.ROLE_NODE.equals(c.getLabels().get(Labels.ROLE))).map(c -> {
-                String node = c.getLabels().get(Labels.NODE);
+            found.stream().filter(c -> Labels.ROLE_SIDECAR.equals(c.getLabels().get(LabelKeys.ROLE)))
+                    .forEach(c -> sidecarStates.put(c.getLabels().get(LabelKeys.NODE), c.getState()));
+            return found.stream().filter(c -> LabelKeys.ROLE_NODE.equals(c.getLabels().get(LabelKeys.ROLE))).map(c -> {
+                String node = c.getLabels().get(LabelKeys.NODE);
                 String sidecar = sidecarStates.getOrDefault(node, "gone");
                 boolean running = "running".equals(c.getState());
                 if (running && !"running".equals(sidecar)) {
@@ -281,57 +294,8 @@ public class DockerLabRuntime implements RuntimeAdapter {
         pool.shutdownNow();
     }
 
-    /** Runs the tasks in parallel and waits for all; the first failure (after all finished) is thrown. */
-    private <T> List<T> all(List<Callable<T>> tasks, long deadline) throws LabStartException, EngineUnavailableException {
-        return await(tasks.stream().map(pool::submit).toList(), deadline);
-    }
-
-    /** Waits for all the tasks; the first failure (after all finished) is thrown. */
-    private <T> List<T> await(List<Future<T>> futures, long deadline) throws LabStartException, EngineUnavailableException {
-        List<T> results = new ArrayList<>();
-        Exception first = null;
-        for (Future<T> future : futures) {
-            try {
-                results.add(future.get(Math.max(1, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS));
-            } catch (ExecutionException e) {
-                first = first == null ? (Exception) e.getCause() : first;
-            } catch (java.util.concurrent.TimeoutException e) {
-                future.cancel(true);
-                first = first == null ? new LabStartException("the lab did not become ready within " + startTimeout.toSeconds() + " s") : first;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new LabStartException("interrupted while starting", e);
-            }
-        }
-        if (first instanceof LabStartException lse) {
-            throw lse;
-        }
-        if (first instanceof EngineUnavailableException eue) {
-            throw eue;
-        }
-        if (first instanceof DockerException de) {
-            throw new LabStartException("the Docker engine refused: " + de.getMessage().trim(), de);
-        }
-        if (first != null) {
-            throw toEngineUnavailable((RuntimeException) first);
-        }
-        return results;
-    }
-
-    private Duration remaining(long deadline) {
-        return Duration.ofNanos(Math.max(Duration.ofSeconds(1).toNanos(), deadline - System.nanoTime()));
-    }
-
     /** A call to the engine: Docker's own API errors pass through; failing to reach the engine becomes a checked error. */
     private <T> T engineCall(Callable<T> call) throws EngineUnavailableException {
         return calls.call(call);
-    }
-
-    private EngineUnavailableException toEngineUnavailable(RuntimeException e) {
-        return calls.unavailable(e);
-    }
-
-    private static String describe(Throwable e) {
-        return EngineCalls.describe(e);
     }
 }

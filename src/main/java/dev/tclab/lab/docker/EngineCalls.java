@@ -7,6 +7,8 @@ import com.github.dockerjava.api.model.Container;
 import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.LabExpiry;
+import dev.tclab.lab.runtime.LabelKeys;
+import dev.tclab.lab.runtime.RootCause;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
@@ -35,7 +37,7 @@ public final class EngineCalls {
             docker.pingCmd().exec();
             return EngineStatus.up(docker.versionCmd().exec().getVersion(), endpoint);
         } catch (RuntimeException e) {
-            return EngineStatus.down(endpoint, describe(e));
+            return EngineStatus.down(endpoint, RootCause.describe(e));
         }
     }
 
@@ -55,7 +57,7 @@ public final class EngineCalls {
         return call(() -> {
             Set<String> labs = new HashSet<>();
             for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(labels).exec()) {
-                String lab = c.getLabels().get(Labels.LAB);
+                String lab = c.getLabels().get(LabelKeys.LAB);
                 if (lab != null) {
                     labs.add(lab);
                 }
@@ -70,9 +72,9 @@ public final class EngineCalls {
         return call(() -> {
             Set<String> expired = new HashSet<>();
             for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(labels).exec()) {
-                if (LabExpiry.passed(c.getLabels().get(Labels.EXPIRES), now)) {
+                if (LabExpiry.passed(c.getLabels().get(LabelKeys.EXPIRES), now)) {
                     remover.accept(c.getId());
-                    expired.add(c.getLabels().get(Labels.LAB));
+                    expired.add(c.getLabels().get(LabelKeys.LAB));
                 }
             }
             return expired;
@@ -102,16 +104,6 @@ public final class EngineCalls {
     }
 
     public EngineUnavailableException unavailable(RuntimeException e) {
-        return new EngineUnavailableException("cannot reach the Docker engine at " + endpoint + ": " + describe(e), e);
-    }
-
-    /** The innermost cause's message: what an operator can act on. */
-    public static String describe(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return message.trim();
+        return new EngineUnavailableException("cannot reach the Docker engine at " + endpoint + ": " + RootCause.describe(e), e);
     }
 }

@@ -1,29 +1,32 @@
 package dev.tclab.lab.docker;
 
+import static dev.tclab.lab.runtime.LabelKeys.APP;
+import static dev.tclab.lab.runtime.LabelKeys.EXPIRES;
+import static dev.tclab.lab.runtime.LabelKeys.INSTANCE;
+import static dev.tclab.lab.runtime.LabelKeys.LAB;
+import static dev.tclab.lab.runtime.LabelKeys.LESSON;
+import static dev.tclab.lab.runtime.LabelKeys.NODE;
+import static dev.tclab.lab.runtime.LabelKeys.OWNER;
+import static dev.tclab.lab.runtime.LabelKeys.ROLE;
+import static dev.tclab.lab.runtime.LabelKeys.ROLE_NODE;
+
 import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.runtime.LabelKeys;
 import java.time.Instant;
 import java.util.Map;
 
-/** The labels on every container tclab creates, so that its containers can always be found and reaped. */
+/**
+ * The labels on every container tclab creates, so that its containers can always be found and reaped: the keys every
+ * runtime uses ({@link LabelKeys}) and the Docker runtime's own.
+ */
 public final class Labels {
 
-    public static final String APP = "tclab.app";
-    public static final String INSTANCE = "tclab.instance";
-    public static final String LAB = "tclab.lab";
-    public static final String OWNER = "tclab.owner";
-    public static final String LESSON = "tclab.lesson";
-    public static final String NODE = "tclab.node";
-    public static final String ROLE = "tclab.role";
-    /** When a node container is an orphan for sure, in epoch seconds: no live app keeps a lab that long. */
-    public static final String EXPIRES = "tclab.expires";
     /** On a sidecar whose main process is the agent ({@link SidecarAgent}); sidecars made before it have none. */
     public static final String AGENT = "tclab.agent";
     public static final String AGENT_VERSION = "1";
 
-    public static final String ROLE_NODE = "node";
     /** A node's measurement sidecar: labelled with its lab and node like the node itself. */
     public static final String ROLE_SIDECAR = "sidecar";
-    public static final String ROLE_WIRING = "wiring";
     public static final String ROLE_PROBE = "probe";
     /** A User-Mode Linux lab: one container whose kernel holds every node (the nodes are in NODES). */
     public static final String ROLE_UML = "uml";

@@ -8,6 +8,7 @@ import com.github.dockerjava.api.model.HostConfig;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabScripts;
 import dev.tclab.lab.runtime.LabStartException;
+import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.topology.Topology;
 import java.time.Duration;
 import java.util.Collection;
@@ -119,7 +120,7 @@ final class Wiring {
                 .withPidsLimit(64L)
                 .withInit(true);
         try {
-            docker.createContainerCmd(image).withName(name).withLabels(Labels.service(instance, Labels.ROLE_WIRING))
+            docker.createContainerCmd(image).withName(name).withLabels(Labels.service(instance, LabelKeys.ROLE_WIRING))
                     .withCmd("sleep", "infinity").withHostConfig(host).exec();
         } catch (ConflictException e) {
             // Created concurrently by another app thread; start it below either way.

@@ -1,6 +1,18 @@
 package dev.tclab.lab.kubernetes;
 
+import static dev.tclab.lab.runtime.LabelKeys.APP;
+import static dev.tclab.lab.runtime.LabelKeys.EXPIRES;
+import static dev.tclab.lab.runtime.LabelKeys.INSTANCE;
+import static dev.tclab.lab.runtime.LabelKeys.LAB;
+import static dev.tclab.lab.runtime.LabelKeys.LESSON;
+import static dev.tclab.lab.runtime.LabelKeys.NODE;
+import static dev.tclab.lab.runtime.LabelKeys.OWNER;
+import static dev.tclab.lab.runtime.LabelKeys.ROLE;
+import static dev.tclab.lab.runtime.LabelKeys.ROLE_NODE;
+import static dev.tclab.lab.runtime.LabelKeys.ROLE_WIRING;
+
 import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.runtime.LabelKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -10,23 +22,10 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The labels on every pod tclab creates, with the same keys as the Docker runtime's container labels, so that its
- * pods can always be found and reaped by label, and the node labels the kernel probe publishes.
+ * The labels on every pod tclab creates, with the keys every runtime uses ({@link LabelKeys}), so that its pods can
+ * always be found and reaped by label, and the node labels the kernel probe publishes.
  */
 final class KubeLabels {
-
-    static final String APP = "tclab.app";
-    static final String INSTANCE = "tclab.instance";
-    static final String LAB = "tclab.lab";
-    static final String OWNER = "tclab.owner";
-    static final String LESSON = "tclab.lesson";
-    static final String NODE = "tclab.node";
-    static final String ROLE = "tclab.role";
-    /** When a lab pod is an orphan for sure, in epoch seconds: no live app keeps a lab that long. */
-    static final String EXPIRES = "tclab.expires";
-
-    static final String ROLE_NODE = "node";
-    static final String ROLE_WIRING = "wiring";
 
     /** Prefix of the node labels that say which kernel features a cluster node has ({@code tclab.dev/qdisc-cake}). */
     static final String FEATURE_PREFIX = "tclab.dev/";

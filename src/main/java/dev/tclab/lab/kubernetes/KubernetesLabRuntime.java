@@ -1,5 +1,6 @@
 package dev.tclab.lab.kubernetes;
 
+import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.runtime.EngineUnavailableException;
@@ -7,19 +8,21 @@ import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.KernelProbe;
 import dev.tclab.lab.runtime.LabExpiry;
-import dev.tclab.lab.runtime.LabProgressListener;
 import dev.tclab.lab.runtime.LabProgressListener.Stage;
-import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.lab.runtime.LabProgressListener;
 import dev.tclab.lab.runtime.LabScripts;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabStartException;
+import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.runtime.NodeStatus;
+import dev.tclab.lab.runtime.ParallelCalls;
 import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.lab.runtime.RootCause;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.runtime.StreamListener;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.lab.topology.TopologySource;
-import dev.tclab.common.WorkerThreads;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -38,12 +41,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Labs as pods on a Kubernetes cluster (chosen by {@code tclab.runtime=kubernetes}). Each lab node is a hardened pod
@@ -69,6 +68,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
     private final Duration startTimeout;
     private final LabObjects objects;
     private final ExecutorService pool = Executors.newCachedThreadPool(WorkerThreads.named("tclab-kubernetes"));
+    private final ParallelCalls parallel;
     private volatile boolean isolated;
 
     public KubernetesLabRuntime(KubernetesClient client, TclabConfig config, TopologySource topologies) {
@@ -79,6 +79,18 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         this.helperName = config.kubernetes().helperName();
         this.startTimeout = config.lab().startTimeout();
         this.objects = new LabObjects(config);
+        this.parallel = new ParallelCalls(pool, startTimeout, new ParallelCalls.EngineFailures() {
+            @Override
+            public LabStartException refused(RuntimeException e) {
+                return e instanceof KubernetesClientException ke && ke.getCode() > 0
+                        ? new LabStartException("the Kubernetes API server refused: " + RootCause.describe(ke), ke) : null;
+            }
+
+            @Override
+            public EngineUnavailableException unavailable(RuntimeException e) {
+                return KubernetesLabRuntime.this.unavailable(e);
+            }
+        });
     }
 
     @Override
@@ -87,7 +99,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         try {
             return EngineStatus.up("Kubernetes " + client.getKubernetesVersion().getGitVersion(), endpoint);
         } catch (RuntimeException e) {
-            return EngineStatus.down(endpoint, describe(e));
+            return EngineStatus.down(endpoint, RootCause.describe(e));
         }
     }
 
@@ -121,16 +133,16 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
             List<Callable<Void>> setups = new ArrayList<>();
             for (Topology.Node node : topology.nodes().values()) {
                 setups.add(() -> {
-                    configure(spec.labId(), node, topology.interfacesOf(node.name()), remaining(deadline));
+                    configure(spec.labId(), node, topology.interfacesOf(node.name()), ParallelCalls.remaining(deadline));
                     return null;
                 });
             }
-            all(setups, deadline);
+            parallel.all(setups, deadline);
             progress.onStage(Stage.READY, "");
         } catch (KubernetesClientException e) {
             removeQuietly(spec.labId());
             // The API server answered with a refusal: a Pod Security level that forbids NET_ADMIN, a quota, RBAC.
-            throw new LabStartException("the Kubernetes API server refused: " + describe(e), e);
+            throw new LabStartException("the Kubernetes API server refused: " + RootCause.describe(e), e);
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
             removeQuietly(spec.labId());
             throw e;
@@ -193,7 +205,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
             detaches.add(() -> {
                 ExecResult result = KubeExec.run(client, namespace, pod.getMetadata().getName(),
                         LabObjects.SIDECAR_CONTAINER, List.of("sh", "-c", WiringScript.DETACH_CLUSTER_INTERFACE),
-                        remaining(deadline));
+                        ParallelCalls.remaining(deadline));
                 if (!result.ok()) {
                     throw new LabStartException("cutting node " + nodeOf(pod) + " off the cluster network failed: "
                             + (result.stderr() + result.stdout()).trim());
@@ -201,7 +213,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
                 return null;
             });
         }
-        all(detaches, deadline);
+        parallel.all(detaches, deadline);
         if (topology.links().isEmpty()) {
             return;
         }
@@ -217,7 +229,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         Map<String, String> podUids = new LinkedHashMap<>();
         pods.forEach(p -> podUids.put(nodeOf(p), p.getMetadata().getUid()));
         ExecResult result = call(() -> KubeExec.run(client, namespace, helper, WiringScript.CONTAINER,
-                List.of("sh", "-c", WiringScript.links(topology.links(), podUids)), remaining(deadline)));
+                List.of("sh", "-c", WiringScript.links(topology.links(), podUids)), ParallelCalls.remaining(deadline)));
         if (!result.ok()) {
             throw new LabStartException("wiring the links failed: " + (result.stderr() + result.stdout()).trim()
                     + " (pods " + podUids + ")");
@@ -316,7 +328,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         String name = LabObjects.podName(labId, node);
         Pod pod = call(() -> client.pods().inNamespace(namespace).withName(name).get());
         if (pod == null || pod.getMetadata().getLabels() == null
-                || !KubeLabels.value(instance).equals(pod.getMetadata().getLabels().get(KubeLabels.INSTANCE))
+                || !KubeLabels.value(instance).equals(pod.getMetadata().getLabels().get(LabelKeys.INSTANCE))
                 || !"Running".equals(phase(pod))) {
             throw new NodeNotFoundException(labId, node);
         }
@@ -328,7 +340,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         List<Pod> pods = call(() -> client.pods().inNamespace(namespace)
                 .withLabels(KubeLabels.instance(instance)).list().getItems());
         Set<String> labs = new HashSet<>();
-        pods.forEach(p -> labs.add(p.getMetadata().getLabels().get(KubeLabels.LAB)));
+        pods.forEach(p -> labs.add(p.getMetadata().getLabels().get(LabelKeys.LAB)));
         return labs;
     }
 
@@ -342,10 +354,10 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
                 .withLabels(KubeLabels.allLabPods()).list().getItems());
         Set<String> expired = new HashSet<>();
         for (Pod pod : pods) {
-            if (LabExpiry.passed(pod.getMetadata().getLabels().get(KubeLabels.EXPIRES), now)) {
+            if (LabExpiry.passed(pod.getMetadata().getLabels().get(LabelKeys.EXPIRES), now)) {
                 call(() -> client.pods().inNamespace(namespace).withName(pod.getMetadata().getName())
                         .withGracePeriod(0).delete());
-                expired.add(pod.getMetadata().getLabels().get(KubeLabels.LAB));
+                expired.add(pod.getMetadata().getLabels().get(LabelKeys.LAB));
             }
         }
         return expired;
@@ -401,7 +413,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
     }
 
     private static String nodeOf(Pod pod) {
-        return pod.getMetadata().getLabels().getOrDefault(KubeLabels.NODE, pod.getMetadata().getName());
+        return pod.getMetadata().getLabels().getOrDefault(LabelKeys.NODE, pod.getMetadata().getName());
     }
 
     /** running, waiting (reason), terminated (reason), or gone. */
@@ -444,44 +456,6 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         return null;
     }
 
-    private <T> List<T> all(List<Callable<T>> tasks, long deadline) throws LabStartException, EngineUnavailableException {
-        List<Future<T>> futures = tasks.stream().map(pool::submit).toList();
-        List<T> results = new ArrayList<>();
-        Exception first = null;
-        for (Future<T> future : futures) {
-            try {
-                results.add(future.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
-            } catch (ExecutionException e) {
-                first = first == null ? (Exception) e.getCause() : first;
-            } catch (TimeoutException e) {
-                future.cancel(true);
-                first = first == null
-                        ? new LabStartException("the lab did not become ready within " + startTimeout.toSeconds() + " s")
-                        : first;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new LabStartException("interrupted while starting", e);
-            }
-        }
-        if (first instanceof LabStartException lse) {
-            throw lse;
-        }
-        if (first instanceof EngineUnavailableException eue) {
-            throw eue;
-        }
-        if (first instanceof KubernetesClientException ke && ke.getCode() > 0) {
-            throw new LabStartException("the Kubernetes API server refused: " + describe(ke), ke);
-        }
-        if (first != null) {
-            throw unavailable((RuntimeException) first);
-        }
-        return results;
-    }
-
-    private static Duration remaining(long deadline) {
-        return Duration.ofNanos(Math.max(Duration.ofSeconds(1).toNanos(), deadline - System.nanoTime()));
-    }
-
     private static void sleep(Duration duration) throws LabStartException {
         try {
             Thread.sleep(duration.toMillis());
@@ -509,15 +483,6 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
 
     private EngineUnavailableException unavailable(RuntimeException e) {
         return new EngineUnavailableException("cannot reach the Kubernetes API server at " + client.getMasterUrl()
-                + ": " + describe(e), e);
-    }
-
-    private static String describe(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return message.trim();
+                + ": " + RootCause.describe(e), e);
     }
 }

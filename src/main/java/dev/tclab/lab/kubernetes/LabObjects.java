@@ -3,6 +3,7 @@ package dev.tclab.lab.kubernetes;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.runtime.LabExpiry;
 import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.topology.Topology;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
@@ -89,7 +90,7 @@ final class LabObjects {
                 .map(e -> new Sysctl(e.getKey(), e.getValue())).toList();
         return new PodBuilder()
                 .withNewMetadata().withName(podName(spec.labId(), node.name())).withNamespace(namespace)
-                    .withLabels(labels).withAnnotations(Map.of(KubeLabels.OWNER, spec.owner())).endMetadata()
+                    .withLabels(labels).withAnnotations(Map.of(LabelKeys.OWNER, spec.owner())).endMetadata()
                 .withNewSpec()
                     .withHostname(node.name())
                     .withRestartPolicy("Never")
@@ -178,7 +179,7 @@ final class LabObjects {
     /** Required pod affinity to the lab's anchor pod, on the same cluster node (hostname topology). */
     private Affinity sameNodeAs(String labId, String anchor) {
         Map<String, String> anchorLabels = new TreeMap<>(KubeLabels.labOf(instance, labId));
-        anchorLabels.put(KubeLabels.NODE, anchor);
+        anchorLabels.put(LabelKeys.NODE, anchor);
         return new AffinityBuilder().withNewPodAffinity()
                 .addNewRequiredDuringSchedulingIgnoredDuringExecution()
                     .withNewLabelSelector().withMatchLabels(anchorLabels).endLabelSelector()
@@ -236,10 +237,10 @@ final class LabObjects {
     NetworkPolicy isolation() {
         return new NetworkPolicyBuilder()
                 .withNewMetadata().withName(NETWORK_POLICY).withNamespace(namespace)
-                    .withLabels(Map.of(KubeLabels.APP, "tclab")).endMetadata()
+                    .withLabels(Map.of(LabelKeys.APP, "tclab")).endMetadata()
                 .withNewSpec()
-                    .withNewPodSelector().withMatchLabels(Map.of(KubeLabels.APP, "tclab", KubeLabels.ROLE,
-                            KubeLabels.ROLE_NODE)).endPodSelector()
+                    .withNewPodSelector().withMatchLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.ROLE,
+                            LabelKeys.ROLE_NODE)).endPodSelector()
                     .withPolicyTypes("Ingress", "Egress")
                 .endSpec()
                 .build();

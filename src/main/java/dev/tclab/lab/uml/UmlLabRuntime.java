@@ -7,29 +7,30 @@ import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.core.DockerClientConfig;
+import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.docker.EngineCalls;
+import dev.tclab.lab.docker.Labels;
+import dev.tclab.lab.docker.NodeContainers;
+import dev.tclab.lab.docker.SidecarAgent;
 import dev.tclab.lab.runtime.CommandSequence;
 import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.KernelProbe;
-import dev.tclab.lab.runtime.LabProgressListener;
 import dev.tclab.lab.runtime.LabProgressListener.Stage;
-import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.lab.runtime.LabProgressListener;
 import dev.tclab.lab.runtime.LabScripts;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabStartException;
+import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.runtime.NodeStatus;
 import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.runtime.StreamListener;
 import dev.tclab.lab.topology.Topology;
-import dev.tclab.common.WorkerThreads;
-import dev.tclab.lab.docker.EngineCalls;
-import dev.tclab.lab.docker.Labels;
-import dev.tclab.lab.docker.NodeContainers;
-import dev.tclab.lab.docker.SidecarAgent;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -385,7 +386,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
 
     private static Map<String, String> withRole(Map<String, String> labels) {
         Map<String, String> filter = new HashMap<>(labels);
-        filter.put(Labels.ROLE, Labels.ROLE_UML);
+        filter.put(LabelKeys.ROLE, Labels.ROLE_UML);
         return filter;
     }
 

@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.HostConfig;
-import dev.tclab.lab.runtime.KernelChoice;
-import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.LabRuntimeContract;
+import dev.tclab.lab.runtime.KernelChoice;
+import dev.tclab.lab.runtime.LabelKeys;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ClientProxy;
@@ -51,10 +52,10 @@ class DockerLabRuntimeContractIT extends LabRuntimeContract {
     @Override
     protected void plantExpiredLab(String labId) {
         String expired = Long.toString(Instant.now().minusSeconds(60).getEpochSecond());
-        for (String role : new String[] {Labels.ROLE_NODE, Labels.ROLE_SIDECAR}) {
+        for (String role : new String[] {LabelKeys.ROLE_NODE, Labels.ROLE_SIDECAR}) {
             String id = docker.createContainerCmd("tclab/lab-node:1").withCmd("sleep", "600")
-                    .withLabels(Map.of(Labels.APP, "tclab", Labels.INSTANCE, "tclab-gone", Labels.ROLE, role,
-                            Labels.LAB, labId, Labels.EXPIRES, expired))
+                    .withLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.INSTANCE, "tclab-gone", LabelKeys.ROLE, role,
+                            LabelKeys.LAB, labId, LabelKeys.EXPIRES, expired))
                     .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none"))
                     .exec().getId();
             docker.startContainerCmd(id).exec();
@@ -63,13 +64,13 @@ class DockerLabRuntimeContractIT extends LabRuntimeContract {
 
     @Override
     protected boolean leftOnEngine(String labId) {
-        return !docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.LAB, labId)).exec().isEmpty();
+        return !docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(LabelKeys.LAB, labId)).exec().isEmpty();
     }
 
     @Override
     protected Instant expiryOf(String labId) {
         return Instant.ofEpochSecond(Long.parseLong(docker.listContainersCmd()
-                .withLabelFilter(Map.of(Labels.LAB, labId, Labels.ROLE, Labels.ROLE_NODE)).exec().get(0)
-                .getLabels().get(Labels.EXPIRES)));
+                .withLabelFilter(Map.of(LabelKeys.LAB, labId, LabelKeys.ROLE, LabelKeys.ROLE_NODE)).exec().get(0)
+                .getLabels().get(LabelKeys.EXPIRES)));
     }
 }

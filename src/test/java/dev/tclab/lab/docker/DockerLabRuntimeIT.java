@@ -8,16 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
+import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.LabProgressListener;
-import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.TestTopologies;
+import dev.tclab.lab.runtime.LabelKeys;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -84,22 +85,22 @@ class DockerLabRuntimeIT {
     private String ghostLab() {
         String ghost = "t" + UUID.randomUUID().toString().substring(0, 8);
         String ghostContainer = docker.createContainerCmd("tclab/lab-node:1").withCmd("sleep", "600")
-                .withLabels(Map.of(Labels.APP, "tclab", Labels.INSTANCE, "tclab-gone", Labels.ROLE, Labels.ROLE_NODE,
-                        Labels.LAB, ghost, Labels.EXPIRES, Long.toString(Instant.now().minusSeconds(60).getEpochSecond())))
+                .withLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.INSTANCE, "tclab-gone", LabelKeys.ROLE, LabelKeys.ROLE_NODE,
+                        LabelKeys.LAB, ghost, LabelKeys.EXPIRES, Long.toString(Instant.now().minusSeconds(60).getEpochSecond())))
                 .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode("none"))
                 .exec().getId();
         docker.startContainerCmd(ghostContainer).exec();
         // Its measurement sidecar, left behind as well.
         docker.createContainerCmd("tclab/lab-node:1").withCmd("sleep", "600")
-                .withLabels(Map.of(Labels.APP, "tclab", Labels.INSTANCE, "tclab-gone", Labels.ROLE, Labels.ROLE_SIDECAR,
-                        Labels.LAB, ghost, Labels.EXPIRES, Long.toString(Instant.now().minusSeconds(60).getEpochSecond())))
+                .withLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.INSTANCE, "tclab-gone", LabelKeys.ROLE, Labels.ROLE_SIDECAR,
+                        LabelKeys.LAB, ghost, LabelKeys.EXPIRES, Long.toString(Instant.now().minusSeconds(60).getEpochSecond())))
                 .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode("none"))
                 .exec();
         return ghost;
     }
 
     private List<Container> containersOf(String lab) {
-        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.LAB, lab)).exec();
+        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(LabelKeys.LAB, lab)).exec();
     }
 
     @Test
@@ -109,8 +110,8 @@ class DockerLabRuntimeIT {
         assertThat(runtime.removeExpiredLabs(Instant.now())).contains(ghost).doesNotContain(fresh);
         assertThat(containersOf(ghost)).isEmpty();
         assertTrue(sh(fresh, "client", "ping -c 1 -W 2 10.0.0.2").ok(), "the fresh lab is untouched");
-        String expires = docker.listContainersCmd().withLabelFilter(Map.of(Labels.LAB, fresh)).exec().get(0)
-                .getLabels().get(Labels.EXPIRES);
+        String expires = docker.listContainersCmd().withLabelFilter(Map.of(LabelKeys.LAB, fresh)).exec().get(0)
+                .getLabels().get(LabelKeys.EXPIRES);
         assertThat(Instant.ofEpochSecond(Long.parseLong(expires))).as("max lifetime (4 h) and grace")
                 .isBetween(Instant.now().plus(Duration.ofHours(4)), Instant.now().plus(Duration.ofHours(4).plusMinutes(11)));
     }
@@ -193,7 +194,7 @@ class DockerLabRuntimeIT {
         assertThat(out.stderr()).contains("Network is unreachable");
 
         List<Container> nodes = containersOf(lab).stream()
-                .filter(c -> Labels.ROLE_NODE.equals(c.getLabels().get(Labels.ROLE))).toList();
+                .filter(c -> LabelKeys.ROLE_NODE.equals(c.getLabels().get(LabelKeys.ROLE))).toList();
         assertThat(nodes).hasSize(2);
         for (Container c : nodes) {
             InspectContainerResponse inspect = docker.inspectContainerCmd(c.getId()).exec();

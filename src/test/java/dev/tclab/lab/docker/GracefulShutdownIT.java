@@ -11,6 +11,7 @@ import com.github.dockerjava.core.DockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import dev.tclab.lab.PackagedApp;
+import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.web.TestSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -106,7 +107,7 @@ class GracefulShutdownIT {
     }
 
     private List<String> roles() {
-        return containersOfInstance().stream().map(c -> c.getLabels().get(Labels.ROLE)).toList();
+        return containersOfInstance().stream().map(c -> c.getLabels().get(LabelKeys.ROLE)).toList();
     }
 
     private List<Container> containersOfInstance() {

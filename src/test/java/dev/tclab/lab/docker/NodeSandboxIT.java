@@ -8,11 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
-import dev.tclab.lab.runtime.ExecResult;
-import dev.tclab.lab.runtime.RuntimeAdapter;
-import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.runtime.NodeStatus;
 import dev.tclab.lab.TestTopologies;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.runtime.LabelKeys;
+import dev.tclab.lab.runtime.NodeStatus;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -212,8 +213,8 @@ class NodeSandboxIT {
     void shouldMeasureFromAHardenedSidecarThatSharesOnlyTheNodesNetwork() throws Exception {
         List<Container> all = containersOfLab();
         assertThat(all).hasSize(4);
-        for (Container node : all.stream().filter(c -> Labels.ROLE_NODE.equals(c.getLabels().get(Labels.ROLE))).toList()) {
-            String name = node.getLabels().get(Labels.NODE);
+        for (Container node : all.stream().filter(c -> LabelKeys.ROLE_NODE.equals(c.getLabels().get(LabelKeys.ROLE))).toList()) {
+            String name = node.getLabels().get(LabelKeys.NODE);
             InspectContainerResponse sidecar = docker.inspectContainerCmd(NodeContainers.sidecarName(lab, name)).exec();
             var host = sidecar.getHostConfig();
             assertEquals("container:" + node.getId(), host.getNetworkMode());
@@ -225,10 +226,10 @@ class NodeSandboxIT {
             assertThat(host.getSecurityOpts()).contains("no-new-privileges");
             assertThat(host.getMemory()).isEqualTo(64 * MIB);
             assertThat(host.getPidsLimit()).isEqualTo(32L);
-            assertThat(sidecar.getConfig().getLabels()).containsEntry(Labels.ROLE, Labels.ROLE_SIDECAR)
-                    .containsEntry(Labels.LAB, lab).containsEntry(Labels.NODE, name)
-                    .containsEntry(Labels.INSTANCE, node.getLabels().get(Labels.INSTANCE))
-                    .containsEntry(Labels.EXPIRES, node.getLabels().get(Labels.EXPIRES));
+            assertThat(sidecar.getConfig().getLabels()).containsEntry(LabelKeys.ROLE, Labels.ROLE_SIDECAR)
+                    .containsEntry(LabelKeys.LAB, lab).containsEntry(LabelKeys.NODE, name)
+                    .containsEntry(LabelKeys.INSTANCE, node.getLabels().get(LabelKeys.INSTANCE))
+                    .containsEntry(LabelKeys.EXPIRES, node.getLabels().get(LabelKeys.EXPIRES));
         }
 
         String sleepers = "ps -eo args | grep -c '^sleep 30[0]'";
@@ -253,6 +254,6 @@ class NodeSandboxIT {
     }
 
     private List<Container> containersOfLab() {
-        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.LAB, lab)).exec();
+        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(LabelKeys.LAB, lab)).exec();
     }
 }

@@ -1,7 +1,8 @@
 package dev.tclab.lab.kubernetes;
 
-import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.LabRuntimeContract;
+import dev.tclab.lab.runtime.LabelKeys;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;
 import java.util.Map;
@@ -42,9 +43,9 @@ class KubernetesLabRuntimeContractTest extends LabRuntimeContract {
 
     @Override
     protected void plantExpiredLab(String labId) {
-        var labels = Map.of(KubeLabels.APP, "tclab", KubeLabels.INSTANCE, "tclab-gone", KubeLabels.ROLE,
-                KubeLabels.ROLE_NODE, KubeLabels.LAB, labId, KubeLabels.NODE, "client",
-                KubeLabels.EXPIRES, Long.toString(Instant.now().minusSeconds(60).getEpochSecond()));
+        var labels = Map.of(LabelKeys.APP, "tclab", LabelKeys.INSTANCE, "tclab-gone", LabelKeys.ROLE,
+                LabelKeys.ROLE_NODE, LabelKeys.LAB, labId, LabelKeys.NODE, "client",
+                LabelKeys.EXPIRES, Long.toString(Instant.now().minusSeconds(60).getEpochSecond()));
         cluster.client.pods().inNamespace(NAMESPACE).resource(new PodBuilder().withNewMetadata()
                 .withName("tclab-" + labId + "-client").withLabels(labels).endMetadata()
                 .withNewSpec().addNewContainer().withName("node").withImage("tclab/lab-node:1").endContainer()
@@ -53,13 +54,13 @@ class KubernetesLabRuntimeContractTest extends LabRuntimeContract {
 
     @Override
     protected boolean leftOnEngine(String labId) {
-        return !cluster.client.pods().inNamespace(NAMESPACE).withLabel(KubeLabels.LAB, labId).list().getItems().isEmpty();
+        return !cluster.client.pods().inNamespace(NAMESPACE).withLabel(LabelKeys.LAB, labId).list().getItems().isEmpty();
     }
 
     @Override
     protected Instant expiryOf(String labId) {
         return Instant.ofEpochSecond(Long.parseLong(cluster.client.pods().inNamespace(NAMESPACE)
-                .withLabel(KubeLabels.LAB, labId).list().getItems().get(0).getMetadata().getLabels()
-                .get(KubeLabels.EXPIRES)));
+                .withLabel(LabelKeys.LAB, labId).list().getItems().get(0).getMetadata().getLabels()
+                .get(LabelKeys.EXPIRES)));
     }
 }

@@ -3,12 +3,13 @@ package dev.tclab.lab.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabStartException;
+import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.runtime.StreamListener;
-import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.topology.TopologySource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -59,7 +60,7 @@ class KubernetesLabRuntimeTest {
     }
 
     private List<Pod> podsOf(String labId) {
-        return this.cluster.client.pods().inNamespace(NAMESPACE).withLabel(KubeLabels.LAB, labId).list().getItems();
+        return this.cluster.client.pods().inNamespace(NAMESPACE).withLabel(LabelKeys.LAB, labId).list().getItems();
     }
 
     @Test

@@ -2,9 +2,10 @@ package dev.tclab.lab.uml;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.HostConfig;
-import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.LabRuntimeContract;
 import dev.tclab.lab.docker.Labels;
+import dev.tclab.lab.runtime.LabelKeys;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
@@ -31,8 +32,8 @@ class UmlLabRuntimeContractIT extends LabRuntimeContract {
     protected void plantExpiredLab(String labId) {
         String expired = Long.toString(Instant.now().minusSeconds(60).getEpochSecond());
         String id = docker.createContainerCmd("tclab/lab-uml:1").withCmd("sleep", "600")
-                .withLabels(Map.of(Labels.APP, "tclab", Labels.INSTANCE, "tclab-gone", Labels.ROLE, Labels.ROLE_UML,
-                        Labels.LAB, labId, Labels.NODES, "client,server", Labels.EXPIRES, expired))
+                .withLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.INSTANCE, "tclab-gone", LabelKeys.ROLE, Labels.ROLE_UML,
+                        LabelKeys.LAB, labId, Labels.NODES, "client,server", LabelKeys.EXPIRES, expired))
                 .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none"))
                 .exec().getId();
         docker.startContainerCmd(id).exec();
@@ -40,13 +41,13 @@ class UmlLabRuntimeContractIT extends LabRuntimeContract {
 
     @Override
     protected boolean leftOnEngine(String labId) {
-        return !docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(Labels.LAB, labId)).exec().isEmpty();
+        return !docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(LabelKeys.LAB, labId)).exec().isEmpty();
     }
 
     @Override
     protected Instant expiryOf(String labId) {
         return Instant.ofEpochSecond(Long.parseLong(docker.listContainersCmd()
-                .withLabelFilter(Map.of(Labels.LAB, labId, Labels.ROLE, Labels.ROLE_UML)).exec().get(0)
-                .getLabels().get(Labels.EXPIRES)));
+                .withLabelFilter(Map.of(LabelKeys.LAB, labId, LabelKeys.ROLE, Labels.ROLE_UML)).exec().get(0)
+                .getLabels().get(LabelKeys.EXPIRES)));
     }
 }

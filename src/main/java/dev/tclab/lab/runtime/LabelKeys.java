@@ -1,0 +1,27 @@
+package dev.tclab.lab.runtime;
+
+/**
+ * The label keys on every container or pod a runtime creates, the same on every runtime, so that a lab's parts can
+ * always be found and reaped by label (the Docker runtime's {@code Labels}, the Kubernetes runtime's
+ * {@code KubeLabels} build their labels from these).
+ */
+public final class LabelKeys {
+
+    public static final String APP = "tclab.app";
+    public static final String INSTANCE = "tclab.instance";
+    public static final String LAB = "tclab.lab";
+    public static final String OWNER = "tclab.owner";
+    public static final String LESSON = "tclab.lesson";
+    public static final String NODE = "tclab.node";
+    public static final String ROLE = "tclab.role";
+    /** When a lab's container or pod is an orphan for sure, in epoch seconds ({@link LabExpiry}). */
+    public static final String EXPIRES = "tclab.expires";
+
+    /** The role of a lab's node. */
+    public static final String ROLE_NODE = "node";
+    /** The role of the helper that wires links between nodes. */
+    public static final String ROLE_WIRING = "wiring";
+
+    private LabelKeys() {
+    }
+}
