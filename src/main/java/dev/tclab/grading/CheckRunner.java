@@ -2,9 +2,7 @@ package dev.tclab.grading;
 
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.CommandSequence;
-import dev.tclab.lab.WorkerThreads;
 import dev.tclab.lab.EngineUnavailableException;
-import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.NodeNotFoundException;
 import jakarta.annotation.PreDestroy;
@@ -13,28 +11,22 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 /**
  * Runs a check against a lab: takes samples (each runs every measurement, loads concurrently with what runs
  * {@code during} them), evaluates the expectations, retries, requires a stable window, and records baselines.
+ * Loads run through a {@link LoadRunner}, in the {@link MeasurementSlots} they take.
  * Blocks for seconds: call it from a worker thread, never from the event loop.
  */
 @ApplicationScoped
@@ -53,11 +45,8 @@ public class CheckRunner {
     private final BaselineStore baselines;
     private final MeasurementSlots slots;
     private final Duration loadLead;
-    private final Duration earlyServerGrace;
     private final boolean fastPaths;
-    private final LinkProof linkProof;
-    private final ExecutorService loads = Executors.newCachedThreadPool(WorkerThreads.named("tclab-check-load"));
-    private final ReentrantLock severalSlots = new ReentrantLock();
+    private final LoadRunner loads;
 
     @Inject
     public CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, LinkProof linkProof,
@@ -81,9 +70,8 @@ public class CheckRunner {
         this.baselines = baselines;
         this.slots = slots;
         this.loadLead = loadLead;
-        this.earlyServerGrace = earlyServerGrace;
         this.fastPaths = fastPaths;
-        this.linkProof = linkProof;
+        this.loads = new LoadRunner(runtime, linkProof, earlyServerGrace);
     }
 
     /** Whether checks take the fast paths unless told otherwise ({@code tclab.grading.fast-paths}). */
@@ -102,6 +90,14 @@ public class CheckRunner {
         Sample(Values values, Map<String, String> raw, List<AssertionResult> assertions, boolean passed,
                String platformError) {
             this(values, raw, assertions, passed, platformError, null, "");
+        }
+    }
+
+    /** One sample of a check's run: its number, and the loads that ran as fast as the platform capped them. */
+    private record Attempt(CheckContext check, int number, Map<String, MeasurementCost> reachedCap) {
+
+        void report(CheckProgress.Stage stage, String detail) {
+            check.report(stage, number, detail);
         }
     }
 
@@ -128,11 +124,15 @@ public class CheckRunner {
      */
     public CheckResult run(String learner, String labId, String checkId, CheckSpec spec, BaselineSteps baselineSteps,
                            Consumer<CheckProgress> progress, boolean fast) {
+        return run(new CheckContext(learner, labId, checkId, spec, progress, fast), baselineSteps);
+    }
+
+    private CheckResult run(CheckContext check, BaselineSteps baselineSteps) {
+        CheckSpec spec = check.spec();
         Instant start = Instant.now();
-        Set<String> missing = missingBaselines(labId, spec);
+        Set<String> missing = missingBaselines(check.labId(), spec);
         if (!missing.isEmpty()) {
-            return done(checkId, spec, CheckResult.Status.ERROR, 0, null, baselineSteps.explainMissing(missing), start,
-                    progress);
+            return done(check, CheckResult.Status.ERROR, 0, null, baselineSteps.explainMissing(missing), start);
         }
         Instant deadline = start.plus(spec.timeout());
         int consecutive = 0;
@@ -140,32 +140,32 @@ public class CheckRunner {
         int attempt = 0;
         while (true) {
             attempt++;
-            progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring"));
+            check.report(CheckProgress.Stage.MEASURING, attempt, "measuring");
             Sample sample;
             try {
-                sample = sample(learner, labId, checkId, spec, progress, attempt, fast);
+                sample = sample(new Attempt(check, attempt, new ConcurrentHashMap<>()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return done(checkId, spec, CheckResult.Status.ERROR, attempt, null, "The check was interrupted.", start, progress);
+                return done(check, CheckResult.Status.ERROR, attempt, null, "The check was interrupted.", start);
             }
             if (sample.platformError() != null) {
-                return done(checkId, spec, CheckResult.Status.ERROR, attempt, sample, sample.platformError(), start, progress);
+                return done(check, CheckResult.Status.ERROR, attempt, sample, sample.platformError(), start);
             }
             if (sample.settled() != null) {
-                return done(checkId, spec, CheckResult.Status.FAILED, attempt, sample, sample.settled(), start, progress);
+                return done(check, CheckResult.Status.FAILED, attempt, sample, sample.settled(), start);
             }
             if (sample.passed()) {
                 consecutive++;
                 if (consecutive >= spec.stable()) {
-                    String note = recordBaselines(labId, spec, sample.values());
-                    return done(checkId, spec, CheckResult.Status.PASSED, attempt, sample, passMessage(spec) + note, start, progress);
+                    String note = recordBaselines(check.labId(), spec, sample.values());
+                    return done(check, CheckResult.Status.PASSED, attempt, sample, passMessage(spec) + note, start);
                 }
             } else {
                 consecutive = 0;
                 failures++;
                 if (failures > spec.retries()) {
-                    return done(checkId, spec, CheckResult.Status.FAILED, attempt, sample, failMessage(sample) + sample.note(),
-                            start, progress);
+                    return done(check, CheckResult.Status.FAILED, attempt, sample, failMessage(sample) + sample.note(),
+                            start);
                 }
             }
             if (Instant.now().plus(spec.interval()).isAfter(deadline)) {
@@ -173,15 +173,15 @@ public class CheckRunner {
                         ? "It held for " + consecutive + " of the " + spec.stable() + " consecutive samples needed before the "
                                 + spec.timeout().toSeconds() + " s timeout."
                         : failMessage(sample) + " (gave up after the " + spec.timeout().toSeconds() + " s timeout)";
-                return done(checkId, spec, CheckResult.Status.FAILED, attempt, sample, why, start, progress);
+                return done(check, CheckResult.Status.FAILED, attempt, sample, why, start);
             }
-            progress.accept(new CheckProgress(checkId, CheckProgress.Stage.WAITING, attempt,
-                    sample.passed() ? "holds; sampling again (" + consecutive + "/" + spec.stable() + ")" : "does not hold yet; retrying"));
+            check.report(CheckProgress.Stage.WAITING, attempt,
+                    sample.passed() ? "holds; sampling again (" + consecutive + "/" + spec.stable() + ")" : "does not hold yet; retrying");
             try {
                 Thread.sleep(spec.interval().toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return done(checkId, spec, CheckResult.Status.ERROR, attempt, sample, "The check was interrupted.", start, progress);
+                return done(check, CheckResult.Status.ERROR, attempt, sample, "The check was interrupted.", start);
             }
         }
     }
@@ -193,21 +193,21 @@ public class CheckRunner {
     }
 
     /**
-     * One sample. The {@code fast} way reads the check's gates first (see {@link CheapFirst}) and runs the reads listed
+     * One sample. The fast way reads the check's gates first (see {@link CheapFirst}) and runs the reads listed
      * right after a single-flow load in its client's exec; the plain way runs every measurement on its own, in order.
      */
-    private Sample sample(String learner, String labId, String checkId, CheckSpec spec, Consumer<CheckProgress> progress,
-                          int attempt, boolean fast)
-            throws InterruptedException {
+    private Sample sample(Attempt attempt) throws InterruptedException {
+        CheckContext check = attempt.check();
+        CheckSpec spec = check.spec();
+        String labId = check.labId();
         Map<String, Object> results = new LinkedHashMap<>();
         Map<String, String> raw = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
         Map<String, MeasurementOutcome> firstRead = new LinkedHashMap<>();
-        Map<String, MeasurementCost> reachedCap = new ConcurrentHashMap<>();
         Map<String, MeasurementOutcome> readAfterLoad = new ConcurrentHashMap<>();
-        EarlyServers early = EarlyServers.NONE;
+        LoadRunner.EarlyServers early = LoadRunner.EarlyServers.NONE;
         try {
-            List<Assertion> gates = fast ? CheapFirst.gates(spec) : List.of();
+            List<Assertion> gates = check.fast() ? CheapFirst.gates(spec) : List.of();
             if (!gates.isEmpty()) {
                 Gated gated = readGatesWhileServersStart(labId, spec, gates, firstRead);
                 if (gated.settled().isPresent()) {
@@ -224,10 +224,11 @@ public class CheckRunner {
                 List<Measurement> around = spec.over(m.name());
                 if (dependents.isEmpty() && around.isEmpty()) {
                     MeasurementOutcome read = firstRead.getOrDefault(m.name(), readAfterLoad.get(m.name()));
-                    AfterLoad after = fast ? new AfterLoad(readsRightAfter(spec, m, firstRead.keySet()), readAfterLoad)
-                            : AfterLoad.NONE;
-                    keep(m, read != null ? read : measure(learner, labId, checkId, spec, m, progress, attempt,
-                            NOTHING_BEFORE, reachedCap, after, early), results, raw, errors);
+                    LoadRunner.AfterLoad after = check.fast()
+                            ? new LoadRunner.AfterLoad(readsRightAfter(spec, m, firstRead.keySet()), readAfterLoad)
+                            : LoadRunner.AfterLoad.NONE;
+                    keep(m, read != null ? read : measure(attempt, m,
+                            new LoadRunner.Setup(LoadRunner.Prelude.NOTHING, after, early)), results, raw, errors);
                     continue;
                 }
                 // Counters are read just before the load's clients start (its slots held, its servers listening), so
@@ -235,17 +236,16 @@ public class CheckRunner {
                 // after that, so it sees the load, however long the load waited for its slots and servers.
                 Map<Measurement, MeasurementOutcome> before = new ConcurrentHashMap<>();
                 CountDownLatch starting = new CountDownLatch(1);
-                Prelude readBefore = () -> {
+                LoadRunner.Prelude readBefore = () -> {
                     for (Measurement c : around) {
                         before.put(c, execute(labId, c));
                     }
                     starting.countDown();
                 };
-                EarlyServers servers = early;
-                Future<MeasurementOutcome> load = loads.submit(() -> {
+                LoadRunner.Setup setup = new LoadRunner.Setup(readBefore, LoadRunner.AfterLoad.NONE, early);
+                Future<MeasurementOutcome> load = loads.inBackground(() -> {
                     try {
-                        return measure(learner, labId, checkId, spec, m, progress, attempt, readBefore, reachedCap,
-                                AfterLoad.NONE, servers);
+                        return measure(attempt, m, setup);
                     } finally {
                         starting.countDown();
                     }
@@ -253,10 +253,9 @@ public class CheckRunner {
                 starting.await();
                 Thread.sleep(loadLead.toMillis());
                 for (Measurement d : dependents) {
-                    keep(d, measure(learner, labId, checkId, spec, d, progress, attempt, NOTHING_BEFORE, reachedCap,
-                            AfterLoad.NONE, EarlyServers.NONE), results, raw, errors);
+                    keep(d, measure(attempt, d, LoadRunner.Setup.PLAIN), results, raw, errors);
                 }
-                keep(m, join(load), results, raw, errors);
+                keep(m, LoadRunner.join(load), results, raw, errors);
                 for (Measurement c : around) {
                     keep(c, overLoad(before.get(c), execute(labId, c), ((Iperf3Measurement) m).seconds()), results,
                             raw, errors);
@@ -270,19 +269,19 @@ public class CheckRunner {
         Values values = new Values(results, baselines.all(labId), errors);
         List<AssertionResult> assertions = Evaluator.evaluate(spec.expect(), values, Subjects.of(spec));
         boolean passed = errors.isEmpty() && assertions.stream().allMatch(AssertionResult::passed);
-        String note = reachedCap.entrySet().stream().map(e -> " (the platform capped " + e.getKey() + " at "
+        String note = attempt.reachedCap().entrySet().stream().map(e -> " (the platform capped " + e.getKey() + " at "
                 + e.getValue().capText() + ", twice what this check accepts, and it ran that fast: the link may be faster)")
                 .reduce("", String::concat);
         return new Sample(values, raw, assertions, passed, null, null, note);
     }
 
     /** What the gate read settled (the sample's answer), or else the servers started for the first load meanwhile. */
-    private record Gated(Optional<Sample> settled, EarlyServers early) {
+    private record Gated(Optional<Sample> settled, LoadRunner.EarlyServers early) {
     }
 
     /**
      * Reads the gates' cheap measurements while the servers of the check's first load start, in one round of execs
-     * ({@link IperfServer#startAll}: one exec per node): a passing check then waits for one round of execs less
+     * ({@link LoadRunner#readWhileServersStart}): a passing check then waits for one round of execs less
      * (under a class's load each round costs 0.5-2 s of exec starts). When a gate fails, the loads could not make the
      * check pass: the sample ends there, its skipped measurements saying so, and the servers are stopped before the
      * answer, so pressing Check in a loop never piles them up in a sidecar with its small process limit. Otherwise
@@ -291,15 +290,11 @@ public class CheckRunner {
     private Gated readGatesWhileServersStart(String labId, CheckSpec spec, List<Assertion> gates,
                                              Map<String, MeasurementOutcome> firstRead)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        Optional<Iperf3Measurement> load = firstLoad(spec);
-        Instant started = Instant.now();
         List<Measurement> cheap = CheapFirst.cheap(spec);
         Map<String, List<CommandSequence.Step>> readsByNode = new LinkedHashMap<>();
         cheap.forEach(m -> readsByNode.computeIfAbsent(m.node(), n -> new ArrayList<>())
                 .add(new CommandSequence.Step(m.argv(), m.timeout())));
-        IperfServer.Round round = IperfServer.startAll(runtime, labId, load.map(CheckRunner::serverRequests)
-                .orElse(List.of()), load.map(l -> l.timeout().plus(earlyServerGrace)).orElse(Duration.ZERO),
-                readsByNode, loads);
+        LoadRunner.GateRound round = loads.readWhileServersStart(labId, firstLoad(spec).orElse(null), readsByNode);
         Map<String, Integer> nextOfNode = new LinkedHashMap<>();
         Map<String, Object> results = new LinkedHashMap<>();
         Map<String, String> raw = new LinkedHashMap<>();
@@ -311,14 +306,11 @@ public class CheckRunner {
             keep(m, outcome, results, raw, errors);
         }
         Optional<Sample> settled = judgeGates(labId, spec, gates, results, raw, errors);
-        if (load.isEmpty()) {
-            return new Gated(settled, EarlyServers.NONE);
-        }
         if (settled.isPresent()) {
-            stop(labId, round.servers().values());
-            return new Gated(settled, EarlyServers.NONE);
+            loads.stopUnusedServers(labId, round.early());
+            return new Gated(settled, LoadRunner.EarlyServers.NONE);
         }
-        return new Gated(settled, new EarlyServers(load.get(), round.servers(), started.plus(earlyServerGrace)));
+        return new Gated(settled, round.early());
     }
 
     /** The gates judged on the first read: the sample's answer when one fails (its loads skipped), else empty. */
@@ -343,58 +335,11 @@ public class CheckRunner {
                 why, ""));
     }
 
-    /** The outcome of an engine call run on another thread, with the engine's and the lab's failures as they were. */
-    static <T> T join(Future<T> call) throws InterruptedException, EngineUnavailableException, NodeNotFoundException {
-        try {
-            return call.get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof EngineUnavailableException engine) {
-                throw engine;
-            }
-            if (e.getCause() instanceof NodeNotFoundException node) {
-                throw node;
-            }
-            throw new IllegalStateException("a measurement failed unexpectedly", e.getCause());
-        }
-    }
-
-    /** What runs right before a load's clients start, once its servers listen: reading counters {@code over} it. */
-    @FunctionalInterface
-    private interface Prelude {
-        void run() throws EngineUnavailableException, NodeNotFoundException, InterruptedException;
-    }
-
-    private static final Prelude NOTHING_BEFORE = () -> { };
-
-    /**
-     * Cheap reads that run right after a load, in the load's own exec ({@link LabRuntime#execAll}), their outcomes
-     * put in {@code outcomes} by name: a check then costs the engine one exec less and waits one exec less.
-     */
-    private record AfterLoad(List<Measurement> reads, Map<String, MeasurementOutcome> outcomes) {
-        static final AfterLoad NONE = new AfterLoad(List.of(), Map.of());
-    }
-
     /** The load a sample reaches first: neither during nor over another measurement, in the check's order. */
     private static Optional<Iperf3Measurement> firstLoad(CheckSpec spec) {
         return spec.measurements().stream()
                 .filter(m -> m instanceof Iperf3Measurement && m.during() == null && m.over() == null)
                 .map(Iperf3Measurement.class::cast).findFirst();
-    }
-
-    /**
-     * Servers started for a check's first {@code load} alongside its gate read: they serve the load when its client
-     * starts {@code before} (the start plus {@link #EARLY_SERVER_GRACE}), and are stopped when the gate fails.
-     */
-    private record EarlyServers(Iperf3Measurement load, Map<String, IperfServer.Started> servers, Instant before) {
-        static final EarlyServers NONE = new EarlyServers(null, Map.of(), Instant.MIN);
-
-        boolean forLoad(Measurement m) {
-            return m.equals(load);
-        }
-
-        boolean fresh() {
-            return Instant.now().isBefore(before);
-        }
     }
 
     /**
@@ -418,58 +363,29 @@ public class CheckRunner {
         return reads;
     }
 
-    private MeasurementOutcome measure(String learner, String labId, String checkId, CheckSpec spec, Measurement m,
-                                       Consumer<CheckProgress> progress, int attempt, Prelude prelude,
-                                       Map<String, MeasurementCost> reachedCap, AfterLoad after, EarlyServers early)
+    /**
+     * Runs one measurement: a read in its own exec (after the setup's prelude), a load in the measurement slots it
+     * takes, through the {@link LoadRunner}.
+     */
+    private MeasurementOutcome measure(Attempt attempt, Measurement m, LoadRunner.Setup setup)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        CheckContext check = attempt.check();
         if (!m.load()) {
-            prelude.run();
-            return execute(labId, m);
+            setup.prelude().run();
+            return execute(check.labId(), m);
         }
-        MeasurementCost cost = MeasurementCost.of(spec, m, slots.slotBitsPerSecond());
-        IntConsumer onWait = place -> progress.accept(new CheckProgress(checkId,
-                CheckProgress.Stage.WAITING_FOR_SLOT, attempt, "waiting for a measurement slot: " + ordinal(place)
-                + " in line"));
-        // Several flows take a whole slot each; a single flow takes what it costs.
-        List<MeasurementSlots.Slot> held = m.slots() > 1 ? acquire(learner, m.slots(), onWait)
-                : List.of(slots.acquire(learner, cost, onWait));
+        MeasurementCost cost = MeasurementCost.of(check.spec(), m, slots.slotBitsPerSecond());
+        IntConsumer onWait = place -> attempt.report(CheckProgress.Stage.WAITING_FOR_SLOT,
+                "waiting for a measurement slot: " + ordinal(place) + " in line");
         MeasurementOutcome outcome;
-        try {
-            progress.accept(new CheckProgress(checkId, CheckProgress.Stage.MEASURING, attempt, "measuring " + m.name()));
-            outcome = flows(labId, (Iperf3Measurement) m, cost, after, early, prelude);
-        } finally {
-            held.forEach(MeasurementSlots.Slot::close);
+        try (MeasurementSlots.Slot held = slots.acquireFor(check.learner(), m.slots(), cost, onWait)) {
+            attempt.report(CheckProgress.Stage.MEASURING, "measuring " + m.name());
+            outcome = loads.run(check.labId(), (Iperf3Measurement) m, cost, setup);
         }
         if (outcome.values().get("bits_per_second") instanceof Measure goodput && cost.reachedBy(goodput.base())) {
-            reachedCap.put(m.name(), cost);
+            attempt.reachedCap().put(m.name(), cost);
         }
         return outcome;
-    }
-
-    /**
-     * Takes {@code count} whole slots (at most all there are). Callers taking several take them one after another
-     * under a lock, so two of them never hold part of what each needs while waiting for the rest.
-     */
-    private List<MeasurementSlots.Slot> acquire(String learner, int count, IntConsumer onWait)
-            throws InterruptedException {
-        int wanted = Math.max(1, Math.min(count, slots.size()));
-        List<MeasurementSlots.Slot> held = new ArrayList<>();
-        if (wanted > 1) {
-            severalSlots.lockInterruptibly();
-        }
-        try {
-            while (held.size() < wanted) {
-                held.add(slots.acquire(learner, onWait));
-            }
-            return held;
-        } catch (InterruptedException | RuntimeException e) {
-            held.forEach(MeasurementSlots.Slot::close);
-            throw e;
-        } finally {
-            if (wanted > 1) {
-                severalSlots.unlock();
-            }
-        }
     }
 
     /** 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st. */
@@ -484,110 +400,10 @@ public class CheckRunner {
         return n + suffix;
     }
 
-    /** Runs a measurement that is not a load in its own exec (loads run through {@link #flows}). */
+    /** Runs a measurement that is not a load in its own exec (loads run through the {@link LoadRunner}). */
     private MeasurementOutcome execute(String labId, Measurement m)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         return OutputReader.read(m, runtime.exec(labId, m.node(), m.argv(), m.timeout()));
-    }
-
-    /**
-     * Runs a flow's client against each flow's one-off server (each on its own port) at once, and combines their
-     * results: the servers started {@code early} for this load when they are still fresh, else servers started now.
-     * A flow whose server cannot start fails with the reason; the others still run. {@code cost} caps a single flow's
-     * rate when the check allows it (see {@link MeasurementCost}). The reads {@code after} a single flow run in its
-     * client's exec, right after it. {@code prelude} runs once the servers listen, right before the clients start.
-     */
-    private MeasurementOutcome flows(String labId, Iperf3Measurement m, MeasurementCost cost, AfterLoad after,
-                                     EarlyServers early, Prelude prelude)
-            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        Map<String, IperfServer.Started> servers;
-        if (early.forLoad(m)) {
-            if (early.fresh()) {
-                servers = early.servers();
-            } else {
-                // The load waited long for its slots: its early servers may end before it ends, so it gets new ones.
-                // The early ones are stopped first: a flow's fixed port must be free again for its new server.
-                stop(labId, early.servers().values());
-                servers = startServers(labId, m, m.timeout());
-            }
-        } else {
-            servers = startServers(labId, m, m.timeout());
-        }
-        prelude.run();
-        Map<String, Future<MeasurementOutcome>> running = new LinkedHashMap<>();
-        Map<String, MeasurementOutcome> outcomes = new LinkedHashMap<>();
-        for (Iperf3Measurement.Flow flow : m.flows()) {
-            IperfServer.Started server = servers.get(flow.name());
-            if (server.error() != null) {
-                outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", server.error()));
-                continue;
-            }
-            LinkProof.Guard guard = linkProof.guard(labId, flow, server.node());
-            if (guard.refusal() != null) {
-                outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", guard.refusal()));
-                continue;
-            }
-            // The flow, between the reads of its client's link counters when it is proven by them (LinkProof).
-            List<CommandSequence.Step> steps = new ArrayList<>(guard.around(
-                    new CommandSequence.Step(cost.applyTo(flow.argv(m.seconds(), server.port())), m.timeout())));
-            int guarded = steps.size();
-            after.reads().forEach(r -> steps.add(new CommandSequence.Step(r.argv(), r.timeout())));
-            running.put(flow.name(), loads.submit(() -> {
-                List<ExecResult> ran = runtime.execAll(labId, flow.node(), steps);
-                for (int i = 0; i < after.reads().size(); i++) {
-                    Measurement read = after.reads().get(i);
-                    after.outcomes().put(read.name(), OutputReader.read(read, ran.get(i + guarded)));
-                }
-                List<ExecResult> around = ran.subList(0, guarded);
-                return guard.judge(around, OutputReader.read(m, around.get(guard.loadIndex())));
-            }));
-        }
-        for (Map.Entry<String, Future<MeasurementOutcome>> e : running.entrySet()) {
-            outcomes.put(e.getKey(), join(e.getValue()));
-        }
-        Map<String, MeasurementOutcome> inOrder = new LinkedHashMap<>();
-        m.flows().forEach(f -> inOrder.put(f.name(), outcomes.get(f.name())));
-        return m.combine(inOrder);
-    }
-
-    /** Starts a one-off server for each flow of {@code m}, each on its own port, living at most {@code lifetime}. */
-    private Map<String, IperfServer.Started> startServers(String labId, Iperf3Measurement m, Duration lifetime)
-            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        return IperfServer.startAll(runtime, labId, serverRequests(m), lifetime, Map.of(), loads).servers();
-    }
-
-    /** A server for each flow of {@code m}: on the flow's own port, or else on one picked at random for it. */
-    private static List<IperfServer.Request> serverRequests(Iperf3Measurement m) {
-        Set<Integer> ports = new HashSet<>();
-        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(Objects::nonNull).forEach(ports::add);
-        List<IperfServer.Request> requests = new ArrayList<>();
-        for (Iperf3Measurement.Flow flow : m.flows()) {
-            requests.add(new IperfServer.Request(flow.name(), flow.server(),
-                    flow.port() != null ? flow.port() : freePort(ports)));
-        }
-        return requests;
-    }
-
-    /**
-     * Stops servers started early that no client will use. One that cannot be stopped (the lab or the engine is
-     * going away) ends by its own lifetime: the check's answer does not change for it.
-     */
-    private void stop(String labId, Collection<IperfServer.Started> servers) throws InterruptedException {
-        for (IperfServer.Started server : servers) {
-            try {
-                IperfServer.stop(runtime, labId, server);
-            } catch (EngineUnavailableException | NodeNotFoundException e) {
-                // See above: bounded by its lifetime, and whatever the check does next meets the same failure.
-            }
-        }
-    }
-
-    private static int freePort(Set<Integer> taken) {
-        int port;
-        do {
-            port = IperfServer.randomPort();
-        } while (!taken.add(port));
-        return port;
     }
 
     /** The counters read after a load, with their deltas and rates against those read before it. */
@@ -637,11 +453,12 @@ public class CheckRunner {
                 .orElse("The expectation does not hold.");
     }
 
-    private static CheckResult done(String checkId, CheckSpec spec, CheckResult.Status status, int attempts,
-                                    Sample sample, String message, Instant start, Consumer<CheckProgress> progress) {
-        progress.accept(new CheckProgress(checkId, CheckProgress.Stage.DONE, attempts, status.name().toLowerCase()));
+    private static CheckResult done(CheckContext check, CheckResult.Status status, int attempts, Sample sample,
+                                    String message, Instant start) {
+        check.report(CheckProgress.Stage.DONE, attempts, status.name().toLowerCase());
+        CheckSpec spec = check.spec();
         boolean measured = sample != null && sample.values() != null;
-        return new CheckResult(checkId, spec.title(), status, attempts,
+        return new CheckResult(check.checkId(), spec.title(), status, attempts,
                 sample == null ? List.of() : sample.assertions(),
                 measured ? sample.values().results() : Map.of(),
                 sample == null ? Map.of() : sample.raw(),
@@ -656,7 +473,7 @@ public class CheckRunner {
     }
 
     @PreDestroy
-    void stop() {
-        loads.shutdownNow();
+    void shutDownLoadThreads() {
+        loads.shutDownThreads();
     }
 }

@@ -103,7 +103,7 @@ final class IperfServer {
         Map<String, List<ExecResult>> probes = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, Future<List<ExecResult>>> e : asked.entrySet()) {
-                List<ExecResult> ran = CheckRunner.join(e.getValue());
+                List<ExecResult> ran = LoadRunner.join(e.getValue());
                 int readCount = readsAlong.getOrDefault(e.getKey(), List.of()).size();
                 reads.put(e.getKey(), ran.subList(0, readCount));
                 probes.put(e.getKey(), ran.subList(readCount, ran.size()));

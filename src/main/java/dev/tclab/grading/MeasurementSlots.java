@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntConsumer;
 
 /**
@@ -77,6 +78,8 @@ public class MeasurementSlots {
 
     /** How long each acquire waited for its slot (zero when one was free), for operators at /q/metrics. */
     private final Timer waits;
+    /** Held by a caller taking several whole slots while it takes them (see {@link #acquireFor}). */
+    private final ReentrantLock severalSlots = new ReentrantLock();
 
     @Inject
     public MeasurementSlots(TclabConfig config, MeterRegistry registry) {
@@ -141,6 +144,44 @@ public class MeasurementSlots {
                 throw e;
             }
             shown = place;
+        }
+    }
+
+    /**
+     * Takes what a load needs: a whole slot for each of its {@code flows} when it has several (at most all there
+     * are), else the share of a slot {@code cost} names. The returned slot frees them all.
+     */
+    public Slot acquireFor(String learner, int flows, MeasurementCost cost, IntConsumer onWait)
+            throws InterruptedException {
+        if (flows <= 1) {
+            return acquire(learner, cost, onWait);
+        }
+        List<Slot> held = acquireWhole(learner, flows, onWait);
+        return () -> held.forEach(Slot::close);
+    }
+
+    /**
+     * Takes {@code count} whole slots (at most all there are). Callers taking several take them one after another
+     * under a lock, so two of them never hold part of what each needs while waiting for the rest.
+     */
+    private List<Slot> acquireWhole(String learner, int count, IntConsumer onWait) throws InterruptedException {
+        int wanted = Math.max(1, Math.min(count, size));
+        List<Slot> held = new ArrayList<>();
+        if (wanted > 1) {
+            severalSlots.lockInterruptibly();
+        }
+        try {
+            while (held.size() < wanted) {
+                held.add(acquire(learner, onWait));
+            }
+            return held;
+        } catch (InterruptedException | RuntimeException e) {
+            held.forEach(Slot::close);
+            throw e;
+        } finally {
+            if (wanted > 1) {
+                severalSlots.unlock();
+            }
         }
     }
 
