@@ -8,9 +8,6 @@ import java.util.Map;
 /** {@code classes: { dev }}: the classes of a device, read from tc's text (iproute2 6.1 prints no class JSON). */
 public record ClassesMeasurement(Common common, String dev) implements TcMeasurement {
 
-    private static final Map<String, Unit> FIELDS = Map.of("all", Unit.NONE, "count", Unit.NONE, "by_id", Unit.NONE,
-            Counters.WINDOW, Unit.S);
-
     /** {@code classes:} as written. */
     public record Options(String dev) {
     }
@@ -20,8 +17,8 @@ public record ClassesMeasurement(Common common, String dev) implements TcMeasure
     }
 
     @Override
-    public String kind() {
-        return "classes";
+    public TcKind tcKind() {
+        return TcKind.CLASSES;
     }
 
     @Override
@@ -32,15 +29,5 @@ public record ClassesMeasurement(Common common, String dev) implements TcMeasure
     @Override
     public Map<String, Object> tree(String stdout) throws TcParseException {
         return ResultTrees.classes(ClassParser.parse(stdout));
-    }
-
-    @Override
-    public Map<String, Unit> fields() {
-        return FIELDS;
-    }
-
-    @Override
-    public boolean counters() {
-        return true;
     }
 }

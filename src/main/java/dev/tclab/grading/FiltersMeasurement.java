@@ -9,9 +9,6 @@ import java.util.Map;
 /** {@code filters: { dev, parent }}: the filters of a device, from tc's text. */
 public record FiltersMeasurement(Common common, String dev, String parent) implements TcMeasurement {
 
-    private static final Map<String, Unit> FIELDS = Map.of("all", Unit.NONE, "rules", Unit.NONE, "count", Unit.NONE,
-            "redirect_dev", Unit.NONE);
-
     /** {@code filters:} as written; the schema holds {@code parent} to a handle, root or ingress. */
     public record Options(String dev, String parent) {
     }
@@ -21,8 +18,8 @@ public record FiltersMeasurement(Common common, String dev, String parent) imple
     }
 
     @Override
-    public String kind() {
-        return "filters";
+    public TcKind tcKind() {
+        return TcKind.FILTERS;
     }
 
     @Override
@@ -37,10 +34,5 @@ public record FiltersMeasurement(Common common, String dev, String parent) imple
     @Override
     public Map<String, Object> tree(String stdout) throws TcParseException {
         return ResultTrees.filters(FilterParser.parse(stdout));
-    }
-
-    @Override
-    public Map<String, Unit> fields() {
-        return FIELDS;
     }
 }

@@ -97,9 +97,4 @@ public record InterfacesMeasurement(Common common, String dev) implements Measur
     public Optional<Unit> unitAt(ValuePath path) {
         return Counters.unitAt(path);
     }
-
-    @Override
-    public boolean counters() {
-        return true;
-    }
 }

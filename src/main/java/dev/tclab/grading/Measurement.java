@@ -96,9 +96,12 @@ public sealed interface Measurement permits Iperf3Measurement, PingMeasurement, 
         return Optional.empty();
     }
 
-    /** Whether it reads counters that can be compared before and after a load ({@code over}). */
+    /**
+     * Whether it reads counters that can be compared before and after a load ({@code over}): the kinds whose result
+     * then has the window the deltas cover ({@link Counters#WINDOW}).
+     */
     default boolean counters() {
-        return false;
+        return fields().containsKey(Counters.WINDOW);
     }
 
     default String name() {

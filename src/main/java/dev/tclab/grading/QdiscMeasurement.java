@@ -8,9 +8,6 @@ import java.util.Map;
 /** {@code qdisc: { dev }}: the qdiscs of one device (or all), from tc's JSON. */
 public record QdiscMeasurement(Common common, String dev) implements TcMeasurement {
 
-    private static final Map<String, Unit> FIELDS = Map.of("root", Unit.NONE, "ingress", Unit.NONE, "all", Unit.NONE,
-            "count", Unit.NONE, "by_handle", Unit.NONE, "by_parent", Unit.NONE, Counters.WINDOW, Unit.S);
-
     /** {@code qdisc:} as written; absent ({@code qdisc:} alone) reads every device. */
     public record Options(String dev) {
     }
@@ -20,8 +17,8 @@ public record QdiscMeasurement(Common common, String dev) implements TcMeasureme
     }
 
     @Override
-    public String kind() {
-        return "qdisc";
+    public TcKind tcKind() {
+        return TcKind.QDISC;
     }
 
     @Override
@@ -32,15 +29,5 @@ public record QdiscMeasurement(Common common, String dev) implements TcMeasureme
     @Override
     public Map<String, Object> tree(String stdout) throws TcParseException {
         return ResultTrees.qdiscs(QdiscParser.parseJson(stdout, dev));
-    }
-
-    @Override
-    public Map<String, Unit> fields() {
-        return FIELDS;
-    }
-
-    @Override
-    public boolean counters() {
-        return true;
     }
 }
