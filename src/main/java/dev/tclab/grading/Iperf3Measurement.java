@@ -24,6 +24,13 @@ import java.util.regex.Pattern;
 public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) implements Measurement {
 
     /**
+     * Ports the platform's one-off servers pick from at random, above the lessons' 5201 and below Linux's ephemeral
+     * range.
+     */
+    public static final int FIRST_SERVER_PORT = 20000;
+    public static final int SERVER_PORTS = 10000;
+
+    /**
      * One iperf3 client.
      *
      * @param node    the node the client runs in (the measurement's node unless the flow names another)
@@ -222,7 +229,7 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
      */
     @Override
     public List<String> argv() {
-        return flows.get(0).argv(seconds, IperfServer.FIRST_PORT);
+        return flows.get(0).argv(seconds, FIRST_SERVER_PORT);
     }
 
     @Override

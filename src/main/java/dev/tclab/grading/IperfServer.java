@@ -25,9 +25,6 @@ import java.util.regex.Pattern;
  */
 final class IperfServer {
 
-    /** Ports the one-off servers pick from at random, above the lessons' 5201 and below Linux's ephemeral range. */
-    static final int FIRST_PORT = 20000;
-    static final int PORTS = 10000;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
     private static final int PORT_TAKEN = 3;
     private static final int DIED = 4;
@@ -51,7 +48,7 @@ final class IperfServer {
 
     /** A random port from the one-off servers' range. */
     static int randomPort() {
-        return FIRST_PORT + RANDOM.nextInt(PORTS);
+        return Iperf3Measurement.FIRST_SERVER_PORT + RANDOM.nextInt(Iperf3Measurement.SERVER_PORTS);
     }
 
     /** A one-off server to start for {@code flow}: on the node that holds {@code address}, listening on {@code port}. */
