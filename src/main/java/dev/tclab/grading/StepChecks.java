@@ -1,13 +1,20 @@
 package dev.tclab.grading;
 
-import dev.tclab.http.Quote;
-import dev.tclab.lab.WorkerThreads;
 import dev.tclab.config.TclabConfig;
+import dev.tclab.grading.run.BaselineSteps;
+import dev.tclab.grading.run.BaselineStore;
+import dev.tclab.grading.run.CheckResult;
+import dev.tclab.grading.run.CheckRunner;
+import dev.tclab.grading.spec.CheckSpec;
+import dev.tclab.grading.spec.CheckSpecException;
+import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.http.Quote;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabEnded;
 import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabPhase;
 import dev.tclab.lab.LabService;
+import dev.tclab.lab.WorkerThreads;
 import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonBrokenException;
