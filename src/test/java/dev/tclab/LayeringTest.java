@@ -112,4 +112,36 @@ class LayeringTest {
                 .because("User-Mode Linux runs on the Docker engine and shares its calls; Kubernetes shares none")
                 .check(classes);
     }
+
+    @Test
+    void gradingPackagesHaveNoCycles() {
+        slices().matching("dev.tclab.grading.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void checkSpecsKnowNothingOfEvaluatingOrRunningThem() {
+        noClasses().that().resideInAnyPackage("dev.tclab.grading.spec..", "dev.tclab.grading.parse..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.tclab.grading", "dev.tclab.grading.evaluate..",
+                        "dev.tclab.grading.run..", "dev.tclab.grading.selftest..")
+                .because("a check's spec (its model, parsing and how its output is read) is what everything else in"
+                        + " grading builds on")
+                .check(classes);
+    }
+
+    @Test
+    void evaluatingKnowsNothingOfRunningChecks() {
+        noClasses().that().resideInAPackage("dev.tclab.grading.evaluate..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.tclab.grading", "dev.tclab.grading.run..",
+                        "dev.tclab.grading.selftest..")
+                .because("verdicts and their messages come from values alone, however they were measured")
+                .check(classes);
+    }
+
+    @Test
+    void runningChecksKnowsNothingOfStepsOrSelfTests() {
+        noClasses().that().resideInAPackage("dev.tclab.grading.run..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.tclab.grading", "dev.tclab.grading.selftest..")
+                .because("the runner runs a spec in a lab; lesson steps, stored runs and self-tests are built on it")
+                .check(classes);
+    }
 }

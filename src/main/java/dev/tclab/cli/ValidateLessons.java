@@ -1,11 +1,11 @@
 package dev.tclab.cli;
 
-import dev.tclab.grading.SpecCheckValidator;
-import dev.tclab.yaml.FileProblem;
+import dev.tclab.grading.spec.SpecCheckValidator;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonFolders;
 import dev.tclab.lesson.LessonLoader;
 import dev.tclab.lesson.Prerequisites;
+import dev.tclab.yaml.FileProblem;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package dev.tclab.grading;
 
+import dev.tclab.grading.run.CheckProgress;
+import dev.tclab.grading.run.CheckResult;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,5 +1,6 @@
 package dev.tclab.grading;
 
+import dev.tclab.grading.run.CheckResult;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;

@@ -1,5 +1,7 @@
 package dev.tclab.grading;
 
+import dev.tclab.grading.evaluate.AssertionResult;
+import dev.tclab.grading.run.CheckResult;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.tclab.metrics;
 
-import dev.tclab.grading.MeasurementSlots;
+import dev.tclab.grading.run.MeasurementSlots;
 import dev.tclab.lab.LabPhase;
 import dev.tclab.lab.LabService;
 import dev.tclab.system.SystemStatus;

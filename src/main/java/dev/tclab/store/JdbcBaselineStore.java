@@ -1,8 +1,8 @@
 package dev.tclab.store;
 
-import dev.tclab.grading.BaselineStore;
-import dev.tclab.grading.Measure;
-import dev.tclab.grading.Unit;
+import dev.tclab.grading.run.BaselineStore;
+import dev.tclab.grading.spec.Measure;
+import dev.tclab.grading.spec.Unit;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

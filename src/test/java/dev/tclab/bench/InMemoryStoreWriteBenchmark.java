@@ -2,8 +2,8 @@ package dev.tclab.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.grading.CheckResult;
 import dev.tclab.grading.InMemoryStepProgress;
+import dev.tclab.grading.run.CheckResult;
 import dev.tclab.quiz.InMemoryQuizResults;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package dev.tclab.bench;
 
-import dev.tclab.grading.CheckResult;
 import dev.tclab.grading.CheckRunLog;
 import dev.tclab.grading.StepProgress;
 import dev.tclab.grading.TestCheckRuns;
+import dev.tclab.grading.run.CheckResult;
 import dev.tclab.quiz.QuizAttempt;
 import dev.tclab.quiz.QuizResults;
 import dev.tclab.tc.Fixtures;

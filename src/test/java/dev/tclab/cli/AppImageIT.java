@@ -22,10 +22,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The app's container image as the README runs it: built by {@code bin/build-app-image} from this build's packaged
- * app (on eclipse-temurin, or on Debian's JRE when no registry answers), run with the README's {@code docker run}
+ * The app's container image as docs/operations.md runs it: built by {@code bin/build-app-image} from this build's
+ * packaged app (on eclipse-temurin, or on Debian's JRE when no registry answers), run with its {@code docker run}
  * flags, it serves the catalog and keeps a learner's quiz answer in its data volume when the container is replaced.
- * Two settings differ from the README, for isolation only: the host port is a free one, and {@code TCLAB_INSTANCE}
+ * Two settings differ from that page, for isolation only: the host port is a free one, and {@code TCLAB_INSTANCE}
  * labels the app apart, since a fresh app reaps its instance's labs that it has no record of (another test's, or a
  * developer's default tclab on this engine).
  */
@@ -78,7 +78,7 @@ class AppImageIT {
                 + " same volume (" + logs(second) + ")").isEqualTo(1);
     }
 
-    /** The README's docker run, apart from the host port and the instance label (see the class comment). */
+    /** docs/operations.md's docker run, apart from the host port and the instance label (see the class comment). */
     private String start() throws Exception {
         String id = docker("run", "-d", "-p", port + ":8080", "-v", "/var/run/docker.sock:/var/run/docker.sock",
                 "-v", name + ":/app/data", "-e", "TCLAB_INSTANCE=" + instance, name).get(0);

@@ -1,5 +1,6 @@
 package dev.tclab.grading;
 
+import dev.tclab.grading.spec.OutputReader;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;

@@ -1,5 +1,6 @@
 package dev.tclab.grading;
 
+import dev.tclab.grading.run.CheckResult;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

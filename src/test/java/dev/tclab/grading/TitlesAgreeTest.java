@@ -1,5 +1,13 @@
 package dev.tclab.grading;
 
+import dev.tclab.grading.spec.CheckSpec;
+import dev.tclab.grading.spec.CheckSpecException;
+import dev.tclab.grading.spec.Comparison;
+import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.grading.spec.Assertion;
+import dev.tclab.grading.spec.SpecCheckValidator;
+import dev.tclab.grading.spec.Quantity;
+import dev.tclab.grading.spec.Unit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lesson.Lesson;

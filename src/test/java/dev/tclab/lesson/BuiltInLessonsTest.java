@@ -2,7 +2,7 @@ package dev.tclab.lesson;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.grading.SpecCheckValidator;
+import dev.tclab.grading.spec.SpecCheckValidator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

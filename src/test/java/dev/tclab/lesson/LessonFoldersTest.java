@@ -1,6 +1,6 @@
 package dev.tclab.lesson;
 
-import dev.tclab.grading.SpecCheckValidator;
+import dev.tclab.grading.spec.SpecCheckValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 

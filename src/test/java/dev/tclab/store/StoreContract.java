@@ -2,14 +2,14 @@ package dev.tclab.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.grading.BaselineStore;
-import dev.tclab.grading.CheckResult;
 import dev.tclab.grading.CheckRunLog;
 import dev.tclab.grading.CheckRunView;
-import dev.tclab.grading.Measure;
 import dev.tclab.grading.StepProgress;
 import dev.tclab.grading.TestCheckRuns;
-import dev.tclab.grading.Unit;
+import dev.tclab.grading.run.BaselineStore;
+import dev.tclab.grading.run.CheckResult;
+import dev.tclab.grading.spec.Measure;
+import dev.tclab.grading.spec.Unit;
 import dev.tclab.learner.SecretStore;
 import dev.tclab.quiz.QuizAttempt;
 import dev.tclab.quiz.QuizResults;

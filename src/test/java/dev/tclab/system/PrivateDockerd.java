@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A Docker engine of the test's own, so a test can stop and start it without touching the system's dockerd (other
  * tests use that one). Runs as root, in a network namespace of its own, with its data, state, pid file and socket
- * under target/, no bridge and no iptables rules, and live-restore on: containers outlive it, as on a production engine configured per the README.
+ * under target/, no bridge and no iptables rules, and live-restore on: containers outlive it, as on a production engine configured per docs/operations.md.
  * Its image store persists under target/, so the lab image is copied in once.
  */
 final class PrivateDockerd {

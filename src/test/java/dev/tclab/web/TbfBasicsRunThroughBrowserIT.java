@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import dev.tclab.grading.SpecCheckValidator;
+import dev.tclab.grading.spec.SpecCheckValidator;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.lesson.LessonRenderer;

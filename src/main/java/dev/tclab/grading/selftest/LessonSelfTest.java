@@ -1,13 +1,13 @@
 package dev.tclab.grading.selftest;
 
-import dev.tclab.grading.AssertionResult;
-import dev.tclab.grading.BaselineStore;
-import dev.tclab.grading.BaselineSteps;
-import dev.tclab.grading.CheckResult;
-import dev.tclab.grading.CheckRunner;
-import dev.tclab.grading.CheckSpecException;
-import dev.tclab.grading.CheckSpecParser;
-import dev.tclab.grading.SpecCheckValidator;
+import dev.tclab.grading.evaluate.AssertionResult;
+import dev.tclab.grading.run.BaselineStore;
+import dev.tclab.grading.run.BaselineSteps;
+import dev.tclab.grading.run.CheckResult;
+import dev.tclab.grading.run.CheckRunner;
+import dev.tclab.grading.spec.CheckSpecException;
+import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.grading.spec.SpecCheckValidator;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.KernelCapabilities;

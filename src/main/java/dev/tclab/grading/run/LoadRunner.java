@@ -1,0 +1,226 @@
+package dev.tclab.grading.run;
+
+import dev.tclab.grading.spec.Iperf3Measurement;
+import dev.tclab.grading.spec.Measurement;
+import dev.tclab.grading.spec.MeasurementOutcome;
+import dev.tclab.grading.spec.OutputReader;
+import dev.tclab.lab.runtime.CommandSequence;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.common.WorkerThreads;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Runs a check's loads (iperf3 flows) in a lab: owns their one-off servers, those started early alongside a check's
+ * gate read, and the threads loads and their flows run on. The caller holds the load's measurement slots.
+ */
+final class LoadRunner {
+
+    private final LabRuntime runtime;
+    private final LinkProof linkProof;
+    private final Duration earlyServerGrace;
+    private final ExecutorService threads = Executors.newCachedThreadPool(WorkerThreads.named("tclab-check-load"));
+
+    /**
+     * @param earlyServerGrace how long servers started early wait for their load's client beyond the load's own
+     *                         timeout (see {@link CheckRunner#EARLY_SERVER_GRACE})
+     */
+    LoadRunner(LabRuntime runtime, LinkProof linkProof, Duration earlyServerGrace) {
+        this.runtime = runtime;
+        this.linkProof = linkProof;
+        this.earlyServerGrace = earlyServerGrace;
+    }
+
+    /** What runs right before a load's clients start, once its servers listen: reading counters {@code over} it. */
+    @FunctionalInterface
+    interface Prelude {
+        Prelude NOTHING = () -> { };
+
+        void run() throws EngineUnavailableException, NodeNotFoundException, InterruptedException;
+    }
+
+    /**
+     * Cheap reads that run right after a load, in the load's own exec ({@link LabRuntime#execAll}), their outcomes
+     * put in {@code outcomes} by name: a check then costs the engine one exec less and waits one exec less.
+     */
+    record AfterLoad(List<Measurement> reads, Map<String, MeasurementOutcome> outcomes) {
+        static final AfterLoad NONE = new AfterLoad(List.of(), Map.of());
+    }
+
+    /**
+     * Servers started for a check's first {@code load} alongside its gate read: they serve the load when its client
+     * starts {@code before} (the start plus the early servers' grace), and are stopped when the gate fails.
+     */
+    record EarlyServers(Iperf3Measurement load, Map<String, IperfServer.Started> servers, Instant before) {
+        static final EarlyServers NONE = new EarlyServers(null, Map.of(), Instant.MIN);
+
+        boolean forLoad(Measurement m) {
+            return m.equals(load);
+        }
+
+        boolean fresh() {
+            return Instant.now().isBefore(before);
+        }
+    }
+
+    /** How a load runs: what runs right before its clients, the reads right after it, the servers started for it. */
+    record Setup(Prelude prelude, AfterLoad after, EarlyServers early) {
+        static final Setup PLAIN = new Setup(Prelude.NOTHING, AfterLoad.NONE, EarlyServers.NONE);
+    }
+
+    /** What a gate read gave along with the early servers of the check's first load (none when it has no load). */
+    record GateRound(Map<String, List<ExecResult>> reads, EarlyServers early) {
+    }
+
+    /**
+     * Runs {@code readsByNode} while the servers of {@code load} (the check's first, if any) start, in one round of
+     * execs ({@link IperfServer#startAll}: one exec per node).
+     */
+    GateRound readWhileServersStart(String labId, Iperf3Measurement load,
+                                    Map<String, List<CommandSequence.Step>> readsByNode)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        Instant started = Instant.now();
+        IperfServer.Round round = IperfServer.startAll(runtime, labId,
+                load == null ? List.of() : serverRequests(load),
+                load == null ? Duration.ZERO : load.timeout().plus(earlyServerGrace), readsByNode, threads);
+        EarlyServers early = load == null ? EarlyServers.NONE
+                : new EarlyServers(load, round.servers(), started.plus(earlyServerGrace));
+        return new GateRound(round.reads(), early);
+    }
+
+    /** Runs {@code call} on a load thread (a load while what runs during it is measured, a flow of several). */
+    <T> Future<T> inBackground(Callable<T> call) {
+        return threads.submit(call);
+    }
+
+    /**
+     * Runs a flow's client against each flow's one-off server (each on its own port) at once, and combines their
+     * results: the servers started early for this load when they are still fresh, else servers started now.
+     * A flow whose server cannot start fails with the reason; the others still run. {@code cost} caps a single flow's
+     * rate when the check allows it (see {@link MeasurementCost}). The reads after a single flow run in its client's
+     * exec, right after it. The prelude runs once the servers listen, right before the clients start.
+     */
+    MeasurementOutcome run(String labId, Iperf3Measurement m, MeasurementCost cost, Setup setup)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        Map<String, IperfServer.Started> servers = serversFor(labId, m, setup.early());
+        setup.prelude().run();
+        AfterLoad after = setup.after();
+        Map<String, Future<MeasurementOutcome>> running = new LinkedHashMap<>();
+        Map<String, MeasurementOutcome> outcomes = new LinkedHashMap<>();
+        for (Iperf3Measurement.Flow flow : m.flows()) {
+            IperfServer.Started server = servers.get(flow.name());
+            if (server.error() != null) {
+                outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", server.error()));
+                continue;
+            }
+            LinkProof.Guard guard = linkProof.guard(labId, flow, server.node());
+            if (guard.refusal() != null) {
+                outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", guard.refusal()));
+                continue;
+            }
+            // The flow, between the reads of its client's link counters when it is proven by them (LinkProof).
+            List<CommandSequence.Step> steps = new ArrayList<>(guard.around(
+                    new CommandSequence.Step(cost.applyTo(flow.argv(m.seconds(), server.port())), m.timeout())));
+            int guarded = steps.size();
+            after.reads().forEach(r -> steps.add(new CommandSequence.Step(r.argv(), r.timeout())));
+            running.put(flow.name(), threads.submit(() -> {
+                List<ExecResult> ran = runtime.execAll(labId, flow.node(), steps);
+                for (int i = 0; i < after.reads().size(); i++) {
+                    Measurement read = after.reads().get(i);
+                    after.outcomes().put(read.name(), OutputReader.read(read, ran.get(i + guarded)));
+                }
+                List<ExecResult> around = ran.subList(0, guarded);
+                return guard.judge(around, OutputReader.read(m, around.get(guard.loadIndex())));
+            }));
+        }
+        for (Map.Entry<String, Future<MeasurementOutcome>> e : running.entrySet()) {
+            outcomes.put(e.getKey(), join(e.getValue()));
+        }
+        Map<String, MeasurementOutcome> inOrder = new LinkedHashMap<>();
+        m.flows().forEach(f -> inOrder.put(f.name(), outcomes.get(f.name())));
+        return m.combine(inOrder);
+    }
+
+    /** The servers started {@code early} for {@code m} while they are fresh, else new ones. */
+    private Map<String, IperfServer.Started> serversFor(String labId, Iperf3Measurement m, EarlyServers early)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        if (early.forLoad(m)) {
+            if (early.fresh()) {
+                return early.servers();
+            }
+            // The load waited long for its slots: its early servers may end before it ends, so it gets new ones.
+            // The early ones are stopped first: a flow's fixed port must be free again for its new server.
+            stopUnusedServers(labId, early);
+        }
+        return IperfServer.startAll(runtime, labId, serverRequests(m), m.timeout(), Map.of(), threads).servers();
+    }
+
+    /** A server for each flow of {@code m}: on the flow's own port, or else on one picked at random for it. */
+    private static List<IperfServer.Request> serverRequests(Iperf3Measurement m) {
+        Set<Integer> ports = new HashSet<>();
+        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(Objects::nonNull).forEach(ports::add);
+        List<IperfServer.Request> requests = new ArrayList<>();
+        for (Iperf3Measurement.Flow flow : m.flows()) {
+            requests.add(new IperfServer.Request(flow.name(), flow.server(),
+                    flow.port() != null ? flow.port() : freePort(ports)));
+        }
+        return requests;
+    }
+
+    private static int freePort(Set<Integer> taken) {
+        int port;
+        do {
+            port = IperfServer.randomPort();
+        } while (!taken.add(port));
+        return port;
+    }
+
+    /**
+     * Stops the servers started {@code early} that no client will use. One that cannot be stopped (the lab or the
+     * engine is going away) ends by its own lifetime: the check's answer does not change for it.
+     */
+    void stopUnusedServers(String labId, EarlyServers early) throws InterruptedException {
+        for (IperfServer.Started server : early.servers().values()) {
+            try {
+                IperfServer.stop(runtime, labId, server);
+            } catch (EngineUnavailableException | NodeNotFoundException e) {
+                // See above: bounded by its lifetime, and whatever the check does next meets the same failure.
+            }
+        }
+    }
+
+    /** The outcome of an engine call run on another thread, with the engine's and the lab's failures as they were. */
+    static <T> T join(Future<T> call) throws InterruptedException, EngineUnavailableException, NodeNotFoundException {
+        try {
+            return call.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof EngineUnavailableException engine) {
+                throw engine;
+            }
+            if (e.getCause() instanceof NodeNotFoundException node) {
+                throw node;
+            }
+            throw new IllegalStateException("a measurement failed unexpectedly", e.getCause());
+        }
+    }
+
+    /** Ends the load threads (the application stops): running loads are interrupted. */
+    void shutDownThreads() {
+        threads.shutdownNow();
+    }
+}

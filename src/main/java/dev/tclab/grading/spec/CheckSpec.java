@@ -1,0 +1,49 @@
+package dev.tclab.grading.spec;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A parsed, validated check (the body of a {@code ```check} block; see docs/checks.md).
+ *
+ * @param id      the author's id, or null (the lesson then names it {@code <step>-check-<n>})
+ * @param record  baseline name to the path of the value to keep for later steps of the same lab
+ * @param retries extra samples allowed to fail before the check fails
+ * @param stable  consecutive passing samples needed to pass
+ */
+public record CheckSpec(String id, String title, List<Measurement> measurements, List<Assertion> expect,
+                        Map<String, ValuePath> record, int retries, int stable, Duration interval, Duration timeout,
+                        boolean watch, String hint) {
+
+    /** The measurements to run during {@code load}, in order. */
+    public List<Measurement> during(String load) {
+        return measurements.stream().filter(m -> load.equals(m.during())).toList();
+    }
+
+    /** The measurements to read before and after {@code load}, in order. */
+    public List<Measurement> over(String load) {
+        return measurements.stream().filter(m -> load.equals(m.over())).toList();
+    }
+
+    /** The names of the recorded baselines the expectations compare with ({@code ratio_to: baseline.NAME}). */
+    public Set<String> baselinesUsed() {
+        Set<String> names = new TreeSet<>();
+        expect.forEach(a -> collectBaselines(a, names));
+        return names;
+    }
+
+    private static void collectBaselines(Assertion assertion, Set<String> names) {
+        if (assertion instanceof Assertion.Check check) {
+            if (check.ratioTo() != null && check.ratioTo().root().equals("baseline")) {
+                names.add(check.ratioTo().field());
+            }
+        } else if (assertion instanceof Assertion.AllOf all) {
+            all.children().forEach(c -> collectBaselines(c, names));
+        } else if (assertion instanceof Assertion.AnyOf any) {
+            any.children().forEach(c -> collectBaselines(c, names));
+        }
+    }
+}

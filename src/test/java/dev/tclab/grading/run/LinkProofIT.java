@@ -1,0 +1,99 @@
+package dev.tclab.grading.run;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tclab.lab.Labs;
+import dev.tclab.learner.LearnerIds;
+import dev.tclab.web.TestLabs;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 25, row 1, on the real engine: a measurement must cross the link it grades. A learner who moves the server's
+ * address onto the client's lo (shaped there, the real link left unshaped) or onto another node fails the check with a
+ * sentence saying so; the honest solution still passes.
+ */
+@QuarkusTest
+class LinkProofIT {
+
+    private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(90);
+
+    private String cookie;
+    private String labId;
+
+    @AfterEach
+    void stopLab() {
+        if (labId != null) {
+            TestLabs.stop(labId, cookie);
+        }
+    }
+
+    @Test
+    void shouldFailTheShapeStepWhenTheServerAddressWasMovedOntoTheClientsLoopback() throws Exception {
+        start("tbf-basics");
+        // The probe's trick: the server gives 10.0.0.2 away, the client answers it on lo, shaped to 10mbit there,
+        // while eth1 gets a tbf whose 200 MB burst never limits anything. This check passed before.
+        inNode("server", "ip addr del 10.0.0.2/24 dev eth1 && ip addr add 10.0.0.3/24 dev eth1");
+        inNode("client", "ip addr add 10.0.0.2/32 dev lo && ip link set lo mtu 1500"
+                + " && tc qdisc replace dev lo root tbf rate 10mbit burst 32kb latency 100ms"
+                + " && tc qdisc replace dev eth1 root tbf rate 10mbit burst 200mb latency 100ms");
+        Map<String, Object> run = check("shape");
+        assertThat(run.get("state")).as(run.toString()).isEqualTo("failed");
+        assertThat(run.toString()).contains("10.0.0.2 belongs to node server (lab.yml), but node client holds it now");
+
+        // Undone, the honest shaper passes: the proof costs a correct lab nothing.
+        inNode("client", "ip addr del 10.0.0.2/32 dev lo; tc qdisc del dev lo root;"
+                + " tc qdisc replace dev eth1 root tbf rate 10mbit burst 32kb latency 100ms");
+        inNode("server", "ip addr del 10.0.0.3/24 dev eth1 && ip addr add 10.0.0.2/24 dev eth1");
+        Map<String, Object> honest = check("shape");
+        assertThat(honest.get("state")).as(honest.toString()).isEqualTo("passed");
+    }
+
+    @Test
+    void shouldFailWhenTheServerAddressWasMovedToAThirdNode() throws Exception {
+        start("bufferbloat-upload");
+        // The gw answers the server's address itself, so the flow never reaches the modem's line nor the server.
+        inNode("server", "ip addr del 198.51.100.10/24 dev eth1");
+        inNode("gw", "ip addr add 198.51.100.10/32 dev lo");
+        Map<String, Object> run = check("feel-the-bloat");
+        assertThat(run.get("state")).as(run.toString()).isIn("failed", "error");
+        assertThat(run.toString()).contains("198.51.100.10 belongs to node server (lab.yml), but node gw holds it now");
+    }
+
+    private void start(String lesson) throws InterruptedException {
+        cookie = Labs.newLearner();
+        labId = TestLabs.startAndAwait(lesson, cookie, Duration.ofSeconds(90));
+    }
+
+    private void inNode(String node, String script) throws IOException, InterruptedException {
+        Process docker = new ProcessBuilder(List.of("docker", "exec", "tclab-" + labId + "-" + node, "sh", "-c", script))
+                .redirectErrorStream(true).start();
+        String output = new String(docker.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(docker.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(docker.exitValue()).as(node + ": " + script + "\n" + output).isZero();
+    }
+
+    private Map<String, Object> check(String step) throws InterruptedException {
+        String runId = given().cookie(LearnerIds.COOKIE, cookie).contentType(ContentType.JSON)
+                .post("/api/labs/" + labId + "/steps/" + step + "/check").then().statusCode(202).extract().path("id");
+        long deadline = System.nanoTime() + CHECK_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            Map<String, Object> run = given().cookie(LearnerIds.COOKIE, cookie)
+                    .get("/api/labs/" + labId + "/checks/" + runId).then().statusCode(200).extract().path("$");
+            if (Boolean.TRUE.equals(run.get("finished"))) {
+                return run;
+            }
+            Thread.sleep(300);
+        }
+        throw new AssertionError("check of step " + step + " did not finish within " + CHECK_TIMEOUT);
+    }
+}
