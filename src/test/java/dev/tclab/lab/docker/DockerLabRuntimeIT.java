@@ -15,6 +15,7 @@ import dev.tclab.lab.LabProgressListener;
 import dev.tclab.lab.LabRuntime;
 import dev.tclab.lab.LabSpec;
 import dev.tclab.lab.TestTopologies;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
 
 /** The Docker runtime against the real engine: wiring, shaping, routing, isolation, hardening and cleanup. */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class DockerLabRuntimeIT {
 
     @Inject
