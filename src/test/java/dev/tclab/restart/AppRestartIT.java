@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.PackagedApp;
 import dev.tclab.learner.LearnerIds;
+import dev.tclab.testing.RunsAlone;
 import dev.tclab.web.TestSocket;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * interrupted and can be run again. The two scenarios share one learner and one lab, in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class AppRestartIT {
 
     private static final String LESSON = "tbf-basics";

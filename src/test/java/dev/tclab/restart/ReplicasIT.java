@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tclab.host.Passwords;
 import dev.tclab.lab.PackagedApp;
 import dev.tclab.learner.LearnerIds;
+import dev.tclab.testing.RunsAlone;
 import dev.tclab.web.TestSocket;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * this run), one engine, one instance label. A learner's requests alternate between them with the same cookie, and
  * a host watches the class on one while the learner works on the other.
  */
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class ReplicasIT {
 
     private static final String LESSON = "tbf-basics";

@@ -11,6 +11,7 @@ import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.testing.RunsAlone;
 import dev.tclab.web.TestSocket;
 import dev.tclab.web.LearnerLabTest;
 import io.quarkus.test.junit.QuarkusTest;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * and leaves 50 ms later.
  */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class ProbeDockerIT extends LearnerLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);

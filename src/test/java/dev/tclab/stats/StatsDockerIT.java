@@ -10,6 +10,7 @@ import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.RetainedHeap;
 import dev.tclab.http.SocketCloseCodes;
+import dev.tclab.testing.RunsAlone;
 import dev.tclab.web.TestSocket;
 import dev.tclab.web.LearnerLabTest;
 import io.quarkus.test.junit.QuarkusTest;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /** Live statistics of a real lab: counters and rates during an iperf3 run, sampler restarts, access rules. */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class StatsDockerIT extends LearnerLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);

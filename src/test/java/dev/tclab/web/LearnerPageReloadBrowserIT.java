@@ -14,6 +14,7 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.ColorScheme;
+import dev.tclab.testing.RunsAlone;
 import dev.tclab.web.Chromium.Screen;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * below the sticky bar. Screenshots land in target/ for review.
  */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class LearnerPageReloadBrowserIT extends ChromiumTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);

@@ -12,6 +12,7 @@ import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.lesson.LessonRenderer;
 import dev.tclab.lesson.Parameters;
 import dev.tclab.quiz.Quiz;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * every Check until each step passes, and answer every quiz.
  */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class TbfBasicsRunThroughBrowserIT {
 
     private static final double TIMEOUT_MS = 120_000;

@@ -12,6 +12,7 @@ import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.RetainedHeap;
 import dev.tclab.lab.TestTopologies;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /** A tbf check on a real two-node lab: it fails before the learner shapes the link and passes after. */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class CheckRunnerIT {
 
     private static final String TBF_CHECK = """

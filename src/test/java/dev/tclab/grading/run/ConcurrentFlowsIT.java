@@ -10,6 +10,7 @@ import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.TestTopologies;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * TOS byte and one by its port, each graded on its own goodput, with the classes' byte counters read over the load.
  */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class ConcurrentFlowsIT {
 
     private static final String SHARE_CHECK = """

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.Labs;
 import dev.tclab.learner.LearnerIds;
+import dev.tclab.testing.RunsAlone;
 import dev.tclab.web.TestLabs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * sentence saying so; the honest solution still passes.
  */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class LinkProofIT {
 
     private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(90);

@@ -11,6 +11,7 @@ import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.TestTopologies;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @QuarkusTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class ReadOrderIT {
 
     private static final String READ_LOAD_READ = """

@@ -8,6 +8,7 @@ import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.TestTopologies;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * for a whole slot. {@code -Dit.class-labs=30} runs it for a whole class (default 8 labs).
  */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class SizedMeasurementsIT {
 
     /** tbf-basics step 2, as a learner gets it. */

@@ -17,6 +17,7 @@ import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.tc.Fixtures;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * measures with the platform's own tools, so it still fails on a bare link and passes only on a real shaper.
  */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class TrustedMeasurementIT {
 
     /** The lesson tbf-basics's step "shape", with a ping under load. */

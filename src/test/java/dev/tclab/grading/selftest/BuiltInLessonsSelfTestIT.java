@@ -3,6 +3,7 @@ package dev.tclab.grading.selftest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lesson.LessonCatalog;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.TestFactory;
  * solution and passes after), once per lesson here; `bin/tclab selftest --runs N` gives the N-run report.
  */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class BuiltInLessonsSelfTestIT {
 
     @Inject

@@ -10,6 +10,7 @@ import dev.tclab.grading.run.CheckResult;
 import dev.tclab.grading.spec.SpecCheckValidator;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonLoader;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * speed cut can change how long a check takes, never what it answers.
  */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class SemanticsCorpusIT {
 
     private static final Path CORPUS = Path.of("src/test/resources/semantics");

@@ -16,6 +16,7 @@ import dev.tclab.lab.runtime.LabProgressListener;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
 
 /** The Docker runtime against the real engine: wiring, shaping, routing, isolation, hardening and cleanup. */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class DockerLabRuntimeIT {
 
     @Inject
