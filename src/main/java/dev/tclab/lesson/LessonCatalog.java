@@ -42,6 +42,7 @@ public class LessonCatalog implements TopologySource {
     private final LessonLoader loader;
     private final Optional<Path> externalDir;
     private final Map<Path, Cached> cache = new ConcurrentHashMap<>();
+    private volatile List<Path> classpathRoots;
 
     @Inject
     public LessonCatalog(CheckBlockValidator checkValidator, TclabConfig config) {
@@ -121,9 +122,23 @@ public class LessonCatalog implements TopologySource {
         return lesson(slug).map(l -> Parameters.forLearner(learner, slug, l.meta().parameters())).orElse(Map.of());
     }
 
+    /**
+     * The built-in lessons' roots, looked up once: the classpath does not change while the app runs, and each look-up
+     * opened the app's jar as a file system under the JDK's one lock for all of them, which made a class's Starts
+     * (two look-ups each) wait for one another (docs/BENCHMARKS.md, "A class at once").
+     */
+    private List<Path> classpathRoots() {
+        List<Path> roots = classpathRoots;
+        if (roots == null) {
+            roots = List.copyOf(LessonFolders.classpathRoots(Thread.currentThread().getContextClassLoader()));
+            classpathRoots = roots;
+        }
+        return roots;
+    }
+
     private List<LessonFolders.Folder> folders() {
         List<LessonFolders.Folder> folders = new ArrayList<>();
-        for (Path root : LessonFolders.classpathRoots(Thread.currentThread().getContextClassLoader())) {
+        for (Path root : classpathRoots()) {
             folders.addAll(LessonFolders.builtIn(root));
         }
         externalDir.ifPresent(dir -> folders.addAll(LessonFolders.external(dir)));
