@@ -9,6 +9,7 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,6 +43,9 @@ public class LessonCatalog implements TopologySource {
     private final LessonLoader loader;
     private final Optional<Path> externalDir;
     private final Map<Path, Cached> cache = new ConcurrentHashMap<>();
+    private volatile List<Path> classpathRoots;
+    /** The lesson folders of each classpath root in the app's jar, listed once (see {@link #inJar}). */
+    private final Map<Path, List<LessonFolders.Folder>> jarFolders = new ConcurrentHashMap<>();
 
     @Inject
     public LessonCatalog(CheckBlockValidator checkValidator, TclabConfig config) {
@@ -121,18 +125,45 @@ public class LessonCatalog implements TopologySource {
         return lesson(slug).map(l -> Parameters.forLearner(learner, slug, l.meta().parameters())).orElse(Map.of());
     }
 
+    /**
+     * The built-in lessons' roots, looked up once: the classpath does not change while the app runs, and each look-up
+     * opened the app's jar as a file system under the JDK's one lock for all of them, which made a class's Starts
+     * (two look-ups each) wait for one another (docs/BENCHMARKS.md, "A class at once").
+     */
+    private List<Path> classpathRoots() {
+        List<Path> roots = classpathRoots;
+        if (roots == null) {
+            roots = List.copyOf(LessonFolders.classpathRoots(Thread.currentThread().getContextClassLoader()));
+            classpathRoots = roots;
+        }
+        return roots;
+    }
+
     private List<LessonFolders.Folder> folders() {
         List<LessonFolders.Folder> folders = new ArrayList<>();
-        for (Path root : LessonFolders.classpathRoots(Thread.currentThread().getContextClassLoader())) {
-            folders.addAll(LessonFolders.builtIn(root));
+        for (Path root : classpathRoots()) {
+            folders.addAll(inJar(root) ? jarFolders.computeIfAbsent(root, LessonFolders::builtIn)
+                    : LessonFolders.builtIn(root));
         }
         externalDir.ifPresent(dir -> folders.addAll(LessonFolders.external(dir)));
         return folders;
     }
 
+    /**
+     * Whether the path is inside the app's jar, whose lessons never change while the app runs: they are listed and
+     * read once, not walked again on every look-up (a class's Starts waited on the jar's lock for it). Lessons in a
+     * folder (an author's, or the built-in ones in development) are looked at again, so edits show.
+     */
+    private static boolean inJar(Path path) {
+        return path.getFileSystem() != FileSystems.getDefault();
+    }
+
     private Lesson current(LessonFolders.Folder folder) {
-        long fingerprint = LessonFolders.fingerprint(folder.path());
         Cached cached = cache.get(folder.path());
+        if (cached != null && inJar(folder.path())) {
+            return cached.lesson();
+        }
+        long fingerprint = LessonFolders.fingerprint(folder.path());
         if (cached != null && cached.fingerprint() == fingerprint) {
             return cached.lesson();
         }

@@ -18,6 +18,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,10 +36,12 @@ public class JdbcLabRegistry implements LabRegistry {
 
     private final Database database;
     private final ObjectMapper json;
+    private final GroupCommit<LabRecord> claims;
 
     public JdbcLabRegistry(Database database, ObjectMapper json) {
         this.database = database;
         this.json = json;
+        this.claims = new GroupCommit<>(database::connection, this::claimRow, Comparator.comparing(LabRecord::id));
     }
 
     @Override
@@ -105,12 +108,21 @@ public class JdbcLabRegistry implements LabRegistry {
         }
     }
 
+    /** A class's hand-outs arrive together: their claims are committed together (see {@link GroupCommit}). */
     @Override
     public boolean claim(LabRecord r) {
-        try (Connection c = database.connection();
-             PreparedStatement s = c.prepareStatement("UPDATE lab SET owner = ?, parameters = ?, created_at = ?,"
-                     + " ready_at = ?, last_activity = ?, version = ?, client = ? WHERE id = ? AND owner IS NULL"
-                     + " AND phase = ?")) {
+        try {
+            return claims.run(r);
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("The lab could not be handed to you (database " + database.describe()
+                    + ": " + Database.firstLine(e.getMessage()) + "). Try again in a moment.", e);
+        }
+    }
+
+    private boolean claimRow(Connection c, LabRecord r) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE lab SET owner = ?, parameters = ?, created_at = ?,"
+                + " ready_at = ?, last_activity = ?, version = ?, client = ? WHERE id = ? AND owner IS NULL"
+                + " AND phase = ?")) {
             s.setString(1, r.owner());
             s.setString(2, parameters(r.parameters()));
             s.setObject(3, time(r.createdAt()));
@@ -121,9 +133,6 @@ public class JdbcLabRegistry implements LabRegistry {
             s.setString(8, r.id());
             s.setString(9, LabPhase.RUNNING.name());
             return s.executeUpdate() == 1;
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("The lab could not be handed to you (database " + database.describe()
-                    + ": " + Database.firstLine(e.getMessage()) + "). Try again in a moment.", e);
         }
     }
 

@@ -65,6 +65,9 @@ class ClassBenchmark {
     private static final Duration CHECK_TIMEOUT = Duration.ofMinutes(10);
     /** Only the Starts from the warm pool (-Dbench.pool-only=true): no learner alone, no cold class. */
     private static final boolean POOL_ONLY = Boolean.getBoolean("bench.pool-only");
+    private static final String ACCESS_LOG_MARK = "request: ";
+    /** The request line, its status and the server's own time for it (%D needs record-request-start-time). */
+    private static final String ACCESS_LOG_PATTERN = ACCESS_LOG_MARK + "%r %s %D ms";
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private DockerClient docker;
@@ -227,7 +230,11 @@ class ClassBenchmark {
     private PoolRun fromThePool(ClassApi api, String code) throws Exception {
         app.stop();
         app.property("tclab.pool.\"" + LESSON + "\"", Integer.toString(LEARNERS))
-                .property("tclab.lab.max-running", Integer.toString(2 * LEARNERS + 1)).start();
+                .property("tclab.lab.max-running", Integer.toString(2 * LEARNERS + 1))
+                // The server's own time for each request (from reading it to writing the answer), beside the client's.
+                .property("quarkus.http.access-log.enabled", "true")
+                .property("quarkus.http.record-request-start-time", "true")
+                .property("quarkus.http.access-log.pattern", ACCESS_LOG_PATTERN).start();
         appUsage = new ProcessUsage(app.pid());
         long t0 = System.nanoTime();
         awaitPoolFull(api);
@@ -250,7 +257,9 @@ class ClassBenchmark {
             List<Double> floor = Collections.synchronizedList(new ArrayList<>());
             all(learners, l -> floor.add(ExecPrompt.millis(docker, container(l.labId(), "client", "node"), "client",
                     Duration.ofSeconds(30))));
-            return new PoolRun(learners, httpFloor, floor, fillSeconds,
+            String log = Files.readString(app.log());
+            return new PoolRun(learners, httpFloor, floor, serverMillis(log, "POST /api/labs "),
+                    serverMillis(log, "GET /api/labs/"), fillSeconds,
                     counter(after, "tclab_pool_handouts_total") - counter(before, "tclab_pool_handouts_total"),
                     counter(after, "tclab_pool_misses_total") - counter(before, "tclab_pool_misses_total"),
                     Math.round(gauge(after, "tclab_labs{phase=\"pooled\"}")), loadBefore, loadAfter);
@@ -259,6 +268,17 @@ class ClassBenchmark {
                 learner.leave();
             }
         }
+    }
+
+    /** The server's own times (ms) of the requests whose line starts so, from its access log. */
+    private static List<Double> serverMillis(String log, String requestLine) {
+        List<Double> millis = new ArrayList<>();
+        Matcher line = Pattern.compile("access-log\\] .*" + ACCESS_LOG_MARK + Pattern.quote(requestLine)
+                + ".* (\\d+) ms$", Pattern.MULTILINE).matcher(log);
+        while (line.find()) {
+            millis.add(Double.parseDouble(line.group(1)));
+        }
+        return millis;
     }
 
     /** Waits until the pool holds the class's size and that many lab starts are done (pooled labs ready). */

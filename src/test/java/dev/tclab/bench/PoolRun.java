@@ -11,7 +11,7 @@ import java.util.List;
  * or ready when the last learner's lab ran (the refill under way during the Starts), and the load average.
  */
 record PoolRun(List<Learner> learners, List<Double> httpFloorMillis, List<Double> promptFloorMillis,
-               double fillSeconds, long handouts, long misses, long pooledAfter, String loadBefore,
+               List<Double> serverStartMillis, List<Double> serverReadMillis, double fillSeconds, long handouts, long misses, long pooledAfter, String loadBefore,
                String loadAfter) {
 
     List<String> failures() {
@@ -38,6 +38,8 @@ record PoolRun(List<Learner> learners, List<Double> httpFloorMillis, List<Double
         md.append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
         row(md, "Start pressed to running (ms); floor: one GET /api/labs/{id} by every learner at once, right after",
                 ok.stream().map(l -> l.queueWaitMillis + l.startMillis).toList(), httpFloorMillis);
+        row(md, "of it: the server's own time for the POST, from reading the request to writing the answer (its"
+                + " access log); floor: the same for the GETs", serverStartMillis, serverReadMillis);
         row(md, "Start pressed to the prompt in the client's terminal (ms); floor: a login shell by a direct exec"
                 + " attach with a TTY in every running lab at once, to its prompt", ok.stream()
                 .map(l -> l.promptMillis).toList(), promptFloorMillis);

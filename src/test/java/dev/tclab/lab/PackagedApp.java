@@ -68,6 +68,11 @@ public final class PackagedApp {
         return this;
     }
 
+    /** The log (standard output and error) of the latest start. */
+    public Path log() {
+        return logDir.resolve("app-start-" + starts + ".log");
+    }
+
     /** The running app's process id, e.g. to read its CPU time and memory from /proc. */
     public long pid() {
         return process.pid();

@@ -8,6 +8,7 @@ import dev.tclab.lab.LabRegistry;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,6 +79,39 @@ abstract class LabRegistryContract {
         }
         assertThat(registry.claim(new LabRecord(id, "l-cat", "tbf-basics", Map.of(), LabPhase.RUNNING, claimedAt,
                 claimedAt, claimedAt, null, null, 3))).as("an owned lab is never claimed again").isFalse();
+    }
+
+    @Test
+    void shouldHandEveryLearnerOfAClassPressingStartAtOnceTheirOwnPooledLab() throws Exception {
+        int size = 30;
+        List<String> ids = Stream.generate(LabRegistryContract::fresh).limit(size).toList();
+        for (String id : ids) {
+            registry.save(new LabRecord(id, null, "tbf-basics", Map.of(), LabPhase.RUNNING, CREATED,
+                    CREATED.plusSeconds(1), CREATED, null, null, 1));
+        }
+        Instant claimedAt = CREATED.plusSeconds(600);
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService learners = Executors.newFixedThreadPool(size);
+        try {
+            List<Future<Boolean>> claims = new ArrayList<>();
+            for (int i = 0; i < size; i++) {
+                LabRecord claim = new LabRecord(ids.get(i), "l-" + ids.get(i), "tbf-basics", Map.of(),
+                        LabPhase.RUNNING, claimedAt, claimedAt, claimedAt, null, null, 2);
+                claims.add(learners.submit(() -> {
+                    go.await();
+                    return registry.claim(claim);
+                }));
+            }
+            go.countDown();
+            for (Future<Boolean> claim : claims) {
+                assertThat(claim.get()).isTrue();
+            }
+        } finally {
+            learners.shutdownNow();
+        }
+        for (String id : ids) {
+            assertThat(registry.find(id)).map(LabRecord::owner).contains("l-" + id);
+        }
     }
 
     @Test
