@@ -3,6 +3,7 @@ package dev.tclab.lab;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.time.Instant;
 import java.util.Set;
 
@@ -83,4 +84,13 @@ public interface LabRuntime {
 
     /** Which qdiscs, classifiers, actions and link types the engine host's kernel supports. */
     KernelCapabilities probeKernel() throws EngineUnavailableException;
+
+    /**
+     * What the kernel of the lesson's labs supports when they get a kernel of their own (User-Mode Linux), probed once
+     * on first use; empty when they run on the host's kernel ({@link #probeKernel}). A lesson's guarded blocks are
+     * shown for the kernel its lab runs on.
+     */
+    default Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) throws EngineUnavailableException {
+        return Optional.empty();
+    }
 }

@@ -40,6 +40,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -380,7 +381,15 @@ public class UmlLabRuntime implements LabRuntime {
 
     @Override
     public Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException {
-        return calls.removeExpired(withRole(Labels.all()), now, containers::remove);
+        Set<String> removed = calls.removeExpired(withRole(Labels.all()), now, containers::remove);
+        for (String labId : removed) {
+            SidecarAgent agent = agents.remove(labId);
+            nodes.remove(labId);
+            if (agent != null) {
+                agent.close();
+            }
+        }
+        return removed;
     }
 
     private static Map<String, String> withRole(Map<String, String> labels) {
@@ -389,9 +398,12 @@ public class UmlLabRuntime implements LabRuntime {
         return filter;
     }
 
-    /** What the labs' kernel supports: probed once, in a kernel booted for it (the same for every lab). */
+    /**
+     * What the labs' kernel supports: probed once, in a kernel booted for it (the same for every lab); callers at the
+     * same time wait for that one probe.
+     */
     @Override
-    public KernelCapabilities probeKernel() throws EngineUnavailableException {
+    public synchronized KernelCapabilities probeKernel() throws EngineUnavailableException {
         KernelCapabilities known = kernel;
         if (known != null) {
             return known;
@@ -408,6 +420,12 @@ public class UmlLabRuntime implements LabRuntime {
         } finally {
             removeQuietly(labId);
         }
+    }
+
+    /** Every lab of this runtime has a UML kernel of its own. */
+    @Override
+    public Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) throws EngineUnavailableException {
+        return Optional.of(probeKernel());
     }
 
     @PreDestroy
