@@ -2,6 +2,8 @@ package dev.tclab.lesson;
 
 import dev.tclab.http.Quote;
 import dev.tclab.lab.runtime.KernelCapabilities;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.LabEngine;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizAttempt;
 import dev.tclab.quiz.QuizGrader;
@@ -10,10 +12,14 @@ import dev.tclab.system.SystemStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.jboss.logging.Logger;
 
-/** Lessons from one learner's side: their parameter values, this host's kernel, their quiz answers. */
+/** Lessons from one learner's side: their parameter values, their lab's kernel, their quiz answers. */
 @ApplicationScoped
 public class LearnerLessons {
+
+    private static final Logger LOG = Logger.getLogger(LearnerLessons.class);
 
     /** How far a learner is in a lesson: quizzes whose latest answer is correct, out of all quizzes. */
     public record Progress(int quizzesCorrect, int quizzesTotal) {
@@ -23,9 +29,11 @@ public class LearnerLessons {
     private final QuizResults results;
     private final SystemStatus system;
     private final CheckBlockValidator checkValidator;
+    private final LabEngine runtime;
 
     public LearnerLessons(LessonCatalog catalog, QuizResults results, SystemStatus system,
-                          CheckBlockValidator checkValidator) {
+                          CheckBlockValidator checkValidator, LabEngine runtime) {
+        this.runtime = runtime;
         this.catalog = catalog;
         this.results = results;
         this.system = system;
@@ -45,11 +53,29 @@ public class LearnerLessons {
         return lesson;
     }
 
-    /** The lesson as this learner sees it on this host. */
+    /** The lesson as this learner sees it, its guarded blocks chosen for the kernel its lab runs on. */
     public LessonView view(Lesson lesson, String learner) {
-        KernelCapabilities kernel = system.snapshot().kernel();
+        KernelCapabilities kernel = kernelOf(lesson);
         return LessonRenderer.render(lesson, Parameters.forLearner(learner, lesson.slug(), lesson.meta().parameters()),
                 kernel::supports, results.attempts(learner, lesson.slug()), checkValidator);
+    }
+
+    /**
+     * The kernel the lesson's lab runs on: the lab's own (UML) or the host's. Should the UML kernel not answer its
+     * probe, the page is shown for the host's kernel (its fallbacks run in UML too) and the start says what failed.
+     */
+    private KernelCapabilities kernelOf(Lesson lesson) {
+        if (lesson.topology() != null) {
+            try {
+                Optional<KernelCapabilities> own = runtime.ownKernel(lesson.topology(), lesson.slug());
+                if (own.isPresent()) {
+                    return own.get();
+                }
+            } catch (EngineUnavailableException e) {
+                LOG.warnf("Lesson %s is shown for the host's kernel: %s", lesson.slug(), e.getMessage());
+            }
+        }
+        return system.snapshot().kernel();
     }
 
     public Progress progress(Lesson lesson, String learner) {

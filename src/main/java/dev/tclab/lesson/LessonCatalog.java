@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -98,6 +99,15 @@ public class LessonCatalog implements TopologySource {
     @Override
     public Set<String> kernelFeaturesFor(String slug) {
         return lesson(slug).map(l -> Set.copyOf(l.meta().requires())).orElse(Set.of());
+    }
+
+    @Override
+    public Set<String> kernelFeaturesUsedBy(String slug) {
+        return lesson(slug).map(l -> {
+            Set<String> features = new LinkedHashSet<>(l.meta().requires());
+            features.addAll(l.meta().uses());
+            return Set.copyOf(features);
+        }).orElse(Set.of());
     }
 
     /** The lesson's lab. A lesson whose lab.yml is broken throws its problems; other problems do not stop the lab. */

@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -80,10 +81,10 @@ public class LessonSelfTest {
         if (lesson.broken()) {
             return verdict(lesson, "broken", "the lesson does not validate: " + lesson.problems(), 0, List.of(), start);
         }
-        KernelCapabilities kernel = kernel();
+        KernelCapabilities kernel = kernel(lesson);
         List<String> missing = lesson.meta().requires().stream().filter(f -> !kernel.supports(f)).toList();
         if (!missing.isEmpty()) {
-            return verdict(lesson, "skipped", "this host's kernel lacks " + String.join(", ", missing), 0, List.of(), start);
+            return verdict(lesson, "skipped", "the lab's kernel lacks " + String.join(", ", missing), 0, List.of(), start);
         }
         Map<String, Tally> tallies = new LinkedHashMap<>();
         int cleanRuns = 0;
@@ -199,7 +200,12 @@ public class LessonSelfTest {
         return problems;
     }
 
-    private KernelCapabilities kernel() throws EngineUnavailableException {
+    /** The kernel the lesson's labs run on: their own (UML), or the host's. */
+    private KernelCapabilities kernel(Lesson lesson) throws EngineUnavailableException {
+        Optional<KernelCapabilities> own = engine.ownKernel(lesson.topology(), lesson.slug());
+        if (own.isPresent()) {
+            return own.get();
+        }
         KernelCapabilities known = system.snapshot().kernel();
         return known.probed() ? known : engine.probeKernel();
     }

@@ -1,11 +1,14 @@
 package dev.tclab.lab.runtime;
 
+import dev.tclab.lab.topology.Topology;
+
 import dev.tclab.lab.topology.TopologySource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -13,8 +16,8 @@ import java.util.function.Supplier;
 /**
  * Runs each lab on the kernel its lab.yml asks for ({@code kernel:}): on the host's kernel ({@code host}), in a
  * User-Mode Linux kernel of its own ({@code uml}), or in UML only when the host's kernel lacks a feature the lesson
- * requires ({@code auto}). A lab keeps the runtime it started on; one the app did not start (adopted after a restart)
- * is on UML when the UML runtime knows it.
+ * requires or its guarded blocks choose on ({@code auto}). A lab keeps the runtime it started on; one the app did not
+ * start (adopted after a restart) is on UML when the UML runtime knows it.
  */
 public final class KernelChoice implements RuntimeAdapter {
 
@@ -36,14 +39,17 @@ public final class KernelChoice implements RuntimeAdapter {
         return host;
     }
 
-    /** Whether the lab runs in UML: its lab.yml says uml, or auto and the host lacks what the lesson requires. */
-    boolean inUml(LabSpec spec) throws EngineUnavailableException {
-        return switch (spec.topology().kernel()) {
+    /**
+     * Whether the lesson's labs run in UML: its lab.yml says uml, or auto and the host lacks a feature the lesson
+     * requires or uses (so that its checks and solutions get the kernel they name, not a fallback).
+     */
+    boolean inUml(Topology topology, String lesson) throws EngineUnavailableException {
+        return switch (topology.kernel()) {
             case HOST -> false;
             case UML -> true;
             case AUTO -> {
                 KernelCapabilities kernel = hostKernel();
-                yield !topologies.kernelFeaturesFor(spec.lesson()).stream().allMatch(kernel::supports);
+                yield !topologies.kernelFeaturesUsedBy(lesson).stream().allMatch(kernel::supports);
             }
         };
     }
@@ -69,7 +75,7 @@ public final class KernelChoice implements RuntimeAdapter {
 
     @Override
     public void start(LabSpec spec, LabProgressListener progress) throws LabStartException, EngineUnavailableException {
-        LabRuntime runtime = inUml(spec) ? uml.get() : host;
+        LabRuntime runtime = inUml(spec.topology(), spec.lesson()) ? uml.get() : host;
         labs.put(spec.labId(), runtime);
         runtime.start(spec, progress);
     }
@@ -121,6 +127,7 @@ public final class KernelChoice implements RuntimeAdapter {
     public Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException {
         Set<String> removed = new HashSet<>(host.removeExpiredLabs(now));
         removed.addAll(uml.get().removeExpiredLabs(now));
+        labs.keySet().removeAll(removed);
         return removed;
     }
 
@@ -132,14 +139,34 @@ public final class KernelChoice implements RuntimeAdapter {
         return kernel;
     }
 
-    /** A lab not started here is looked up once: on UML when the UML runtime has its nodes, else on the host. */
+    /** The UML kernel's features for a lesson whose labs run in UML; empty for one on the host's kernel. */
+    @Override
+    public Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) throws EngineUnavailableException {
+        return inUml(topology, lesson) ? Optional.of(uml.get().probeKernel()) : Optional.empty();
+    }
+
+    /** The labs whose runtime this choice remembers. */
+    Set<String> knownLabs() {
+        return Set.copyOf(labs.keySet());
+    }
+
+    /**
+     * A lab not started here is looked up: on UML when the UML runtime has its nodes, else on the host. Only a lab
+     * found is remembered, so asking after labs that are gone does not grow the map.
+     */
     private LabRuntime runtimeOf(String labId) throws EngineUnavailableException {
         LabRuntime known = labs.get(labId);
         if (known != null) {
             return known;
         }
-        LabRuntime found = uml.get().status(labId).isEmpty() ? host : uml.get();
-        labs.putIfAbsent(labId, found);
-        return labs.get(labId);
+        if (!uml.get().status(labId).isEmpty()) {
+            labs.putIfAbsent(labId, uml.get());
+            return labs.get(labId);
+        }
+        if (!host.status(labId).isEmpty()) {
+            labs.putIfAbsent(labId, host);
+            return labs.get(labId);
+        }
+        return host;
     }
 }

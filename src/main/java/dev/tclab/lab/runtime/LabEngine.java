@@ -1,6 +1,8 @@
 package dev.tclab.lab.runtime;
 
+import dev.tclab.lab.topology.Topology;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -28,4 +30,13 @@ public interface LabEngine {
 
     /** Which qdiscs, classifiers, actions and link types the engine host's kernel supports. */
     KernelCapabilities probeKernel() throws EngineUnavailableException;
+
+    /**
+     * What the kernel of the lesson's labs supports when they get a kernel of their own (User-Mode Linux), probed once
+     * on first use; empty when they run on the host's kernel ({@link #probeKernel}). A lesson's guarded blocks are
+     * shown for the kernel its lab runs on.
+     */
+    default Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) throws EngineUnavailableException {
+        return Optional.empty();
+    }
 }

@@ -23,6 +23,14 @@ public interface TopologySource {
         return Set.of();
     }
 
+    /**
+     * The kernel features the lesson requires and those its guarded commands, solutions and checks choose on
+     * ({@code uses}): what {@code kernel: auto} asks of the host's kernel before it runs the lab there.
+     */
+    default Set<String> kernelFeaturesUsedBy(String lesson) {
+        return kernelFeaturesFor(lesson);
+    }
+
     /** The lesson's title as learners read it; the slug when it has none. */
     default String titleOf(String lesson) {
         return lesson;

@@ -41,6 +41,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -123,25 +124,34 @@ public class UmlLabRuntime implements RuntimeAdapter {
             List<List<String>> nodes = topology.nodes().values().stream()
                     .map(n -> UmlScripts.startNode(n, limits.tmpMib(), limits.homeMib(), limits.runMib())).toList();
             runAll(agent, "starting a node", nodes, deadline);
+            long started = System.nanoTime();
             Map<String, String> namespaces = new HashMap<>();
             topology.nodes().keySet().forEach(n -> namespaces.put(n, n));
+            // The links and the nodes' sysctls at once: neither needs the other, and each request costs a round trip
+            // and programs started under UML's ptrace.
+            List<List<String>> wiring = new ArrayList<>();
             if (!topology.links().isEmpty()) {
-                runAll(agent, "wiring the links", List.of(List.of("sh", "-c",
-                        LabScripts.vethLinks(topology.links(), namespaces))), deadline);
+                wiring.add(List.of("sh", "-c", LabScripts.vethLinks(topology.links(), namespaces)));
             }
+            for (Topology.Node node : topology.nodes().values()) {
+                if (!node.sysctls().isEmpty()) {
+                    wiring.add(UmlScripts.sysctls(node.name(), node.sysctls()));
+                }
+            }
+            runAll(agent, "wiring the links or setting a node's sysctls", wiring, deadline);
+            long wired = System.nanoTime();
             progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
             List<List<String>> setups = new ArrayList<>();
             for (Topology.Node node : topology.nodes().values()) {
-                if (!node.sysctls().isEmpty()) {
-                    runAll(agent, "setting the sysctls of " + node.name(),
-                            List.of(UmlScripts.sysctls(node.name(), node.sysctls())), deadline);
-                }
                 setups.add(UmlScripts.asLearner(node.name(), List.of("sh", "-c",
                         LabScripts.nodeSetup(node, topology.interfacesOf(node.name())))));
             }
             runAll(agent, "setting up a node", setups, deadline);
-            LOG.infof("UML lab %s (%d nodes) ready in %d ms, its kernel's agent answering after %d ms", spec.labId(),
-                    topology.nodes().size(), (System.nanoTime() - begin) / 1_000_000, (booted - begin) / 1_000_000);
+            long ready = System.nanoTime();
+            LOG.infof("UML lab %s (%d nodes) ready in %d ms: its kernel's agent answering after %d ms, the nodes"
+                    + " started in %d ms more, links and sysctls %d ms, setup commands %d ms", spec.labId(),
+                    topology.nodes().size(), (ready - begin) / 1_000_000, (booted - begin) / 1_000_000,
+                    (started - booted) / 1_000_000, (wired - started) / 1_000_000, (ready - wired) / 1_000_000);
             progress.onStage(Stage.READY, "");
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
             removeQuietly(spec.labId());
@@ -381,7 +391,15 @@ public class UmlLabRuntime implements RuntimeAdapter {
 
     @Override
     public Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException {
-        return calls.removeExpired(withRole(Labels.all()), now, containers::remove);
+        Set<String> removed = calls.removeExpired(withRole(Labels.all()), now, containers::remove);
+        for (String labId : removed) {
+            SidecarAgent agent = agents.remove(labId);
+            nodes.remove(labId);
+            if (agent != null) {
+                agent.close();
+            }
+        }
+        return removed;
     }
 
     private static Map<String, String> withRole(Map<String, String> labels) {
@@ -390,9 +408,12 @@ public class UmlLabRuntime implements RuntimeAdapter {
         return filter;
     }
 
-    /** What the labs' kernel supports: probed once, in a kernel booted for it (the same for every lab). */
+    /**
+     * What the labs' kernel supports: probed once, in a kernel booted for it (the same for every lab); callers at the
+     * same time wait for that one probe.
+     */
     @Override
-    public KernelCapabilities probeKernel() throws EngineUnavailableException {
+    public synchronized KernelCapabilities probeKernel() throws EngineUnavailableException {
         KernelCapabilities known = kernel;
         if (known != null) {
             return known;
@@ -409,6 +430,12 @@ public class UmlLabRuntime implements RuntimeAdapter {
         } finally {
             removeQuietly(labId);
         }
+    }
+
+    /** Every lab of this runtime has a UML kernel of its own. */
+    @Override
+    public Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) throws EngineUnavailableException {
+        return Optional.of(probeKernel());
     }
 
     @PreDestroy

@@ -3,6 +3,9 @@
 # which is the container's standard input and output: the app's line to the agent, so nothing else may write there.
 # The root filesystem is the lab image, read-only through hostfs; what the kernel needs to write is a tmpfs of its own
 # (charged to its memory, mem= on the kernel command line).
+# The kernel starts init with no PATH, and programs the agent runs without a shell (nsenter running sysctl, say)
+# would search only /bin and /usr/bin.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc -o nosuid,nodev,noexec proc /proc
 mount -t sysfs -o nosuid,nodev,noexec sysfs /sys
 # A hostfs /run breaks `ip netns` (it bind-mounts namespace files there).

@@ -7,8 +7,10 @@ import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.lab.topology.TopologySource;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -16,17 +18,26 @@ class KernelChoiceTest {
 
     private final FakeLabRuntime host = new FakeLabRuntime();
     private final FakeLabRuntime uml = new FakeLabRuntime();
-    private final KernelChoice choice = new KernelChoice(host, () -> uml, new TopologySource() {
-        @Override
-        public java.util.Optional<Topology> topologyFor(String lesson) {
-            return java.util.Optional.empty();
-        }
+    private final KernelChoice choice = new KernelChoice(host, () -> uml, topologies());
 
-        @Override
-        public Set<String> kernelFeaturesFor(String lesson) {
-            return lesson.equals("cake-lesson") ? Set.of("qdisc:cake") : Set.of("qdisc:tbf");
-        }
-    });
+    private static TopologySource topologies() {
+        return new TopologySource() {
+            @Override
+            public Optional<Topology> topologyFor(String lesson) {
+                return Optional.empty();
+            }
+
+            @Override
+            public Set<String> kernelFeaturesFor(String lesson) {
+                return lesson.equals("cake-lesson") ? Set.of("qdisc:cake") : Set.of("qdisc:tbf");
+            }
+
+            @Override
+            public Set<String> kernelFeaturesUsedBy(String lesson) {
+                return lesson.equals("tbf-or-cake-lesson") ? Set.of("qdisc:tbf", "qdisc:cake") : kernelFeaturesFor(lesson);
+            }
+        };
+    }
 
     private static LabSpec spec(String id, Topology.Kernel kernel, String lesson) {
         Topology plain = TestTopologies.load("two-node");
@@ -50,6 +61,43 @@ class KernelChoiceTest {
 
         assertThat(uml.running).containsOnlyKeys("needs-cake");
         assertThat(host.running).containsOnlyKeys("needs-tbf");
+    }
+
+    @Test
+    void shouldPutAnAutoLabInUmlWhenTheHostLacksAFeatureItsChecksAndSolutionsChooseOn() throws Exception {
+        choice.start(spec("cake-not-fallback", Topology.Kernel.AUTO, "tbf-or-cake-lesson"), (s, d) -> { });
+        host.kernel = new KernelCapabilities(Map.of("qdisc:tbf", true, "qdisc:cake", true), "with cake");
+        KernelChoice onAHostWithCake = new KernelChoice(host, () -> uml, topologies());
+        onAHostWithCake.start(spec("cake-on-host", Topology.Kernel.AUTO, "tbf-or-cake-lesson"), (s, d) -> { });
+
+        assertThat(uml.running).containsOnlyKeys("cake-not-fallback");
+        assertThat(host.running).containsOnlyKeys("cake-on-host");
+    }
+
+    @Test
+    void shouldShowALessonForTheKernelItsLabRunsOn() throws Exception {
+        uml.kernel = new KernelCapabilities(Map.of("qdisc:tbf", true, "qdisc:cake", true), "6.1.0-uml");
+
+        assertThat(choice.ownKernel(spec("a", Topology.Kernel.AUTO, "tbf-or-cake-lesson").topology(),
+                "tbf-or-cake-lesson")).contains(uml.kernel);
+        assertThat(choice.ownKernel(spec("u", Topology.Kernel.UML, "tbf-lesson").topology(), "tbf-lesson"))
+                .contains(uml.kernel);
+        assertThat(choice.ownKernel(spec("h", Topology.Kernel.HOST, "cake-lesson").topology(), "cake-lesson"))
+                .isEmpty();
+        assertThat(choice.ownKernel(spec("t", Topology.Kernel.AUTO, "tbf-lesson").topology(), "tbf-lesson"))
+                .isEmpty();
+    }
+
+    @Test
+    void shouldForgetLabsRemovedAsExpiredAndNeverRememberLabsThatAreNowhere() throws Exception {
+        choice.start(spec("old", Topology.Kernel.UML, "tbf-lesson"), (s, d) -> { });
+        choice.start(spec("young", Topology.Kernel.HOST, "tbf-lesson"), (s, d) -> { });
+        uml.expires.put("old", Instant.now().minusSeconds(1));
+
+        assertThat(choice.removeExpiredLabs(Instant.now())).containsExactly("old");
+        assertThat(choice.status("gone-long-ago")).isEmpty();
+
+        assertThat(choice.knownLabs()).containsExactly("young");
     }
 
     @Test

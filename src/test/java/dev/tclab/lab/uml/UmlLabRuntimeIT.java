@@ -12,6 +12,13 @@ import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.ProcessStream;
 import dev.tclab.lab.runtime.StreamListener;
+import dev.tclab.grading.run.BaselineSteps;
+import dev.tclab.grading.run.CheckResult;
+import dev.tclab.grading.run.CheckRunner;
+import dev.tclab.grading.spec.CheckSpec;
+import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
@@ -47,10 +54,19 @@ class UmlLabRuntimeIT {
     @Inject
     DockerClient docker;
 
+    @Inject
+    CheckRunner checks;
+
+    @Inject
+    TclabConfig config;
+
+    private TclabConfig.Lab limits;
+
     private String lab;
 
     @BeforeAll
     void startLab() throws Exception {
+        limits = config.lab();
         lab = "u" + UUID.randomUUID().toString().substring(0, 8);
         runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "uml-it", "two-node"), (stage, detail) -> { });
     }
@@ -143,6 +159,86 @@ class UmlLabRuntimeIT {
         Matcher procs = Pattern.compile("procs=(\\d+)").matcher(out);
         assertThat(procs.find()).isTrue();
         assertThat(Integer.parseInt(procs.group(1))).as("processes the node sees (its own only)").isLessThan(10);
+    }
+
+    /**
+     * docs/SECURITY.md's lying binaries on a UML lab: the learner's own tc, iperf3 and ping first in their shell's
+     * PATH say "shaped", yet a check measures with the kernel's root filesystem's tools in the node's network
+     * namespace, so it fails on the bare link and passes only on a real tbf. (The platform's own tools cannot be
+     * replaced: the root is read-only.)
+     */
+    @Test
+    void shouldGradeWithThePlatformsToolsWhateverTheLearnersToolsSay() throws Exception {
+        // Split by "" in the script, so that the shell's echo of this input cannot pass for the lie's output.
+        String lie = "qdisc tbf 4242: root rate 10Mbit burst 32Kb lat 100ms";
+        String out = shellOutput("client", "mkdir -p /root/bin && for t in tc iperf3 ping; do printf '#!/bin/sh\\necho "
+                + lie.replace("4242", "42\"\"42") + "\\n' >/root/bin/$t; chmod 755 /root/bin/$t; done; export PATH=/root/bin:$PATH;"
+                + " tc qdisc show dev eth1; cp /root/bin/tc /usr/local/sbin/tc 2>&1; echo done\n");
+        assertThat(out).as("the learner's shell").contains(lie)
+                .contains("'/usr/local/sbin/tc': Read-only file system");
+        CheckSpec spec = CheckSpecParser.parse("it.md", """
+                measure:
+                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 3 } }
+                  - { name: q, node: client, qdisc: { dev: eth1 } }
+                expect:
+                  - { value: q.root.kind, equals: tbf }
+                  - { value: up.mbps, near: 10mbit, within: 12% }
+                """, 1);
+
+        CheckResult bare = checks.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> { });
+        assertThat(bare.status()).as(bare.message()).isEqualTo(CheckResult.Status.FAILED);
+        assertThat(bare.raw().get("q")).doesNotContain("4242:");
+        sh("client", "tc qdisc replace dev eth1 root tbf rate 10mbit burst 32kb latency 100ms");
+        CheckResult shaped = checks.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> { });
+        sh("client", "tc qdisc del dev eth1 root");
+
+        assertThat(shaped.status()).as(shaped.message() + " " + shaped.assertions()).isEqualTo(CheckResult.Status.PASSED);
+        assertThat(shaped.raw().get("q")).doesNotContain("4242:").contains("\"kind\":\"tbf\"");
+        LOG.infof("UML tbf 10mbit through a check: %s (load average %s)", shaped.assertions().get(1).measured(),
+                loadAverage());
+    }
+
+    /**
+     * docs/SECURITY.md's disk rows on a UML lab: the learner's root filesystem is read-only, /tmp and /root stop at
+     * their caps with "No space left on device", and the node's kernel still answers the platform afterwards.
+     */
+    @Test
+    void shouldCapWhatALearnerCanWrite() throws Exception {
+        String out = shellOutput("client", "dd if=/dev/zero of=/tmp/f bs=1M count=1024 2>&1 | grep -o 'No space.*';"
+                + " dd if=/dev/zero of=/root/f bs=1M count=1024 2>&1 | grep -o 'No space.*';"
+                + " echo tmp=$(du -m /tmp/f | cut -f1) root=$(du -m /root/f | cut -f1);"
+                + " for f in /x /etc/hosts /var/tmp/x /usr/local/sbin/tc; do touch $f 2>&1; done; rm -f /tmp/f /root/f;"
+                + " echo done\n");
+
+        assertThat(out).contains("No space left on device").contains("tmp=" + limits.tmpMib() + " ")
+                .contains("root=" + limits.homeMib());
+        for (String path : List.of("/x", "/etc/hosts", "/var/tmp/x", "/usr/local/sbin/tc")) {
+            assertThat(out).contains("touch: cannot touch '" + path + "': Read-only file system");
+        }
+        assertThat(sh("client", "echo still here").stdout()).isEqualTo("still here\n");
+    }
+
+    /**
+     * docs/SECURITY.md's kernel memory row on a UML lab: a tbf that may hold 600 MB and a UDP flood into it fill the
+     * lab's own kernel, not the host's: the container stays within its memory limit and its kernel answers.
+     */
+    @Test
+    void shouldKeepQdiscBacklogInsideTheLabsOwnKernel() throws Exception {
+        ExecResult tbf = sh("client", "tc qdisc replace dev eth1 root tbf rate 1mbit burst 32kb limit 600mb");
+        assertThat(tbf.ok()).as(tbf.stderr()).isTrue();
+        sh("client", "iperf3 -c 10.0.0.2 -u -b 2G -l 1400 -t 5 -P 4 >/dev/null 2>&1; true");
+        String backlog = sh("client", "tc -s qdisc show dev eth1 | grep -o 'backlog [^ ]*'").stdout().trim();
+        String id = docker.inspectContainerCmd(UmlLabRuntime.containerName(lab)).exec().getId();
+        long limit = docker.inspectContainerCmd(id).exec().getHostConfig().getMemory();
+        long peak = Long.parseLong(java.nio.file.Files.readString(
+                java.nio.file.Path.of("/sys/fs/cgroup/memory/docker/" + id + "/memory.max_usage_in_bytes")).trim());
+        sh("client", "tc qdisc del dev eth1 root");
+        LOG.infof("UML lab after a UDP flood into tbf limit 600mb: %s queued in the lab's kernel; the container's peak"
+                + " memory %d MiB of its %d MiB limit (load average %s)", backlog, peak >> 20, limit >> 20, loadAverage());
+
+        assertThat(backlog).as("the flood queued in the lab's tbf").matches("backlog [1-9][0-9]*[KM]?b");
+        assertThat(peak).as("the container's peak memory, the lab kernel's queues included").isLessThanOrEqualTo(limit);
+        assertThat(sh("client", "echo still here").stdout()).isEqualTo("still here\n");
     }
 
     /** The learner's shell, with its prompt and echo, until it printed "done" (or 30 s passed). */

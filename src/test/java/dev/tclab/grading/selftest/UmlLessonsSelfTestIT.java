@@ -1,0 +1,119 @@
+package dev.tclab.grading.selftest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tclab.grading.evaluate.AssertionResult;
+import dev.tclab.grading.run.BaselineStore;
+import dev.tclab.grading.run.CheckResult;
+import dev.tclab.grading.run.CheckRunner;
+import dev.tclab.lab.runtime.KernelCapabilities;
+import dev.tclab.lab.runtime.LabEngine;
+import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.lesson.Lesson;
+import dev.tclab.lesson.LessonCatalog;
+import dev.tclab.system.SystemStatus;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The built-in lessons on User-Mode Linux labs, on the real engine: the two CAKE lessons (lab.yml {@code kernel: auto})
+ * go to UML on a host without CAKE and pass their self-tests with CAKE itself, no fallback; and every built-in lesson
+ * passes its self-test when its lab is forced into UML. Each check's measured values are printed ({@code FIGURE}
+ * lines), for docs/LESSONS.md.
+ */
+@QuarkusTest
+class UmlLessonsSelfTestIT {
+
+    @Inject
+    LessonSelfTest selfTest;
+
+    @Inject
+    @Identifier("uml")
+    RuntimeAdapter uml;
+
+    @Inject
+    LabEngine runtime;
+
+    @Inject
+    CheckRunner runner;
+
+    @Inject
+    BaselineStore baselines;
+
+    @Inject
+    SystemStatus system;
+
+    @Inject
+    LessonCatalog catalog;
+
+    @TestFactory
+    Stream<DynamicTest> theCakeLessonsRunWithRealCakeInUml() {
+        return Stream.of("bufferbloat-upload", "bufferbloat-download").map(slug -> DynamicTest.dynamicTest(slug, () -> {
+            Lesson lesson = catalog.lesson(slug).orElseThrow();
+            assertThat(runtime.probeKernel().supports("qdisc:cake"))
+                    .as("this test proves UML's CAKE on a host without it; this host has CAKE").isFalse();
+            KernelCapabilities labKernel = runtime.ownKernel(lesson.topology(), slug).orElseThrow();
+            assertThat(labKernel.supports("qdisc:cake")).as("the UML kernel: " + labKernel).isTrue();
+
+            List<String> shapers = new ArrayList<>();
+            SelfTestReport report = selfTest.run(lesson, 1, runner.fastPaths(), System.out::println, outcome -> {
+                print(slug, "app", outcome);
+                Object kind = rootKind(outcome.after());
+                if (outcome.check().startsWith("shape") && kind != null) {
+                    shapers.add(outcome.check() + ":" + kind);
+                }
+            });
+
+            System.out.print(report.text());
+            assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
+            assertThat(shapers).as("the shapers the checks found").isNotEmpty()
+                    .allSatisfy(s -> assertThat(s).endsWith(":cake"));
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyBuiltInLessonPassesItsSelfTestOnUml() throws IOException {
+        LessonSelfTest onUml = new LessonSelfTest(uml, uml, runner, baselines, system);
+        List<String> slugs;
+        try (Stream<Path> dirs = Files.list(Path.of("src/main/resources/lessons"))) {
+            slugs = dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        assertThat(slugs).as("built-in lessons").isNotEmpty();
+        return slugs.stream().map(slug -> DynamicTest.dynamicTest(slug, () -> {
+            SelfTestReport report = onUml.run(catalog.lesson(slug).orElseThrow(), 1, runner.fastPaths(),
+                    System.out::println, outcome -> print(slug, "uml", outcome));
+            System.out.print(report.text());
+            assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
+        }));
+    }
+
+    /**
+     * The root qdisc's kind a check measured (a measurement named {@code q}), or null when it measured none; the
+     * checks of the shaping steps ({@code shaped-upload}, {@code shaper-drops}, {@code shaped-download}) measure the
+     * learner's shaper.
+     */
+    private static Object rootKind(CheckResult result) {
+        if (result == null || !(result.measured().get("q") instanceof Map<?, ?> q)
+                || !(q.get("root") instanceof Map<?, ?> root)) {
+            return null;
+        }
+        return root.get("kind");
+    }
+
+    private static void print(String slug, String where, LessonSelfTest.Outcome outcome) {
+        for (AssertionResult a : outcome.after().assertions()) {
+            System.out.println("FIGURE " + where + " " + slug + " " + outcome.step() + "/" + outcome.check() + " "
+                    + a.path() + " = " + a.measured() + (a.passed() ? "" : " (failed)"));
+        }
+    }
+}
