@@ -64,7 +64,10 @@ public final class EngineCalls {
         });
     }
 
-    /** Removes (with {@code remover}) the containers the labels select that are past their expiry; their labs. */
+    /**
+     * Removes (with {@code remover}) the containers the labels select that are past their expiry; their labs (a
+     * throwaway container, such as a kernel probe, belongs to none).
+     */
     public Set<String> removeExpired(Map<String, String> labels, Instant now, Consumer<String> remover)
             throws EngineUnavailableException {
         return call(() -> {
@@ -72,7 +75,10 @@ public final class EngineCalls {
             for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(labels).exec()) {
                 if (LabExpiry.passed(c.getLabels().get(Labels.EXPIRES), now)) {
                     remover.accept(c.getId());
-                    expired.add(c.getLabels().get(Labels.LAB));
+                    String lab = c.getLabels().get(Labels.LAB);
+                    if (lab != null) {
+                        expired.add(lab);
+                    }
                 }
             }
             return expired;

@@ -8,6 +8,7 @@ import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.LogConfig;
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.BoundedCommand;
 import dev.tclab.lab.ExecResult;
 import dev.tclab.lab.LabExpiry;
 import dev.tclab.lab.LabSpec;
@@ -214,7 +215,8 @@ public final class NodeContainers {
     ExecResult runThrowaway(String instance, String image, List<String> command, Duration timeout) {
         String id = docker.createContainerCmd(image)
                 .withName("tclab-probe-" + Long.toHexString(System.nanoTime()))
-                .withLabels(Labels.service(instance, Labels.ROLE_PROBE))
+                .withLabels(Labels.throwaway(instance, Labels.ROLE_PROBE,
+                        LabExpiry.of(Instant.now(), timeout.plus(BoundedCommand.DEADLINE_MARGIN))))
                 .withCmd("sleep", "infinity")
                 .withHostConfig(hardened(Map.of()))
                 .exec().getId();
