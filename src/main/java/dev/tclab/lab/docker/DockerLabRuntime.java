@@ -259,6 +259,15 @@ public class DockerLabRuntime implements LabRuntime {
     }
 
     @Override
+    public boolean atProcessLimit(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
+        try {
+            return engineCall(() -> containers.atProcessLimit(NodeContainers.name(labId, node)));
+        } catch (NotFoundException | ConflictException e) {
+            throw new NodeNotFoundException(labId, node);
+        }
+    }
+
+    @Override
     public Set<String> labsOnEngine() throws EngineUnavailableException {
         return calls.labs(Labels.instance(instance));
     }

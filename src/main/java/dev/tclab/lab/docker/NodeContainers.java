@@ -30,6 +30,8 @@ public final class NodeContainers {
     private static final long SIDECAR_MEMORY_MIB = 64;
     private static final long SIDECAR_PIDS = 32;
     private static final int SIDECAR_TMPFS_MIB = 4;
+    /** How many processes short of its limit a node still counts as at its limit (see {@link #atProcessLimit}). */
+    private static final int PIDS_CHURN = 8;
     /** How long to wait for another remover's removal of the same container (it takes well under a second). */
     private static final Duration REMOVAL_WAIT = Duration.ofSeconds(20);
     private static final Duration REMOVAL_POLL = Duration.ofMillis(100);
@@ -178,6 +180,20 @@ public final class NodeContainers {
     /** Mount options of a size-capped tmpfs; {@code exec} lets a learner run scripts kept there (their home). */
     private static String tmpfs(int mib, boolean exec) {
         return "rw,nosuid,nodev," + (exec ? "exec" : "noexec") + ",size=" + mib + "m";
+    }
+
+    /**
+     * Whether the container runs at least as many processes as its pids limit, less {@link #PIDS_CHURN}: a shell
+     * bomb's processes end and fork again all the time, so a count taken at any instant may fall a few short. The
+     * engine lists the processes from the host (never by a process in the container, which could not fork either).
+     */
+    boolean atProcessLimit(String containerId) {
+        Long limit = docker.inspectContainerCmd(containerId).exec().getHostConfig().getPidsLimit();
+        if (limit == null || limit <= 0) {
+            return false;
+        }
+        String[][] processes = docker.topContainerCmd(containerId).exec().getProcesses();
+        return processes != null && processes.length >= limit - PIDS_CHURN;
     }
 
     /**
