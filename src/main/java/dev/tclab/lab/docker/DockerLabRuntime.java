@@ -73,7 +73,7 @@ public class DockerLabRuntime implements LabRuntime {
         this.wiring = new Wiring(docker, instance, config.lab().helperImage().orElse(defaultImage));
         this.startTimeout = config.lab().startTimeout();
         this.agents = new SidecarAgents(docker);
-        this.calls = new EngineCalls(docker, endpoint);
+        this.calls = new EngineCalls(docker, clientConfig);
     }
 
     @Override

@@ -4,9 +4,11 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.core.DockerClientConfig;
 import dev.tclab.lab.EngineStatus;
 import dev.tclab.lab.EngineUnavailableException;
 import dev.tclab.lab.LabExpiry;
+import java.net.SocketException;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
@@ -14,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLException;
 
 /**
  * Calls to one Docker engine, as every runtime on it makes them: the engine's own API errors pass through; failing to
@@ -23,10 +26,13 @@ public final class EngineCalls {
 
     private final DockerClient docker;
     private final String endpoint;
+    /** Whether the client talks TLS to the engine (DOCKER_TLS_VERIFY with DOCKER_CERT_PATH). */
+    private final boolean tls;
 
-    public EngineCalls(DockerClient docker, String endpoint) {
+    public EngineCalls(DockerClient docker, DockerClientConfig config) {
         this.docker = docker;
-        this.endpoint = endpoint;
+        this.endpoint = config.getDockerHost().toString();
+        this.tls = config.getSSLConfig() != null;
     }
 
     /** Whether the engine answers, and its version; never throws. */
@@ -35,7 +41,7 @@ public final class EngineCalls {
             docker.pingCmd().exec();
             return EngineStatus.up(docker.versionCmd().exec().getVersion(), endpoint);
         } catch (RuntimeException e) {
-            return EngineStatus.down(endpoint, describe(e));
+            return EngineStatus.down(endpoint, explain(e));
         }
     }
 
@@ -108,7 +114,7 @@ public final class EngineCalls {
     }
 
     public EngineUnavailableException unavailable(RuntimeException e) {
-        return new EngineUnavailableException("cannot reach the Docker engine at " + endpoint + ": " + describe(e), e);
+        return new EngineUnavailableException("cannot reach the Docker engine at " + endpoint + ": " + explain(e), e);
     }
 
     /** The innermost cause's message: what an operator can act on. */
@@ -119,5 +125,28 @@ public final class EngineCalls {
         }
         String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
         return message.trim();
+    }
+
+    /**
+     * {@link #describe}, and over TLS, where the certificates come from when the connection broke: an engine that
+     * refuses the client's certificate (TLS 1.3) only closes the connection, which the client sees as "Broken pipe"
+     * or "Connection reset", and a client that does not trust the engine says "PKIX path building failed".
+     */
+    private String explain(Throwable e) {
+        String message = describe(e);
+        return tls && brokenByPeer(e) ? message + " (over TLS this is how a certificate is refused: DOCKER_CERT_PATH "
+                + "must hold the engine's CA certificate as ca.pem and a client certificate that CA signed as cert.pem, "
+                + "with its key.pem)" : message;
+    }
+
+    private static boolean brokenByPeer(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String message = t.getMessage() == null ? "" : t.getMessage();
+            if (t instanceof SSLException || t instanceof SocketException
+                    && (message.contains("Broken pipe") || message.contains("Connection reset"))) {
+                return true;
+            }
+        }
+        return false;
     }
 }
