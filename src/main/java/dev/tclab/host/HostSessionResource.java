@@ -1,5 +1,6 @@
 package dev.tclab.host;
 
+import dev.tclab.http.RetryAfter;
 import dev.tclab.http.ApiError;
 import io.smallrye.common.annotation.Blocking;
 import io.vertx.core.http.HttpServerRequest;
@@ -62,11 +63,10 @@ public class HostSessionResource {
         String address = peer == null ? null : peer.hostAddress();
         Optional<Duration> wait = guard.wait(guarded, address);
         if (wait.isPresent()) {
-            long seconds = Math.max(1, (wait.get().toMillis() + 999) / 1000);
-            return Response.fromResponse(ApiError.response(Response.Status.TOO_MANY_REQUESTS, "Too many wrong "
+            long seconds = RetryAfter.seconds(wait.get());
+            return RetryAfter.on(ApiError.response(Response.Status.TOO_MANY_REQUESTS, "Too many wrong "
                     + "passwords for this host name or from your address, so sign-in waits " + seconds + " s. Try "
-                    + "again then; a server admin can reset the password with bin/tclab host passwd NAME."))
-                    .header("Retry-After", seconds).build();
+                    + "again then; a server admin can reset the password with bin/tclab host passwd NAME."), wait.get());
         }
         HostAccount account = validName ? accounts.find(name).orElse(null) : null;
         if (!Passwords.matches(account == null ? null : account.passwordHash(), body.password()) || account == null) {

@@ -1,5 +1,6 @@
 package dev.tclab.lab;
 
+import dev.tclab.http.RetryAfter;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.http.ApiError;
 import dev.tclab.http.Quote;
@@ -122,7 +123,6 @@ public class LabResource {
     @ServerExceptionMapper
     public Response quotaExceeded(QuotaExceededException e) {
         Response refusal = ApiError.response(Response.Status.TOO_MANY_REQUESTS, e.getMessage());
-        return e.retryAfter().map(wait -> Response.fromResponse(refusal)
-                .header("Retry-After", String.valueOf(wait.toSeconds())).build()).orElse(refusal);
+        return e.retryAfter().map(wait -> RetryAfter.on(refusal, wait)).orElse(refusal);
     }
 }

@@ -1,5 +1,6 @@
 package dev.tclab.lab;
 
+import dev.tclab.http.RetryAfter;
 import dev.tclab.client.Clients;
 import dev.tclab.config.TclabConfig;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -85,7 +86,7 @@ public class StartQuota {
                 c -> new TokenBucket(Math.max(1, limits.startBurstPerAddress()), limits.startIntervalPerAddress(), now));
         Duration wait = bucket.take(now);
         if (!wait.isZero()) {
-            long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+            long seconds = RetryAfter.seconds(wait);
             throw new QuotaExceededException("Too many labs were started from your network address in a short "
                     + "time. Wait " + seconds + " s, then try again.", Duration.ofSeconds(seconds));
         }

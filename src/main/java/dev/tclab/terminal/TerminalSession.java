@@ -26,6 +26,16 @@ final class TerminalSession implements StreamListener {
     static final byte[] INPUT_DROPPED_NOTICE = ("\r\n[tclab: input dropped: the running command is not reading its "
             + "input (1 MiB is waiting); keys work again once it reads or ends]\r\n")
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    /**
+     * Shown when a new shell stays silent on a node at its process limit (issue 25, row 8): bash retries its forks
+     * for seconds before it prints a prompt, and says nothing meanwhile. Its built-in kill needs no new process.
+     */
+    static final byte[] PROCESS_LIMIT_NOTICE = ("\r\n[tclab: this node has hit its process limit: kill something or "
+            + "reset the lab. The prompt comes once bash gives up forking; its built-in kill needs no new "
+            + "process]\r\n")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    /** What bash and sh print when a fork fails at the process limit ("fork: ... Resource temporarily ..."). */
+    private static final String FORK_FAILED = "fork";
     private static final Duration HOST_NOTICE_EVERY = Duration.ofSeconds(15);
 
     /** Changes once at most: from the pool's key to its learner's, when a pooled lab's shell is handed out. */
@@ -39,6 +49,8 @@ final class TerminalSession implements StreamListener {
     private ScheduledFuture<?> expiry;
     private String endReason;
     private boolean inputDropped;
+    /** Whether the shell was given the platform's notice (see {@link #notice}). */
+    private boolean noticed;
     private final Set<TerminalSink> watchers = new LinkedHashSet<>();
     private Instant lastHostNotice = Instant.EPOCH;
 
@@ -64,20 +76,48 @@ final class TerminalSession implements StreamListener {
         }
     }
 
-    /** Starts the shell unless it runs already; concurrent callers wait for the first one. */
-    void startIfNeeded(LabRuntime runtime, List<String> command) throws EngineUnavailableException, NodeNotFoundException {
+    /**
+     * Starts the shell unless it runs already; concurrent callers wait for the first one. True when this call started
+     * it.
+     */
+    boolean startIfNeeded(LabRuntime runtime, List<String> command) throws EngineUnavailableException, NodeNotFoundException {
         synchronized (this) {
             if (process != null || ended()) {
-                return;
+                return false;
             }
             ProcessStream started = runtime.shell(key.labId(), key.node(), command, this);
             synchronized (lock) {
                 if (endReason == null) {
                     process = started;
-                    return;
+                    return true;
                 }
             }
             started.close();
+            return false;
+        }
+    }
+
+    /**
+     * Whether the shell is alive and has printed nothing yet but that its forks failed (bash at a process limit says
+     * "fork: retry: Resource temporarily unavailable", and no word of what to do), nor been given a notice. The
+     * output is looked at whole, as a chunk may end inside a line.
+     */
+    boolean silent() {
+        synchronized (lock) {
+            return endReason == null && !noticed && new String(recent.snapshot(), java.nio.charset.StandardCharsets.UTF_8)
+                    .lines().allMatch(line -> line.isBlank() || line.contains(FORK_FAILED));
+        }
+    }
+
+    /** Writes the platform's {@code notice} to the screens (never into the shell), kept for a page that reconnects. */
+    void notice(byte[] notice) {
+        synchronized (lock) {
+            noticed = true;
+            recent.append(notice);
+            if (sink != null) {
+                sink.output(notice);
+            }
+            watchers.forEach(v -> v.output(notice));
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
@@ -28,11 +29,20 @@ public class TerminalSessions {
     /** The owner of shells started with a pooled lab until it is handed out (learner ids are "l" and hex digits). */
     private static final String POOL = "(pool)";
     private static final Logger LOG = Logger.getLogger(TerminalSessions.class);
+    /**
+     * How long a new shell may print nothing before the node's process count is looked at: a shell prints its prompt
+     * within a few hundred milliseconds even on a busy host, and a look costs two engine calls, only then.
+     */
+    static final Duration SILENCE = Duration.ofMillis(500);
+    /** How many looks, {@link #SILENCE} apart, while the shell stays silent: a shell bomb's count wavers. */
+    private static final int SILENCE_LOOKS = 8;
 
     private final LabRuntime runtime;
     private final TclabConfig.Terminal config;
     private final Map<SessionKey, TerminalSession> sessions = new ConcurrentHashMap<>();
     private final ScheduledExecutorService expiries = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-terminal-expiry"));
+    /** Looks at silent new shells' nodes (engine calls), apart from the expiries, which must never wait for them. */
+    private final ScheduledExecutorService silences = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-terminal-silence"));
 
     public TerminalSessions(LabRuntime runtime, TclabConfig config) {
         this.runtime = runtime;
@@ -60,7 +70,9 @@ public class TerminalSessions {
             TerminalSession session = sessions.computeIfAbsent(key,
                     k -> new TerminalSession(k, config.replayBytes(), this::forget));
             try {
-                session.startIfNeeded(runtime, SHELL);
+                if (session.startIfNeeded(runtime, SHELL)) {
+                    lookIfSilent(session, SILENCE_LOOKS);
+                }
             } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
                 sessions.remove(key, session);
                 throw e;
@@ -70,6 +82,32 @@ public class TerminalSessions {
             }
             sessions.remove(key, session);
         }
+    }
+
+    /**
+     * A new shell that prints nothing for {@link #SILENCE} (or only that its forks failed) on a node at its process
+     * limit (a fork bomb) gets a notice saying so, instead of a blank screen while bash retries its forks (issue 25,
+     * row 8); looked at again while it stays silent, {@code looks} times in all.
+     */
+    private void lookIfSilent(TerminalSession session, int looks) {
+        silences.schedule(() -> {
+            if (!session.silent()) {
+                return;
+            }
+            SessionKey key = session.key();
+            try {
+                if (runtime.atProcessLimit(key.labId(), key.node())) {
+                    session.notice(TerminalSession.PROCESS_LIMIT_NOTICE);
+                    return;
+                }
+            } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
+                LOG.debugf("process count of %s in lab %s not read: %s", key.node(), key.labId(), e.getMessage());
+                return;
+            }
+            if (looks > 1) {
+                lookIfSilent(session, looks - 1);
+            }
+        }, SILENCE.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -137,5 +175,6 @@ public class TerminalSessions {
     void onShutdown(@Observes ShutdownEvent event) {
         List.copyOf(sessions.values()).forEach(s -> s.end("The server stopped."));
         expiries.shutdownNow();
+        silences.shutdownNow();
     }
 }

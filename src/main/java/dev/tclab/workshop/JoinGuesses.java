@@ -1,5 +1,6 @@
 package dev.tclab.workshop;
 
+import dev.tclab.http.RetryAfter;
 import dev.tclab.client.Clients;
 import dev.tclab.client.FailureWindow;
 import dev.tclab.config.TclabConfig;
@@ -63,7 +64,7 @@ public class JoinGuesses {
     }
 
     private static WorkshopRefusal refusal(String why, Duration wait) {
-        long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+        long seconds = RetryAfter.seconds(wait);
         return new WorkshopRefusal(Status.TOO_MANY_REQUESTS, why + " Wait " + seconds
                 + " s, then check the code on the projector and type it again.", wait);
     }

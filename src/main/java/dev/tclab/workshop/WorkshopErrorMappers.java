@@ -1,5 +1,6 @@
 package dev.tclab.workshop;
 
+import dev.tclab.http.RetryAfter;
 import dev.tclab.http.ApiError;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -10,7 +11,6 @@ public class WorkshopErrorMappers {
     @ServerExceptionMapper
     public Response refused(WorkshopRefusal e) {
         Response response = ApiError.response(e.status(), e.getMessage());
-        return e.retryAfter() == null ? response : Response.fromResponse(response)
-                .header("Retry-After", Math.max(1, (e.retryAfter().toMillis() + 999) / 1000)).build();
+        return e.retryAfter() == null ? response : RetryAfter.on(response, e.retryAfter());
     }
 }

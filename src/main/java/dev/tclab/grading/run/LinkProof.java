@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  *       {@code ip addr add}), not wherever the learner moved that address since;</li>
  *   <li>the client's lab links carried the flow: their kernel counters ({@code /proc/net/dev}, read by the
  *       platform in the client's measurement sidecar right before and after the flow) grew by at least the bytes
- *       iperf3 reports (tx for an upload, rx with {@code -R}). TCP flows only: a UDP sender counts datagrams its own
- *       qdisc may drop.</li>
+ *       iperf3 reports (tx for an upload, rx with {@code -R}). For UDP, the bytes that arrived: iperf3's count less
+ *       its lost datagrams, since a UDP sender's datagrams that its own qdisc drops never reach the wire.</li>
  * </ul>
  * A flow that fails either is a failed measurement with a sentence saying what to put back.
  */
@@ -56,7 +56,8 @@ public class LinkProof {
     }
 
     /** What guards one flow of a lab: a refusal before it runs, or the counter reads around it and their verdict. */
-    public record Guard(String refusal, String node, List<String> interfaces, boolean reverse, boolean counted) {
+    public record Guard(String refusal, String node, List<String> interfaces, boolean reverse, boolean counted,
+                        boolean udp) {
 
         /** The flow's load, between reads of its client's counters when it is proven by them. */
         public List<CommandSequence.Step> around(CommandSequence.Step load) {
@@ -88,13 +89,17 @@ public class LinkProof {
                 }
                 carried += b[reverse ? 0 : 1] - a[reverse ? 0 : 1];
             }
-            if (carried >= ACCOUNTED * bytes.value()) {
+            double arrived = bytes.value();
+            if (udp && flow.values().get("lost_percent") instanceof Measure lost) {
+                arrived *= Math.max(0, 1 - lost.value() / 100);
+            }
+            if (carried >= ACCOUNTED * arrived) {
                 return flow;
             }
-            return failed(flow, String.format("iperf3 reports %,d bytes, but %s's links (%s) %s only %,d bytes during the "
-                    + "flow, so its traffic did not cross the link this check grades (a route or an address moved it "
-                    + "elsewhere, e.g. to lo). Undo that, keep the lab's addresses where lab.yml puts them, and check "
-                    + "again.", (long) bytes.value(), node, String.join(", ", interfaces),
+            return failed(flow, String.format("iperf3 reports %,d bytes%s, but %s's links (%s) %s only %,d bytes during "
+                    + "the flow, so its traffic did not cross the link this check grades (a route or an address moved "
+                    + "it elsewhere, e.g. to lo). Undo that, keep the lab's addresses where lab.yml puts them, and "
+                    + "check again.", (long) arrived, udp ? " arrived" : "", node, String.join(", ", interfaces),
                     reverse ? "received" : "sent", carried));
         }
 
@@ -107,17 +112,17 @@ public class LinkProof {
     Guard guard(String labId, Iperf3Measurement.Flow flow, String serverNode) {
         Optional<Topology> topology = topologies.apply(labId);
         if (topology.isEmpty()) {
-            return new Guard(null, flow.node(), List.of(), flow.reverse(), false);
+            return new Guard(null, flow.node(), List.of(), flow.reverse(), false, flow.udp());
         }
         String owner = addressOwners(topology.get()).get(flow.server());
         if (owner != null && !owner.equals(serverNode)) {
             return new Guard("The server address " + flow.server() + " belongs to node " + owner + " (lab.yml), but "
                     + "node " + serverNode + " holds it now, so this measurement would not cross the link it grades. "
                     + "Put " + flow.server() + " back on " + owner + " and take it off " + serverNode + " (or reset the "
-                    + "lab), then check again.", flow.node(), List.of(), flow.reverse(), false);
+                    + "lab), then check again.", flow.node(), List.of(), flow.reverse(), false, flow.udp());
         }
         List<String> interfaces = topology.get().interfacesOf(flow.node());
-        return new Guard(null, flow.node(), interfaces, flow.reverse(), !flow.udp() && !interfaces.isEmpty());
+        return new Guard(null, flow.node(), interfaces, flow.reverse(), !interfaces.isEmpty(), flow.udp());
     }
 
     /** Each address a node's setup adds, to that node. */

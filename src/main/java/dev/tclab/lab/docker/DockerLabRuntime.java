@@ -74,7 +74,7 @@ public class DockerLabRuntime implements RuntimeAdapter {
         this.wiring = new Wiring(docker, instance, config.lab().helperImage().orElse(defaultImage));
         this.startTimeout = config.lab().startTimeout();
         this.agents = new SidecarAgents(docker);
-        this.calls = new EngineCalls(docker, endpoint);
+        this.calls = new EngineCalls(docker, clientConfig);
         this.parallel = new ParallelCalls(pool, startTimeout, new ParallelCalls.EngineFailures() {
             @Override
             public LabStartException refused(RuntimeException e) {
@@ -266,6 +266,15 @@ public class DockerLabRuntime implements RuntimeAdapter {
                                  StreamListener listener) throws EngineUnavailableException, NodeNotFoundException {
         try {
             return engineCall(() -> new DockerProcessStream(docker, container, command, tty, listener, pool));
+        } catch (NotFoundException | ConflictException e) {
+            throw new NodeNotFoundException(labId, node);
+        }
+    }
+
+    @Override
+    public boolean atProcessLimit(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
+        try {
+            return engineCall(() -> containers.atProcessLimit(NodeContainers.name(labId, node)));
         } catch (NotFoundException | ConflictException e) {
             throw new NodeNotFoundException(labId, node);
         }

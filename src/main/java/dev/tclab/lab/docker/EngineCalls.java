@@ -9,6 +9,8 @@ import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.LabExpiry;
 import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.runtime.RootCause;
+import com.github.dockerjava.core.DockerClientConfig;
+import java.net.SocketException;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
@@ -16,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLException;
 
 /**
  * Calls to one Docker engine, as every runtime on it makes them: the engine's own API errors pass through; failing to
@@ -25,10 +28,13 @@ public final class EngineCalls {
 
     private final DockerClient docker;
     private final String endpoint;
+    /** Whether the client talks TLS to the engine (DOCKER_TLS_VERIFY with DOCKER_CERT_PATH). */
+    private final boolean tls;
 
-    public EngineCalls(DockerClient docker, String endpoint) {
+    public EngineCalls(DockerClient docker, DockerClientConfig config) {
         this.docker = docker;
-        this.endpoint = endpoint;
+        this.endpoint = config.getDockerHost().toString();
+        this.tls = config.getSSLConfig() != null;
     }
 
     /** Whether the engine answers, and its version; never throws. */
@@ -37,7 +43,7 @@ public final class EngineCalls {
             docker.pingCmd().exec();
             return EngineStatus.up(docker.versionCmd().exec().getVersion(), endpoint);
         } catch (RuntimeException e) {
-            return EngineStatus.down(endpoint, RootCause.describe(e));
+            return EngineStatus.down(endpoint, explain(e));
         }
     }
 
@@ -66,7 +72,10 @@ public final class EngineCalls {
         });
     }
 
-    /** Removes (with {@code remover}) the containers the labels select that are past their expiry; their labs. */
+    /**
+     * Removes (with {@code remover}) the containers the labels select that are past their expiry; their labs (a
+     * throwaway container, such as a kernel probe, belongs to none).
+     */
     public Set<String> removeExpired(Map<String, String> labels, Instant now, Consumer<String> remover)
             throws EngineUnavailableException {
         return call(() -> {
@@ -74,7 +83,10 @@ public final class EngineCalls {
             for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(labels).exec()) {
                 if (LabExpiry.passed(c.getLabels().get(LabelKeys.EXPIRES), now)) {
                     remover.accept(c.getId());
-                    expired.add(c.getLabels().get(LabelKeys.LAB));
+                    String lab = c.getLabels().get(LabelKeys.LAB);
+                    if (lab != null) {
+                        expired.add(lab);
+                    }
                 }
             }
             return expired;
@@ -104,6 +116,29 @@ public final class EngineCalls {
     }
 
     public EngineUnavailableException unavailable(RuntimeException e) {
-        return new EngineUnavailableException("cannot reach the Docker engine at " + endpoint + ": " + RootCause.describe(e), e);
+        return new EngineUnavailableException("cannot reach the Docker engine at " + endpoint + ": " + explain(e), e);
+    }
+
+    /**
+     * {@link RootCause#describe}, and over TLS, where the certificates come from when the connection broke: an engine that
+     * refuses the client's certificate (TLS 1.3) only closes the connection, which the client sees as "Broken pipe"
+     * or "Connection reset", and a client that does not trust the engine says "PKIX path building failed".
+     */
+    private String explain(Throwable e) {
+        String message = RootCause.describe(e);
+        return tls && brokenByPeer(e) ? message + " (over TLS this is how a certificate is refused: DOCKER_CERT_PATH "
+                + "must hold the engine's CA certificate as ca.pem and a client certificate that CA signed as cert.pem, "
+                + "with its key.pem)" : message;
+    }
+
+    private static boolean brokenByPeer(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String message = t.getMessage() == null ? "" : t.getMessage();
+            if (t instanceof SSLException || t instanceof SocketException
+                    && (message.contains("Broken pipe") || message.contains("Connection reset"))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -59,6 +59,14 @@ public final class Labels {
         return Map.of(APP, "tclab");
     }
 
+    /**
+     * The labels of a throwaway container (the kernel probe): its expiry lets the reaper remove one left behind by an
+     * app killed while it ran, as it removes an orphaned lab's containers.
+     */
+    public static Map<String, String> throwaway(String instance, String role, Instant expires) {
+        return Map.of(APP, "tclab", INSTANCE, instance, ROLE, role, EXPIRES, Long.toString(expires.getEpochSecond()));
+    }
+
     public static Map<String, String> service(String instance, String role) {
         return Map.of(APP, "tclab", INSTANCE, instance, ROLE, role);
     }

@@ -12,6 +12,7 @@ import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabExpiry;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.topology.Topology;
+import dev.tclab.lab.runtime.BoundedCommand;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -29,6 +30,8 @@ public final class NodeContainers {
     private static final long SIDECAR_MEMORY_MIB = 64;
     private static final long SIDECAR_PIDS = 32;
     private static final int SIDECAR_TMPFS_MIB = 4;
+    /** How many processes short of its limit a node still counts as at its limit (see {@link #atProcessLimit}). */
+    private static final int PIDS_CHURN = 8;
     /** How long to wait for another remover's removal of the same container (it takes well under a second). */
     private static final Duration REMOVAL_WAIT = Duration.ofSeconds(20);
     private static final Duration REMOVAL_POLL = Duration.ofMillis(100);
@@ -180,6 +183,20 @@ public final class NodeContainers {
     }
 
     /**
+     * Whether the container runs at least as many processes as its pids limit, less {@link #PIDS_CHURN}: a shell
+     * bomb's processes end and fork again all the time, so a count taken at any instant may fall a few short. The
+     * engine lists the processes from the host (never by a process in the container, which could not fork either).
+     */
+    boolean atProcessLimit(String containerId) {
+        Long limit = docker.inspectContainerCmd(containerId).exec().getHostConfig().getPidsLimit();
+        if (limit == null || limit <= 0) {
+            return false;
+        }
+        String[][] processes = docker.topContainerCmd(containerId).exec().getProcesses();
+        return processes != null && processes.length >= limit - PIDS_CHURN;
+    }
+
+    /**
      * Removes a container, killing it first. It is gone when this returns: already gone (404) counts as done, and
      * a removal already in progress (409) is waited for.
      */
@@ -214,7 +231,8 @@ public final class NodeContainers {
     ExecResult runThrowaway(String instance, String image, List<String> command, Duration timeout) {
         String id = docker.createContainerCmd(image)
                 .withName("tclab-probe-" + Long.toHexString(System.nanoTime()))
-                .withLabels(Labels.service(instance, Labels.ROLE_PROBE))
+                .withLabels(Labels.throwaway(instance, Labels.ROLE_PROBE,
+                        LabExpiry.of(Instant.now(), timeout.plus(BoundedCommand.DEADLINE_MARGIN))))
                 .withCmd("sleep", "infinity")
                 .withHostConfig(hardened(Map.of()))
                 .exec().getId();

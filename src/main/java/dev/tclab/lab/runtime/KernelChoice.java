@@ -117,6 +117,11 @@ public final class KernelChoice implements RuntimeAdapter {
     }
 
     @Override
+    public boolean atProcessLimit(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
+        return runtimeOf(labId).atProcessLimit(labId, node);
+    }
+
+    @Override
     public Set<String> labsOnEngine() throws EngineUnavailableException {
         Set<String> all = new HashSet<>(host.labsOnEngine());
         all.addAll(uml.get().labsOnEngine());

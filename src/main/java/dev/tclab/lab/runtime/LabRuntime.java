@@ -63,4 +63,13 @@ public interface LabRuntime {
      */
     ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
             throws EngineUnavailableException, NodeNotFoundException;
+
+    /**
+     * Whether the node runs as many processes as its process limit allows, so nothing in it can fork (a fork bomb):
+     * a new shell there prints nothing until a process ends. A runtime that cannot tell answers false.
+     */
+    default boolean atProcessLimit(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
+        return false;
+    }
+
 }

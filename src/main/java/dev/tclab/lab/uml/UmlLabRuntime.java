@@ -93,7 +93,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
         this.kernelMemoryMib = config.lab().umlMemoryMib();
         this.startTimeout = config.lab().startTimeout();
         this.containers = new NodeContainers(docker, config);
-        this.calls = new EngineCalls(docker, clientConfig.getDockerHost().toString());
+        this.calls = new EngineCalls(docker, clientConfig);
     }
 
     static String containerName(String labId) {

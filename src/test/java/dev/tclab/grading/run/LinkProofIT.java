@@ -71,6 +71,25 @@ class LinkProofIT {
         assertThat(run.toString()).contains("198.51.100.10 belongs to node server (lab.yml), but node gw holds it now");
     }
 
+    /**
+     * UDP: the client's own tbf drops half of what iperf3 offers, so the link carries less than was sent; the proof
+     * counts what arrived, and the honest flow passes. Moved onto the client's lo, it fails as TCP does.
+     */
+    @Test
+    void shouldPassAnHonestUdpFlowThroughATbfAndFailOneMovedOntoLo() throws Exception {
+        start("udp-link");
+        inNode("client", "tc qdisc replace dev eth1 root tbf rate 10mbit burst 32kb latency 100ms");
+        Map<String, Object> honest = check("udp");
+        assertThat(honest.get("state")).as(honest.toString()).isEqualTo("passed");
+
+        inNode("server", "ip addr del 10.0.0.2/24 dev eth1 && ip addr add 10.0.0.3/24 dev eth1");
+        inNode("client", "ip addr add 10.0.0.2/32 dev lo && ip link set lo mtu 1500"
+                + " && tc qdisc replace dev lo root tbf rate 10mbit burst 32kb latency 100ms");
+        Map<String, Object> run = check("udp");
+        assertThat(run.get("state")).as(run.toString()).isEqualTo("failed");
+        assertThat(run.toString()).contains("10.0.0.2 belongs to node server (lab.yml), but node client holds it now");
+    }
+
     private void start(String lesson) throws InterruptedException {
         cookie = Labs.newLearner();
         labId = TestLabs.startAndAwait(lesson, cookie, Duration.ofSeconds(90));

@@ -72,12 +72,30 @@ class LinkProofTest {
     }
 
     @Test
-    void shouldCountReceivedBytesForAReverseFlowAndLeaveUdpToThePlacementProof() {
+    void shouldCountReceivedBytesForAReverseFlow() {
         LinkProof.Guard reverse = proof.guard("lab", flow(true, false), "server");
         assertNull(reverse.judge(List.of(netDev(0, 0, 0), IPERF, netDev(0, 12_500_000, 400_000)),
                 sent(12_000_000)).error());
+    }
+
+    private static MeasurementOutcome udp(long bytes, double lostPercent) {
+        return new MeasurementOutcome(Map.of("bytes", new Measure(bytes, Unit.BYTES),
+                "lost_percent", new Measure(lostPercent, Unit.PERCENT)), "{}", null);
+    }
+
+    /** A UDP sender's datagrams that its own qdisc drops never reach the wire: only those that arrived must show. */
+    @Test
+    void shouldProveAUdpFlowByTheBytesThatArrived() {
         LinkProof.Guard udp = proof.guard("lab", flow(false, true), "server");
-        assertEquals(0, udp.loadIndex(), "no counter reads around a UDP flow");
-        assertNull(udp.judge(List.of(IPERF), sent(1_000)).error());
+        assertEquals(1, udp.loadIndex(), "counters are read around a UDP flow too");
+        // 7.5 MB offered, half dropped by the client's own tbf: 3.9 MB on the wire accounts for the half that arrived.
+        assertNull(udp.judge(List.of(netDev(0, 0, 0), IPERF, netDev(0, 0, 3_900_000)), udp(7_500_000, 50)).error());
+        MeasurementOutcome looped = udp.judge(List.of(netDev(0, 0, 0), IPERF, netDev(7_600_000, 0, 2_000)),
+                udp(7_500_000, 0));
+        assertThat(looped.error()).contains("iperf3 reports 7,500,000 bytes arrived", "sent only 2,000 bytes",
+                "did not cross the link");
+        LinkProof.Guard reverse = proof.guard("lab", flow(true, true), "server");
+        assertThat(reverse.judge(List.of(netDev(0, 0, 0), IPERF, netDev(0, 1_000, 0)), udp(2_000_000, 10)).error())
+                .contains("received only 1,000 bytes");
     }
 }

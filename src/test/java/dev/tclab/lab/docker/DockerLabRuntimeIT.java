@@ -109,8 +109,15 @@ class DockerLabRuntimeIT {
     void shouldRemoveOnlyExpiredLabsOfAnyInstance() throws Exception {
         String fresh = start("two-node");
         String ghost = ghostLab();
-        assertThat(runtime.removeExpiredLabs(Instant.now())).contains(ghost).doesNotContain(fresh);
+        // A kernel probe left by an app killed while it ran: labelled as runThrowaway labels it, expired.
+        String probe = docker.createContainerCmd("tclab/lab-node:1").withCmd("sleep", "600")
+                .withLabels(Labels.throwaway("tclab-gone", Labels.ROLE_PROBE, Instant.now().minusSeconds(60)))
+                .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode("none"))
+                .exec().getId();
+        assertThat(runtime.removeExpiredLabs(Instant.now())).contains(ghost).doesNotContain(fresh).doesNotContainNull();
         assertThat(containersOf(ghost)).isEmpty();
+        assertThat(docker.listContainersCmd().withShowAll(true).withIdFilter(List.of(probe)).exec())
+                .as("the expired probe is reaped").isEmpty();
         assertTrue(sh(fresh, "client", "ping -c 1 -W 2 10.0.0.2").ok(), "the fresh lab is untouched");
         String expires = docker.listContainersCmd().withLabelFilter(Map.of(LabelKeys.LAB, fresh)).exec().get(0)
                 .getLabels().get(LabelKeys.EXPIRES);

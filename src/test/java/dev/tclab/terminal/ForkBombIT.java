@@ -1,0 +1,91 @@
+package dev.tclab.terminal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.dockerjava.api.DockerClient;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.LabelKeys;
+import dev.tclab.learner.LearnerIds;
+import dev.tclab.web.TestLabs;
+import dev.tclab.web.TestSocket;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 25, row 8, on the real engine: a fork bomb in a node (bounded by the node's process limit, inside the lab),
+ * then a new terminal into that node, then the lab stopped. Before, the terminal stayed blank for 8-15 s (bash retries
+ * its forks before it prints a prompt) and deleting the lab took 13.9 s.
+ */
+@QuarkusTest
+class ForkBombIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final String NOTICE = new String(TerminalSession.PROCESS_LIMIT_NOTICE, StandardCharsets.UTF_8).strip();
+
+    @TestHTTPResource("/")
+    URI base;
+    @Inject
+    LearnerIds learnerIds;
+    @Inject
+    LabRuntime runtime;
+    @Inject
+    DockerClient docker;
+
+    @Test
+    void shouldTellANewTerminalThatItsNodeHitTheProcessLimitAndStopTheLabQuickly() throws Exception {
+        String cookie = learnerIds.sign(learnerIds.newId());
+        String labId = TestLabs.startAndAwait("ws-test", cookie, Duration.ofSeconds(90));
+        try {
+            // A bomb that holds every process slot (its sleeps never end), left running when the shell exits.
+            try (TestSocket socket = TestSocket.terminal(base, labId, "client", cookie)) {
+                socket.awaitOutput(out -> out.contains("@client"), WAIT);
+                socket.sendBinary("(while :; do sleep 100000 & done) >/dev/null 2>&1 & disown; exit\r");
+                assertEquals(1000, socket.awaitClose(WAIT), "the shell ended; its bomb did not");
+            }
+            long bombed = System.nanoTime() + WAIT.toNanos();
+            while (!runtime.atProcessLimit(labId, "client")) {
+                assertTrue(System.nanoTime() < bombed, "the bomb filled the node's process table within " + WAIT);
+                Thread.sleep(200);
+            }
+            assertFalse(runtime.atProcessLimit(labId, "server"), "a node with a few processes is not at its limit");
+            // The classic bomb on the other node: its processes fork, fail and end all the time.
+            TestSocket churning = TestSocket.terminal(base, labId, "server", cookie);
+            churning.awaitOutput(out -> out.contains("@server"), WAIT);
+            churning.sendBinary(":(){ :|:& };:\r");
+
+            long opened = System.nanoTime();
+            try (TestSocket socket = TestSocket.terminal(base, labId, "client", cookie)) {
+                // bash may first say that its fork failed; it says nothing of what to do.
+                String told = socket.awaitOutput(out -> out.contains(NOTICE) || out.contains("# "), WAIT);
+                double seconds = (System.nanoTime() - opened) / 1e9;
+                System.out.printf("fork bomb: the notice after %.2f s%n", seconds);
+                assertTrue(told.contains(NOTICE), "the notice comes before the prompt: " + told);
+                // A prompt ("# ", bash's own when /etc/profile could not fork) follows the notice.
+                socket.awaitOutput(out -> out.indexOf("# ", out.indexOf(NOTICE)) > 0,
+                        Duration.ofSeconds(60));
+                System.out.printf("fork bomb: the prompt after %.2f s%n", (System.nanoTime() - opened) / 1e9);
+
+                long stopping = System.nanoTime();
+                TestLabs.stop(labId, cookie);
+                System.out.printf("fork bomb: the lab's DELETE returned after %.2f s%n", (System.nanoTime() - stopping) / 1e9);
+                assertTrue(docker.listContainersCmd().withShowAll(true)
+                        .withLabelFilter(Map.of(LabelKeys.LAB, labId)).exec().isEmpty(), "no container of the lab is left");
+                socket.awaitClose(WAIT);
+                System.out.printf("fork bomb: the terminal closed %.2f s after the DELETE began%n",
+                        (System.nanoTime() - stopping) / 1e9);
+            } finally {
+                churning.close();
+            }
+        } finally {
+            TestLabs.stop(labId, cookie);
+        }
+    }
+}
