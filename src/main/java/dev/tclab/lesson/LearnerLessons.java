@@ -2,6 +2,8 @@ package dev.tclab.lesson;
 
 import dev.tclab.http.Quote;
 import dev.tclab.lab.KernelCapabilities;
+import dev.tclab.quiz.OptionOrder;
+import dev.tclab.quiz.OptionShuffle;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizAttempt;
 import dev.tclab.quiz.QuizGrader;
@@ -23,13 +25,15 @@ public class LearnerLessons {
     private final QuizResults results;
     private final SystemStatus system;
     private final CheckBlockValidator checkValidator;
+    private final OptionShuffle shuffle;
 
     public LearnerLessons(LessonCatalog catalog, QuizResults results, SystemStatus system,
-                          CheckBlockValidator checkValidator) {
+                          CheckBlockValidator checkValidator, OptionShuffle shuffle) {
         this.catalog = catalog;
         this.results = results;
         this.system = system;
         this.checkValidator = checkValidator;
+        this.shuffle = shuffle;
     }
 
     public Lesson lesson(String slug) throws LessonNotFoundException {
@@ -45,11 +49,12 @@ public class LearnerLessons {
         return lesson;
     }
 
-    /** The lesson as this learner sees it on this host. */
+    /** The lesson as this learner sees it on this host, each quiz's options in their own order. */
     public LessonView view(Lesson lesson, String learner) {
         KernelCapabilities kernel = system.snapshot().kernel();
         return LessonRenderer.render(lesson, Parameters.forLearner(learner, lesson.slug(), lesson.meta().parameters()),
-                kernel::supports, results.attempts(learner, lesson.slug()), checkValidator);
+                kernel::supports, results.attempts(learner, lesson.slug()), shuffle.forLearner(learner, lesson.slug()),
+                checkValidator);
     }
 
     public Progress progress(Lesson lesson, String learner) {
@@ -59,14 +64,21 @@ public class LearnerLessons {
         return new Progress(correct, lesson.quizIds().size());
     }
 
-    /** Grades the learner's answer to a quiz and keeps it as their latest attempt. */
+    /**
+     * Grades the learner's answer to a quiz and keeps it as their latest attempt. {@code choices} are positions in
+     * the order the learner sees the options in (so are the result's explanations); the attempt keeps the author's
+     * indexes, and the order is kept as the one this learner answers in.
+     */
     public QuizGrader.Result answer(String slug, String quizId, String learner, List<Integer> choices)
             throws LessonNotFoundException, LessonBrokenException, QuizGrader.InvalidAnswerException {
         Lesson lesson = openable(slug);
-        Quiz quiz = view(lesson, learner).quiz(quizId).orElseThrow(() ->
+        LessonView view = view(lesson, learner);
+        Quiz quiz = view.quiz(quizId).orElseThrow(() ->
                 new LessonNotFoundException("Lesson " + Quote.of(slug) + " has no quiz " + Quote.of(quizId) + "."));
         QuizGrader.Result result = QuizGrader.grade(quiz, choices);
-        results.record(learner, slug, new QuizAttempt(quizId, List.copyOf(QuizGrader.validChoices(quiz, choices)),
+        OptionOrder order = view.optionOrders().get(quizId);
+        shuffle.answeredIn(learner, slug, quizId, order);
+        results.record(learner, slug, new QuizAttempt(quizId, order.toAuthored(QuizGrader.validChoices(quiz, choices)),
                 result.correct()));
         return result;
     }
