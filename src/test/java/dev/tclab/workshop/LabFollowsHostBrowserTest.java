@@ -107,6 +107,7 @@ class LabFollowsHostBrowserTest {
             ann.locator(".tclab-tab[data-node=client]").waitFor();
             timings.time("message to Bea", () -> beaRow.locator("button[data-action=message]").click(),
                     bea.locator("#workshop-banner .workshop-personal:has-text(\"To you: Look at the modem's queue\")"));
+            bea.locator("#workshop-banner").scrollIntoViewIfNeeded();
             Chromium.screenshot(bea, "follows-message-phone-dark");
 
             String annId = learnerId(ann.context());
