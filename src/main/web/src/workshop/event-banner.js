@@ -1,8 +1,10 @@
 // On a learner's pages: the workshop they joined (its name, time left, the host's messages). Nothing shows for
 // self-paced use. The server pushes the workshop over the /ws/workshop socket when the page opens and again the
 // moment the host broadcasts, changes or closes it; the time left is recounted every 10 s against the server's clock.
+// The host's messages to this learner alone stay (the server keeps them) until the learner presses "Got it".
 // The same socket carries {"notice": ...} frames about the learner's labs (ended, extended, watched), which go on to
 // the lesson page's scripts as a `tclab:notice` event on document.
+import { call } from '../api.js';
 import { clock } from '../dom.js';
 import { timeLeft } from './show.js';
 
@@ -11,8 +13,6 @@ let mine = null;
 // How far this browser's clock is ahead of the server's, so the time left does not depend on it.
 let skew = 0;
 let retry = 1000;
-// The host's messages to this learner alone, since the page opened (they are not kept for a reload).
-const personal = [];
 
 function render() {
   if (!mine) {
@@ -31,14 +31,36 @@ function render() {
     li.textContent = `${clock(m.sentAt)} ${m.text}`;
     messages.append(li);
   }
-  for (const m of personal.slice(-3)) {
-    const li = document.createElement('li');
-    li.className = 'workshop-personal';
-    li.textContent = `${clock(m.at)} To you: ${m.text}`;
-    messages.append(li);
-  }
+  for (const m of mine.personal) messages.append(personal(m));
   banner.replaceChildren(title, meta, messages);
   banner.hidden = false;
+}
+
+// A message from the host to this learner, with the button that marks it read (on every page of theirs).
+function personal(message) {
+  const li = document.createElement('li');
+  li.className = 'workshop-personal';
+  li.dataset.message = message.id;
+  const text = document.createElement('span');
+  text.textContent = `${clock(message.sentAt)} To you: ${message.text} `;
+  const read = document.createElement('button');
+  read.type = 'button';
+  read.className = 'workshop-read';
+  read.textContent = 'Got it';
+  read.setAttribute('aria-label', `Mark read: ${message.text}`);
+  read.addEventListener('click', async () => {
+    read.disabled = true;
+    try {
+      await call('POST', `/api/workshop/mine/messages/${message.id}/read`);
+      mine.personal = mine.personal.filter((m) => m.id !== message.id);
+      render();
+    } catch (error) {
+      read.disabled = false;
+      text.textContent = `${clock(message.sentAt)} To you: ${message.text} (not marked read: ${error.message}) `;
+    }
+  });
+  li.append(text, read);
+  return li;
 }
 
 // Where the workshop stands: closed (by the host, or at its closing time), not open yet, or the time it has left.
@@ -56,10 +78,6 @@ function connect() {
   socket.addEventListener('message', (message) => {
     const frame = JSON.parse(message.data);
     if (frame && frame.notice) {
-      if (frame.notice.kind === 'message') {
-        personal.push({ text: frame.notice.text, at: new Date() });
-        render();
-      }
       document.dispatchEvent(new CustomEvent('tclab:notice', { detail: frame.notice }));
       return;
     }

@@ -4,6 +4,8 @@ import dev.tclab.http.Quote;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.LabEngine;
+import dev.tclab.quiz.OptionOrder;
+import dev.tclab.quiz.OptionShuffle;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizAttempt;
 import dev.tclab.quiz.QuizGrader;
@@ -30,14 +32,16 @@ public class LearnerLessons {
     private final SystemStatus system;
     private final CheckBlockValidator checkValidator;
     private final LabEngine runtime;
+    private final OptionShuffle shuffle;
 
     public LearnerLessons(LessonCatalog catalog, QuizResults results, SystemStatus system,
-                          CheckBlockValidator checkValidator, LabEngine runtime) {
+                          CheckBlockValidator checkValidator, LabEngine runtime, OptionShuffle shuffle) {
         this.runtime = runtime;
         this.catalog = catalog;
         this.results = results;
         this.system = system;
         this.checkValidator = checkValidator;
+        this.shuffle = shuffle;
     }
 
     public Lesson lesson(String slug) throws LessonNotFoundException {
@@ -53,11 +57,13 @@ public class LearnerLessons {
         return lesson;
     }
 
-    /** The lesson as this learner sees it, its guarded blocks chosen for the kernel its lab runs on. */
+    /** The lesson as this learner sees it: its guarded blocks chosen for the kernel its lab runs on, each quiz's
+     * options in their own order. */
     public LessonView view(Lesson lesson, String learner) {
         KernelCapabilities kernel = kernelOf(lesson);
         return LessonRenderer.render(lesson, Parameters.forLearner(learner, lesson.slug(), lesson.meta().parameters()),
-                kernel::supports, results.attempts(learner, lesson.slug()), checkValidator);
+                kernel::supports, results.attempts(learner, lesson.slug()), shuffle.forLearner(learner, lesson.slug()),
+                checkValidator);
     }
 
     /**
@@ -85,14 +91,21 @@ public class LearnerLessons {
         return new Progress(correct, lesson.quizIds().size());
     }
 
-    /** Grades the learner's answer to a quiz and keeps it as their latest attempt. */
+    /**
+     * Grades the learner's answer to a quiz and keeps it as their latest attempt. {@code choices} are positions in
+     * the order the learner sees the options in (so are the result's explanations); the attempt keeps the author's
+     * indexes, and the order is kept as the one this learner answers in.
+     */
     public QuizGrader.Result answer(String slug, String quizId, String learner, List<Integer> choices)
             throws LessonNotFoundException, LessonBrokenException, QuizGrader.InvalidAnswerException {
         Lesson lesson = openable(slug);
-        Quiz quiz = view(lesson, learner).quiz(quizId).orElseThrow(() ->
+        LessonView view = view(lesson, learner);
+        Quiz quiz = view.quiz(quizId).orElseThrow(() ->
                 new LessonNotFoundException("Lesson " + Quote.of(slug) + " has no quiz " + Quote.of(quizId) + "."));
         QuizGrader.Result result = QuizGrader.grade(quiz, choices);
-        results.record(learner, slug, new QuizAttempt(quizId, List.copyOf(QuizGrader.validChoices(quiz, choices)),
+        OptionOrder order = view.optionOrders().get(quizId);
+        shuffle.answeredIn(learner, slug, quizId, order);
+        results.record(learner, slug, new QuizAttempt(quizId, order.toAuthored(QuizGrader.validChoices(quiz, choices)),
                 result.correct()));
         return result;
     }

@@ -2,6 +2,7 @@ package dev.tclab.lesson;
 
 import dev.tclab.yaml.FileProblem;
 import dev.tclab.lesson.markdown.BlockContext;
+import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.Quiz;
 import java.util.List;
 import java.util.Map;
@@ -14,10 +15,12 @@ import java.util.stream.Stream;
  *
  * @param parameters the learner's parameter values
  * @param introHtml  lesson.md's body as HTML
+ * @param introQuizzes lesson.md's quizzes, each with its options in the learner's order
  * @param problems   block problems met while rendering (none for a valid lesson, whatever the parameters)
+ * @param optionOrders the order each quiz shows its options in, by quiz id
  */
 public record LessonView(Lesson lesson, Map<String, String> parameters, String introHtml, List<Quiz> introQuizzes,
-                         List<StepView> steps, List<FileProblem> problems) {
+                         List<StepView> steps, List<FileProblem> problems, Map<String, OptionOrder> optionOrders) {
 
     /** One step, rendered. */
     public record StepView(String id, String title, String html, List<Quiz> quizzes, List<BlockContext.CheckRef> checks,

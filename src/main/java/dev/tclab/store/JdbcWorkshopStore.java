@@ -2,6 +2,7 @@ package dev.tclab.store;
 
 import dev.tclab.workshop.Broadcast;
 import dev.tclab.workshop.HostAction;
+import dev.tclab.workshop.PersonalMessage;
 import dev.tclab.workshop.Seat;
 import dev.tclab.workshop.WorkshopEvent;
 import dev.tclab.workshop.WorkshopStore;
@@ -20,7 +21,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
-/** Workshop events, seats, broadcasts and host actions in the database (migration V20). */
+/** Workshop events, seats, broadcasts, messages to one learner and host actions in the database (V20, V81). */
 @ApplicationScoped
 public class JdbcWorkshopStore implements WorkshopStore {
 
@@ -236,6 +237,54 @@ public class JdbcWorkshopStore implements WorkshopStore {
                 }
                 Collections.reverse(latest);
                 return latest;
+            }
+        });
+    }
+
+    @Override
+    public void message(String eventId, String learnerId, String text, Instant at) {
+        jdbc.run("send the message", c -> {
+            try (PreparedStatement s = c.prepareStatement(
+                    "INSERT INTO learner_message (event_id, learner_id, text, sent_at) VALUES (?, ?, ?, ?)")) {
+                s.setString(1, eventId);
+                s.setString(2, learnerId);
+                s.setString(3, text);
+                s.setObject(4, utc(at));
+                return s.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public List<PersonalMessage> unread(String eventId, String learnerId, int limit) {
+        return jdbc.run("read your host's messages", c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT id, text, sent_at FROM learner_message"
+                    + " WHERE learner_id = ? AND event_id = ? AND read_at IS NULL ORDER BY id DESC")) {
+                s.setString(1, learnerId);
+                s.setString(2, eventId);
+                s.setMaxRows(limit);
+                List<PersonalMessage> latest = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        latest.add(new PersonalMessage(rs.getLong(1), rs.getString(2), instant(rs, 3)));
+                    }
+                }
+                Collections.reverse(latest);
+                return latest;
+            }
+        });
+    }
+
+    @Override
+    public boolean markRead(String eventId, String learnerId, long messageId, Instant at) {
+        return jdbc.run("mark the message read", c -> {
+            try (PreparedStatement s = c.prepareStatement("UPDATE learner_message SET read_at = ?"
+                    + " WHERE id = ? AND learner_id = ? AND event_id = ? AND read_at IS NULL")) {
+                s.setObject(1, utc(at));
+                s.setLong(2, messageId);
+                s.setString(3, learnerId);
+                s.setString(4, eventId);
+                return s.executeUpdate() == 1;
             }
         });
     }

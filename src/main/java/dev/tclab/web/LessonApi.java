@@ -33,7 +33,8 @@ import java.util.List;
 public class LessonApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String ANSWER_SHAPE = "Send {\"choices\": [0]} with the indexes of the chosen options.";
+    private static final String ANSWER_SHAPE = "Send {\"choices\": [0]} with the positions of the chosen options"
+            + " in the quiz's list (from 0).";
 
     /** A lesson in the list. {@code progress} counts this learner's correctly answered quizzes. */
     public record LessonSummary(String slug, String title, String summary, String level, int minutes,
@@ -41,7 +42,10 @@ public class LessonApi {
                                 List<String> problems, LearnerLessons.Progress progress) {
     }
 
-    /** A quiz as the learner gets it: no answers, no explanations. */
+    /**
+     * A quiz as the learner gets it: no answers, no explanations, the options in this learner's own order (an
+     * answer's choices are positions in this list).
+     */
     public record QuizQuestion(String id, String question, boolean multiple, List<String> options) {
         static QuizQuestion of(Quiz quiz) {
             return new QuizQuestion(quiz.id(), quiz.question(), quiz.multiple(),

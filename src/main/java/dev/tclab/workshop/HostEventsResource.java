@@ -158,7 +158,10 @@ public class HostEventsResource {
         return Response.noContent().build();
     }
 
-    /** A message to one learner: it shows on their open pages at once, and is kept in the action log. */
+    /**
+     * A message to one learner: it shows on their open pages at once and on every page they open until they mark it
+     * read, and is kept in the action log.
+     */
     @POST
     @Path("{id}/learners/{learner}/message")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -166,9 +169,9 @@ public class HostEventsResource {
         WorkshopEvent event = event(id);
         Seat seat = seat(event, learner);
         String text = workshops.checkedMessage(draft == null ? null : draft.text());
+        workshops.message(event, seat, text);
         workshops.record(event, new HostAction(host.require().name(), learner, "message",
                 "to " + seat.displayName() + ": " + text, Instant.now()));
-        notices.fire(new LearnerNotice(learner, LearnerNotice.Kind.MESSAGE, null, null, text));
         return Response.noContent().build();
     }
 

@@ -65,6 +65,14 @@ public class JoinResource {
                 .orElseGet(() -> Response.noContent().build());
     }
 
+    /** The learner read a message from their host: it leaves their pages (all of them). */
+    @POST
+    @Path("workshop/mine/messages/{id}/read")
+    public Response read(@PathParam("id") long id) {
+        workshops.markRead(learner.id(), id);
+        return Response.noContent().build();
+    }
+
     /** The peer's address, or the forwarded client's when quarkus.http.proxy.* trusts the proxy. */
     private static String address(HttpServerRequest http) {
         SocketAddress peer = http.remoteAddress();

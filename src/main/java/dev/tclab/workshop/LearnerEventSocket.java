@@ -19,8 +19,8 @@ import org.jboss.logging.Logger;
 
 /**
  * A learner's pages hear of their workshop here: on opening, the learner's event as {@code GET /api/workshop/mine}
- * gives it (or {@code null} for self-paced use); then the same again each time the host broadcasts or closes the
- * event, pushed at once. The time left counts down on the page from {@code endsAt} and the server's {@code now}.
+ * gives it (or {@code null} for self-paced use); then the same again each time the host broadcasts, changes or closes
+ * the event, or sends this learner a message (or the learner marks one read), pushed at once. The time left counts down on the page from {@code endsAt} and the server's {@code now}.
  * Every learner (seated or self-paced) also hears {@code {"notice": }{@link LearnerNotice}{@code }} the moment one
  * of their labs ends, whoever ended it and why, and when their host extends or watches it. Learners send nothing.
  */
@@ -69,6 +69,24 @@ public class LearnerEventSocket {
                 connection.sendText(frame(Optional.of(workshops.learnersView(seat, event.get(), messages))))
                         .subscribe().with(sent -> { }, failed -> LOG.debugf("workshop notice not sent to %s: %s",
                                 connection.id(), failed.getMessage()));
+            }
+        }
+    }
+
+    /** The learner's unread messages changed: every open page of theirs gets their event again. */
+    void onPersonalMessages(@Observes PersonalMessagesChanged change) {
+        Optional<WorkshopEvent> event = workshops.find(change.eventId());
+        if (event.isEmpty()) {
+            return;
+        }
+        String text = null;
+        for (WebSocketConnection connection : connections) {
+            Seat seat = connection.userData().get(SEAT);
+            if (seat != null && seat.eventId().equals(change.eventId()) && seat.learnerId().equals(change.learnerId())
+                    && connection.isOpen()) {
+                text = text != null ? text : frame(Optional.of(workshops.learnersView(seat, event.get())));
+                connection.sendText(text).subscribe().with(sent -> { }, failed -> LOG.debugf(
+                        "message not sent to %s: %s", connection.id(), failed.getMessage()));
             }
         }
     }

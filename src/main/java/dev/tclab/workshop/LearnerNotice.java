@@ -6,15 +6,14 @@ import java.util.Locale;
 /**
  * News about one learner's lab for their open pages, pushed over /ws/workshop as {@code {"notice": ...}}: the lab
  * ended (stopped by the host or by the learner elsewhere, reset, culled, its workshop closed), the host gave it more
- * time, or the host started or stopped watching its terminals; or a message from the host to this learner alone
- * ({@code labId} and {@code lesson} null). {@code text} is what the page shows, in words that name who did what;
- * {@code labId} lets a page that shows another lab ignore it.
+ * time, or the host started or stopped watching its terminals. {@code text} is what the page shows, in words that
+ * name who did what; {@code labId} lets a page that shows another lab ignore it.
  */
 public record LearnerNotice(String learnerId, Kind kind, String labId, String lesson, String text) {
 
     /** What happened to the lab (lower case in the JSON). */
     public enum Kind {
-        ENDED, EXTENDED, WATCHED, UNWATCHED, MESSAGE;
+        ENDED, EXTENDED, WATCHED, UNWATCHED;
 
         @JsonValue
         public String json() {

@@ -28,6 +28,8 @@ public class WorkshopService {
     static final int LESSONS_MAX = 20;
     static final int SEATS_MAX = 500;
     static final int MESSAGE_MAX = 1000;
+    /** The most unread messages to one learner a page shows (the latest). */
+    static final int UNREAD_MAX = 20;
     private static final SecureRandom RANDOM = new SecureRandom();
     /** How refusals and the action log write a time: the server does not know the reader's zone, so UTC, said. */
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
@@ -37,13 +39,15 @@ public class WorkshopService {
     private final LessonCatalog catalog;
     private final Clock clock;
     private final Event<EventChanged> changed;
+    private final Event<PersonalMessagesChanged> personalChanged;
     /** The server's maximum lab lifetime, which bounds an event's. */
     private final Duration maxLifetime;
 
     public WorkshopService(WorkshopStore store, LessonCatalog catalog, TclabConfig config,
-                           Event<EventChanged> changed) {
+                           Event<EventChanged> changed, Event<PersonalMessagesChanged> personalChanged) {
         this.store = store;
         this.changed = changed;
+        this.personalChanged = personalChanged;
         this.catalog = catalog;
         this.maxLifetime = config.lab().maxLifetime();
         this.clock = Clock.systemUTC();
@@ -270,11 +274,31 @@ public class WorkshopService {
         return message;
     }
 
+    /**
+     * Keeps a host's message to one seated learner: their open pages show it at once, and every page they open
+     * shows it again until they mark it read.
+     */
+    public void message(WorkshopEvent event, Seat seat, String text) {
+        store.message(event.id(), seat.learnerId(), checkedMessage(text), now());
+        personalChanged.fire(new PersonalMessagesChanged(event.id(), seat.learnerId()));
+    }
+
+    /** The learner read a message from their host: no page of theirs shows it any more. */
+    public void markRead(String learnerId, long messageId) {
+        Seat seat = seatOf(learnerId).orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND,
+                "You are in no workshop, so there is no message from a host to mark read."));
+        if (!store.markRead(seat.eventId(), learnerId, messageId, now())) {
+            throw new WorkshopRefusal(Status.NOT_FOUND, "You have no unread message " + messageId
+                    + " from your host; it may be marked read already (on another page of yours).");
+        }
+        personalChanged.fire(new PersonalMessagesChanged(seat.eventId(), learnerId));
+    }
+
     public List<Broadcast> broadcasts(String eventId) {
         return store.broadcasts(eventId, 20);
     }
 
-    /** The event as its learner sees it, with its latest broadcasts. */
+    /** The event as its learner sees it, with its latest broadcasts and the learner's unread messages. */
     public LearnersEvent learnersView(Seat seat, WorkshopEvent event) {
         return learnersView(seat, event, broadcasts(event.id()));
     }
@@ -283,7 +307,8 @@ public class WorkshopService {
     public LearnersEvent learnersView(Seat seat, WorkshopEvent event, List<Broadcast> messages) {
         Instant now = now();
         return new LearnersEvent(event.id(), event.title(), seat.displayName(), event.lessons(), event.status(now),
-                event.opensAt().orElse(null), event.end().orElse(null), event.closedAt().orElse(null), now, messages);
+                event.opensAt().orElse(null), event.end().orElse(null), event.closedAt().orElse(null), now, messages,
+                store.unread(event.id(), seat.learnerId(), UNREAD_MAX));
     }
 
     public void close(WorkshopEvent event) {

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-/** Where events, seats, broadcasts and host actions are kept (the database). Calls block. */
+/** Where events, seats, broadcasts, messages to one learner and host actions are kept (the database). Calls block. */
 public interface WorkshopStore {
 
     /** How a join went. */
@@ -41,6 +41,15 @@ public interface WorkshopStore {
 
     /** The event's broadcasts, oldest first, at most the latest {@code limit}. */
     List<Broadcast> broadcasts(String eventId, int limit);
+
+    /** Keeps a host's message to one learner of the event, unread. */
+    void message(String eventId, String learnerId, String text, Instant at);
+
+    /** The learner's unread messages of the event, oldest first, at most the latest {@code limit}. */
+    List<PersonalMessage> unread(String eventId, String learnerId, int limit);
+
+    /** Marks the learner's message read; false when they have no unread message of that id in the event. */
+    boolean markRead(String eventId, String learnerId, long messageId, Instant at);
 
     void recordAction(String eventId, HostAction action);
 

@@ -13,6 +13,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.filter.cookie.CookieFilter;
+import dev.tclab.web.QuizPositions;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -88,14 +89,17 @@ class DatabaseOutageIT {
     @Test
     void shouldAnswer503DuringAnOutageKeepWhatWasAcknowledgedAndRecover() throws Exception {
         CookieFilter learner = new CookieFilter();
-        answer(learner, 1).then().statusCode(200);
-        answer(learner, 2).then().statusCode(200);
+        // The learner's own order of the options: the positions of the lesson's options 0, 1 and 2.
+        List<String> authored = List.of("32 kilobytes", "32 kilobits", "32 kilobits per second");
+        int[] at = authored.stream().mapToInt(text -> QuizPositions.of(learner, "web-test", "burst-unit", text)).toArray();
+        answer(learner, at[1]).then().statusCode(200);
+        answer(learner, at[2]).then().statusCode(200);
         given().get("/q/health/ready").then().statusCode(200);
         fillThePool(4);
 
         relay.cut();
         try {
-            answer(learner, 0).then().statusCode(503)
+            answer(learner, at[0]).then().statusCode(503)
                     .header("Retry-After", "10")
                     .body("error", containsString("The database did not answer, so tclab could not"))
                     .body("error", containsString("Try again in a moment."));
@@ -106,12 +110,13 @@ class DatabaseOutageIT {
             relay.restore();
         }
 
-        answer(learner, 1).then().statusCode(200);
+        answer(learner, at[1]).then().statusCode(200);
         given().get("/q/health/ready").then().statusCode(200)
                 .body("checks.name", hasItem(containsString("Database")));
         String id = learnerId(learner);
         assertThat(results.history(id, "web-test")).extracting(a -> a.choices().get(0))
-                .as("the three acknowledged answers, in order; the refused one is not there").containsExactly(1, 2, 1);
+                .as("the three acknowledged answers (the lesson's option indexes), in order; the refused one is not there")
+                .containsExactly(1, 2, 1);
     }
 
     /** Leaves this many idle connections in the pool, as a busy server would have when its database goes away. */

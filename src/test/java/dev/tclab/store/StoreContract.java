@@ -11,7 +11,9 @@ import dev.tclab.grading.run.CheckResult;
 import dev.tclab.grading.spec.Measure;
 import dev.tclab.grading.spec.Unit;
 import dev.tclab.learner.SecretStore;
+import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.QuizAttempt;
+import dev.tclab.quiz.QuizOrders;
 import dev.tclab.quiz.QuizResults;
 import dev.tclab.workshop.ProgressReader;
 import jakarta.inject.Inject;
@@ -45,6 +47,8 @@ abstract class StoreContract {
     SecretStore secrets;
     @Inject
     ProgressReader classProgress;
+    @Inject
+    QuizOrders quizOrders;
 
     private static String fresh(String prefix) {
         return prefix + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
@@ -55,6 +59,21 @@ abstract class StoreContract {
         assertThat(quizzes).isInstanceOf(JdbcQuizResults.class);
         assertThat(progress).isInstanceOf(JdbcStepProgress.class);
         assertThat(baselines).isInstanceOf(JdbcBaselineStore.class);
+        assertThat(quizOrders).isInstanceOf(JdbcQuizOrders.class);
+    }
+
+    @Test
+    void shouldKeepTheOptionOrderEachLearnerAnsweredEachQuizIn() {
+        String learner = fresh("l");
+        quizOrders.keep(learner, "tbf-basics", "q1", new OptionOrder(List.of(2, 0, 1)));
+        quizOrders.keep(learner, "tbf-basics", "q2", new OptionOrder(List.of(1, 0)));
+        quizOrders.keep(learner, "other", "q1", new OptionOrder(List.of(0, 1)));
+        quizOrders.keep(learner, "tbf-basics", "q1", new OptionOrder(List.of(3, 1, 0, 2)));
+
+        assertThat(quizOrders.orders(learner, "tbf-basics")).isEqualTo(Map.of(
+                "q1", new OptionOrder(List.of(3, 1, 0, 2)), "q2", new OptionOrder(List.of(1, 0))));
+        assertThat(quizOrders.orders(learner, "other")).isEqualTo(Map.of("q1", new OptionOrder(List.of(0, 1))));
+        assertThat(quizOrders.orders(fresh("l"), "tbf-basics")).isEmpty();
     }
 
     @Test

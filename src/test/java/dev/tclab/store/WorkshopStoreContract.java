@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
 import dev.tclab.workshop.HostAction;
+import dev.tclab.workshop.PersonalMessage;
 import dev.tclab.workshop.ProgressReader;
 import dev.tclab.workshop.Seat;
 import dev.tclab.workshop.WorkshopEvent;
@@ -158,6 +159,29 @@ abstract class WorkshopStoreContract {
         store.recordAction(event.id(), stop);
         store.recordAction(event.id(), reset);
         assertThat(store.actions(event.id(), 10)).containsExactly(reset, stop);
+    }
+
+    @Test
+    void shouldKeepALearnersMessagesUntilTheyReadThem() {
+        WorkshopEvent event = event(3);
+        WorkshopEvent other = event(3);
+        String ann = fresh("l");
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        store.message(event.id(), ann, "Look at the modem's queue", now);
+        store.message(event.id(), ann, "Try burst 16kb", now.plusSeconds(1));
+        store.message(event.id(), fresh("l"), "Not for Ann", now);
+        store.message(other.id(), ann, "Another workshop", now);
+        List<PersonalMessage> unread = store.unread(event.id(), ann, 20);
+        assertThat(unread).extracting(PersonalMessage::text).containsExactly("Look at the modem's queue", "Try burst 16kb");
+        assertThat(unread.get(0).sentAt()).isEqualTo(now);
+        assertThat(store.unread(event.id(), ann, 1)).extracting(PersonalMessage::text).containsExactly("Try burst 16kb");
+
+        assertThat(store.markRead(other.id(), ann, unread.get(0).id(), now)).as("another workshop's id").isFalse();
+        assertThat(store.markRead(event.id(), fresh("l"), unread.get(0).id(), now)).as("another learner").isFalse();
+        assertThat(store.markRead(event.id(), ann, unread.get(0).id(), now.plusSeconds(9))).isTrue();
+        assertThat(store.markRead(event.id(), ann, unread.get(0).id(), now.plusSeconds(9))).as("read already").isFalse();
+        assertThat(store.unread(event.id(), ann, 20)).extracting(PersonalMessage::text).containsExactly("Try burst 16kb");
+        assertThat(store.unread(other.id(), ann, 20)).extracting(PersonalMessage::text).containsExactly("Another workshop");
     }
 
     @Test

@@ -50,11 +50,13 @@ class LessonApiTest {
 
     @Test
     void shouldGradeAWrongAnswerExplainingOnlyTheChosenOption() {
-        given().contentType(ContentType.JSON).body("{\"choices\":[1]}")
+        CookieFilter learner = new CookieFilter();
+        int kilobits = QuizPositions.of(learner, "web-test", "burst-unit", "32 kilobits");
+        given().filter(learner).contentType(ContentType.JSON).body("{\"choices\":[" + kilobits + "]}")
                 .when().post("/api/lessons/web-test/quizzes/burst-unit").then().statusCode(200)
                 .body("correct", equalTo(false))
                 .body("explanations", hasSize(1))
-                .body("explanations[0].option", equalTo(1))
+                .body("explanations[0].option", equalTo(kilobits))
                 .body("explanations[0].correct", equalTo(false))
                 .body("explanations[0].why", containsString("32kbit"))
                 .body("explanations[0].whyHtml", equalTo("Kilobits would be written <code>32kbit</code>, a bucket eight times smaller."));
@@ -62,7 +64,9 @@ class LessonApiTest {
 
     @Test
     void shouldEscapeRawHtmlInTheExplanationHtml() {
-        given().contentType(ContentType.JSON).body("{\"choices\":[0]}")
+        CookieFilter learner = new CookieFilter();
+        int yes = QuizPositions.of(learner, "escaping", "probe", "Yes <script>alert('option')</script>");
+        given().filter(learner).contentType(ContentType.JSON).body("{\"choices\":[" + yes + "]}")
                 .when().post("/api/lessons/escaping/quizzes/probe").then().statusCode(200)
                 .body("explanations[0].whyHtml", equalTo("Because &lt;script&gt;alert('why')&lt;/script&gt; is text."));
     }
@@ -70,7 +74,8 @@ class LessonApiTest {
     @Test
     void shouldGradeARightAnswerExplainingEveryOptionAndCountProgress() {
         CookieFilter learner = new CookieFilter();
-        given().filter(learner).contentType(ContentType.JSON).body("{\"choices\":[0]}")
+        int kilobytes = QuizPositions.of(learner, "web-test", "burst-unit", "32 kilobytes");
+        given().filter(learner).contentType(ContentType.JSON).body("{\"choices\":[" + kilobytes + "]}")
                 .when().post("/api/lessons/web-test/quizzes/burst-unit").then().statusCode(200)
                 .body("correct", equalTo(true))
                 .body("explanations.option", equalTo(List.of(0, 1, 2)))

@@ -125,7 +125,8 @@ class LessonPagesTest {
     @Test
     void shouldGradeAFormAnswerAndShowTheVerdictOnTheLessonPage() {
         CookieFilter learner = new CookieFilter();
-        given().filter(learner).redirects().follow(false).formParam("choice", "1")
+        given().filter(learner).redirects().follow(false)
+                .formParam("choice", QuizPositions.of(learner, "web-test", "burst-unit", "32 kilobits"))
                 .when().post("/lessons/web-test/quizzes/burst-unit").then().statusCode(303)
                 .header("Location", endsWith("/lessons/web-test#quiz-burst-unit"));
         String wrong = given().filter(learner).when().get("/lessons/web-test").asString();
@@ -133,7 +134,8 @@ class LessonPagesTest {
         assertTrue(wrong.contains("Kilobits would be written"), wrong);
         assertFalse(wrong.contains("reads the suffix"), "the right option is not explained yet: " + wrong);
 
-        given().filter(learner).redirects().follow(false).formParam("choice", "0")
+        given().filter(learner).redirects().follow(false)
+                .formParam("choice", QuizPositions.of(learner, "web-test", "burst-unit", "32 kilobytes"))
                 .when().post("/lessons/web-test/quizzes/burst-unit").then().statusCode(303);
         String right = given().filter(learner).when().get("/lessons/web-test").asString();
         assertTrue(right.contains("Correct!"), right);
@@ -164,7 +166,8 @@ class LessonPagesTest {
     void shouldEscapeScriptInLessonMarkdownAndQuizTexts() {
         CookieFilter learner = new CookieFilter();
         String before = given().filter(learner).when().get("/lessons/escaping").then().statusCode(200).extract().asString();
-        given().filter(learner).redirects().follow(false).formParam("choice", "0")
+        given().filter(learner).redirects().follow(false)
+                .formParam("choice", QuizPositions.of(learner, "escaping", "probe", "Yes <script>alert('option')</script>"))
                 .when().post("/lessons/escaping/quizzes/probe").then().statusCode(303);
         String after = given().filter(learner).when().get("/lessons/escaping").asString();
         String catalogPage = given().when().get("/").asString();

@@ -8,9 +8,8 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import dev.tclab.grading.spec.SpecCheckValidator;
 import dev.tclab.lesson.Lesson;
+import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.LessonCatalog;
-import dev.tclab.lesson.LessonRenderer;
-import dev.tclab.lesson.Parameters;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -18,7 +17,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +36,8 @@ class TbfBasicsRunThroughBrowserIT {
 
     @Inject
     LessonCatalog catalog;
+    @Inject
+    LearnerLessons learnerLessons;
 
     @Test
     void shouldTakeALearnerThroughTokenBucketBasics() {
@@ -71,7 +71,7 @@ class TbfBasicsRunThroughBrowserIT {
             page.waitForCondition(() -> page.locator("section.step.step-passed").count() == steps.count());
             Chromium.screenshot(page, "tbf-basics-run-through");
 
-            List<Quiz> quizzes = quizzesOfTbfBasics();
+            List<Quiz> quizzes = quizzesOfTbfBasics(page);
             for (Quiz quiz : quizzes) {
                 Locator form = page.locator("#quiz-" + quiz.id());
                 List<Locator> inputs = form.locator("input[type=radio], input[type=checkbox]").all();
@@ -111,9 +111,11 @@ class TbfBasicsRunThroughBrowserIT {
         assertThat(terminal.innerText()).contains(marker + "-42");
     }
 
-    private List<Quiz> quizzesOfTbfBasics() {
-        Lesson lesson = catalog.lesson("tbf-basics").orElseThrow();
-        return LessonRenderer.render(lesson, Parameters.firstChoices(lesson.meta().parameters()), feature -> false,
-                Map.of(), new SpecCheckValidator()).quizzes();
+    /** The quizzes as this page's learner sees them: their parameters, their order of each quiz's options. */
+    private List<Quiz> quizzesOfTbfBasics(Page page) {
+        String cookie = page.context().cookies().stream().filter(c -> c.name.equals("tclab_learner")).findFirst()
+                .orElseThrow().value;
+        return learnerLessons.view(catalog.lesson("tbf-basics").orElseThrow(), cookie.substring(0, cookie.lastIndexOf('.')))
+                .quizzes();
     }
 }

@@ -8,12 +8,13 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.ColorScheme;
 import com.microsoft.playwright.options.Cookie;
+import com.microsoft.playwright.options.WaitForSelectorState;
+import dev.tclab.grading.evaluate.AssertionResult;
+import dev.tclab.grading.run.CheckResult;
 import dev.tclab.grading.CheckRun;
 import dev.tclab.grading.CheckRunLog;
 import dev.tclab.grading.TestCheckRuns;
-import dev.tclab.grading.evaluate.AssertionResult;
 import dev.tclab.grading.evaluate.Reason;
-import dev.tclab.grading.run.CheckResult;
 import dev.tclab.host.HostAccounts;
 import dev.tclab.host.TestHosts;
 import dev.tclab.lab.FakeLabRuntime;
@@ -27,9 +28,15 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,16 +44,16 @@ import org.junit.jupiter.api.Test;
 /**
  * Learners' pages follow what their host does, in a real browser (headless Debian chromium): Ann on a laptop, Bea
  * on a phone in dark mode, their host on the dashboard. Each of the host's actions (a message to one learner,
- * shadow, extend, stop, reset, close) shows on the learner's page in words naming it within the 2 s the issue allows, pushed over the workshop
- * socket; a closed workshop's lab does not start again. Screenshots go to target/follows-*.png.
+ * shadow, extend, stop, reset, close) shows on the learner's page in words naming it within the 2 s the issue
+ * allows, pushed over the workshop socket (the times, measured from the host's click, go to target/follows-times.txt);
+ * a message stays over reloads until the learner marks it read; a closed workshop's lab does not start again.
+ * Screenshots go to target/follows-*.png.
  */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
 class LabFollowsHostBrowserTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    /** What the issue allows between the host's click and the learner's page showing it. */
-    private static final Locator.WaitForOptions WITHIN_2_S = new Locator.WaitForOptions().setTimeout(2000);
 
     @TestHTTPResource("/")
     URI root;
@@ -83,9 +90,25 @@ class LabFollowsHostBrowserTest {
             annRow.locator("td:has-text('running')").waitFor();
             beaRow.locator("td:has-text('running')").waitFor();
 
-            annRow.locator("button[data-action=message]").click();
-            ann.locator("#workshop-banner:has-text(\"To you: Look at the modem's queue\")").waitFor(WITHIN_2_S);
+            Timings timings = new Timings();
+            timings.time("message to Ann", () -> annRow.locator("button[data-action=message]").click(),
+                    ann.locator("#workshop-banner:has-text(\"To you: Look at the modem's queue\")"));
             assertThat(bea.locator("#workshop-banner").innerText()).doesNotContain("modem's queue");
+            // Kept until read: a reload shows it again; "Got it" takes it off, for good.
+            ann.reload();
+            Locator message = ann.locator("#workshop-banner .workshop-personal:has-text(\"Look at the modem's queue\")");
+            message.waitFor();
+            Chromium.screenshot(ann, "follows-message-1366");
+            message.locator("button.workshop-read").click();
+            message.waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.DETACHED));
+            ann.reload();
+            ann.locator("#workshop-banner:has-text('Shaping, Monday')").waitFor();
+            assertThat(ann.locator("#workshop-banner").innerText()).doesNotContain("modem's queue");
+            ann.locator(".tclab-tab[data-node=client]").waitFor();
+            timings.time("message to Bea", () -> beaRow.locator("button[data-action=message]").click(),
+                    bea.locator("#workshop-banner .workshop-personal:has-text(\"To you: Look at the modem's queue\")"));
+            bea.locator("#workshop-banner").scrollIntoViewIfNeeded();
+            Chromium.screenshot(bea, "follows-message-phone-dark");
 
             String annId = learnerId(ann.context());
             CheckRun run = TestCheckRuns.run(labs.labsOf(annId).get(0).id(), annId, "example", "shape");
@@ -109,34 +132,39 @@ class LabFollowsHostBrowserTest {
             Chromium.screenshot(host, "follows-last-check-1366");
             host.click("#check-dialog form button");
 
-            beaRow.locator("button[data-shadow$='/client']").click();
-            bea.locator("#lab-watched:has-text('Your host is watching your terminal')").waitFor(WITHIN_2_S);
+            timings.time("shadow Bea", () -> beaRow.locator("button[data-shadow$='/client']").click(),
+                    bea.locator("#lab-watched:has-text('Your host is watching your terminal')"));
             assertThat(host.locator("#host-terminal").boundingBox().y + host.locator("#host-terminal").boundingBox().height)
                     .isLessThanOrEqualTo(768);
             Chromium.screenshot(host, "follows-shadow-1366");
             host.click("#host-terminal-close");
             bea.locator("#lab-watched").waitFor(new Locator.WaitForOptions().setTimeout(2000)
-                    .setState(com.microsoft.playwright.options.WaitForSelectorState.HIDDEN));
+                    .setState(WaitForSelectorState.HIDDEN));
 
-            beaRow.locator("button[data-action=extend]").click();
-            bea.locator("#lab-notice:has-text('Your host gave your lab more time')").waitFor(WITHIN_2_S);
+            timings.time("extend Bea", () -> beaRow.locator("button[data-action=extend]").click(),
+                    bea.locator("#lab-notice:has-text('Your host gave your lab more time')"));
+            timings.time("extend Ann", () -> annRow.locator("button[data-action=extend]").click(),
+                    ann.locator("#lab-notice:has-text('Your host gave your lab more time')"));
 
-            annRow.locator("button[data-action=stop]").click();
-            ann.locator("#lab-notice:has-text('Your host stopped your lab')").waitFor(WITHIN_2_S);
-            ann.locator("#lab-start:visible").waitFor(WITHIN_2_S);
+            timings.time("stop Ann", () -> annRow.locator("button[data-action=stop]").click(),
+                    ann.locator("#lab-notice:has-text('Your host stopped your lab')"), ann.locator("#lab-start:visible"));
             assertThat(ann.locator(".tclab-tab").count()).isZero();
+            assertThat(bea.locator("#lab-notice").innerText()).doesNotContain("stopped");
+            assertThat(bea.locator(".tclab-tab").count()).isPositive();
             Chromium.screenshot(ann, "follows-stopped-1366");
 
-            beaRow.locator("button[data-action=reset]").click();
-            bea.locator("#lab-notice:has-text('Your host reset your lab: a fresh one is starting')").waitFor(WITHIN_2_S);
+            timings.time("reset Bea", () -> beaRow.locator("button[data-action=reset]").click(),
+                    bea.locator("#lab-notice:has-text('Your host reset your lab: a fresh one is starting')"));
+            assertThat(ann.locator("#lab-notice").innerText()).doesNotContain("reset");
             bea.locator(".tclab-tab[data-node=client]").waitFor();
             Chromium.screenshot(bea, "follows-reset-phone-dark");
 
-            host.click("#close-event");
-            ann.locator("#workshop-banner:has-text('your host closed the workshop at')").waitFor(WITHIN_2_S);
-            bea.locator("#lab-notice:has-text('Your host closed the workshop')").waitFor(WITHIN_2_S);
-            bea.locator("#workshop-banner:has-text('your host closed the workshop at')").waitFor(WITHIN_2_S);
+            timings.time("close", () -> host.click("#close-event"),
+                    ann.locator("#workshop-banner:has-text('your host closed the workshop at')"),
+                    bea.locator("#lab-notice:has-text('Your host closed the workshop')"),
+                    bea.locator("#workshop-banner:has-text('your host closed the workshop at')"));
             assertThat(bea.locator(".tclab-tab").count()).isZero();
+            timings.report("follows-times.txt");
 
             ann.click("#lab-start");
             ann.locator(".tclab-status:has-text('is closed, so its labs do not start any more')").waitFor();
@@ -214,6 +242,37 @@ class LabFollowsHostBrowserTest {
                             + scheme.name().toLowerCase());
                     context.close();
                 }
+            }
+        }
+    }
+
+    /**
+     * How long each learner's page took to show the host's action, from just before the host's click to the moment
+     * its words are on the page: each must be within the issue's 2 s. Reported in target/ and on stdout.
+     */
+    private static final class Timings {
+        private final List<String> lines = new ArrayList<>();
+
+        void time(String action, Runnable click, Locator... shown) {
+            long start = System.nanoTime();
+            click.run();
+            for (Locator words : shown) {
+                long left = 2000 - (System.nanoTime() - start) / 1_000_000;
+                words.waitFor(new Locator.WaitForOptions().setTimeout(Math.max(1, left)));
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                lines.add(String.format(Locale.ROOT, "%-15s %5d ms  on the %d px wide page: %s", action, ms,
+                        words.page().viewportSize().width, words));
+                assertThat(ms).as(action + ": " + words).isLessThanOrEqualTo(2000);
+            }
+        }
+
+        void report(String file) {
+            String text = String.join("\n", lines) + "\n";
+            System.out.print("From the host's click to the learner's page showing it:\n" + text);
+            try {
+                Files.writeString(Path.of("target", file), text);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
     }

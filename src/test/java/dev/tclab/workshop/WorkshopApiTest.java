@@ -226,6 +226,43 @@ class WorkshopApiTest {
     }
 
     @Test
+    void aMessageToOneLearnerStaysOnTheirPagesUntilTheyMarkItRead() {
+        String ann = Labs.newLearner();
+        String bea = Labs.newLearner();
+        given().cookie("tclab_learner", ann).contentType(ContentType.JSON).post("/api/workshop/mine/messages/1/read")
+                .then().statusCode(404).body("error", containsString("You are in no workshop"));
+        String event = createEvent(alice, "");
+        String code = codeOf(alice, event);
+        join(ann, code, "Ann").statusCode(200);
+        join(bea, code, "Bea").statusCode(200);
+        String annId = ann.substring(0, ann.lastIndexOf('.'));
+        given().cookie("tclab_host", alice).contentType(ContentType.JSON).body("{\"text\": \" Look at the modem \"}")
+                .post("/api/host/events/" + event + "/learners/" + annId + "/message").then().statusCode(204);
+        given().cookie("tclab_host", alice).contentType(ContentType.JSON).body("{\"text\": \"\"}")
+                .post("/api/host/events/" + event + "/learners/" + annId + "/message").then().statusCode(400);
+
+        // Asked again (a reload), the message is still there; Bea never sees it.
+        for (int read = 0; read < 2; read++) {
+            given().cookie("tclab_learner", ann).get("/api/workshop/mine").then().statusCode(200)
+                    .body("personal.text", equalTo(List.of("Look at the modem")));
+        }
+        given().cookie("tclab_learner", bea).get("/api/workshop/mine").then().statusCode(200)
+                .body("personal", org.hamcrest.Matchers.empty());
+        int id = given().cookie("tclab_learner", ann).get("/api/workshop/mine").then().extract().path("personal[0].id");
+        given().cookie("tclab_learner", bea).contentType(ContentType.JSON)
+                .post("/api/workshop/mine/messages/" + id + "/read").then().statusCode(404);
+        given().cookie("tclab_learner", ann).contentType(ContentType.JSON)
+                .post("/api/workshop/mine/messages/" + id + "/read").then().statusCode(204);
+        given().cookie("tclab_learner", ann).get("/api/workshop/mine").then().statusCode(200)
+                .body("personal", org.hamcrest.Matchers.empty());
+        given().cookie("tclab_learner", ann).contentType(ContentType.JSON)
+                .post("/api/workshop/mine/messages/" + id + "/read").then().statusCode(404)
+                .body("error", containsString("marked read already"));
+        given().cookie("tclab_host", alice).get("/api/host/events/" + event + "/actions").then().statusCode(200)
+                .body("detail", hasItem("to Ann: Look at the modem"));
+    }
+
+    @Test
     void theDashboardAndExportListEveryLearner() {
         String event = createEvent(alice, "");
         String code = codeOf(alice, event);

@@ -108,7 +108,8 @@ class WorkshopBrowserIT {
             }
             ann.click("button.check-run[data-check=ingress-redirected]");
             ann.locator("section#step-" + STEP + " .check-result .check-verdict:has-text('Passed')").waitFor(LAB_WAIT);
-            ann.locator("form[action$='/quizzes/why-ifb'] input[name=choice][value='1']").check();
+            ann.locator("form[action$='/quizzes/why-ifb'] li.quiz-option:has-text('an outgoing queue to pass through') input")
+                    .check();
             ann.click("form[action$='/quizzes/why-ifb'] button[type=submit]");
             ann.locator("form[action$='/quizzes/why-ifb'] :text('Correct!')").waitFor();
             host.locator("#learners tr[data-learner]:has-text('Ann') td.steps:has-text('1/')").waitFor();

@@ -113,7 +113,7 @@ class WorkshopBrowserTest {
             bea.waitForURL("**/lessons/example");
 
             // Ann answers a quiz on the page; Bea starts her lab and passes a step.
-            ann.locator("form[action$='/quizzes/intro-hidden-node'] input[name=choice][value='0']").check();
+            ann.locator("form[action$='/quizzes/intro-hidden-node'] li.quiz-option:has-text('is marked') input").check();
             ann.click("form[action$='/quizzes/intro-hidden-node'] button[type=submit]");
             ann.locator("form[action$='/quizzes/intro-hidden-node'] :text('Correct!')").waitFor();
             bea.click("#lab-start");

@@ -1,7 +1,6 @@
 package dev.tclab.lab.docker;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
 import dev.tclab.lab.runtime.BoundedCommand;
@@ -80,7 +79,7 @@ final class DockerExec {
     }
 
     /** Gathers stdout and stderr frames, keeping the first {@link #MAX_CAPTURE_BYTES} of each. */
-    private static final class Collector extends ResultCallback.Adapter<Frame> {
+    private static final class Collector extends QuietCallback<Frame> {
         private final ByteArrayOutputStream out = new ByteArrayOutputStream();
         private final ByteArrayOutputStream err = new ByteArrayOutputStream();
         private boolean truncated;

@@ -1,7 +1,6 @@
 package dev.tclab.lab.docker;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.model.Frame;
 import dev.tclab.lab.runtime.BoundedCommand;
@@ -40,7 +39,7 @@ final class DockerProcessStream implements ProcessStream {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean reported = new AtomicBoolean();
     private final String execId;
-    private final ResultCallback.Adapter<Frame> callback;
+    private final QuietCallback<Frame> callback;
 
     DockerProcessStream(DockerClient docker, String containerId, List<String> command, boolean tty,
                         StreamListener listener, Executor background) {
@@ -54,7 +53,7 @@ final class DockerProcessStream implements ProcessStream {
                 .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true).withTty(tty)
                 .withEnv(List.of("TERM=xterm-256color", "LANG=C.UTF-8", BoundedCommand.STREAM_MARKER + "=" + marker))
                 .exec().getId();
-        this.callback = new ResultCallback.Adapter<>() {
+        this.callback = new QuietCallback<>() {
             @Override
             public void onNext(Frame frame) {
                 listener.onOutput(frame.getPayload());

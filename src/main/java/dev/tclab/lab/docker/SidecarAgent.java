@@ -1,7 +1,6 @@
 package dev.tclab.lab.docker;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
 import dev.tclab.lab.runtime.BoundedCommand;
@@ -60,7 +59,7 @@ public final class SidecarAgent implements AutoCloseable {
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final WindowedInput window;
     private final AgentAnswers answers;
-    private final ResultCallback.Adapter<Frame> callback;
+    private final QuietCallback<Frame> callback;
     /** Why the agent can no longer run commands, or null while it can. */
     private volatile String gone;
 
@@ -133,7 +132,7 @@ public final class SidecarAgent implements AutoCloseable {
                 ready.complete(null);
             }
         }, console);
-        this.callback = new ResultCallback.Adapter<>() {
+        this.callback = new QuietCallback<>() {
             @Override
             public void onNext(Frame frame) {
                 if (frame.getStreamType() == StreamType.STDERR) {

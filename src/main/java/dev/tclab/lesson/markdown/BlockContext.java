@@ -3,6 +3,7 @@ package dev.tclab.lesson.markdown;
 import dev.tclab.yaml.FileProblem;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.lesson.CheckBlockValidator;
+import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizAttempt;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -37,9 +39,11 @@ public final class BlockContext {
      * @param guardFeatures features named in requires/uses; guards may only use these
      * @param kernelHas     whether the host has a feature; null while validating, when every guarded block is kept
      * @param attempts      the learner's latest quiz attempts by quiz id (empty while validating)
+     * @param optionOrders  the order the learner sees each quiz's options in (the author's while validating)
      */
     public record Lesson(String slug, Topology topology, Set<String> guardFeatures, Predicate<String> kernelHas,
-                         CheckBlockValidator checkValidator, Map<String, QuizAttempt> attempts) {
+                         CheckBlockValidator checkValidator, Map<String, QuizAttempt> attempts,
+                         Function<Quiz, OptionOrder> optionOrders) {
     }
 
     private final Lesson lesson;
@@ -48,6 +52,7 @@ public final class BlockContext {
     private final Map<String, String> seenIds;
     private final List<FileProblem> problems = new ArrayList<>();
     private final List<Quiz> quizzes = new ArrayList<>();
+    private final Map<String, OptionOrder> optionOrders = new HashMap<>();
     private final List<CheckRef> checks = new ArrayList<>();
     private final List<SolutionRef> solutions = new ArrayList<>();
     private int checkBlocks;
@@ -72,8 +77,14 @@ public final class BlockContext {
         return problems;
     }
 
+    /** The file's quizzes, each with its options in the order this learner sees them. */
     public List<Quiz> quizzes() {
         return quizzes;
+    }
+
+    /** The order each of the file's quizzes shows its options in, by quiz id. */
+    public Map<String, OptionOrder> optionOrders() {
+        return optionOrders;
     }
 
     public List<CheckRef> checks() {

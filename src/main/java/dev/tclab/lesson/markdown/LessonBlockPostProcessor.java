@@ -10,6 +10,8 @@ import com.vladsch.flexmark.util.ast.Node;
 import com.vladsch.flexmark.util.ast.NodeTracker;
 import com.vladsch.flexmark.util.data.MutableDataSet;
 import dev.tclab.lab.topology.Topology;
+import dev.tclab.quiz.OptionOrder;
+import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizParser;
 import dev.tclab.yaml.YamlDocument;
 import dev.tclab.yaml.YamlException;
@@ -128,8 +130,11 @@ class LessonBlockPostProcessor extends NodePostProcessor {
             return null;
         }
         context.claimId("quiz", parsed.quiz().id(), line);
-        context.quizzes().add(parsed.quiz());
-        return new LessonBlocks.QuizForm(fence.getChars(), parsed.quiz());
+        OptionOrder order = context.lesson().optionOrders().apply(parsed.quiz());
+        Quiz shown = order.apply(parsed.quiz());
+        context.quizzes().add(shown);
+        context.optionOrders().put(shown.id(), order);
+        return new LessonBlocks.QuizForm(fence.getChars(), shown, order);
     }
 
     private Node hint(BlockInfo info, FencedCodeBlock fence, String markdown, int contentLine, int line) {

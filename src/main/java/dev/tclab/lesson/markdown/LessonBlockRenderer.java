@@ -70,7 +70,10 @@ class LessonBlockRenderer implements NodeRenderer {
     private void quiz(LessonBlocks.QuizForm node, NodeRendererContext ctx, HtmlWriter html) {
         BlockContext context = LessonMarkdown.CONTEXT.get(ctx.getDocument());
         Quiz quiz = node.quiz;
-        QuizAttempt attempt = context.lesson().attempts().get(quiz.id());
+        // Kept as the author's option indexes; the form shows and posts positions in the learner's order.
+        QuizAttempt kept = context.lesson().attempts().get(quiz.id());
+        QuizAttempt attempt = kept == null ? null
+                : new QuizAttempt(kept.quizId(), node.order.toShown(kept.choices()), kept.correct());
         String formId = "quiz-" + quiz.id();
         html.attr("class", "quiz").attr("id", formId).attr("method", "post")
                 .attr("action", "/lessons/" + context.lesson().slug() + "/quizzes/" + quiz.id())

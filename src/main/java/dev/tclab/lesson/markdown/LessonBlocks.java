@@ -2,6 +2,7 @@ package dev.tclab.lesson.markdown;
 
 import com.vladsch.flexmark.util.ast.Block;
 import com.vladsch.flexmark.util.sequence.BasedSequence;
+import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.Quiz;
 import java.util.List;
 
@@ -64,11 +65,14 @@ public final class LessonBlocks {
 
     /** A quiz, rendered as a form that the server grades. */
     static final class QuizForm extends LessonBlock {
+        /** The quiz with its options in the learner's order. */
         final Quiz quiz;
+        final OptionOrder order;
 
-        QuizForm(BasedSequence chars, Quiz quiz) {
+        QuizForm(BasedSequence chars, Quiz quiz, OptionOrder order) {
             super(chars);
             this.quiz = quiz;
+            this.order = order;
         }
     }
 

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.ConflictException;
+import com.github.dockerjava.api.exception.DockerException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.HostConfig;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
@@ -15,6 +19,11 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -102,5 +111,55 @@ class DockerExecIT {
         assertThat(flood.stderr()).isEqualTo("done\n");
         // What this result holds (1 MiB of text, 2 bytes a char at most) plus room for the JVM's noise.
         assertThat(retained).as("retained heap in bytes (bound 16 MiB)").isLessThan(16L << 20);
+    }
+
+    /**
+     * A command whose container stops under it (as a Stop does to a check or a sampler racing it) fails for its
+     * caller with the engine's refusal, logged in one DEBUG line, not docker-java's ERROR with a stack trace (which
+     * docker-java's own callback logs here).
+     */
+    @Test
+    void shouldFailACommandWhoseContainerStoppedWithoutAnErrorLogged() {
+        String container = docker.createContainerCmd(image).withName("tclab-execit-gone-" + lab)
+                .withLabels(Labels.service(instance, Labels.ROLE_PROBE)).withCmd("sleep", "infinity")
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none")).exec().getId();
+        List<LogRecord> logged = new CopyOnWriteArrayList<>();
+        Handler recorder = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        root.addHandler(recorder);
+        try {
+            docker.startContainerCmd(container).exec();
+            String execId = docker.execCreateCmd(container).withCmd("true").withAttachStdout(true).exec().getId();
+            docker.killContainerCmd(container).exec();
+            // What DockerExec.run does after creating its exec, on a container that is not running any more: the
+            // engine answers 404 (the exec went with the container) or, while a removal runs, 409 "Removal In
+            // Progress".
+            DockerException refused = org.junit.jupiter.api.Assertions.assertThrows(DockerException.class, () -> {
+                try (var callback = docker.execStartCmd(execId).exec(new QuietCallback<Frame>() { })) {
+                    callback.awaitCompletion(10, TimeUnit.SECONDS);
+                }
+            });
+            assertThat(refused).isInstanceOfAny(NotFoundException.class, ConflictException.class);
+        } finally {
+            root.removeHandler(recorder);
+            docker.removeContainerCmd(container).withForce(true).exec();
+        }
+        assertThat(logged).as("Docker log records at WARN or above")
+                .filteredOn(r -> r.getLoggerName() != null && (r.getLoggerName().startsWith("com.github.dockerjava")
+                        || r.getLoggerName().startsWith("dev.tclab.lab.docker")))
+                .noneMatch(r -> r.getLevel().intValue() >= Level.WARNING.intValue());
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tclab.yaml.FileProblem;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.lab.topology.TopologyParser;
+import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.QuizAttempt;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,7 @@ class LessonMarkdownTest {
 
     private BlockContext context(Predicate<String> kernelHas, Map<String, QuizAttempt> attempts, String stepId) {
         BlockContext.Lesson lesson = new BlockContext.Lesson("demo", LAB, Set.of("qdisc:cake"), kernelHas,
-                new SpecCheckValidator(), attempts);
+                new SpecCheckValidator(), attempts, OptionOrder::authored);
         return new BlockContext(lesson, "steps/01-a.md", stepId);
     }
 
