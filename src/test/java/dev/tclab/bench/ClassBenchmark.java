@@ -404,10 +404,21 @@ class ClassBenchmark {
         return busy * 1_000_000_000L / ProcessUsage.TICKS_PER_SECOND;
     }
 
-    /** dockerd and containerd, found by their command name in /proc. */
+    /**
+     * The engine's dockerd (its pid file) and the containerd it runs, not every dockerd on the machine: another
+     * session's short-lived engine would vanish between two readings.
+     */
     private static List<ProcessUsage> engineDaemons() {
-        return ProcessHandle.allProcesses().filter(p -> p.info().command().map(c -> c.endsWith("/dockerd")
-                || c.endsWith("/containerd")).orElse(false)).map(p -> new ProcessUsage(p.pid())).toList();
+        try {
+            long dockerd = Long.parseLong(Files.readString(Path.of("/var/run/docker.pid")).trim());
+            List<ProcessUsage> daemons = new ArrayList<>(List.of(new ProcessUsage(dockerd)));
+            ProcessHandle.of(dockerd).stream().flatMap(ProcessHandle::children)
+                    .filter(p -> p.info().command().map(c -> c.endsWith("/containerd")).orElse(false))
+                    .forEach(p -> daemons.add(new ProcessUsage(p.pid())));
+            return daemons;
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalStateException("cannot find the engine's dockerd by /var/run/docker.pid: " + e, e);
+        }
     }
 
     private String container(String labId, String node, String role) {

@@ -89,6 +89,12 @@ class GroupCommitTest {
 
     /** Runs the claim on a thread of its own and returns once that thread waits for the commit under way. */
     private Future<Boolean> claimWaiting(GroupCommit<Claim> group, Claim claim) throws InterruptedException {
+        return claimWaiting(group, claim, Thread.State.WAITING);
+    }
+
+    /** Runs the claim on a thread of its own and returns once that thread is in {@code state}. */
+    private Future<Boolean> claimWaiting(GroupCommit<Claim> group, Claim claim, Thread.State state)
+            throws InterruptedException {
         BlockingQueue<Thread> started = new ArrayBlockingQueue<>(1);
         Future<Boolean> result = threads.submit(() -> {
             started.add(Thread.currentThread());
@@ -96,26 +102,28 @@ class GroupCommitTest {
         });
         Thread thread = started.take();
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (thread.getState() != Thread.State.WAITING) {
-            assertThat(System.nanoTime()).as("the claim waits for the commit under way").isLessThan(deadline);
+        while (thread.getState() != state) {
+            assertThat(System.nanoTime()).as("the claim waits (%s)", state).isLessThan(deadline);
             Thread.sleep(5);
         }
         return result;
     }
 
-    @Test
-    void writesArrivingDuringACommitAreCommittedTogetherInTheNextOneEachWithItsOwnAnswer() throws Exception {
-        CountDownLatch firstWriting = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        GroupCommit<Claim> group = new GroupCommit<>(this::open, (c, claim) -> {
+    /** Claims whose writer holds the claim by "first" until {@code release}: its commit is under way meanwhile. */
+    private GroupCommit<Claim> heldByFirst(CountDownLatch release) {
+        return new GroupCommit<>(this::open, (c, claim) -> {
             if (claim.owner().equals("first")) {
-                firstWriting.countDown();
                 awaitRelease(release);
             }
             return claim(c, claim);
         }, Comparator.comparing(Claim::id));
-        Future<Boolean> first = threads.submit(() -> group.run(new Claim("lab-0", "first")));
-        assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void writesArrivingDuringACommitAreCommittedTogetherInTheNextOneEachWithItsOwnAnswer() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        GroupCommit<Claim> group = heldByFirst(release);
+        Future<Boolean> first = claimWaiting(group, new Claim("lab-0", "first"), Thread.State.TIMED_WAITING);
         List<Future<Boolean>> class_ = new ArrayList<>();
         for (int i = 1; i < 11; i++) {
             class_.add(claimWaiting(group, new Claim("lab-" + i, "learner-" + i)));
@@ -142,17 +150,9 @@ class GroupCommitTest {
 
     @Test
     void aWriteThatFailsFailsOnlyItsOwnCaller() throws Exception {
-        CountDownLatch firstWriting = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        GroupCommit<Claim> group = new GroupCommit<>(this::open, (c, claim) -> {
-            if (claim.owner().equals("first")) {
-                firstWriting.countDown();
-                awaitRelease(release);
-            }
-            return claim(c, claim);
-        }, Comparator.comparing(Claim::id));
-        Future<Boolean> first = threads.submit(() -> group.run(new Claim("lab-0", "first")));
-        assertThat(firstWriting.await(10, TimeUnit.SECONDS)).isTrue();
+        GroupCommit<Claim> group = heldByFirst(release);
+        Future<Boolean> first = claimWaiting(group, new Claim("lab-0", "first"), Thread.State.TIMED_WAITING);
         Future<Boolean> bad = claimWaiting(group, new Claim("bad-1", "learner-bad"));
         Future<Boolean> good = claimWaiting(group, new Claim("lab-2", "learner-2"));
         release.countDown();
