@@ -18,6 +18,12 @@ public final class ClassParser {
     private static final String COMMAND = "tc -s class show";
     private static final Pattern HEADER = Pattern.compile("class (\\S+) (\\S+) (.*)");
     private static final Pattern HTB_XSTATS = Pattern.compile("lended: (\\d+) borrowed: (\\d+) giants: (\\d+)");
+    /**
+     * The statistics line of a class that has a queue but counts no traffic: sfq prints one class per active flow
+     * with only {@code (dropped N, overlimits N requeues N)}, its backlog and {@code allot}.
+     */
+    private static final Pattern QUEUE_ONLY = Pattern.compile(
+            "^\\(dropped (\\d+), overlimits (\\d+) requeues (\\d+)\\)", Pattern.MULTILINE);
     private static final Pattern TOKENS = Pattern.compile("tokens: (-?\\d+) ctokens: (-?\\d+)");
     /** Header words that carry a value; other words (e.g. {@code root}) stand alone. */
     private static final List<String> VALUED = List.of("parent", "leaf", "prio", "quantum", "rate", "ceil", "burst",
@@ -98,6 +104,10 @@ public final class ClassParser {
             if (body.isBlank()) {
                 return QdiscStats.NONE;
             }
+            Matcher queueOnly = QUEUE_ONLY.matcher(body);
+            if (queueOnly.find()) {
+                return queueOnlyStats(queueOnly, body);
+            }
             throw new TcParseException("expected a 'Sent <n> bytes <n> pkt (dropped ...)' line after "
                     + TcParseException.excerpt(header) + ", found " + TcParseException.excerpt(body));
         }
@@ -106,6 +116,15 @@ public final class ClassParser {
         return new QdiscStats(Long.parseLong(sent.group(1)), Long.parseLong(sent.group(2)),
                 Long.parseLong(sent.group(3)), Long.parseLong(sent.group(4)), Long.parseLong(sent.group(5)),
                 hasBacklog ? TcText.size(backlog.group(1)) : 0, hasBacklog ? Long.parseLong(backlog.group(2)) : 0);
+    }
+
+    /** A class that counts no bytes or packets, only its queue: sfq's flows, say. */
+    private static QdiscStats queueOnlyStats(Matcher queueOnly, String body) throws TcParseException {
+        Matcher backlog = TcText.BACKLOG.matcher(body);
+        boolean hasBacklog = backlog.find();
+        return new QdiscStats(0, 0, Long.parseLong(queueOnly.group(1)), Long.parseLong(queueOnly.group(2)),
+                Long.parseLong(queueOnly.group(3)), hasBacklog ? TcText.size(backlog.group(1)) : 0,
+                hasBacklog ? Long.parseLong(backlog.group(2)) : 0);
     }
 
     private static List<TcClass> parseJson(String output) throws TcParseException {

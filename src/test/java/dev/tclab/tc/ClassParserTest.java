@@ -38,6 +38,18 @@ class ClassParserTest {
     }
 
     @Test
+    void shouldReadSfqFlowClassesThatCountOnlyTheirQueue() throws Exception {
+        List<TcClass> classes = ClassParser.parse(Fixtures.read("tc/class-htb-sfq-flows-uml.txt"));
+
+        assertEquals(List.of("1:10", "1:1", "10:61", "10:87"), classes.stream().map(TcClass::classId).toList());
+        assertEquals(1_000_000L, classes.get(0).rateBitsPerSecond());
+        TcClass flow = classes.get(2);
+        assertEquals("sfq", flow.kind());
+        assertEquals("10:", flow.parent());
+        assertEquals(new QdiscStats(0, 0, 0, 0, 0, 66616, 2), flow.stats());
+    }
+
+    @Test
     void shouldReadQuantumFromDetailedOutput() throws Exception {
         List<TcClass> classes = ClassParser.parse(Fixtures.read("tc/class-htb-details.txt"));
         assertEquals(6000L, classes.get(0).quantum());
