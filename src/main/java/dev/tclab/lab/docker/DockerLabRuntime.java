@@ -140,7 +140,7 @@ public class DockerLabRuntime implements RuntimeAdapter {
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
             // A sidecar still being created would outlive the removal below.
             sidecarsStarting.forEach(DockerLabRuntime::waitQuietly);
-            removeQuietly(spec.labId());
+            stopQuietly(spec.labId());
             throw e;
         }
     }
@@ -197,14 +197,6 @@ public class DockerLabRuntime implements RuntimeAdapter {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             // Its failure is not the one being reported; whatever it left, the removal or the reaper takes.
-        }
-    }
-
-    private void removeQuietly(String labId) {
-        try {
-            stop(labId);
-        } catch (EngineUnavailableException | RuntimeException e) {
-            // The reaper removes what is left once the engine answers again.
         }
     }
 

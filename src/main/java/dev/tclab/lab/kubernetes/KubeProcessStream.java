@@ -1,11 +1,9 @@
 package dev.tclab.lab.kubernetes;
 
+import dev.tclab.lab.runtime.AttachedStream;
 import dev.tclab.lab.runtime.BoundedCommand;
 import dev.tclab.lab.runtime.ExecResult;
-import dev.tclab.lab.runtime.ProcessStream;
-import dev.tclab.lab.runtime.QueueInputStream;
 import dev.tclab.lab.runtime.StreamListener;
-import dev.tclab.lab.runtime.StreamProcess;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.ExecListener;
 import io.fabric8.kubernetes.client.dsl.ExecWatch;
@@ -14,43 +12,30 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.jboss.logging.Logger;
 
 /**
  * A long-running process in a lab pod (a shell with a TTY, or a statistics sampler) attached over an exec through
  * the API server. Its input is bounded as on Docker; closing it ends the attachment and kills the process, which an
  * exec's closed stream alone does not.
  */
-final class KubeProcessStream implements ProcessStream {
-
-    private static final Logger LOG = Logger.getLogger(KubeProcessStream.class);
-    /** Input queued for a process that does not read it; beyond this, writes are refused (see ProcessStream). */
-    static final long MAX_QUEUED_INPUT_BYTES = 1 << 20;
+final class KubeProcessStream extends AttachedStream {
 
     private final KubernetesClient client;
     private final String namespace;
     private final String pod;
     private final String container;
-    /** The stream's process, found as it started (as on Docker); empty when it ended at once (or was not found). */
-    private final Optional<StreamProcess> process;
-    private final Executor background;
-    private final QueueInputStream stdin = new QueueInputStream(MAX_QUEUED_INPUT_BYTES);
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private final AtomicBoolean reported = new AtomicBoolean();
     private final ExecWatch watch;
     private final StreamListener listener;
 
     KubeProcessStream(KubernetesClient client, String namespace, String pod, String container, List<String> command,
                       boolean tty, StreamListener listener, Executor background) {
+        super(background);
         this.client = client;
         this.namespace = namespace;
         this.pod = pod;
         this.container = container;
-        this.background = background;
         this.listener = listener;
         OutputStream output = new OutputStream() {
             @Override
@@ -85,19 +70,7 @@ final class KubeProcessStream implements ProcessStream {
         var execable = tty ? streams.withTTY() : streams.writingError(output);
         this.watch = execable.usingListener(ends).exec(wrapped.toArray(String[]::new));
         // Found before this constructor returns, so before any input of the learner's reaches the new process.
-        this.process = find(marker);
-    }
-
-    private Optional<StreamProcess> find(String marker) {
-        try {
-            ExecResult found = KubeExec.run(client, namespace, pod, container,
-                    List.of("sh", "-c", BoundedCommand.findStarted(marker)), Duration.ofSeconds(5));
-            return BoundedCommand.started(found.stdout());
-        } catch (RuntimeException e) {
-            LOG.warnf("a stream in %s: its process was not found, so closing it will not end it: %s", pod,
-                    e.getMessage());
-            return Optional.empty();
-        }
+        findProcess(marker);
     }
 
     private static List<String> prefixed(List<String> prefix, List<String> command) {
@@ -106,10 +79,10 @@ final class KubeProcessStream implements ProcessStream {
 
     /** A failed stream means the API server (or the connection to it) went away; the process may outlive it. */
     private void finished(boolean failed, String reason) {
-        if (!reported.compareAndSet(false, true)) {
+        if (!firstReport()) {
             return;
         }
-        if (closed.get()) {
+        if (closed()) {
             listener.onClosed("closed");
         } else if (failed) {
             listener.onEngineLost("the connection to the Kubernetes API server broke");
@@ -119,40 +92,23 @@ final class KubeProcessStream implements ProcessStream {
     }
 
     @Override
-    public boolean write(byte[] input) {
-        return stdin.offer(input);
+    protected ExecResult runBeside(List<String> command, Duration timeout) {
+        return KubeExec.run(client, namespace, pod, container, command, timeout);
     }
 
     @Override
-    public void resize(int columns, int rows) {
-        try {
-            watch.resize(columns, rows);
-        } catch (RuntimeException e) {
-            LOG.debugf("resize of a stream in %s failed: %s", pod, e.getMessage());
-        }
+    protected void resizeTerminal(int columns, int rows) {
+        watch.resize(columns, rows);
     }
 
     @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        stdin.close();
+    protected void detach() {
         watch.close();
         background.execute(() -> finished(false, "closed"));
-        background.execute(this::killProcess);
     }
 
-    private void killProcess() {
-        if (process.isEmpty()) {
-            return;
-        }
-        try {
-            KubeExec.run(client, namespace, pod, container, List.of("sh", "-c", BoundedCommand.hangUp(process.get())),
-                    Duration.ofSeconds(5));
-        } catch (RuntimeException e) {
-            // The pod is gone (lab stopped): so is the process.
-            LOG.debugf("could not kill stream process in %s: %s", pod, e.getMessage());
-        }
+    @Override
+    protected String where() {
+        return "pod " + pod;
     }
 }

@@ -140,11 +140,11 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
             parallel.all(setups, deadline);
             progress.onStage(Stage.READY, "");
         } catch (KubernetesClientException e) {
-            removeQuietly(spec.labId());
+            stopQuietly(spec.labId());
             // The API server answered with a refusal: a Pod Security level that forbids NET_ADMIN, a quota, RBAC.
             throw new LabStartException("the Kubernetes API server refused: " + RootCause.describe(e), e);
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
-            removeQuietly(spec.labId());
+            stopQuietly(spec.labId());
             throw e;
         }
     }
@@ -251,14 +251,6 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
     public void stop(String labId) throws EngineUnavailableException {
         call(() -> client.pods().inNamespace(namespace).withLabels(KubeLabels.labOf(instance, labId))
                 .withGracePeriod(0).delete());
-    }
-
-    private void removeQuietly(String labId) {
-        try {
-            stop(labId);
-        } catch (EngineUnavailableException | RuntimeException e) {
-            // The reaper (and activeDeadlineSeconds) remove what is left once the API server answers again.
-        }
     }
 
     /** A node whose measurement sidecar is not running cannot be graded, so it counts as not running either. */

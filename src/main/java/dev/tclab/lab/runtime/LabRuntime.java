@@ -25,6 +25,18 @@ public interface LabRuntime {
      */
     void stop(String labId) throws EngineUnavailableException;
 
+    /**
+     * Stops the lab as {@link #stop} does, ignoring every failure: for what a failed start left behind, whose own
+     * failure is the one to report. The reaper removes whatever is left once the engine answers again.
+     */
+    default void stopQuietly(String labId) {
+        try {
+            stop(labId);
+        } catch (EngineUnavailableException | RuntimeException e) {
+            // Left to the reaper.
+        }
+    }
+
     /** The state of each node of the lab, as the engine sees it now. */
     List<NodeStatus> status(String labId) throws EngineUnavailableException;
 

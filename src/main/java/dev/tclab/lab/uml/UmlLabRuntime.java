@@ -27,6 +27,7 @@ import dev.tclab.lab.runtime.LabStartException;
 import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.runtime.NodeStatus;
+import dev.tclab.lab.runtime.ParallelCalls;
 import dev.tclab.lab.runtime.ProcessStream;
 import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.runtime.StreamListener;
@@ -117,7 +118,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
         long deadline = begin + startTimeout.toNanos();
         try {
             progress.onStage(Stage.CREATING, "a kernel for " + topology.nodes().size() + " nodes");
-            SidecarAgent agent = boot(spec, containerName(spec.labId()), remaining(deadline));
+            SidecarAgent agent = boot(spec, containerName(spec.labId()), ParallelCalls.remaining(deadline));
             agents.put(spec.labId(), agent);
             long booted = System.nanoTime();
             progress.onStage(Stage.WIRING, topology.links().size() + " links");
@@ -154,7 +155,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
                     (started - booted) / 1_000_000, (wired - started) / 1_000_000, (ready - wired) / 1_000_000);
             progress.onStage(Stage.READY, "");
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
-            removeQuietly(spec.labId());
+            stopQuietly(spec.labId());
             throw e;
         }
     }
@@ -215,7 +216,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
     private void runAll(SidecarAgent agent, String what, List<List<String>> commands, long deadline)
             throws LabStartException {
         List<Future<ExecResult>> running = commands.stream()
-                .map(c -> pool.submit(() -> agent.run(c, remaining(deadline)))).toList();
+                .map(c -> pool.submit(() -> agent.run(c, ParallelCalls.remaining(deadline)))).toList();
         String failure = null;
         for (Future<ExecResult> future : running) {
             try {
@@ -242,10 +243,6 @@ public class UmlLabRuntime implements RuntimeAdapter {
         }
     }
 
-    private static Duration remaining(long deadline) {
-        return Duration.ofNanos(Math.max(Duration.ofSeconds(1).toNanos(), deadline - System.nanoTime()));
-    }
-
     /**
      * Kills and removes the lab's container. No halt first: the kernel's root is read-only and everything it wrote is
      * in its own memory, so there is nothing to save (its init powers the kernel off by itself if its agent dies).
@@ -263,14 +260,6 @@ public class UmlLabRuntime implements RuntimeAdapter {
             }
             return null;
         });
-    }
-
-    private void removeQuietly(String labId) {
-        try {
-            stop(labId);
-        } catch (EngineUnavailableException | RuntimeException e) {
-            // The reaper removes what is left once the engine answers again.
-        }
     }
 
     private List<Container> ownContainers(String labId) {
@@ -428,7 +417,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
         } catch (LabStartException | SidecarAgent.Gone e) {
             throw new EngineUnavailableException("could not probe the UML kernel: " + e.getMessage(), e);
         } finally {
-            removeQuietly(labId);
+            stopQuietly(labId);
         }
     }
 
