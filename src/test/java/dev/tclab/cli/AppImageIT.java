@@ -1,5 +1,7 @@
 package dev.tclab.cli;
 
+import dev.tclab.testing.RunsAlone;
+
 import static dev.tclab.cli.Commands.docker;
 import static dev.tclab.cli.Commands.removeContainers;
 import static dev.tclab.cli.Commands.run;
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * labels the app apart, since a fresh app reaps its instance's labs that it has no record of (another test's, or a
  * developer's default tclab on this engine).
  */
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class AppImageIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

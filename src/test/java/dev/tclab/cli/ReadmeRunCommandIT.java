@@ -1,5 +1,7 @@
 package dev.tclab.cli;
 
+import dev.tclab.testing.RunsAlone;
+
 import static dev.tclab.cli.Commands.docker;
 import static dev.tclab.cli.Commands.removeContainers;
 import static dev.tclab.cli.Commands.run;
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * so the cleanup removes only what this test made: containers owned by its learner, and a wiring helper that was
  * not there before it started.
  */
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class ReadmeRunCommandIT {
 
     private static final URI BASE = URI.create("http://localhost:8080/");

@@ -1,5 +1,7 @@
 package dev.tclab.terminal;
 
+import dev.tclab.testing.RunsAlone;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * its forks before it prints a prompt) and deleting the lab took 13.9 s.
  */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class ForkBombIT {
 
     private static final Duration WAIT = Duration.ofSeconds(20);

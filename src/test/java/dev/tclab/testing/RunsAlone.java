@@ -25,6 +25,8 @@ public @interface RunsAlone {
         /**
          * The class asserts measured rates or latencies (iperf3 verdicts, ping under load, counters' rates): a
          * measurement in another fork would share the machine's cores and skew the figures it holds to a tolerance.
+         * Classes that load the machine enough to skew a measurement (a build, an image build, a second engine, a fork
+         * bomb, User-Mode Linux labs) hold it too.
          */
         MEASUREMENTS
     }

@@ -1,5 +1,7 @@
 package dev.tclab.lab.docker;
 
+import dev.tclab.testing.RunsAlone;
+
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * is copied into it from the shared engine, and the packaged app is pointed at it: a lab starts there (and only
  * there) and a check passes; with a client certificate the engine does not accept, the app says so.
  */
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class RemoteEngineIT {
 
     private static final String IMAGE = "tclab/lab-node:1";

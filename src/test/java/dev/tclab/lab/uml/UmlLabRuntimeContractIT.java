@@ -1,5 +1,7 @@
 package dev.tclab.lab.uml;
 
+import dev.tclab.testing.RunsAlone;
+
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.HostConfig;
 import dev.tclab.lab.LabRuntimeContract;
@@ -14,6 +16,7 @@ import java.util.Map;
 
 /** The {@link LabRuntimeContract} on User-Mode Linux labs, on the real Docker engine. */
 @QuarkusTest
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class UmlLabRuntimeContractIT extends LabRuntimeContract {
 
     @Inject

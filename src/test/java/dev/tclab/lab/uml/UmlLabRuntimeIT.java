@@ -1,5 +1,7 @@
 package dev.tclab.lab.uml;
 
+import dev.tclab.testing.RunsAlone;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 @QuarkusTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class UmlLabRuntimeIT {
 
     private static final Logger LOG = Logger.getLogger(UmlLabRuntimeIT.class);
