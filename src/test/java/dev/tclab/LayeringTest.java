@@ -16,7 +16,8 @@ class LayeringTest {
 
     @BeforeAll
     static void importMainClasses() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("dev.tclab");
     }
 
@@ -27,41 +28,66 @@ class LayeringTest {
 
     @Test
     void onlyTheWebLayerImportsTheWebLayer() {
-        noClasses().that().resideOutsideOfPackage("dev.tclab.web..")
-                .should().dependOnClassesThat().resideInAPackage("dev.tclab.web..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.tclab.web..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.tclab.web..")
                 .because("features own their logic; web only presents it (shared HTTP vocabulary is in dev.tclab.http)")
                 .check(classes);
     }
 
     @Test
     void yamlReadingImportsNothingOfTclab() {
-        noClasses().that().resideInAPackage("dev.tclab.yaml..")
-                .should().dependOnClassesThat().resideOutsideOfPackages("dev.tclab.yaml..", "java..", "org.yaml.snakeyaml..",
-                        "com.fasterxml.jackson..", "com.networknt.schema..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tclab.yaml..")
+                .should()
+                .dependOnClassesThat()
+                .resideOutsideOfPackages(
+                        "dev.tclab.yaml..",
+                        "java..",
+                        "org.yaml.snakeyaml..",
+                        "com.fasterxml.jackson..",
+                        "com.networknt.schema..")
                 .because("reading YAML is a leaf every feature builds on; it knows nothing of them")
                 .check(classes);
     }
 
     @Test
     void httpVocabularyImportsNothingOfTclab() {
-        noClasses().that().resideInAPackage("dev.tclab.http..")
-                .should().dependOnClassesThat().resideOutsideOfPackages("dev.tclab.http..", "java..", "jakarta.ws.rs..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tclab.http..")
+                .should()
+                .dependOnClassesThat()
+                .resideOutsideOfPackages("dev.tclab.http..", "java..", "jakarta.ws.rs..")
                 .check(classes);
     }
 
     @Test
     void onlyTheDockerAdaptersImportDockerJava() {
-        noClasses().that().resideOutsideOfPackages("dev.tclab.lab.docker..", "dev.tclab.lab.uml..")
-                .should().dependOnClassesThat().resideInAPackage("com.github.dockerjava..")
-                .because("the Docker runtime and the User-Mode Linux runtime (one container per lab) are the engine's only"
-                        + " users")
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("dev.tclab.lab.docker..", "dev.tclab.lab.uml..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("com.github.dockerjava..")
+                .because(
+                        "the Docker runtime and the User-Mode Linux runtime (one container per lab) are the engine's only"
+                                + " users")
                 .check(classes);
     }
 
     @Test
     void onlyTheKubernetesAdapterImportsFabric8() {
-        noClasses().that().resideOutsideOfPackage("dev.tclab.lab.kubernetes..")
-                .should().dependOnClassesThat().resideInAPackage("io.fabric8..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.tclab.lab.kubernetes..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.fabric8..")
                 .because("lessons, grading, terminals and statistics reach a cluster only through LabRuntime")
                 .check(classes);
     }
@@ -73,42 +99,69 @@ class LayeringTest {
 
     @Test
     void commonImportsNothingOfTclab() {
-        noClasses().that().resideInAPackage("dev.tclab.common..")
-                .should().dependOnClassesThat().resideOutsideOfPackages("dev.tclab.common..", "java..", "jakarta..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tclab.common..")
+                .should()
+                .dependOnClassesThat()
+                .resideOutsideOfPackages("dev.tclab.common..", "java..", "jakarta..")
                 .because("app-wide utilities are a leaf every package may use")
                 .check(classes);
     }
 
     @Test
     void theTopologyKnowsNoRuntimeAndNoLabService() {
-        noClasses().that().resideInAPackage("dev.tclab.lab.topology..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.tclab.lab", "dev.tclab.lab.runtime..",
-                        "dev.tclab.lab.docker..", "dev.tclab.lab.kubernetes..", "dev.tclab.lab.uml..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tclab.lab.topology..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.tclab.lab",
+                        "dev.tclab.lab.runtime..",
+                        "dev.tclab.lab.docker..",
+                        "dev.tclab.lab.kubernetes..",
+                        "dev.tclab.lab.uml..")
                 .because("a lab.yml's model is read by lessons and runtimes alike; it runs nothing")
                 .check(classes);
     }
 
     @Test
     void theRuntimePortKnowsNoAdapterAndNoLabService() {
-        noClasses().that().resideInAPackage("dev.tclab.lab.runtime..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.tclab.lab", "dev.tclab.lab.docker..",
-                        "dev.tclab.lab.kubernetes..", "dev.tclab.lab.uml..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tclab.lab.runtime..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.tclab.lab", "dev.tclab.lab.docker..", "dev.tclab.lab.kubernetes..", "dev.tclab.lab.uml..")
                 .because("lab.runtime is the port and what every runtime shares; the adapters plug into it")
                 .check(classes);
     }
 
     @Test
     void runtimeAdaptersReachOnlyThePortAndTheTopology() {
-        noClasses().that().resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.kubernetes..",
-                        "dev.tclab.lab.uml..")
-                .should().dependOnClassesThat().resideInAPackage("dev.tclab.lab")
+        noClasses()
+                .that()
+                .resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.kubernetes..", "dev.tclab.lab.uml..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.tclab.lab")
                 .because("a runtime is its adapter and nothing else: the lab service is above the port")
                 .check(classes);
-        noClasses().that().resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.uml..")
-                .should().dependOnClassesThat().resideInAPackage("dev.tclab.lab.kubernetes..")
+        noClasses()
+                .that()
+                .resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.uml..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.tclab.lab.kubernetes..")
                 .check(classes);
-        noClasses().that().resideInAPackage("dev.tclab.lab.kubernetes..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.uml..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tclab.lab.kubernetes..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.uml..")
                 .because("User-Mode Linux runs on the Docker engine and shares its calls; Kubernetes shares none")
                 .check(classes);
     }
@@ -120,9 +173,16 @@ class LayeringTest {
 
     @Test
     void checkSpecsKnowNothingOfEvaluatingOrRunningThem() {
-        noClasses().that().resideInAnyPackage("dev.tclab.grading.spec..", "dev.tclab.grading.parse..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.tclab.grading", "dev.tclab.grading.evaluate..",
-                        "dev.tclab.grading.run..", "dev.tclab.grading.selftest..")
+        noClasses()
+                .that()
+                .resideInAnyPackage("dev.tclab.grading.spec..", "dev.tclab.grading.parse..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.tclab.grading",
+                        "dev.tclab.grading.evaluate..",
+                        "dev.tclab.grading.run..",
+                        "dev.tclab.grading.selftest..")
                 .because("a check's spec (its model, parsing and how its output is read) is what everything else in"
                         + " grading builds on")
                 .check(classes);
@@ -130,17 +190,24 @@ class LayeringTest {
 
     @Test
     void evaluatingKnowsNothingOfRunningChecks() {
-        noClasses().that().resideInAPackage("dev.tclab.grading.evaluate..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.tclab.grading", "dev.tclab.grading.run..",
-                        "dev.tclab.grading.selftest..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tclab.grading.evaluate..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("dev.tclab.grading", "dev.tclab.grading.run..", "dev.tclab.grading.selftest..")
                 .because("verdicts and their messages come from values alone, however they were measured")
                 .check(classes);
     }
 
     @Test
     void runningChecksKnowsNothingOfStepsOrSelfTests() {
-        noClasses().that().resideInAPackage("dev.tclab.grading.run..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.tclab.grading", "dev.tclab.grading.selftest..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tclab.grading.run..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("dev.tclab.grading", "dev.tclab.grading.selftest..")
                 .because("the runner runs a spec in a lab; lesson steps, stored runs and self-tests are built on it")
                 .check(classes);
     }

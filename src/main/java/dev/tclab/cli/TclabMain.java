@@ -25,8 +25,8 @@ import java.util.Optional;
 @QuarkusMain
 public class TclabMain implements QuarkusApplication {
 
-    static final String USAGE = "usage: tclab [selftest [--runs N] [lesson-slug...] | validate [--watch] [DIR...]] | "
-            + HostCommand.USAGE;
+    static final String USAGE =
+            "usage: tclab [selftest [--runs N] [lesson-slug...] | validate [--watch] [DIR...]] | " + HostCommand.USAGE;
 
     public static void main(String... args) {
         if (args.length > 0 && args[0].equals("validate")) {
@@ -68,7 +68,9 @@ public class TclabMain implements QuarkusApplication {
         int runs = 1;
         List<String> slugs = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
-            if (args.get(i).equals("--runs") && i + 1 < args.size() && args.get(i + 1).matches("[1-9][0-9]*")) {
+            if (args.get(i).equals("--runs")
+                    && i + 1 < args.size()
+                    && args.get(i + 1).matches("[1-9][0-9]*")) {
                 runs = Integer.parseInt(args.get(++i));
             } else if (args.get(i).startsWith("-")) {
                 System.err.println(USAGE);
@@ -78,7 +80,8 @@ public class TclabMain implements QuarkusApplication {
             }
         }
         List<Lesson> lessons = new ArrayList<>();
-        for (String slug : slugs.isEmpty() ? catalog.lessons().stream().map(Lesson::slug).toList() : slugs) {
+        for (String slug :
+                slugs.isEmpty() ? catalog.lessons().stream().map(Lesson::slug).toList() : slugs) {
             Optional<Lesson> lesson = catalog.lesson(slug);
             if (lesson.isEmpty()) {
                 System.err.println("no lesson '" + slug + "'");

@@ -27,8 +27,7 @@ public final class ValidateLessons {
     /** How often --watch looks for changes: quick enough to feel immediate after a save, cheap on a lesson folder. */
     private static final long WATCH_INTERVAL_MS = 300;
 
-    private ValidateLessons() {
-    }
+    private ValidateLessons() {}
 
     /** @return the exit code: 0 when every lesson is valid, 1 when one is broken, 2 on a usage mistake */
     public static int run(List<String> args, PrintStream out, PrintStream err) {
@@ -84,8 +83,10 @@ public final class ValidateLessons {
         }
         for (String arg : args) {
             Path dir = Path.of(arg);
-            folders.addAll(Files.isRegularFile(dir.resolve("lesson.md"))
-                    ? List.of(LessonFolders.single(dir)) : LessonFolders.external(dir));
+            folders.addAll(
+                    Files.isRegularFile(dir.resolve("lesson.md"))
+                            ? List.of(LessonFolders.single(dir))
+                            : LessonFolders.external(dir));
         }
         return folders;
     }
@@ -101,7 +102,8 @@ public final class ValidateLessons {
     /** Validates every lesson the arguments name; prints their problems and a summary line. */
     static int report(List<String> dirs, LessonLoader loader, PrintStream out) {
         List<LessonFolders.Folder> folders = folders(dirs.toArray(String[]::new));
-        List<Lesson> lessons = folders.stream().map(f -> loader.load(f.path(), f.display())).toList();
+        List<Lesson> lessons =
+                folders.stream().map(f -> loader.load(f.path(), f.display())).toList();
         // A prerequisite may name a built-in lesson or any lesson validated alongside (the server offers both).
         Set<String> known = new LinkedHashSet<>();
         builtIn().forEach(f -> known.add(f.name()));

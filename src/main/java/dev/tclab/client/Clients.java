@@ -6,8 +6,7 @@ import java.util.Arrays;
 /** The client an address belongs to, for every per-address limit (lab starts, join codes, host sign-in). */
 public final class Clients {
 
-    private Clients() {
-    }
+    private Clients() {}
 
     /**
      * The address itself, or its /64 network for IPv6, as one host or home holds a whole /64. Never a name lookup:

@@ -71,6 +71,8 @@ public final class FailureWindow {
             return;
         }
         lastSweep = now;
-        failures.values().removeIf(times -> times.isEmpty() || !times.peekLast().plus(window).isAfter(now));
+        failures.values()
+                .removeIf(times ->
+                        times.isEmpty() || !times.peekLast().plus(window).isAfter(now));
     }
 }

@@ -19,11 +19,9 @@ import java.util.Optional;
 public final class Lockout {
 
     /** A key locked until {@code until}, after {@code failures} failures. */
-    public record Lock(String key, int failures, Instant until) {
-    }
+    public record Lock(String key, int failures, Instant until) {}
 
-    private record State(int failures, Instant last, Instant until) {
-    }
+    private record State(int failures, Instant last, Instant until) {}
 
     private final int free;
     private final int lockAfter;
@@ -82,9 +80,12 @@ public final class Lockout {
     public synchronized List<Lock> locks() {
         Instant now = clock.instant();
         return states.entrySet().stream()
-                .filter(e -> e.getValue().failures() >= lockAfter && e.getValue().until().isAfter(now))
-                .map(e -> new Lock(e.getKey(), e.getValue().failures(), e.getValue().until()))
-                .sorted(Comparator.comparing(Lock::until).reversed()).toList();
+                .filter(e -> e.getValue().failures() >= lockAfter
+                        && e.getValue().until().isAfter(now))
+                .map(e -> new Lock(
+                        e.getKey(), e.getValue().failures(), e.getValue().until()))
+                .sorted(Comparator.comparing(Lock::until).reversed())
+                .toList();
     }
 
     private boolean forgotten(State state, Instant now) {

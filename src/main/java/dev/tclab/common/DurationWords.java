@@ -10,8 +10,7 @@ import java.util.List;
  */
 public final class DurationWords {
 
-    private DurationWords() {
-    }
+    private DurationWords() {}
 
     public static String of(Duration duration) {
         long seconds = duration.toSeconds();

@@ -8,8 +8,7 @@ import java.util.concurrent.ThreadFactory;
  */
 public final class WorkerThreads {
 
-    private WorkerThreads() {
-    }
+    private WorkerThreads() {}
 
     public static ThreadFactory named(String name) {
         return runnable -> {

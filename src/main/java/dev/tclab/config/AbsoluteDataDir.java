@@ -24,7 +24,10 @@ public class AbsoluteDataDir implements ConfigSourceInterceptor {
     @Override
     public ConfigValue getValue(ConfigSourceInterceptorContext context, String name) {
         ConfigValue value = context.proceed(name);
-        if (!KEY.equals(name) || value == null || value.getValue() == null || value.getValue().isBlank()
+        if (!KEY.equals(name)
+                || value == null
+                || value.getValue() == null
+                || value.getValue().isBlank()
                 || value.getValue().contains("${")) {
             return value;
         }

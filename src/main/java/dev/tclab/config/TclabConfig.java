@@ -308,7 +308,10 @@ public interface TclabConfig {
         /** PostgreSQL password; used with kind=postgresql. */
         Optional<String> password();
 
-        enum Kind { H2, POSTGRESQL }
+        enum Kind {
+            H2,
+            POSTGRESQL
+        }
     }
 
     /** Limits on starting labs per client, so one person (clearing cookies, scripting) cannot take every slot. */

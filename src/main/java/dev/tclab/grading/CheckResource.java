@@ -1,10 +1,10 @@
 package dev.tclab.grading;
 
+import dev.tclab.http.ApiError;
+import dev.tclab.http.Quote;
 import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabService;
 import dev.tclab.learner.CurrentLearner;
-import dev.tclab.http.ApiError;
-import dev.tclab.http.Quote;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -26,8 +26,7 @@ public class CheckResource {
      * Which steps passed, the run going on in the lab (a learner's or a background watch), if any, and each checked
      * step's newest finished run, so a reloaded page shows the results it had.
      */
-    public record StepsView(Map<String, Boolean> passed, CheckRunView active, Map<String, CheckRunView> last) {
-    }
+    public record StepsView(Map<String, Boolean> passed, CheckRunView active, Map<String, CheckRunView> last) {}
 
     private final StepChecks checks;
     private final LabService labs;
@@ -61,16 +60,19 @@ public class CheckResource {
         }
         labs.get(labId, owner);
         // Run ids are random, so a pruned run and one that never was look alike: the answer names both.
-        return ApiError.response(Response.Status.NOT_FOUND, "No check run " + Quote.of(runId) + " in this lab: it never ran"
-                + " here, or it was pruned (" + retention.rule() + "); press Check again to see where the step stands.");
+        return ApiError.response(
+                Response.Status.NOT_FOUND,
+                "No check run " + Quote.of(runId) + " in this lab: it never ran" + " here, or it was pruned ("
+                        + retention.rule() + "); press Check again to see where the step stands.");
     }
 
     @GET
     @Path("/steps")
-    public StepsView steps(@PathParam("labId") String labId)
-            throws LabNotFoundException, StepNotFoundException {
+    public StepsView steps(@PathParam("labId") String labId) throws LabNotFoundException, StepNotFoundException {
         var lab = labs.get(labId, learner.id());
-        return new StepsView(checks.stepsPassed(lab), checks.active(labId).map(CheckRunView::of).orElse(null),
+        return new StepsView(
+                checks.stepsPassed(lab),
+                checks.active(labId).map(CheckRunView::of).orElse(null),
                 checks.lastRuns(labId, lab.owner()));
     }
 

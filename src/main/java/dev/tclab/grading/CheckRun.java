@@ -13,7 +13,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class CheckRun {
 
     /** Where the run is; the last three are final. */
-    public enum State { QUEUED, WAITING_FOR_SLOT, MEASURING, PASSED, FAILED, ERROR }
+    public enum State {
+        QUEUED,
+        WAITING_FOR_SLOT,
+        MEASURING,
+        PASSED,
+        FAILED,
+        ERROR
+    }
 
     private final String id;
     private final String labId;
@@ -78,9 +85,12 @@ public final class CheckRun {
     void progress(CheckProgress progress) {
         switch (progress.stage()) {
             case WAITING_FOR_SLOT -> update(State.WAITING_FOR_SLOT, progress.detail());
-            case MEASURING -> update(State.MEASURING, "measuring" + (progress.attempt() > 1 ? " (sample " + progress.attempt() + ")" : ""));
+            case MEASURING ->
+                update(
+                        State.MEASURING,
+                        "measuring" + (progress.attempt() > 1 ? " (sample " + progress.attempt() + ")" : ""));
             case WAITING -> update(State.MEASURING, "waiting before the next sample");
-            case DONE -> { }
+            case DONE -> {}
         }
     }
 

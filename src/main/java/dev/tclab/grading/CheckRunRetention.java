@@ -42,8 +42,8 @@ public class CheckRunRetention {
                     + "; it must be at least 1 (the default, 10, keeps every run a lab page can show).");
         }
         if (keepFor.isNegative() || keepFor.isZero()) {
-            throw new IllegalArgumentException("tclab.grading.keep-runs-for is " + keepFor
-                    + "; it must be longer than zero, e.g. 30d.");
+            throw new IllegalArgumentException(
+                    "tclab.grading.keep-runs-for is " + keepFor + "; it must be longer than zero, e.g. 30d.");
         }
         this.log = log;
         this.keepPerStep = keepPerStep;
@@ -52,14 +52,18 @@ public class CheckRunRetention {
     }
 
     /** One round of pruning; on a busy database the next round goes on where this one stopped. */
-    @Scheduled(every = "10m", delay = 1, delayUnit = java.util.concurrent.TimeUnit.MINUTES,
+    @Scheduled(
+            every = "10m",
+            delay = 1,
+            delayUnit = java.util.concurrent.TimeUnit.MINUTES,
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void pruneInBackground() {
         try {
             int deleted = prune();
             if (deleted > 0) {
-                LOG.infof("deleted %d old check runs (keeping %d per learner and step, and %s)", deleted, keepPerStep,
-                        keepFor);
+                LOG.infof(
+                        "deleted %d old check runs (keeping %d per learner and step, and %s)",
+                        deleted, keepPerStep, keepFor);
             }
         } catch (RuntimeException e) {
             LOG.warnf("old check runs stay until the next round: %s", e.getMessage());
@@ -69,7 +73,9 @@ public class CheckRunRetention {
     /** The rule in words, for a learner asking for a run that is gone: "each step keeps its newest 10 runs, ...". */
     public String rule() {
         long hours = keepFor.toHours();
-        String age = hours >= 24 && hours % 24 == 0 ? hours / 24 + " days" : hours >= 1 ? hours + " hours" : keepFor.toString();
+        String age = hours >= 24 && hours % 24 == 0
+                ? hours / 24 + " days"
+                : hours >= 1 ? hours + " hours" : keepFor.toString();
         return "each step keeps its newest " + keepPerStep + " runs, and only its latest after " + age;
     }
 

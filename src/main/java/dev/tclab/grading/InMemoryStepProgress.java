@@ -14,7 +14,9 @@ public class InMemoryStepProgress implements StepProgress {
 
     @Override
     public void record(String learner, String lesson, String checkId, boolean passed) {
-        byLearnerAndLesson.computeIfAbsent(learner + "\n" + lesson, k -> new ConcurrentHashMap<>()).put(checkId, passed);
+        byLearnerAndLesson
+                .computeIfAbsent(learner + "\n" + lesson, k -> new ConcurrentHashMap<>())
+                .put(checkId, passed);
     }
 
     @Override

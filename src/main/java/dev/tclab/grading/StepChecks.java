@@ -1,6 +1,5 @@
 package dev.tclab.grading;
 
-import dev.tclab.http.Quote;
 import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.grading.run.BaselineSteps;
@@ -10,6 +9,7 @@ import dev.tclab.grading.run.CheckRunner;
 import dev.tclab.grading.spec.CheckSpec;
 import dev.tclab.grading.spec.CheckSpecException;
 import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.http.Quote;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabEnded;
 import dev.tclab.lab.LabNotFoundException;
@@ -65,6 +65,7 @@ public class StepChecks {
     private final MeterRegistry registry;
     /** Runs of this process, for live progress; finished ones are read back from the log once forgotten here. */
     private final Map<String, CheckRun> runs = new ConcurrentHashMap<>();
+
     private final Map<String, CheckRun> activeByLab = new ConcurrentHashMap<>();
     private final Map<String, Object> launchLocks = new ConcurrentHashMap<>();
     /**
@@ -74,13 +75,19 @@ public class StepChecks {
      */
     private final Map<String, Rendered> views = new ConcurrentHashMap<>();
 
-    private record Rendered(Lesson lesson, LessonView view) {
-    }
+    private record Rendered(Lesson lesson, LessonView view) {}
     /** Checks block for seconds (iperf3, ping); they never run on request threads. */
     private final ExecutorService workers;
 
-    public StepChecks(LabService labs, LearnerLessons lessons, CheckRunner runner, StepProgress progress,
-                      BaselineStore baselines, CheckRunLog log, TclabConfig config, MeterRegistry registry) {
+    public StepChecks(
+            LabService labs,
+            LearnerLessons lessons,
+            CheckRunner runner,
+            StepProgress progress,
+            BaselineStore baselines,
+            CheckRunLog log,
+            TclabConfig config,
+            MeterRegistry registry) {
         this.labs = labs;
         this.lessons = lessons;
         this.runner = runner;
@@ -90,9 +97,10 @@ public class StepChecks {
         this.registry = registry;
         // One worker per lab that may run (a lab has one run under way at most): a run spends its time waiting for a
         // measurement slot or for its lab, and the slots, not the workers, bound what measuring costs the host. With
-        // half as many workers, half a class pressing Check at once waited for a worker without a word (ClassBenchmark).
-        this.workers = Executors.newFixedThreadPool(Math.max(2, config.lab().maxRunning()),
-                WorkerThreads.named("tclab-check"));
+        // half as many workers, half a class pressing Check at once waited for a worker without a word
+        // (ClassBenchmark).
+        this.workers = Executors.newFixedThreadPool(
+                Math.max(2, config.lab().maxRunning()), WorkerThreads.named("tclab-check"));
     }
 
     /**
@@ -105,7 +113,8 @@ public class StepChecks {
         LessonView view = view(lab);
         List<CheckRef> checks = checksOf(view, lab, stepId);
         if (checks.isEmpty()) {
-            throw new StepNotFoundException("Step " + Quote.of(stepId) + " of lesson '" + lab.lesson() + "' has no checks.");
+            throw new StepNotFoundException(
+                    "Step " + Quote.of(stepId) + " of lesson '" + lab.lesson() + "' has no checks.");
         }
         return launch(lab, stepId, checks, BaselineSteps.of(view.steps()));
     }
@@ -153,8 +162,8 @@ public class StepChecks {
             if (active != null && !active.finished()) {
                 return active;
             }
-            CheckRun run = new CheckRun(UUID.randomUUID().toString(), lab.id(), lab.owner(), lab.lesson(), stepId,
-                    Instant.now());
+            CheckRun run = new CheckRun(
+                    UUID.randomUUID().toString(), lab.id(), lab.owner(), lab.lesson(), stepId, Instant.now());
             forgetSurplusRuns(lab.id());
             runs.put(run.id(), run);
             activeByLab.put(lab.id(), run);
@@ -209,7 +218,9 @@ public class StepChecks {
             allPassed &= result.passed();
             anyError |= result.status() == CheckResult.Status.ERROR;
         }
-        finish(run, allPassed ? CheckRun.State.PASSED : anyError ? CheckRun.State.ERROR : CheckRun.State.FAILED,
+        finish(
+                run,
+                allPassed ? CheckRun.State.PASSED : anyError ? CheckRun.State.ERROR : CheckRun.State.FAILED,
                 allPassed ? "passed" : "not yet");
     }
 
@@ -222,8 +233,9 @@ public class StepChecks {
             recorded.get();
             return true;
         } catch (ExecutionException e) {
-            run.finish(CheckRun.State.ERROR, notKept(e.getCause() instanceof RuntimeException r ? r
-                    : new IllegalStateException(e.getCause())));
+            run.finish(
+                    CheckRun.State.ERROR,
+                    notKept(e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause())));
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -235,9 +247,12 @@ public class StepChecks {
     /** Ends a run and keeps its outcome; an outcome that could not be kept is not announced as one. */
     private void finish(CheckRun run, CheckRun.State state, String detail) {
         run.finish(state, detail);
-        Timer.builder("tclab.check.duration").description("Time from pressing Check to the verdict, slot waits included")
-                .tag("outcome", state.name().toLowerCase(java.util.Locale.ROOT)).publishPercentileHistogram()
-                .register(registry).record(Duration.between(run.startedAt(), Instant.now()));
+        Timer.builder("tclab.check.duration")
+                .description("Time from pressing Check to the verdict, slot waits included")
+                .tag("outcome", state.name().toLowerCase(java.util.Locale.ROOT))
+                .publishPercentileHistogram()
+                .register(registry)
+                .record(Duration.between(run.startedAt(), Instant.now()));
         try {
             log.finished(run);
         } catch (RuntimeException e) {
@@ -254,7 +269,8 @@ public class StepChecks {
     @Scheduled(every = "${tclab.grading.watch-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void watch() {
         for (Lab lab : labs.all()) {
-            if (lab.phase() != LabPhase.RUNNING || active(lab.id()).filter(r -> !r.finished()).isPresent()) {
+            if (lab.phase() != LabPhase.RUNNING
+                    || active(lab.id()).filter(r -> !r.finished()).isPresent()) {
                 continue;
             }
             try {
@@ -262,7 +278,8 @@ public class StepChecks {
                 LessonView view = view(lab);
                 for (LessonView.StepView step : view.steps()) {
                     List<CheckRef> due = step.checks().stream()
-                            .filter(c -> watched(c) && !Boolean.TRUE.equals(passed.get(c.id()))).toList();
+                            .filter(c -> watched(c) && !Boolean.TRUE.equals(passed.get(c.id())))
+                            .toList();
                     if (!due.isEmpty()) {
                         launch(lab, step.id(), due, BaselineSteps.of(view.steps()));
                         break;
@@ -282,15 +299,19 @@ public class StepChecks {
 
     private static boolean watched(CheckRef check) {
         try {
-            return CheckSpecParser.parse(check.file(), check.yaml(), check.line()).watch();
+            return CheckSpecParser.parse(check.file(), check.yaml(), check.line())
+                    .watch();
         } catch (CheckSpecException e) {
             return false;
         }
     }
 
     private static List<CheckRef> checksOf(LessonView view, Lab lab, String stepId) throws StepNotFoundException {
-        return view.steps().stream().filter(s -> s.id().equals(stepId)).findFirst()
-                .orElseThrow(() -> new StepNotFoundException("Lesson '" + lab.lesson() + "' has no step " + Quote.of(stepId) + "."))
+        return view.steps().stream()
+                .filter(s -> s.id().equals(stepId))
+                .findFirst()
+                .orElseThrow(() -> new StepNotFoundException(
+                        "Lesson '" + lab.lesson() + "' has no step " + Quote.of(stepId) + "."))
                 .checks();
     }
 
@@ -316,9 +337,12 @@ public class StepChecks {
 
     /** Keeps the lab's newest finished runs, making room for one more. */
     private void forgetSurplusRuns(String labId) {
-        runs.values().stream().filter(r -> r.labId().equals(labId) && r.finished())
+        runs.values().stream()
+                .filter(r -> r.labId().equals(labId) && r.finished())
                 .sorted(java.util.Comparator.comparing(CheckRun::startedAt).reversed())
-                .skip(KEPT_RUNS_PER_LAB - 1L).toList().forEach(r -> runs.remove(r.id()));
+                .skip(KEPT_RUNS_PER_LAB - 1L)
+                .toList()
+                .forEach(r -> runs.remove(r.id()));
     }
 
     void onLabEnded(@Observes LabEnded ended) {

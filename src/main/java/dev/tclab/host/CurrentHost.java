@@ -25,10 +25,10 @@ public class CurrentHost {
 
     /** The host of a request that needs the host role (guarded by {@code @RolesAllowed}). */
     public Host require() {
-        return get().orElseThrow(() -> new IllegalStateException("no host identity: is the route @RolesAllowed(host)?"));
+        return get().orElseThrow(
+                        () -> new IllegalStateException("no host identity: is the route @RolesAllowed(host)?"));
     }
 
     /** A signed-in host: its name and whether it sees every workshop. */
-    public record Host(String name, boolean admin) {
-    }
+    public record Host(String name, boolean admin) {}
 }

@@ -28,9 +28,11 @@ public class HostCommand {
 
     /** Runs the command; the exit code: 0 done, 1 refused, 2 bad usage. */
     public int run(List<String> args, PrintStream out, PrintStream err) throws IOException {
-        if (args.size() < 2 || !(args.get(0).equals("add") || args.get(0).equals("passwd"))
+        if (args.size() < 2
+                || !(args.get(0).equals("add") || args.get(0).equals("passwd"))
                 || (args.get(0).equals("passwd") && args.size() != 2)
-                || (args.size() == 3 && !args.get(2).equals("--admin")) || args.size() > 3) {
+                || (args.size() == 3 && !args.get(2).equals("--admin"))
+                || args.size() > 3) {
             err.println("usage: " + USAGE);
             return 2;
         }
@@ -41,7 +43,8 @@ public class HostCommand {
         }
         boolean add = args.get(0).equals("add");
         if (add && accounts.find(name).isPresent()) {
-            err.println("There is already a host named " + name + "; use tclab host passwd " + name + " to change its password.");
+            err.println("There is already a host named " + name + "; use tclab host passwd " + name
+                    + " to change its password.");
             return 1;
         }
         if (!add && accounts.find(name).isEmpty()) {

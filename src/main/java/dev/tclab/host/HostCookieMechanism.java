@@ -30,7 +30,10 @@ public class HostCookieMechanism implements HttpAuthenticationMechanism {
 
     /** Whether a path belongs to the host side of the app. */
     public static boolean hostRoute(String path) {
-        return path.equals("/host") || path.startsWith("/host/") || path.equals("/api/host") || path.startsWith("/api/host/");
+        return path.equals("/host")
+                || path.startsWith("/host/")
+                || path.equals("/api/host")
+                || path.startsWith("/api/host/");
     }
 
     @Override
@@ -44,8 +47,10 @@ public class HostCookieMechanism implements HttpAuthenticationMechanism {
             return Uni.createFrom().nullItem();
         }
         // An ended session (signed out, password changed) is no session: the request goes on as a learner's.
-        return identities.authenticate(new HostCookieRequest(session.get()))
-                .onFailure(AuthenticationFailedException.class).recoverWithNull();
+        return identities
+                .authenticate(new HostCookieRequest(session.get()))
+                .onFailure(AuthenticationFailedException.class)
+                .recoverWithNull();
     }
 
     @Override
@@ -60,7 +65,8 @@ public class HostCookieMechanism implements HttpAuthenticationMechanism {
 
     @Override
     public Uni<HttpCredentialTransport> getCredentialTransport(RoutingContext ctx) {
-        return Uni.createFrom().item(new HttpCredentialTransport(HttpCredentialTransport.Type.COOKIE, HostSessions.COOKIE));
+        return Uni.createFrom()
+                .item(new HttpCredentialTransport(HttpCredentialTransport.Type.COOKIE, HostSessions.COOKIE));
     }
 
     @Override

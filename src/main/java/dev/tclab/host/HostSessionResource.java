@@ -1,7 +1,8 @@
 package dev.tclab.host;
 
-import dev.tclab.http.RetryAfter;
 import dev.tclab.http.ApiError;
+import dev.tclab.http.RetryAfter;
+import dev.tclab.learner.Roles;
 import io.smallrye.common.annotation.Blocking;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
@@ -18,7 +19,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
-import dev.tclab.learner.Roles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -30,12 +30,10 @@ import java.util.Optional;
 public class HostSessionResource {
 
     /** What a sign-in sends. */
-    public record SignIn(String name, String password) {
-    }
+    public record SignIn(String name, String password) {}
 
     /** The signed-in host; for an admin also the host names and addresses locked for wrong passwords now. */
-    public record Me(String name, boolean admin, List<SignInGuard.Locked> signInLocks) {
-    }
+    public record Me(String name, boolean admin, List<SignInGuard.Locked> signInLocks) {}
 
     private final HostAccounts accounts;
     private final HostSessions sessions;
@@ -54,7 +52,9 @@ public class HostSessionResource {
     @PermitAll
     public Response signIn(SignIn body, @Context HttpServerRequest http) {
         if (body == null || body.name() == null || body.password() == null) {
-            return ApiError.response(Response.Status.BAD_REQUEST, "Send your host name and password as JSON: {\"name\": ..., \"password\": ...}.");
+            return ApiError.response(
+                    Response.Status.BAD_REQUEST,
+                    "Send your host name and password as JSON: {\"name\": ..., \"password\": ...}.");
         }
         String name = body.name().strip().toLowerCase(java.util.Locale.ROOT);
         boolean validName = name.matches(HostAccount.NAME_PATTERN);
@@ -64,19 +64,26 @@ public class HostSessionResource {
         Optional<Duration> wait = guard.wait(guarded, address);
         if (wait.isPresent()) {
             long seconds = RetryAfter.seconds(wait.get());
-            return RetryAfter.on(ApiError.response(Response.Status.TOO_MANY_REQUESTS, "Too many wrong "
-                    + "passwords for this host name or from your address, so sign-in waits " + seconds + " s. Try "
-                    + "again then; a server admin can reset the password with bin/tclab host passwd NAME."), wait.get());
+            return RetryAfter.on(
+                    ApiError.response(
+                            Response.Status.TOO_MANY_REQUESTS,
+                            "Too many wrong "
+                                    + "passwords for this host name or from your address, so sign-in waits " + seconds
+                                    + " s. Try "
+                                    + "again then; a server admin can reset the password with bin/tclab host passwd NAME."),
+                    wait.get());
         }
         HostAccount account = validName ? accounts.find(name).orElse(null) : null;
         if (!Passwords.matches(account == null ? null : account.passwordHash(), body.password()) || account == null) {
             guard.failed(guarded, address);
-            return ApiError.response(Response.Status.UNAUTHORIZED,
+            return ApiError.response(
+                    Response.Status.UNAUTHORIZED,
                     "That host name and password do not match. Check both; a server admin can reset the password with bin/tclab host passwd NAME.");
         }
         guard.succeeded(guarded);
-        return Response.ok(me(account.name(), account.admin())).cookie(cookie(sessions.issue(account),
-                (int) sessions.timeout().toSeconds())).build();
+        return Response.ok(me(account.name(), account.admin()))
+                .cookie(cookie(sessions.issue(account), (int) sessions.timeout().toSeconds()))
+                .build();
     }
 
     @GET
@@ -100,7 +107,12 @@ public class HostSessionResource {
 
     static NewCookie cookie(String value, int maxAgeSeconds) {
         // Path / so the host pages and APIs both get it; the mechanism only reads it on host routes.
-        return new NewCookie.Builder(HostSessions.COOKIE).value(value).path("/").httpOnly(true)
-                .sameSite(NewCookie.SameSite.STRICT).maxAge(maxAgeSeconds).build();
+        return new NewCookie.Builder(HostSessions.COOKIE)
+                .value(value)
+                .path("/")
+                .httpOnly(true)
+                .sameSite(NewCookie.SameSite.STRICT)
+                .maxAge(maxAgeSeconds)
+                .build();
     }
 }

@@ -33,8 +33,7 @@ public class HostSessions {
     static final String KEY_NAME = "host-session-key";
 
     /** A verified session. */
-    public record Session(String name, boolean admin, Instant expires, String id) {
-    }
+    public record Session(String name, boolean admin, Instant expires, String id) {}
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -45,8 +44,11 @@ public class HostSessions {
 
     @Inject
     public HostSessions(TclabConfig config, SecretStore secrets, HostSessionStore store) {
-        this(Base64.getDecoder().decode(secrets.getOrCreate(KEY_NAME, HostSessions::randomKey)),
-                config.workshop().hostSessionTimeout(), Clock.systemUTC(), store);
+        this(
+                Base64.getDecoder().decode(secrets.getOrCreate(KEY_NAME, HostSessions::randomKey)),
+                config.workshop().hostSessionTimeout(),
+                Clock.systemUTC(),
+                store);
     }
 
     HostSessions(byte[] key, Duration timeout, Clock clock, HostSessionStore store) {
@@ -68,8 +70,8 @@ public class HostSessions {
         RANDOM.nextBytes(id);
         String sessionId = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
         store.open(sessionId, account.name(), expires);
-        String payload = account.name() + "." + (account.admin() ? "a" : "h") + "." + expires.getEpochSecond() + "."
-                + sessionId;
+        String payload =
+                account.name() + "." + (account.admin() ? "a" : "h") + "." + expires.getEpochSecond() + "." + sessionId;
         return payload + "." + signature(payload);
     }
 
@@ -92,13 +94,16 @@ public class HostSessions {
             return Optional.empty();
         }
         String[] parts = cookieValue.split("\\.", -1);
-        if (parts.length != 5 || !parts[0].matches(HostAccount.NAME_PATTERN) || !parts[1].matches("[ah]")
-                || !parts[2].matches("[0-9]{1,12}") || !parts[3].matches("[A-Za-z0-9_-]{24}")) {
+        if (parts.length != 5
+                || !parts[0].matches(HostAccount.NAME_PATTERN)
+                || !parts[1].matches("[ah]")
+                || !parts[2].matches("[0-9]{1,12}")
+                || !parts[3].matches("[A-Za-z0-9_-]{24}")) {
             return Optional.empty();
         }
         String payload = parts[0] + "." + parts[1] + "." + parts[2] + "." + parts[3];
-        if (!MessageDigest.isEqual(signature(payload).getBytes(StandardCharsets.US_ASCII),
-                parts[4].getBytes(StandardCharsets.US_ASCII))) {
+        if (!MessageDigest.isEqual(
+                signature(payload).getBytes(StandardCharsets.US_ASCII), parts[4].getBytes(StandardCharsets.US_ASCII))) {
             return Optional.empty();
         }
         Instant expires = Instant.ofEpochSecond(Long.parseLong(parts[2]));
@@ -112,7 +117,8 @@ public class HostSessions {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return Base64.getUrlEncoder().withoutPadding()
+            return Base64.getUrlEncoder()
+                    .withoutPadding()
                     .encodeToString(mac.doFinal(payload.getBytes(StandardCharsets.UTF_8)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is part of every JDK", e);

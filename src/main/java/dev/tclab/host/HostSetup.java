@@ -22,6 +22,7 @@ public class HostSetup {
     private static final SecureRandom RANDOM = new SecureRandom();
     /** Letters and digits without look-alikes, as in join codes, so the token can be typed from a screen. */
     private static final String ALPHABET = "ABCDEFGHJKMNPQRSTWXYZ23456789";
+
     private static final int LENGTH = 24;
 
     /** Why a setup was refused: an HTTP status and what to do. */
@@ -63,7 +64,8 @@ public class HostSetup {
         }
         token = made.toString();
         log.accept("No workshop host account exists yet. To create the first (an admin), open /host/setup and give "
-                + "this one-time setup token: " + token + " (or stop the server and run bin/tclab host add NAME --admin)");
+                + "this one-time setup token: " + token
+                + " (or stop the server and run bin/tclab host add NAME --admin)");
     }
 
     /** Whether a setup token is waiting to be used (no host exists and one was printed). Blocks. */
@@ -83,13 +85,19 @@ public class HostSetup {
      */
     public synchronized HostAccount createFirstHost(String given, String name, String password) {
         if (!open()) {
-            throw new Refusal(410, "The setup is done: a host account exists already. Sign in at /host/sign-in; "
-                    + "a server admin adds more hosts with bin/tclab host add NAME.");
+            throw new Refusal(
+                    410,
+                    "The setup is done: a host account exists already. Sign in at /host/sign-in; "
+                            + "a server admin adds more hosts with bin/tclab host add NAME.");
         }
-        if (given == null || !MessageDigest.isEqual(token.getBytes(StandardCharsets.US_ASCII),
-                given.strip().toUpperCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII))) {
-            throw new Refusal(403, "That is not the setup token. Copy the one in the server's log (the line that "
-                    + "says \"one-time setup token\" at its latest start).");
+        if (given == null
+                || !MessageDigest.isEqual(
+                        token.getBytes(StandardCharsets.US_ASCII),
+                        given.strip().toUpperCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII))) {
+            throw new Refusal(
+                    403,
+                    "That is not the setup token. Copy the one in the server's log (the line that "
+                            + "says \"one-time setup token\" at its latest start).");
         }
         String host = name == null ? "" : name.strip().toLowerCase(Locale.ROOT);
         if (!host.matches(HostAccount.NAME_PATTERN)) {

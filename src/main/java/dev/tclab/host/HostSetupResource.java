@@ -20,12 +20,10 @@ import java.util.List;
 public class HostSetupResource {
 
     /** What the setup form sends. */
-    public record SetupRequest(String token, String name, String password) {
-    }
+    public record SetupRequest(String token, String name, String password) {}
 
     /** Whether a setup token is waiting to be used. */
-    public record SetupState(boolean open) {
-    }
+    public record SetupState(boolean open) {}
 
     private final HostSetup setup;
     private final HostSessions sessions;
@@ -45,10 +43,12 @@ public class HostSetupResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(SetupRequest body) {
         try {
-            HostAccount account = body == null ? setup.createFirstHost(null, null, null)
+            HostAccount account = body == null
+                    ? setup.createFirstHost(null, null, null)
                     : setup.createFirstHost(body.token(), body.name(), body.password());
             return Response.ok(new HostSessionResource.Me(account.name(), account.admin(), List.of()))
-                    .cookie(HostSessionResource.cookie(sessions.issue(account), (int) sessions.timeout().toSeconds()))
+                    .cookie(HostSessionResource.cookie(
+                            sessions.issue(account), (int) sessions.timeout().toSeconds()))
                     .build();
         } catch (HostSetup.Refusal refusal) {
             return ApiError.response(Response.Status.fromStatusCode(refusal.status()), refusal.getMessage());

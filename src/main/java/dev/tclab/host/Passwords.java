@@ -14,13 +14,13 @@ public final class Passwords {
 
     /** Shortest password accepted; a host account controls other people's labs. */
     public static final int MIN_LENGTH = 10;
+
     private static final int COST = 12;
     private static final WildFlyElytronPasswordProvider PROVIDER = new WildFlyElytronPasswordProvider();
     /** Checked when the account does not exist, so an unknown name takes as long as a wrong password. */
     private static final String DECOY = BcryptUtil.bcryptHash("decoy-password-never-used", COST);
 
-    private Passwords() {
-    }
+    private Passwords() {}
 
     public static String hash(String password) {
         return BcryptUtil.bcryptHash(password, COST);

@@ -25,8 +25,7 @@ public class SignInGuard {
     private static final Logger LOG = Logger.getLogger(SignInGuard.class);
 
     /** A host name or address locked until {@code until}, for admins. */
-    public record Locked(String what, int failures, Instant until) {
-    }
+    public record Locked(String what, int failures, Instant until) {}
 
     private final Lockout names;
     private final Lockout addresses;
@@ -38,22 +37,29 @@ public class SignInGuard {
 
     SignInGuard(TclabConfig.Guessing limits, InstantSource clock) {
         this.names = new Lockout(limits.signInFreeFailures(), limits.signInLockAfter(), limits.signInLock(), clock);
-        this.addresses = new Lockout(limits.signInFreeFailures() * 2, limits.signInLockAfter() * 2,
-                limits.signInLock(), clock);
+        this.addresses =
+                new Lockout(limits.signInFreeFailures() * 2, limits.signInLockAfter() * 2, limits.signInLock(), clock);
     }
 
     /** How long a sign-in as {@code name} from {@code address} must wait; empty when it may be tried now. */
     Optional<Duration> wait(String name, String address) {
-        return Stream.of(names.wait(name), addresses.wait(Clients.of(address))).flatMap(Optional::stream)
+        return Stream.of(names.wait(name), addresses.wait(Clients.of(address)))
+                .flatMap(Optional::stream)
                 .max(Duration::compareTo);
     }
 
     void failed(String name, String address) {
         String client = Clients.of(address);
-        names.failed(name).ifPresent(lock -> LOG.warnf("Host sign-in locked until %s for host name %s after %d wrong "
-                + "passwords (the last from %s)", lock.until(), name, lock.failures(), client));
-        addresses.failed(client).ifPresent(lock -> LOG.warnf("Host sign-in locked until %s for address %s after %d "
-                + "wrong passwords", lock.until(), client, lock.failures()));
+        names.failed(name)
+                .ifPresent(lock -> LOG.warnf(
+                        "Host sign-in locked until %s for host name %s after %d wrong "
+                                + "passwords (the last from %s)",
+                        lock.until(), name, lock.failures(), client));
+        addresses
+                .failed(client)
+                .ifPresent(lock -> LOG.warnf(
+                        "Host sign-in locked until %s for address %s after %d " + "wrong passwords",
+                        lock.until(), client, lock.failures()));
     }
 
     void succeeded(String name) {
@@ -62,7 +68,9 @@ public class SignInGuard {
 
     /** The host names and addresses locked now. */
     public List<Locked> locks() {
-        return Stream.concat(names.locks().stream().map(l -> new Locked("host name " + l.key(), l.failures(), l.until())),
-                addresses.locks().stream().map(l -> new Locked("address " + l.key(), l.failures(), l.until()))).toList();
+        return Stream.concat(
+                        names.locks().stream().map(l -> new Locked("host name " + l.key(), l.failures(), l.until())),
+                        addresses.locks().stream().map(l -> new Locked("address " + l.key(), l.failures(), l.until())))
+                .toList();
     }
 }

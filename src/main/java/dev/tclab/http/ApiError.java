@@ -26,6 +26,9 @@ public record ApiError(String error, List<String> problems) {
     }
 
     public static Response response(Response.Status status, String error, List<String> problems) {
-        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(new ApiError(error, problems)).build();
+        return Response.status(status)
+                .type(MediaType.APPLICATION_JSON)
+                .entity(new ApiError(error, problems))
+                .build();
     }
 }

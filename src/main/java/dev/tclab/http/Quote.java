@@ -9,8 +9,7 @@ public final class Quote {
     /** At most this many characters of the input are repeated. */
     public static final int MAX_CHARS = 200;
 
-    private Quote() {
-    }
+    private Quote() {}
 
     /** {@code 'input'}, or its first 200 characters followed by how long it was. */
     public static String of(String input) {

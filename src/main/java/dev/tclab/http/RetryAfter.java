@@ -9,8 +9,7 @@ import java.time.Duration;
  */
 public final class RetryAfter {
 
-    private RetryAfter() {
-    }
+    private RetryAfter() {}
 
     /** The wait in whole seconds, rounded up, at least 1: also what the refusal's message should say. */
     public static long seconds(Duration wait) {
@@ -19,6 +18,8 @@ public final class RetryAfter {
 
     /** {@code refusal} with a {@code Retry-After} of {@link #seconds(Duration)}. */
     public static Response on(Response refusal, Duration wait) {
-        return Response.fromResponse(refusal).header("Retry-After", seconds(wait)).build();
+        return Response.fromResponse(refusal)
+                .header("Retry-After", seconds(wait))
+                .build();
     }
 }

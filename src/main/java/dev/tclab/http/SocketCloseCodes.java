@@ -24,6 +24,5 @@ public final class SocketCloseCodes {
     /** The page did not read what was sent to it for a while (policy violation); transient: the page reconnects. */
     public static final int NOT_READING = 1008;
 
-    private SocketCloseCodes() {
-    }
+    private SocketCloseCodes() {}
 }

@@ -8,11 +8,11 @@ package dev.tclab.http;
  */
 public final class SocketErrors {
 
-    private SocketErrors() {
-    }
+    private SocketErrors() {}
 
     public static boolean isTooBig(Throwable error) {
-        return error instanceof IllegalStateException && error.getMessage() != null
+        return error instanceof IllegalStateException
+                && error.getMessage() != null
                 && error.getMessage().startsWith("Cannot process ");
     }
 

@@ -34,14 +34,13 @@ public final class Lab {
     /** The client the start quota counted this lab against; null when none did. */
     private volatile String client;
 
-    public Lab(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
-               Instant now) {
+    public Lab(String id, String owner, String lesson, Map<String, String> parameters, Topology topology, Instant now) {
         this(id, owner, lesson, parameters, topology, micros(now), LabPhase.STARTING, null, now);
     }
 
     /** A lab waiting in the start queue; {@link #dequeued} makes it STARTING when a slot frees. */
-    static Lab queued(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
-                      Instant now) {
+    static Lab queued(
+            String id, String owner, String lesson, Map<String, String> parameters, Topology topology, Instant now) {
         return new Lab(id, owner, lesson, parameters, topology, micros(now), LabPhase.QUEUED, null, now);
     }
 
@@ -67,8 +66,16 @@ public final class Lab {
         return time.truncatedTo(ChronoUnit.MICROS);
     }
 
-    private Lab(String id, String owner, String lesson, Map<String, String> parameters, Topology topology,
-                Instant createdAt, LabPhase phase, Instant readyAt, Instant lastActivity) {
+    private Lab(
+            String id,
+            String owner,
+            String lesson,
+            Map<String, String> parameters,
+            Topology topology,
+            Instant createdAt,
+            LabPhase phase,
+            Instant readyAt,
+            Instant lastActivity) {
         this.id = id;
         this.owner = owner;
         this.lesson = lesson;
@@ -86,8 +93,16 @@ public final class Lab {
      * could not use it while the server was away.
      */
     static Lab restored(LabRecord record, Topology topology, Instant now) {
-        Lab lab = new Lab(record.id(), record.owner(), record.lesson(), record.parameters(), topology,
-                record.createdAt(), record.phase(), record.readyAt(), now);
+        Lab lab = new Lab(
+                record.id(),
+                record.owner(),
+                record.lesson(),
+                record.parameters(),
+                topology,
+                record.createdAt(),
+                record.phase(),
+                record.readyAt(),
+                now);
         lab.version = record.version();
         lab.reason = record.reason();
         lab.endedAt = record.endedAt();
@@ -169,8 +184,19 @@ public final class Lab {
 
     /** The lab as the registry keeps it, taken atomically. */
     public synchronized LabRecord record() {
-        return new LabRecord(id, owner, lesson, parameters, phase, createdAt, readyAt, lastActivity, endedAt, reason,
-                version, client);
+        return new LabRecord(
+                id,
+                owner,
+                lesson,
+                parameters,
+                phase,
+                createdAt,
+                readyAt,
+                lastActivity,
+                endedAt,
+                reason,
+                version,
+                client);
     }
 
     /** The client the start quota counted this lab against (see {@link StartQuota}); null when none did. */

@@ -181,8 +181,9 @@ final class LabAdoption {
         }
         String whose = lab.pooled() ? "the pool" : record.owner();
         if (lab.phase().live()) {
-            LOG.infof("adopted lab %s (%s) of %s, running since %s", record.id(), record.lesson(), whose,
-                    record.readyAt());
+            LOG.infof(
+                    "adopted lab %s (%s) of %s, running since %s",
+                    record.id(), record.lesson(), whose, record.readyAt());
         } else {
             LOG.infof("lab %s of %s not adopted: %s", record.id(), whose, lab.reason());
         }

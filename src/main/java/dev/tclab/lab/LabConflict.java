@@ -9,6 +9,5 @@ import java.util.List;
 public record LabConflict(String error, List<String> problems, Running running) {
 
     /** The learner's running lab: its id, its lesson's slug and title. */
-    public record Running(String id, String lesson, String title) {
-    }
+    public record Running(String id, String lesson, String title) {}
 }

@@ -37,8 +37,13 @@ final class LabCuller {
     /** Stops a lab saying why, telling the log when the engine does not answer. */
     private final BiConsumer<Lab, String> stop;
 
-    LabCuller(LabParts parts, ReplicaSync replicas, WarmPoolKeeper poolKeeper, LabWatchers watchers,
-              Event<LabEnded> ended, BiConsumer<Lab, String> stop) {
+    LabCuller(
+            LabParts parts,
+            ReplicaSync replicas,
+            WarmPoolKeeper poolKeeper,
+            LabWatchers watchers,
+            Event<LabEnded> ended,
+            BiConsumer<Lab, String> stop) {
         this.labs = parts.table();
         this.starter = parts.starter();
         this.runtime = parts.runtime();
@@ -63,7 +68,8 @@ final class LabCuller {
                         .ifPresent(abandoned -> stop.accept(abandoned, abandoned.reason()));
                 continue;
             }
-            if (lab.phase() != LabPhase.RUNNING || replicas.shareUse(lab).phase() != LabPhase.RUNNING
+            if (lab.phase() != LabPhase.RUNNING
+                    || replicas.shareUse(lab).phase() != LabPhase.RUNNING
                     || refresh(lab).phase() != LabPhase.RUNNING) {
                 continue;
             }

@@ -33,8 +33,8 @@ final class LabFactory {
 
     /** A recorded lab as this replica's, with its terms; its topology is an empty one when the lesson is gone. */
     Lab restored(LabRecord record, Topology topology, Instant now) {
-        Lab lab = Lab.restored(record, topology == null ? new Topology(record.lesson(), Map.of(), List.of())
-                : topology, now);
+        Lab lab = Lab.restored(
+                record, topology == null ? new Topology(record.lesson(), Map.of(), List.of()) : topology, now);
         lab.governedBy(terms.termsFor(record.owner(), record.lesson(), record.createdAt()));
         return lab;
     }

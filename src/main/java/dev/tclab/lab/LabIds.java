@@ -8,8 +8,7 @@ final class LabIds {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private LabIds() {
-    }
+    private LabIds() {}
 
     static String next() {
         byte[] bytes = new byte[5];

@@ -17,10 +17,12 @@ public class LabNotFoundException extends Exception {
 
     /** The learner's lab is not running: it ended for {@code reason}, or it is still queued or starting. */
     static LabNotFoundException notRunning(Lab lab) {
-        return new LabNotFoundException(switch (lab.phase()) {
-            case QUEUED, STARTING -> "Your lab is still starting; wait until the lesson page says it is ready.";
-            default -> "Your lab is not running any more." + (lab.reason() == null ? "" : " " + lab.reason())
-                    + " Start it again from the lesson.";
-        });
+        return new LabNotFoundException(
+                switch (lab.phase()) {
+                    case QUEUED, STARTING -> "Your lab is still starting; wait until the lesson page says it is ready.";
+                    default ->
+                        "Your lab is not running any more." + (lab.reason() == null ? "" : " " + lab.reason())
+                                + " Start it again from the lesson.";
+                });
     }
 }

@@ -4,7 +4,10 @@ package dev.tclab.lab;
 public enum LabPhase {
     /** Waiting in the start queue for a free slot: no containers yet, not counted against the server's maximum. */
     QUEUED,
-    STARTING, RUNNING, STOPPED, FAILED;
+    STARTING,
+    RUNNING,
+    STOPPED,
+    FAILED;
 
     /** True until the lab ends: the learner's one lab for the lesson, whether queued, starting or running. */
     public boolean live() {

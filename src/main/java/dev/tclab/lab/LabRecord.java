@@ -9,14 +9,33 @@ import java.util.Map;
  * quota counted the lab against (see {@link StartQuota}), kept while the lab is live so the count survives a
  * restart; null for a pooled lab, and once the lab ended.
  */
-public record LabRecord(String id, String owner, String lesson, Map<String, String> parameters, LabPhase phase,
-                        Instant createdAt, Instant readyAt, Instant lastActivity, Instant endedAt, String reason,
-                        long version, String client) {
+public record LabRecord(
+        String id,
+        String owner,
+        String lesson,
+        Map<String, String> parameters,
+        LabPhase phase,
+        Instant createdAt,
+        Instant readyAt,
+        Instant lastActivity,
+        Instant endedAt,
+        String reason,
+        long version,
+        String client) {
 
     /** A record of a lab no start quota counted (a pooled lab, or one admitted by none). */
-    public LabRecord(String id, String owner, String lesson, Map<String, String> parameters, LabPhase phase,
-                     Instant createdAt, Instant readyAt, Instant lastActivity, Instant endedAt, String reason,
-                     long version) {
+    public LabRecord(
+            String id,
+            String owner,
+            String lesson,
+            Map<String, String> parameters,
+            LabPhase phase,
+            Instant createdAt,
+            Instant readyAt,
+            Instant lastActivity,
+            Instant endedAt,
+            String reason,
+            long version) {
         this(id, owner, lesson, parameters, phase, createdAt, readyAt, lastActivity, endedAt, reason, version, null);
     }
 }

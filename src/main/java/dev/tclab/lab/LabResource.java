@@ -1,9 +1,9 @@
 package dev.tclab.lab;
 
-import dev.tclab.http.RetryAfter;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.http.ApiError;
 import dev.tclab.http.Quote;
+import dev.tclab.http.RetryAfter;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.lab.topology.TopologyException;
@@ -38,8 +38,7 @@ public class LabResource {
      *
      * @param replace stop the learner's running lab of another lesson first (see {@link LabConflict})
      */
-    public record StartRequest(String lesson, Boolean replace) {
-    }
+    public record StartRequest(String lesson, Boolean replace) {}
 
     private final LabService labs;
     private final TopologySource topologies;
@@ -48,8 +47,13 @@ public class LabResource {
     private final boolean onePerLearner;
     private final Instance<LabTermsSource> termSources;
 
-    public LabResource(LabService labs, TopologySource topologies, StartQuota quota, TclabConfig config,
-                       CurrentLearner learner, Instance<LabTermsSource> termSources) {
+    public LabResource(
+            LabService labs,
+            TopologySource topologies,
+            StartQuota quota,
+            TclabConfig config,
+            CurrentLearner learner,
+            Instance<LabTermsSource> termSources) {
         this.termSources = termSources;
         this.labs = labs;
         this.topologies = topologies;
@@ -61,13 +65,15 @@ public class LabResource {
     @POST
     public Response start(StartRequest request, @Context HttpServerRequest http)
             throws ServerFullException, EngineUnavailableException, TopologyException, QuotaExceededException,
-            LabNotFoundException {
+                    LabNotFoundException {
         if (request == null || request.lesson() == null || request.lesson().isBlank()) {
-            return ApiError.response(Response.Status.BAD_REQUEST, "Send {\"lesson\": \"<slug>\"} to start a lesson's lab.");
+            return ApiError.response(
+                    Response.Status.BAD_REQUEST, "Send {\"lesson\": \"<slug>\"} to start a lesson's lab.");
         }
         Topology topology = topologies.topologyFor(request.lesson()).orElse(null);
         if (topology == null) {
-            return ApiError.response(Response.Status.NOT_FOUND, "There is no lesson " + Quote.of(request.lesson()) + ".");
+            return ApiError.response(
+                    Response.Status.NOT_FOUND, "There is no lesson " + Quote.of(request.lesson()) + ".");
         }
         String owner = learner.id();
         Instant now = Instant.now();
@@ -79,14 +85,20 @@ public class LabResource {
         }
         if (onePerLearner) {
             List<Lab> others = labs.labsOf(owner).stream()
-                    .filter(l -> l.phase().live() && !l.lesson().equals(request.lesson())).toList();
+                    .filter(l -> l.phase().live() && !l.lesson().equals(request.lesson()))
+                    .toList();
             if (!others.isEmpty() && !Boolean.TRUE.equals(request.replace())) {
                 Lab running = others.get(0);
                 String title = topologies.titleOf(running.lesson());
-                return Response.status(Response.Status.CONFLICT).type(MediaType.APPLICATION_JSON).entity(new LabConflict(
-                        "Your lab for \u201c" + title + "\u201d is still running, and a learner runs one lab at a time. "
-                                + "Stop it and start this one (send \"replace\": true), or go back to it.",
-                        List.of(), new LabConflict.Running(running.id(), running.lesson(), title))).build();
+                return Response.status(Response.Status.CONFLICT)
+                        .type(MediaType.APPLICATION_JSON)
+                        .entity(new LabConflict(
+                                "Your lab for \u201c" + title
+                                        + "\u201d is still running, and a learner runs one lab at a time. "
+                                        + "Stop it and start this one (send \"replace\": true), or go back to it.",
+                                List.of(),
+                                new LabConflict.Running(running.id(), running.lesson(), title)))
+                        .build();
             }
             for (Lab other : others) {
                 labs.stop(other.id(), owner, "Stopped by the learner, to start the lab of another lesson.");
@@ -94,15 +106,18 @@ public class LabResource {
         }
         // The peer's address, or the forwarded client's when quarkus.http.proxy.* trusts the proxy.
         SocketAddress client = http.remoteAddress();
-        LabService.StartResult result = labs.startOrGet(owner, request.lesson(), topology,
-                quota.from(client == null ? null : client.hostAddress()));
+        LabService.StartResult result = labs.startOrGet(
+                owner, request.lesson(), topology, quota.from(client == null ? null : client.hostAddress()));
         return Response.status(result.created() ? Response.Status.ACCEPTED : Response.Status.OK)
-                .entity(LabView.of(result.lab(), labs.queueSpot(result.lab()))).build();
+                .entity(LabView.of(result.lab(), labs.queueSpot(result.lab())))
+                .build();
     }
 
     @GET
     public List<LabView> mine() {
-        return labs.labsOf(learner.id()).stream().map(l -> LabView.of(l, labs.queueSpot(l))).toList();
+        return labs.labsOf(learner.id()).stream()
+                .map(l -> LabView.of(l, labs.queueSpot(l)))
+                .toList();
     }
 
     @GET
@@ -114,8 +129,7 @@ public class LabResource {
 
     @DELETE
     @Path("/{id}")
-    public Response stop(@PathParam("id") String id)
-            throws LabNotFoundException, EngineUnavailableException {
+    public Response stop(@PathParam("id") String id) throws LabNotFoundException, EngineUnavailableException {
         labs.stop(id, learner.id());
         return Response.noContent().build();
     }

@@ -54,6 +54,7 @@ public class LabService {
     private final TopologySource topologies;
     /** How long labs waited in the start queue, for operators at /q/metrics. */
     private final Timer queueWaits;
+
     private final LabStarter starter;
     private final WarmPoolKeeper poolKeeper;
     private final ReplicaSync replicas;
@@ -61,10 +62,20 @@ public class LabService {
     private final LabCuller culler;
     private final Event<PooledLabReady> pooledReady;
 
-    public LabService(LabRuntime runtime, LabEngine engine, TclabConfig config, InstantSource clock, Event<LabEnded> ended,
-                      Event<LabAdopted> adopted, Event<PooledLabReady> pooledReady,
-                      LabRegistry registry, TopologySource topologies, MeterRegistry metrics, LabWatchers watchers,
-                      Instance<PoolReservations> reservations, Instance<LabTermsSource> termSources) {
+    public LabService(
+            LabRuntime runtime,
+            LabEngine engine,
+            TclabConfig config,
+            InstantSource clock,
+            Event<LabEnded> ended,
+            Event<LabAdopted> adopted,
+            Event<PooledLabReady> pooledReady,
+            LabRegistry registry,
+            TopologySource topologies,
+            MeterRegistry metrics,
+            LabWatchers watchers,
+            Instance<PoolReservations> reservations,
+            Instance<LabTermsSource> termSources) {
         this.runtime = runtime;
         this.engine = engine;
         this.config = config.lab();
@@ -73,12 +84,21 @@ public class LabService {
         this.pooledReady = pooledReady;
         this.registry = registry;
         this.topologies = topologies;
-        this.queueWaits = Timer.builder("tclab.lab.queue.wait").description("Time a lab waited in the start queue")
-                .publishPercentileHistogram().register(metrics);
+        this.queueWaits = Timer.builder("tclab.lab.queue.wait")
+                .description("Time a lab waited in the start queue")
+                .publishPercentileHistogram()
+                .register(metrics);
         this.labs = new LabTable(this.config.maxRunning(), this.config.queueSize());
         this.factory = new LabFactory(topologies, new LabTermsPolicy(this.config, termSources));
-        this.starter = new LabStarter(runtime, registry, metrics, clock, this.config.concurrentStarts(),
-                labs::forget, this::startFailed, this::pooledLabReady);
+        this.starter = new LabStarter(
+                runtime,
+                registry,
+                metrics,
+                clock,
+                this.config.concurrentStarts(),
+                labs::forget,
+                this::startFailed,
+                this::pooledLabReady);
         LabParts parts = new LabParts(labs, starter, runtime, engine, registry, factory, clock, this.config);
         this.replicas = new ReplicaSync(parts, ended, adopted);
         this.poolKeeper = new WarmPoolKeeper(parts, config.pool(), reservations, metrics, this::startQueued);
@@ -95,8 +115,7 @@ public class LabService {
      * @throws EngineUnavailableException when the container engine does not answer
      * @throws QuotaExceededException     when {@code admission} refuses the new lab
      */
-    public record StartResult(Lab lab, boolean created) {
-    }
+    public record StartResult(Lab lab, boolean created) {}
 
     public StartResult startOrGet(String owner, String lesson, Topology topology, StartAdmission admission)
             throws ServerFullException, EngineUnavailableException, QuotaExceededException {
@@ -113,24 +132,31 @@ public class LabService {
         if (!labs.pool().holdsReady(lesson)) {
             EngineStatus status = engine.engine();
             if (!status.reachable()) {
-                throw new EngineUnavailableException("cannot reach the Docker engine at " + status.endpoint() + ": "
-                        + status.error(), null);
+                throw new EngineUnavailableException(
+                        "cannot reach the Docker engine at " + status.endpoint() + ": " + status.error(), null);
             }
         }
         Map<String, String> parameters = topologies.parametersFor(lesson, owner);
         // The lab's creation time, to the microsecond as the registry keeps it, so its terms count from it exactly.
         Instant created = clock.instant().truncatedTo(ChronoUnit.MICROS);
         LabTerms labTerms = factory.termsFor(owner, lesson, created);
-        LabTable.Placement placed = labs.place(owner, lesson, clock.instant(), admission, pooled -> {
-            Lab claimed = pooled.claimedBy(owner, parameters, created);
-            claimed.governedBy(labTerms);
-            return claimed;
-        }, (id, queued) -> {
-            Lab fresh = queued ? Lab.queued(id, owner, lesson, parameters, topology, created)
-                    : new Lab(id, owner, lesson, parameters, topology, created);
-            fresh.governedBy(labTerms);
-            return fresh;
-        });
+        LabTable.Placement placed = labs.place(
+                owner,
+                lesson,
+                clock.instant(),
+                admission,
+                pooled -> {
+                    Lab claimed = pooled.claimedBy(owner, parameters, created);
+                    claimed.governedBy(labTerms);
+                    return claimed;
+                },
+                (id, queued) -> {
+                    Lab fresh = queued
+                            ? Lab.queued(id, owner, lesson, parameters, topology, created)
+                            : new Lab(id, owner, lesson, parameters, topology, created);
+                    fresh.governedBy(labTerms);
+                    return fresh;
+                });
         Lab lab = placed.lab();
         if (!placed.created()) {
             return new StartResult(lab, false);
@@ -339,10 +365,12 @@ public class LabService {
      */
     public StartResult replace(String labId, String owner, String why, StartAdmission admission)
             throws LabNotFoundException, EngineUnavailableException, ServerFullException, QuotaExceededException,
-            TopologyException {
+                    TopologyException {
         Lab old = get(labId, owner);
-        Topology topology = topologies.topologyFor(old.lesson()).orElseThrow(() -> new TopologyException(List.of(
-                new FileProblem(old.lesson(), 0, "lesson", "the lesson is gone, so its lab cannot start again"))));
+        Topology topology = topologies
+                .topologyFor(old.lesson())
+                .orElseThrow(() -> new TopologyException(List.of(new FileProblem(
+                        old.lesson(), 0, "lesson", "the lesson is gone, so its lab cannot start again"))));
         stopLab(old, why);
         return startOrGet(owner, old.lesson(), topology, admission);
     }
@@ -416,7 +444,8 @@ public class LabService {
      */
     void onShutdown(@Observes ShutdownEvent event) {
         if (!config.keepOnShutdown()) {
-            labs.all().stream().filter(l -> l.phase() == LabPhase.RUNNING)
+            labs.all().stream()
+                    .filter(l -> l.phase() == LabPhase.RUNNING)
                     .forEach(l -> starter.submit(() -> stopQuietly(l, "The server stopped.")));
             labs.pool().all().forEach(l -> {
                 labs.pool().remove(l);

@@ -14,8 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class LabSocketAccess {
 
     /** A learner and their running lab. */
-    public record Grant(String learner, Lab lab) {
-    }
+    public record Grant(String learner, Lab lab) {}
 
     private final CurrentLearner learner;
     private final LabService labs;

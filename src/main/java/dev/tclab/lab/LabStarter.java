@@ -35,6 +35,7 @@ final class LabStarter {
     private final ExecutorService workers;
     /** Labs whose start runs on this replica's workers; any other lab STARTING is another replica's start. */
     private final Set<String> startingHere = ConcurrentHashMap.newKeySet();
+
     private final Consumer<Lab> unrecorded;
     private final Consumer<Lab> startFailed;
     private final Consumer<Lab> pooledReady;
@@ -43,8 +44,15 @@ final class LabStarter {
      * @param unrecorded  told of a lab that could not be recorded (so it was not started), to forget it
      * @param startFailed told of a lab whose start failed, once it is recorded as FAILED
      */
-    LabStarter(LabRuntime runtime, LabRegistry registry, MeterRegistry metrics, InstantSource clock,
-               int concurrentStarts, Consumer<Lab> unrecorded, Consumer<Lab> startFailed, Consumer<Lab> pooledReady) {
+    LabStarter(
+            LabRuntime runtime,
+            LabRegistry registry,
+            MeterRegistry metrics,
+            InstantSource clock,
+            int concurrentStarts,
+            Consumer<Lab> unrecorded,
+            Consumer<Lab> startFailed,
+            Consumer<Lab> pooledReady) {
         this.runtime = runtime;
         this.registry = registry;
         this.metrics = metrics;
@@ -129,7 +137,8 @@ final class LabStarter {
     }
 
     private void runStart(Lab lab) {
-        LabSpec spec = lab.pooled() ? new LabSpec(lab.id(), lab.topology(), LabSpec.POOL_OWNER, lab.lesson(), true)
+        LabSpec spec = lab.pooled()
+                ? new LabSpec(lab.id(), lab.topology(), LabSpec.POOL_OWNER, lab.lesson(), true)
                 : new LabSpec(lab.id(), lab.topology(), lab.owner(), lab.lesson());
         long began = System.nanoTime();
         String outcome = "failed";
@@ -138,7 +147,8 @@ final class LabStarter {
             outcome = "ready";
             if (lab.ready(clock.instant())) {
                 record(lab);
-                LOG.infof("lab %s (%s) of %s is ready", lab.id(), lab.lesson(), lab.pooled() ? "the pool" : lab.owner());
+                LOG.infof(
+                        "lab %s (%s) of %s is ready", lab.id(), lab.lesson(), lab.pooled() ? "the pool" : lab.owner());
                 if (lab.pooled()) {
                     pooledReady.accept(lab);
                 }
@@ -154,8 +164,11 @@ final class LabStarter {
             }
         } finally {
             startingHere.remove(lab.id());
-            Timer.builder("tclab.lab.start").description("Time a lab start took on the engine, from its worker to ready")
-                    .tag("outcome", outcome).publishPercentileHistogram().register(metrics)
+            Timer.builder("tclab.lab.start")
+                    .description("Time a lab start took on the engine, from its worker to ready")
+                    .tag("outcome", outcome)
+                    .publishPercentileHistogram()
+                    .register(metrics)
                     .record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
         }
     }

@@ -32,8 +32,7 @@ final class LabTable {
     }
 
     /** What a Start got: the learner's live lab, a new one (starting or queued), or one claimed from the pool. */
-    record Placement(Lab lab, boolean created, Lab fromPool, Lab evicted) {
-    }
+    record Placement(Lab lab, boolean created, Lab fromPool, Lab evicted) {}
 
     /**
      * Places a Start under the lock: the learner's live lab if there is one; else a ready pooled lab claimed for
@@ -43,8 +42,13 @@ final class LabTable {
      * @param claim makes the learner's lab of a pooled one ({@link Lab#claimedBy}), with its terms
      * @param fresh makes a new lab, queued or not ({@code true}: queued), with its terms
      */
-    synchronized Placement place(String owner, String lesson, Instant now, StartAdmission admission,
-                                 Function<Lab, Lab> claim, BiFunction<String, Boolean, Lab> fresh)
+    synchronized Placement place(
+            String owner,
+            String lesson,
+            Instant now,
+            StartAdmission admission,
+            Function<Lab, Lab> claim,
+            BiFunction<String, Boolean, Lab> fresh)
             throws ServerFullException, QuotaExceededException {
         Optional<Lab> existing = liveLabOf(owner, lesson);
         if (existing.isPresent()) {
@@ -100,8 +104,11 @@ final class LabTable {
      *
      * @param make a new pooled lab of the lesson with its topology, with its terms
      */
-    synchronized List<Lab> addPooled(Map<String, Topology> lessons, Map<String, Integer> wanted, int room,
-                                     BiFunction<String, Topology, Lab> make) {
+    synchronized List<Lab> addPooled(
+            Map<String, Topology> lessons,
+            Map<String, Integer> wanted,
+            int room,
+            BiFunction<String, Topology, Lab> make) {
         List<Lab> added = new ArrayList<>();
         for (Map.Entry<String, Topology> lesson : lessons.entrySet()) {
             int missing = wanted.get(lesson.getKey()) - pool.count(lesson.getKey());
@@ -159,14 +166,17 @@ final class LabTable {
 
     Optional<Lab> liveLabOf(String owner, String lesson) {
         return labs.values().stream()
-                .filter(l -> l.owner().equals(owner) && l.lesson().equals(lesson) && l.phase().live())
+                .filter(l -> l.owner().equals(owner)
+                        && l.lesson().equals(lesson)
+                        && l.phase().live())
                 .findFirst();
     }
 
     /** Every lab of each of these learners, newest first. */
     Map<String, List<Lab>> labsOf(Collection<String> owners) {
         Set<String> wanted = Set.copyOf(owners);
-        return labs.values().stream().filter(l -> wanted.contains(l.owner()))
+        return labs.values().stream()
+                .filter(l -> wanted.contains(l.owner()))
                 .sorted((a, b) -> b.createdAt().compareTo(a.createdAt()))
                 .collect(Collectors.groupingBy(Lab::owner));
     }
@@ -187,6 +197,8 @@ final class LabTable {
 
     /** Forgets labs that ended a day ago or more. */
     void forgetEndedBefore(Instant now) {
-        labs.values().removeIf(l -> !l.phase().live() && Duration.between(l.lastActivity(), now).toHours() >= 24);
+        labs.values()
+                .removeIf(l -> !l.phase().live()
+                        && Duration.between(l.lastActivity(), now).toHours() >= 24);
     }
 }

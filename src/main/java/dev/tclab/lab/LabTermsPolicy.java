@@ -27,7 +27,9 @@ final class LabTermsPolicy {
      * has the server's: it gets its learner's terms when claimed.
      */
     LabTerms termsFor(String owner, String lesson, Instant createdAt) {
-        LabTerms server = new LabTerms(config.idleTimeout(), createdAt.plus(config.maxLifetime()),
+        LabTerms server = new LabTerms(
+                config.idleTimeout(),
+                createdAt.plus(config.maxLifetime()),
                 "Stopped after reaching the maximum lab lifetime of " + DurationWords.of(config.maxLifetime()) + ".");
         if (owner == null) {
             return server;
@@ -40,8 +42,9 @@ final class LabTermsPolicy {
                 }
             } catch (RuntimeException e) {
                 // The server's terms still bound the lab; a lookup that failed must not keep a learner from working.
-                LOG.errorf("could not look up the terms of %s's lab of %s, the server's apply: %s", owner, lesson,
-                        e.getMessage());
+                LOG.errorf(
+                        "could not look up the terms of %s's lab of %s, the server's apply: %s",
+                        owner, lesson, e.getMessage());
             }
         }
         return server;

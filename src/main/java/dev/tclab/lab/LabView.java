@@ -11,32 +11,55 @@ import java.util.Locale;
  * (a workshop event's lifetime or closing time, or the server's maximum lifetime); {@code queue} is set while the
  * lab waits in the start queue.
  */
-public record LabView(String id, String lesson, String status, String stage, String reason, List<NodeView> nodes,
-                      Instant createdAt, Instant readyAt, Instant expiresAt, Instant endsAt, QueueView queue) {
+public record LabView(
+        String id,
+        String lesson,
+        String status,
+        String stage,
+        String reason,
+        List<NodeView> nodes,
+        Instant createdAt,
+        Instant readyAt,
+        Instant expiresAt,
+        Instant endsAt,
+        QueueView queue) {
 
     /**
      * Where a queued lab stands: {@code position} 1 starts next, of {@code waiting} in all; {@code estimatedWaitSeconds}
      * is null until the server has seen labs end.
      */
-    public record QueueView(int position, int waiting, Long estimatedWaitSeconds) {
-    }
+    public record QueueView(int position, int waiting, Long estimatedWaitSeconds) {}
 
     /**
      * A node, its interfaces, and whether the learner gets a terminal on it. {@code stats} lists the interfaces (or
      * patterns like {@code ifb*}) whose statistics are shown; empty means all of them.
      */
-    public record NodeView(String name, List<String> interfaces, boolean terminal, List<String> stats) {
-    }
+    public record NodeView(String name, List<String> interfaces, boolean terminal, List<String> stats) {}
 
     public static LabView of(Lab lab, java.util.Optional<StartQueue.Spot> spot) {
         Topology topology = lab.topology();
         List<NodeView> nodes = topology.nodes().values().stream()
-                .map(n -> new NodeView(n.name(), topology.interfacesOf(n.name()), !n.hidden(), n.stats())).toList();
+                .map(n -> new NodeView(n.name(), topology.interfacesOf(n.name()), !n.hidden(), n.stats()))
+                .toList();
         boolean holdsSlot = lab.phase().holdsSlot();
         Instant expires = holdsSlot ? lab.expiresAt() : null;
-        return new LabView(lab.id(), lab.lesson(), lab.phase().name().toLowerCase(Locale.ROOT),
-                lab.stage() == null ? null : lab.stage().name().toLowerCase(Locale.ROOT), lab.reason(), nodes,
-                lab.createdAt(), lab.readyAt(), expires, holdsSlot ? lab.terms().endsAt() : null, spot.map(s -> new QueueView(s.position(), s.waiting(),
-                        s.estimatedWait().map(java.time.Duration::toSeconds).orElse(null))).orElse(null));
+        return new LabView(
+                lab.id(),
+                lab.lesson(),
+                lab.phase().name().toLowerCase(Locale.ROOT),
+                lab.stage() == null ? null : lab.stage().name().toLowerCase(Locale.ROOT),
+                lab.reason(),
+                nodes,
+                lab.createdAt(),
+                lab.readyAt(),
+                expires,
+                holdsSlot ? lab.terms().endsAt() : null,
+                spot.map(s -> new QueueView(
+                                s.position(),
+                                s.waiting(),
+                                s.estimatedWait()
+                                        .map(java.time.Duration::toSeconds)
+                                        .orElse(null)))
+                        .orElse(null));
     }
 }

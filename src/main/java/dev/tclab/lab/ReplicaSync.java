@@ -23,6 +23,7 @@ final class ReplicaSync {
     private final LabRegistry registry;
     /** This replica's labs, kept up to date here. */
     private final LabTable labs;
+
     private final LabFactory factory;
     private final LabStarter starter;
     private final InstantSource clock;
@@ -68,8 +69,11 @@ final class ReplicaSync {
             }
             // Live here but not in the registry any more: another replica ended it.
             Set<String> wanted = Set.copyOf(owners);
-            labs.all().stream().filter(l -> wanted.contains(l.owner()) && l.phase().live())
-                    .filter(l -> !live.contains(l.id()) && l.phase() != LabPhase.QUEUED).map(Lab::id).toList()
+            labs.all().stream()
+                    .filter(l -> wanted.contains(l.owner()) && l.phase().live())
+                    .filter(l -> !live.contains(l.id()) && l.phase() != LabPhase.QUEUED)
+                    .map(Lab::id)
+                    .toList()
                     .forEach(this::synced);
         } catch (RuntimeException e) {
             LOG.debugf("cannot read the labs of %d learners from the registry: %s", owners.size(), e.getMessage());
@@ -97,7 +101,8 @@ final class ReplicaSync {
      */
     Optional<Lab> failAbandonedStart(Lab lab, Instant now, Duration startTimeout) {
         Lab fresh = synced(lab.id());
-        if (fresh == null || fresh.phase() != LabPhase.STARTING
+        if (fresh == null
+                || fresh.phase() != LabPhase.STARTING
                 || Duration.between(fresh.createdAt(), now).compareTo(startTimeout.plusMinutes(1)) <= 0) {
             return Optional.empty();
         }
@@ -112,7 +117,9 @@ final class ReplicaSync {
     /** Whether the registry holds the lab live with no owner: another replica's pooled lab, not an orphan. */
     boolean pooledElsewhere(String labId) {
         try {
-            return registry.find(labId).filter(r -> r.owner() == null && r.phase().live()).isPresent();
+            return registry.find(labId)
+                    .filter(r -> r.owner() == null && r.phase().live())
+                    .isPresent();
         } catch (RuntimeException e) {
             // Not known to be anyone's: the reaper treats it as it did before replicas.
             return false;

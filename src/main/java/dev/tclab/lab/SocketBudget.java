@@ -56,9 +56,12 @@ public class SocketBudget {
             Deque<Ticket> mine = byLearnerAndKind.getOrDefault(ticket.key, new ArrayDeque<>());
             int evicting = perLearner > 0 ? Math.max(0, mine.size() - perLearner + 1) : 0;
             if (total - evicting >= max) {
-                throw new SocketRefusedException(SocketCloseCodes.SERVER_BUSY, "The server holds as many live "
-                        + "connections as it allows (" + max + "), so this one was refused; the page tries again by "
-                        + "itself shortly.");
+                throw new SocketRefusedException(
+                        SocketCloseCodes.SERVER_BUSY,
+                        "The server holds as many live "
+                                + "connections as it allows (" + max
+                                + "), so this one was refused; the page tries again by "
+                                + "itself shortly.");
             }
             for (int i = 0; i < evicting; i++) {
                 evicted.add(mine.removeFirst());

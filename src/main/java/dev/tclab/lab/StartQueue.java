@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -21,6 +21,7 @@ final class StartQueue {
 
     /** How many recent slot frees the estimate averages over, and how old one may be to count. */
     private static final int FREES_KEPT = 20;
+
     private static final Duration FREES_WINDOW = Duration.ofMinutes(30);
 
     private final int limit;
@@ -34,8 +35,7 @@ final class StartQueue {
     }
 
     /** Where a queued lab stands: its 1-based position and, when known, about how long until it starts. */
-    record Spot(int position, int waiting, Optional<Duration> estimatedWait) {
-    }
+    record Spot(int position, int waiting, Optional<Duration> estimatedWait) {}
 
     int limit() {
         return limit;
@@ -105,7 +105,8 @@ final class StartQueue {
 
     /** The mean time between the recent frees, times the position. */
     private Optional<Duration> estimate(int position, Instant now) {
-        List<Instant> recent = frees.stream().filter(t -> t.isAfter(now.minus(FREES_WINDOW))).toList();
+        List<Instant> recent =
+                frees.stream().filter(t -> t.isAfter(now.minus(FREES_WINDOW))).toList();
         if (recent.size() < 2) {
             return Optional.empty();
         }

@@ -1,8 +1,8 @@
 package dev.tclab.lab;
 
-import dev.tclab.http.RetryAfter;
 import dev.tclab.client.Clients;
 import dev.tclab.config.TclabConfig;
+import dev.tclab.http.RetryAfter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -69,26 +69,38 @@ public class StartQuota {
         Instant now = clock.instant();
         admitted.removeIf(a -> !a.phase().live());
         buckets.values().removeIf(b -> b.full(now));
-        List<String> learnersLessons = admitted.stream().filter(a -> a.owner().equals(lab.owner()))
-                .map(Lab::lesson).toList();
+        List<String> learnersLessons = admitted.stream()
+                .filter(a -> a.owner().equals(lab.owner()))
+                .map(Lab::lesson)
+                .toList();
         if (learnersLessons.size() >= limits.liveLabsPerLearner()) {
-            throw new QuotaExceededException("You already have " + learnersLessons.size() + " labs running ("
-                    + String.join(", ", learnersLessons) + "), the most one learner may have. Stop one you no longer "
-                    + "need (Stop lab on its lesson page), then start this one again.", null);
+            throw new QuotaExceededException(
+                    "You already have " + learnersLessons.size() + " labs running ("
+                            + String.join(", ", learnersLessons)
+                            + "), the most one learner may have. Stop one you no longer "
+                            + "need (Stop lab on its lesson page), then start this one again.",
+                    null);
         }
-        long fromClient = admitted.stream().filter(a -> client.equals(a.client())).count();
+        long fromClient =
+                admitted.stream().filter(a -> client.equals(a.client())).count();
         if (fromClient >= limits.liveLabsPerAddress()) {
-            throw new QuotaExceededException(fromClient + " labs are already running from your network address, the "
-                    + "most one address may have. Stop a lab you no longer need, then try again. (A classroom "
-                    + "sharing one address: the host raises tclab.quota.live-labs-per-address.)", null);
+            throw new QuotaExceededException(
+                    fromClient + " labs are already running from your network address, the "
+                            + "most one address may have. Stop a lab you no longer need, then try again. (A classroom "
+                            + "sharing one address: the host raises tclab.quota.live-labs-per-address.)",
+                    null);
         }
-        TokenBucket bucket = buckets.computeIfAbsent(client,
-                c -> new TokenBucket(Math.max(1, limits.startBurstPerAddress()), limits.startIntervalPerAddress(), now));
+        TokenBucket bucket = buckets.computeIfAbsent(
+                client,
+                c -> new TokenBucket(
+                        Math.max(1, limits.startBurstPerAddress()), limits.startIntervalPerAddress(), now));
         Duration wait = bucket.take(now);
         if (!wait.isZero()) {
             long seconds = RetryAfter.seconds(wait);
-            throw new QuotaExceededException("Too many labs were started from your network address in a short "
-                    + "time. Wait " + seconds + " s, then try again.", Duration.ofSeconds(seconds));
+            throw new QuotaExceededException(
+                    "Too many labs were started from your network address in a short " + "time. Wait " + seconds
+                            + " s, then try again.",
+                    Duration.ofSeconds(seconds));
         }
         lab.admittedFrom(client);
         admitted.add(lab);
@@ -125,7 +137,8 @@ public class StartQuota {
 
         private void refill(Instant now) {
             if (now.isAfter(last)) {
-                tokens = Math.min(capacity, tokens + (double) Duration.between(last, now).toNanos() / interval.toNanos());
+                tokens = Math.min(
+                        capacity, tokens + (double) Duration.between(last, now).toNanos() / interval.toNanos());
                 last = now;
             }
         }

@@ -27,10 +27,11 @@ final class WarmPool {
      * that a lab depending on a learner's values is never handed to another.
      */
     static boolean poolable(Topology topology) {
-        return topology.nodes().values().stream().noneMatch(node -> mentionsParameter(node.image())
-                || node.exec().stream().anyMatch(WarmPool::mentionsParameter)
-                || node.env().values().stream().anyMatch(WarmPool::mentionsParameter)
-                || node.sysctls().values().stream().anyMatch(WarmPool::mentionsParameter));
+        return topology.nodes().values().stream()
+                .noneMatch(node -> mentionsParameter(node.image())
+                        || node.exec().stream().anyMatch(WarmPool::mentionsParameter)
+                        || node.env().values().stream().anyMatch(WarmPool::mentionsParameter)
+                        || node.sysctls().values().stream().anyMatch(WarmPool::mentionsParameter));
     }
 
     private static boolean mentionsParameter(String text) {
@@ -55,7 +56,8 @@ final class WarmPool {
 
     /** Takes the oldest ready lab of the lesson out of the pool, for a learner to claim. */
     synchronized Optional<Lab> takeReady(String lesson) {
-        Optional<Lab> ready = labs.stream().filter(l -> l.lesson().equals(lesson) && l.phase() == LabPhase.RUNNING)
+        Optional<Lab> ready = labs.stream()
+                .filter(l -> l.lesson().equals(lesson) && l.phase() == LabPhase.RUNNING)
                 .min(Comparator.comparing(Lab::createdAt));
         ready.ifPresent(labs::remove);
         return ready;
@@ -91,8 +93,11 @@ final class WarmPool {
         Map<String, Integer> counts = counts();
         for (Map.Entry<String, Integer> count : counts.entrySet()) {
             int surplus = count.getValue() - targets.getOrDefault(count.getKey(), 0);
-            List<Lab> newestFirst = labs.stream().filter(l -> l.lesson().equals(count.getKey()))
-                    .sorted(Comparator.comparing(Lab::createdAt).reversed()).limit(Math.max(0, surplus)).toList();
+            List<Lab> newestFirst = labs.stream()
+                    .filter(l -> l.lesson().equals(count.getKey()))
+                    .sorted(Comparator.comparing(Lab::createdAt).reversed())
+                    .limit(Math.max(0, surplus))
+                    .toList();
             out.addAll(newestFirst);
             labs.removeAll(newestFirst);
         }

@@ -50,6 +50,7 @@ final class WarmPoolKeeper {
     private final TclabConfig.Lab config;
     /** {@code tclab.pool}: lesson slug to how many labs to keep pooled. */
     private final Map<String, Integer> poolSizes;
+
     private final Iterable<PoolReservations> reservations;
     private final Counter handouts;
     private final Counter misses;
@@ -59,6 +60,7 @@ final class WarmPoolKeeper {
     private final Set<String> unpoolableWarned = ConcurrentHashMap.newKeySet();
     /** Who to tell when a slot frees. */
     private final Runnable slotFreed;
+
     private final ScheduledExecutorService pacer =
             Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-pool-refill"));
     private final AtomicBoolean refillScheduled = new AtomicBoolean();
@@ -69,8 +71,12 @@ final class WarmPoolKeeper {
      * @param poolSizes {@code tclab.pool}: lesson slug to how many labs to keep pooled
      * @param slotFreed told when a retired pooled lab freed its slot
      */
-    WarmPoolKeeper(LabParts parts, Map<String, Integer> poolSizes, Iterable<PoolReservations> reservations,
-                   MeterRegistry metrics, Runnable slotFreed) {
+    WarmPoolKeeper(
+            LabParts parts,
+            Map<String, Integer> poolSizes,
+            Iterable<PoolReservations> reservations,
+            MeterRegistry metrics,
+            Runnable slotFreed) {
         this.table = parts.table();
         this.pool = table.pool();
         this.starter = parts.starter();
@@ -89,9 +95,11 @@ final class WarmPoolKeeper {
         });
         this.reservations = reservations;
         this.handouts = Counter.builder("tclab.pool.handouts")
-                .description("Starts answered with a lab from the warm pool").register(metrics);
+                .description("Starts answered with a lab from the warm pool")
+                .register(metrics);
         this.misses = Counter.builder("tclab.pool.misses")
-                .description("Starts of a pooled lesson that found no ready lab in the pool").register(metrics);
+                .description("Starts of a pooled lesson that found no ready lab in the pool")
+                .register(metrics);
         this.slotFreed = slotFreed;
         this.lastStart = System.nanoTime() - this.config.poolRefillQuiet().toNanos();
         if (this.config.poolRefillStarts() < 1) {
@@ -215,11 +223,18 @@ final class WarmPoolKeeper {
             if (topology != null && WarmPool.poolable(topology)) {
                 poolable.put(lesson, topology);
             } else if (unpoolableWarned.add(lesson)) {
-                LOG.warnf("not pooling labs of '%s': %s", lesson, topology == null
-                        ? "no working lesson has this name" : "its lab.yml names a parameter ({{...}})");
+                LOG.warnf(
+                        "not pooling labs of '%s': %s",
+                        lesson,
+                        topology == null
+                                ? "no working lesson has this name"
+                                : "its lab.yml names a parameter ({{...}})");
             }
         });
-        List<Lab> toStart = table.addPooled(poolable, wanted, config.poolRefillStarts() - pool.starting(),
+        List<Lab> toStart = table.addPooled(
+                poolable,
+                wanted,
+                config.poolRefillStarts() - pool.starting(),
                 (lesson, topology) -> factory.pooled(lesson, topology, now));
         for (Lab lab : toStart) {
             try {
@@ -269,7 +284,8 @@ final class WarmPoolKeeper {
 
     /** Ready labs in the warm pool for the lesson. */
     int ready(String lesson) {
-        return (int) pool.all().stream().filter(l -> l.lesson().equals(lesson) && l.phase() == LabPhase.RUNNING)
+        return (int) pool.all().stream()
+                .filter(l -> l.lesson().equals(lesson) && l.phase() == LabPhase.RUNNING)
                 .count();
     }
 }

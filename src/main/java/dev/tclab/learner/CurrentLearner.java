@@ -19,7 +19,8 @@ public class CurrentLearner {
     /** The learner id; every request has one, so its absence is a bug. */
     public String id() {
         if (identity.isAnonymous() || !identity.hasRole(Roles.LEARNER)) {
-            throw new IllegalStateException("no learner identity on this request: is LearnerCookieMechanism installed?");
+            throw new IllegalStateException(
+                    "no learner identity on this request: is LearnerCookieMechanism installed?");
         }
         return identity.getPrincipal().getName();
     }

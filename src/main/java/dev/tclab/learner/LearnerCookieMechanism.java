@@ -39,8 +39,12 @@ public class LearnerCookieMechanism implements HttpAuthenticationMechanism {
         String id = cookie == null ? null : ids.verify(cookie.getValue()).orElse(null);
         if (id == null) {
             id = ids.newId();
-            ctx.response().addCookie(Cookie.cookie(LearnerIds.COOKIE, ids.sign(id))
-                    .setPath("/").setHttpOnly(true).setSameSite(CookieSameSite.LAX).setMaxAge(ONE_YEAR_SECONDS));
+            ctx.response()
+                    .addCookie(Cookie.cookie(LearnerIds.COOKIE, ids.sign(id))
+                            .setPath("/")
+                            .setHttpOnly(true)
+                            .setSameSite(CookieSameSite.LAX)
+                            .setMaxAge(ONE_YEAR_SECONDS));
         }
         return identities.authenticate(new LearnerCookieRequest(id));
     }
@@ -58,6 +62,7 @@ public class LearnerCookieMechanism implements HttpAuthenticationMechanism {
 
     @Override
     public Uni<HttpCredentialTransport> getCredentialTransport(RoutingContext ctx) {
-        return Uni.createFrom().item(new HttpCredentialTransport(HttpCredentialTransport.Type.COOKIE, LearnerIds.COOKIE));
+        return Uni.createFrom()
+                .item(new HttpCredentialTransport(HttpCredentialTransport.Type.COOKIE, LearnerIds.COOKIE));
     }
 }

@@ -22,9 +22,10 @@ public class LearnerIdentityProvider implements IdentityProvider<LearnerCookieRe
 
     @Override
     public Uni<SecurityIdentity> authenticate(LearnerCookieRequest request, AuthenticationRequestContext context) {
-        return Uni.createFrom().item(QuarkusSecurityIdentity.builder()
-                .setPrincipal(new QuarkusPrincipal(request.learnerId()))
-                .addRole(Roles.LEARNER)
-                .build());
+        return Uni.createFrom()
+                .item(QuarkusSecurityIdentity.builder()
+                        .setPrincipal(new QuarkusPrincipal(request.learnerId()))
+                        .addRole(Roles.LEARNER)
+                        .build());
     }
 }

@@ -30,10 +30,12 @@ public class LearnerIds {
     private final byte[] key;
 
     public LearnerIds(TclabConfig config, SecretStore secrets) {
-        this.key = config.learner().cookieSecret()
+        this.key = config.learner()
+                .cookieSecret()
                 .map(secret -> secret.getBytes(StandardCharsets.UTF_8))
-                .orElseGet(() -> Base64.getDecoder().decode(secrets.getOrCreate(KEY_NAME,
-                        () -> Base64.getEncoder().encodeToString(randomKey()))));
+                .orElseGet(() -> Base64.getDecoder()
+                        .decode(secrets.getOrCreate(
+                                KEY_NAME, () -> Base64.getEncoder().encodeToString(randomKey()))));
     }
 
     /** A fresh learner id. */

@@ -11,6 +11,5 @@ public final class Roles {
     public static final String HOST = "host";
     public static final String ADMIN = "admin";
 
-    private Roles() {
-    }
+    private Roles() {}
 }

@@ -12,8 +12,7 @@ public final class IgnoredFiles {
 
     private static final List<String> BACKUP_SUFFIXES = List.of("~", ".swp", ".swo", ".bak", ".orig");
 
-    private IgnoredFiles() {
-    }
+    private IgnoredFiles() {}
 
     /** True for a hidden file, {@code name~}, {@code #name#}, and {@code .swp}, {@code .swo}, {@code .bak}, {@code .orig}. */
     public static boolean isIgnored(String name) {

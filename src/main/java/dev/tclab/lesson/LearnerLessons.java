@@ -1,8 +1,8 @@
 package dev.tclab.lesson;
 
 import dev.tclab.http.Quote;
-import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.LabEngine;
 import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.OptionShuffle;
@@ -24,8 +24,7 @@ public class LearnerLessons {
     private static final Logger LOG = Logger.getLogger(LearnerLessons.class);
 
     /** How far a learner is in a lesson: quizzes whose latest answer is correct, out of all quizzes. */
-    public record Progress(int quizzesCorrect, int quizzesTotal) {
-    }
+    public record Progress(int quizzesCorrect, int quizzesTotal) {}
 
     private final LessonCatalog catalog;
     private final QuizResults results;
@@ -34,8 +33,13 @@ public class LearnerLessons {
     private final LabEngine runtime;
     private final OptionShuffle shuffle;
 
-    public LearnerLessons(LessonCatalog catalog, QuizResults results, SystemStatus system,
-                          CheckBlockValidator checkValidator, LabEngine runtime, OptionShuffle shuffle) {
+    public LearnerLessons(
+            LessonCatalog catalog,
+            QuizResults results,
+            SystemStatus system,
+            CheckBlockValidator checkValidator,
+            LabEngine runtime,
+            OptionShuffle shuffle) {
         this.runtime = runtime;
         this.catalog = catalog;
         this.results = results;
@@ -45,7 +49,8 @@ public class LearnerLessons {
     }
 
     public Lesson lesson(String slug) throws LessonNotFoundException {
-        return catalog.lesson(slug).orElseThrow(() -> new LessonNotFoundException("There is no lesson " + Quote.of(slug) + "."));
+        return catalog.lesson(slug)
+                .orElseThrow(() -> new LessonNotFoundException("There is no lesson " + Quote.of(slug) + "."));
     }
 
     /** A lesson that exists and is not broken, so its lab, pages and checks can be used. */
@@ -61,8 +66,12 @@ public class LearnerLessons {
      * options in their own order. */
     public LessonView view(Lesson lesson, String learner) {
         KernelCapabilities kernel = kernelOf(lesson);
-        return LessonRenderer.render(lesson, Parameters.forLearner(learner, lesson.slug(), lesson.meta().parameters()),
-                kernel::supports, results.attempts(learner, lesson.slug()), shuffle.forLearner(learner, lesson.slug()),
+        return LessonRenderer.render(
+                lesson,
+                Parameters.forLearner(learner, lesson.slug(), lesson.meta().parameters()),
+                kernel::supports,
+                results.attempts(learner, lesson.slug()),
+                shuffle.forLearner(learner, lesson.slug()),
                 checkValidator);
     }
 
@@ -86,7 +95,8 @@ public class LearnerLessons {
 
     public Progress progress(Lesson lesson, String learner) {
         Map<String, QuizAttempt> attempts = results.attempts(learner, lesson.slug());
-        int correct = (int) lesson.quizIds().stream().filter(id -> attempts.containsKey(id) && attempts.get(id).correct())
+        int correct = (int) lesson.quizIds().stream()
+                .filter(id -> attempts.containsKey(id) && attempts.get(id).correct())
                 .count();
         return new Progress(correct, lesson.quizIds().size());
     }
@@ -100,13 +110,16 @@ public class LearnerLessons {
             throws LessonNotFoundException, LessonBrokenException, QuizGrader.InvalidAnswerException {
         Lesson lesson = openable(slug);
         LessonView view = view(lesson, learner);
-        Quiz quiz = view.quiz(quizId).orElseThrow(() ->
-                new LessonNotFoundException("Lesson " + Quote.of(slug) + " has no quiz " + Quote.of(quizId) + "."));
+        Quiz quiz = view.quiz(quizId)
+                .orElseThrow(() -> new LessonNotFoundException(
+                        "Lesson " + Quote.of(slug) + " has no quiz " + Quote.of(quizId) + "."));
         QuizGrader.Result result = QuizGrader.grade(quiz, choices);
         OptionOrder order = view.optionOrders().get(quizId);
         shuffle.answeredIn(learner, slug, quizId, order);
-        results.record(learner, slug, new QuizAttempt(quizId, order.toAuthored(QuizGrader.validChoices(quiz, choices)),
-                result.correct()));
+        results.record(
+                learner,
+                slug,
+                new QuizAttempt(quizId, order.toAuthored(QuizGrader.validChoices(quiz, choices)), result.correct()));
         return result;
     }
 }

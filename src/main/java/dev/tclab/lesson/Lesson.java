@@ -1,7 +1,7 @@
 package dev.tclab.lesson;
 
-import dev.tclab.yaml.FileProblem;
 import dev.tclab.lab.topology.Topology;
+import dev.tclab.yaml.FileProblem;
 import java.util.List;
 
 /**
@@ -14,8 +14,16 @@ import java.util.List;
  * @param topology   the parsed lab.yml, or null when it is missing or broken
  * @param quizIds    ids of every quiz in the lesson, in page order
  */
-public record Lesson(String slug, LessonMeta meta, String introFile, String intro, int introLine, List<Step> steps,
-                     Topology topology, List<String> quizIds, List<FileProblem> problems) {
+public record Lesson(
+        String slug,
+        LessonMeta meta,
+        String introFile,
+        String intro,
+        int introLine,
+        List<Step> steps,
+        Topology topology,
+        List<String> quizIds,
+        List<FileProblem> problems) {
 
     public Lesson {
         steps = List.copyOf(steps);

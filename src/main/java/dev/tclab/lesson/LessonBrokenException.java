@@ -9,7 +9,8 @@ public class LessonBrokenException extends Exception {
     private final List<FileProblem> problems;
 
     public LessonBrokenException(Lesson lesson) {
-        super("Lesson '" + lesson.slug() + "' is broken; its author needs to fix " + lesson.problems().size() + " problem(s).");
+        super("Lesson '" + lesson.slug() + "' is broken; its author needs to fix "
+                + lesson.problems().size() + " problem(s).");
         this.problems = lesson.problems();
     }
 

@@ -1,10 +1,10 @@
 package dev.tclab.lesson;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.yaml.FileProblem;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.lab.topology.TopologyException;
 import dev.tclab.lab.topology.TopologySource;
+import dev.tclab.yaml.FileProblem;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -33,13 +33,12 @@ import org.jboss.logging.Logger;
 public class LessonCatalog implements TopologySource {
 
     private static final Logger LOG = Logger.getLogger(LessonCatalog.class);
-    private static final Comparator<Lesson> ORDER = Comparator
-            .comparingInt((Lesson l) -> LessonMeta.LEVELS.indexOf(l.meta().level()))
+    private static final Comparator<Lesson> ORDER = Comparator.comparingInt(
+                    (Lesson l) -> LessonMeta.LEVELS.indexOf(l.meta().level()))
             .thenComparing(l -> l.meta().title())
             .thenComparing(Lesson::slug);
 
-    private record Cached(long fingerprint, Lesson lesson) {
-    }
+    private record Cached(long fingerprint, Lesson lesson) {}
 
     private final LessonLoader loader;
     private final Optional<Path> externalDir;
@@ -59,8 +58,10 @@ public class LessonCatalog implements TopologySource {
     }
 
     void validateAtStart(@Observes StartupEvent event) {
-        externalDir.filter(dir -> !Files.isDirectory(dir)).ifPresent(dir ->
-                LOG.warnf("tclab.lessons.external-dir %s is not a folder; only built-in lessons are offered", dir));
+        externalDir
+                .filter(dir -> !Files.isDirectory(dir))
+                .ifPresent(dir -> LOG.warnf(
+                        "tclab.lessons.external-dir %s is not a folder; only built-in lessons are offered", dir));
         List<Lesson> lessons = lessons();
         for (Lesson lesson : lessons) {
             if (lesson.broken()) {
@@ -68,7 +69,9 @@ public class LessonCatalog implements TopologySource {
                 lesson.problems().forEach(p -> LOG.warnf("  %s", p));
             }
         }
-        LOG.infof("%d lessons, %d broken", lessons.size(), lessons.stream().filter(Lesson::broken).count());
+        LOG.infof(
+                "%d lessons, %d broken",
+                lessons.size(), lessons.stream().filter(Lesson::broken).count());
     }
 
     /** Every lesson, working and broken, beginner ones first, then by title. */
@@ -103,11 +106,13 @@ public class LessonCatalog implements TopologySource {
 
     @Override
     public Set<String> kernelFeaturesUsedBy(String slug) {
-        return lesson(slug).map(l -> {
-            Set<String> features = new LinkedHashSet<>(l.meta().requires());
-            features.addAll(l.meta().uses());
-            return Set.copyOf(features);
-        }).orElse(Set.of());
+        return lesson(slug)
+                .map(l -> {
+                    Set<String> features = new LinkedHashSet<>(l.meta().requires());
+                    features.addAll(l.meta().uses());
+                    return Set.copyOf(features);
+                })
+                .orElse(Set.of());
     }
 
     /** The lesson's lab. A lesson whose lab.yml is broken throws its problems; other problems do not stop the lab. */
@@ -119,7 +124,8 @@ public class LessonCatalog implements TopologySource {
         }
         if (lesson.get().topology() == null) {
             List<FileProblem> labProblems = lesson.get().problems().stream()
-                    .filter(p -> p.file().endsWith("/lab.yml")).toList();
+                    .filter(p -> p.file().endsWith("/lab.yml"))
+                    .toList();
             throw new TopologyException(labProblems.isEmpty() ? lesson.get().problems() : labProblems);
         }
         return Optional.of(lesson.get().topology());
@@ -127,12 +133,17 @@ public class LessonCatalog implements TopologySource {
 
     @Override
     public String titleOf(String slug) {
-        return lesson(slug).map(l -> l.meta().title()).filter(t -> t != null && !t.isBlank()).orElse(slug);
+        return lesson(slug)
+                .map(l -> l.meta().title())
+                .filter(t -> t != null && !t.isBlank())
+                .orElse(slug);
     }
 
     @Override
     public Map<String, String> parametersFor(String slug, String learner) {
-        return lesson(slug).map(l -> Parameters.forLearner(learner, slug, l.meta().parameters())).orElse(Map.of());
+        return lesson(slug)
+                .map(l -> Parameters.forLearner(learner, slug, l.meta().parameters()))
+                .orElse(Map.of());
     }
 
     /**
@@ -143,7 +154,8 @@ public class LessonCatalog implements TopologySource {
     private List<Path> classpathRoots() {
         List<Path> roots = classpathRoots;
         if (roots == null) {
-            roots = List.copyOf(LessonFolders.classpathRoots(Thread.currentThread().getContextClassLoader()));
+            roots = List.copyOf(
+                    LessonFolders.classpathRoots(Thread.currentThread().getContextClassLoader()));
             classpathRoots = roots;
         }
         return roots;
@@ -152,8 +164,10 @@ public class LessonCatalog implements TopologySource {
     private List<LessonFolders.Folder> folders() {
         List<LessonFolders.Folder> folders = new ArrayList<>();
         for (Path root : classpathRoots()) {
-            folders.addAll(inJar(root) ? jarFolders.computeIfAbsent(root, LessonFolders::builtIn)
-                    : LessonFolders.builtIn(root));
+            folders.addAll(
+                    inJar(root)
+                            ? jarFolders.computeIfAbsent(root, LessonFolders::builtIn)
+                            : LessonFolders.builtIn(root));
         }
         externalDir.ifPresent(dir -> folders.addAll(LessonFolders.external(dir)));
         return folders;

@@ -33,8 +33,7 @@ public final class LessonFolders {
         }
     }
 
-    private LessonFolders() {
-    }
+    private LessonFolders() {}
 
     /** Every {@code lessons/} root on the classpath: the app's resources (and, in tests, the test resources). */
     public static List<Path> classpathRoots(ClassLoader loader) {
@@ -104,7 +103,10 @@ public final class LessonFolders {
      */
     public static long fingerprint(Path folder) {
         try (Stream<Path> files = Files.walk(folder)) {
-            return files.filter(Files::isRegularFile).filter(file -> !IgnoredFiles.isIgnoredUnder(folder, file)).sorted().mapToLong(LessonFolders::fileStamp)
+            return files.filter(Files::isRegularFile)
+                    .filter(file -> !IgnoredFiles.isIgnoredUnder(folder, file))
+                    .sorted()
+                    .mapToLong(LessonFolders::fileStamp)
                     .reduce(17, (h, stamp) -> 31 * h + stamp);
         } catch (IOException | UncheckedIOException e) {
             // A folder being edited can vanish mid-walk: a changing fingerprint makes the next load re-read it.
@@ -114,7 +116,10 @@ public final class LessonFolders {
 
     private static long fileStamp(Path file) {
         try {
-            return (31L * file.toString().hashCode() + Files.getLastModifiedTime(file).toMillis()) * 31 + Files.size(file);
+            return (31L * file.toString().hashCode()
+                                    + Files.getLastModifiedTime(file).toMillis())
+                            * 31
+                    + Files.size(file);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,11 +1,11 @@
 package dev.tclab.lesson;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tclab.yaml.FileProblem;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.lab.topology.TopologyException;
 import dev.tclab.lab.topology.TopologyParser;
 import dev.tclab.quiz.Quiz;
+import dev.tclab.yaml.FileProblem;
 import dev.tclab.yaml.YamlDocument;
 import dev.tclab.yaml.YamlSchema;
 import java.io.IOException;
@@ -35,21 +35,26 @@ public final class LessonLoader {
     public static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
     /** {@code 01-baseline.md}: an optional ordering number, then the step id. */
     static final Pattern STEP_FILE = Pattern.compile("(?:\\d+[-_])?(.+)\\.md");
+
     static final YamlSchema LESSON_SCHEMA = YamlSchema.load("lesson.schema.json");
     static final YamlSchema STEP_SCHEMA = YamlSchema.load("step.schema.json");
 
     /** lesson.md's front matter as written (docs/schema/lesson.schema.json). */
-    record LessonFile(String title, String summary, String level, String minutes, List<String> requires,
-                      List<String> uses, List<String> prerequisites, Map<String, ParameterFile> parameters) {
-    }
+    record LessonFile(
+            String title,
+            String summary,
+            String level,
+            String minutes,
+            List<String> requires,
+            List<String> uses,
+            List<String> prerequisites,
+            Map<String, ParameterFile> parameters) {}
 
     /** A parameter as written: plain choices, or tuples of one value per name. */
-    record ParameterFile(List<JsonNode> choices, String description, List<String> names) {
-    }
+    record ParameterFile(List<JsonNode> choices, String description, List<String> names) {}
 
     /** A step's front matter as written (docs/schema/step.schema.json). */
-    record StepFile(String title, String id) {
-    }
+    record StepFile(String title, String id) {}
 
     private final CheckBlockValidator checkValidator;
 
@@ -65,8 +70,12 @@ public final class LessonLoader {
         String slug = folderName(dir);
         List<FileProblem> problems = new ArrayList<>();
         if (!SLUG.matcher(slug).matches()) {
-            problems.add(new FileProblem(display, 0, "", "the folder name is the lesson's slug: lowercase letters, digits "
-                    + "and '-', starting with a letter or digit"));
+            problems.add(new FileProblem(
+                    display,
+                    0,
+                    "",
+                    "the folder name is the lesson's slug: lowercase letters, digits "
+                            + "and '-', starting with a letter or digit"));
         }
         List<FileProblem> read = new ArrayList<>();
         String introFile = display + "/lesson.md";
@@ -78,15 +87,18 @@ public final class LessonLoader {
         List<Step> steps = readSteps(dir.resolve("steps"), display + "/steps", declared, read);
         read.addAll(undeclaredParameters(intro.file(), intro.body(), intro.bodyLine(), declared));
         problems.addAll(read);
-        Lesson lesson = new Lesson(slug, meta, introFile, intro.body(), intro.bodyLine(), steps, topology, List.of(), problems);
-        LessonView validated = LessonRenderer.render(lesson, Parameters.firstChoices(meta.parameters()), null, Map.of(),
-                checkValidator);
+        Lesson lesson =
+                new Lesson(slug, meta, introFile, intro.body(), intro.bodyLine(), steps, topology, List.of(), problems);
+        LessonView validated = LessonRenderer.render(
+                lesson, Parameters.firstChoices(meta.parameters()), null, Map.of(), checkValidator);
         problems.addAll(validated.problems());
         // Every other choice is rendered too; a problem only some choices have is reported once.
         List<Map<String, String>> choices = Parameters.everyChoice(meta.parameters());
         for (Map<String, String> values : choices.subList(1, choices.size())) {
             LessonRenderer.render(lesson, values, null, Map.of(), checkValidator).problems().stream()
-                    .filter(p -> !problems.contains(p)).map(p -> withChoice(p, values)).forEach(problems::add);
+                    .filter(p -> !problems.contains(p))
+                    .map(p -> withChoice(p, values))
+                    .forEach(problems::add);
         }
         problems.sort(Comparator.comparing(FileProblem::file).thenComparingInt(FileProblem::line));
         List<String> quizIds = validated.quizzes().stream().map(Quiz::id).toList();
@@ -94,13 +106,15 @@ public final class LessonLoader {
     }
 
     private static String folderName(Path dir) {
-        String name = dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
+        String name =
+                dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
         return name.endsWith("/") ? name.substring(0, name.length() - 1) : name;
     }
 
     private MarkdownFile readMarkdown(Path path, String file, List<FileProblem> problems) {
         if (!Files.isRegularFile(path)) {
-            problems.add(new FileProblem(file, 0, "", "missing: every lesson folder has a lesson.md with front matter"));
+            problems.add(
+                    new FileProblem(file, 0, "", "missing: every lesson folder has a lesson.md with front matter"));
             return new MarkdownFile(file, null, "", 1);
         }
         String text = readText(path, file, problems);
@@ -109,7 +123,10 @@ public final class LessonLoader {
 
     private static String readText(Path path, String file, List<FileProblem> problems) {
         try {
-            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(path))).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(Files.readAllBytes(path)))
+                    .toString();
         } catch (CharacterCodingException e) {
             problems.add(new FileProblem(file, 0, "", "is not UTF-8 text"));
         } catch (IOException e) {
@@ -128,12 +145,19 @@ public final class LessonLoader {
         LessonFile lesson = front.bind("", LessonFile.class);
         Map<String, Parameter> parameters = new LinkedHashMap<>();
         if (lesson.parameters() != null) {
-            lesson.parameters().forEach((name, spec) -> readParameter(front, name, spec, problems)
-                    .ifPresent(p -> parameters.put(name, p)));
+            lesson.parameters()
+                    .forEach((name, spec) ->
+                            readParameter(front, name, spec, problems).ifPresent(p -> parameters.put(name, p)));
         }
-        return new LessonMeta(lesson.title(), lesson.summary(), lesson.level() == null ? "beginner" : lesson.level(),
-                lesson.minutes() == null ? 0 : Integer.parseInt(lesson.minutes()), orEmpty(lesson.requires()),
-                orEmpty(lesson.uses()), orEmpty(lesson.prerequisites()), parameters);
+        return new LessonMeta(
+                lesson.title(),
+                lesson.summary(),
+                lesson.level() == null ? "beginner" : lesson.level(),
+                lesson.minutes() == null ? 0 : Integer.parseInt(lesson.minutes()),
+                orEmpty(lesson.requires()),
+                orEmpty(lesson.uses()),
+                orEmpty(lesson.prerequisites()),
+                parameters);
     }
 
     private static List<String> orEmpty(List<String> list) {
@@ -148,26 +172,30 @@ public final class LessonLoader {
      * A parameter: plain choices, or a related one ({@code names: [a, b]} and {@code choices: [[12, 8], [10, 10]]},
      * one value per name).
      */
-    private static Optional<Parameter> readParameter(YamlDocument front, String name, ParameterFile spec,
-                                                     List<FileProblem> problems) {
+    private static Optional<Parameter> readParameter(
+            YamlDocument front, String name, ParameterFile spec, List<FileProblem> problems) {
         String at = YamlDocument.child("/parameters", name);
         String description = spec.description() == null ? "" : spec.description();
         if (spec.names() == null) {
-            return Optional.of(new Parameter(name, spec.choices().stream().map(JsonNode::asText).toList(), description));
+            return Optional.of(new Parameter(
+                    name, spec.choices().stream().map(JsonNode::asText).toList(), description));
         }
         List<List<String>> tuples = new ArrayList<>();
         for (int i = 0; i < spec.choices().size(); i++) {
             JsonNode choice = spec.choices().get(i);
             if (choice.size() != spec.names().size()) {
-                problems.add(front.problem(at + "/choices/" + i, "each choice is a list of " + spec.names().size()
-                        + " values, one for each of " + spec.names()));
+                problems.add(front.problem(
+                        at + "/choices/" + i,
+                        "each choice is a list of " + spec.names().size() + " values, one for each of "
+                                + spec.names()));
                 continue;
             }
             List<String> tuple = new ArrayList<>();
             choice.forEach(v -> tuple.add(v.asText()));
             tuples.add(tuple);
         }
-        return tuples.size() < spec.choices().size() ? Optional.empty()
+        return tuples.size() < spec.choices().size()
+                ? Optional.empty()
                 : Optional.of(new Parameter(name, spec.names(), tuples, description));
     }
 
@@ -188,13 +216,16 @@ public final class LessonLoader {
 
     private List<Step> readSteps(Path dir, String display, LessonMeta meta, List<FileProblem> problems) {
         if (!Files.isDirectory(dir)) {
-            problems.add(new FileProblem(display, 0, "", "missing: a lesson has its steps as steps/01-name.md, steps/02-name.md, ..."));
+            problems.add(new FileProblem(
+                    display, 0, "", "missing: a lesson has its steps as steps/01-name.md, steps/02-name.md, ..."));
             return List.of();
         }
         List<Path> files;
         try (Stream<Path> listing = Files.list(dir)) {
-            files = listing.filter(Files::isRegularFile).filter(path -> !IgnoredFiles.isIgnored(folderName(path)))
-                    .sorted(Comparator.comparing(LessonLoader::folderName)).toList();
+            files = listing.filter(Files::isRegularFile)
+                    .filter(path -> !IgnoredFiles.isIgnored(folderName(path)))
+                    .sorted(Comparator.comparing(LessonLoader::folderName))
+                    .toList();
         } catch (IOException e) {
             problems.add(new FileProblem(display, 0, "", "cannot be listed: " + e.getMessage()));
             return List.of();
@@ -207,8 +238,12 @@ public final class LessonLoader {
             String file = display + "/" + name;
             Matcher m = STEP_FILE.matcher(name);
             if (!m.matches()) {
-                problems.add(new FileProblem(file, 0, "", "only .md step files belong in steps/ (editor backups and "
-                        + "hidden files are ignored; move other files to the lesson folder)"));
+                problems.add(new FileProblem(
+                        file,
+                        0,
+                        "",
+                        "only .md step files belong in steps/ (editor backups and "
+                                + "hidden files are ignored; move other files to the lesson folder)"));
                 continue;
             }
             stepNames.add(name);
@@ -243,8 +278,11 @@ public final class LessonLoader {
         }
         StepFile step = md.frontMatter().bind("", StepFile.class);
         if (step.id() == null && !SLUG.matcher(fileId).matches()) {
-            problems.add(md.frontMatter().problem("", "'" + fileId + "' is not valid: a step id is lowercase letters,"
-                    + " digits and '-' (rename the file or set id:)"));
+            problems.add(md.frontMatter()
+                    .problem(
+                            "",
+                            "'" + fileId + "' is not valid: a step id is lowercase letters,"
+                                    + " digits and '-' (rename the file or set id:)"));
         }
         return new Step(step.id() == null ? fileId : step.id(), step.title(), file, md.body(), md.bodyLine());
     }
@@ -256,8 +294,11 @@ public final class LessonLoader {
         }
         return Parameters.uses(text).stream()
                 .filter(use -> !Parameters.names(meta.parameters()).contains(use.name()))
-                .map(use -> new FileProblem(file, firstLine + use.line() - 1, "", "parameter '{{" + use.name()
-                        + "}}' is not declared under 'parameters' in lesson.md"))
+                .map(use -> new FileProblem(
+                        file,
+                        firstLine + use.line() - 1,
+                        "",
+                        "parameter '{{" + use.name() + "}}' is not declared under 'parameters' in lesson.md"))
                 .toList();
     }
 }

@@ -11,8 +11,15 @@ import java.util.Map;
  * @param prerequisites slugs of lessons to do first
  * @param parameters    per-learner parameters by name, in file order
  */
-public record LessonMeta(String title, String summary, String level, int minutes, List<String> requires,
-                         List<String> uses, List<String> prerequisites, Map<String, Parameter> parameters) {
+public record LessonMeta(
+        String title,
+        String summary,
+        String level,
+        int minutes,
+        List<String> requires,
+        List<String> uses,
+        List<String> prerequisites,
+        Map<String, Parameter> parameters) {
 
     public static final List<String> LEVELS = List.of("beginner", "intermediate", "advanced");
 

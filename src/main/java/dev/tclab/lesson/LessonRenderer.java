@@ -1,11 +1,11 @@
 package dev.tclab.lesson;
 
-import dev.tclab.yaml.FileProblem;
 import dev.tclab.lesson.markdown.BlockContext;
 import dev.tclab.lesson.markdown.LessonMarkdown;
 import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizAttempt;
+import dev.tclab.yaml.FileProblem;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -21,8 +21,7 @@ import java.util.function.Predicate;
  */
 public final class LessonRenderer {
 
-    private LessonRenderer() {
-    }
+    private LessonRenderer() {}
 
     /**
      * The lesson with every quiz's options in the author's order (validation, self-tests).
@@ -30,8 +29,12 @@ public final class LessonRenderer {
      * @param kernelHas whether the host has a kernel feature; null to keep every guarded block (validation)
      * @param attempts  the learner's latest quiz attempts by quiz id
      */
-    public static LessonView render(Lesson lesson, Map<String, String> values, Predicate<String> kernelHas,
-                                    Map<String, QuizAttempt> attempts, CheckBlockValidator checks) {
+    public static LessonView render(
+            Lesson lesson,
+            Map<String, String> values,
+            Predicate<String> kernelHas,
+            Map<String, QuizAttempt> attempts,
+            CheckBlockValidator checks) {
         return render(lesson, values, kernelHas, attempts, OptionOrder::authored, checks);
     }
 
@@ -40,19 +43,24 @@ public final class LessonRenderer {
      * @param attempts     the learner's latest quiz attempts by quiz id
      * @param optionOrders the order the learner sees each quiz's options in
      */
-    public static LessonView render(Lesson lesson, Map<String, String> values, Predicate<String> kernelHas,
-                                    Map<String, QuizAttempt> attempts, Function<Quiz, OptionOrder> optionOrders,
-                                    CheckBlockValidator checks) {
+    public static LessonView render(
+            Lesson lesson,
+            Map<String, String> values,
+            Predicate<String> kernelHas,
+            Map<String, QuizAttempt> attempts,
+            Function<Quiz, OptionOrder> optionOrders,
+            CheckBlockValidator checks) {
         Set<String> guardFeatures = new LinkedHashSet<>(lesson.meta().requires());
         guardFeatures.addAll(lesson.meta().uses());
-        BlockContext.Lesson shared = new BlockContext.Lesson(lesson.slug(), lesson.topology(), guardFeatures, kernelHas,
-                checks, attempts, optionOrders);
+        BlockContext.Lesson shared = new BlockContext.Lesson(
+                lesson.slug(), lesson.topology(), guardFeatures, kernelHas, checks, attempts, optionOrders);
         Map<String, OptionOrder> orders = new HashMap<>();
         Map<String, String> seenIds = new HashMap<>();
         List<FileProblem> problems = new ArrayList<>();
 
         BlockContext introContext = new BlockContext(shared, lesson.introFile(), null, seenIds);
-        String intro = LessonMarkdown.render(Parameters.substitute(lesson.intro(), values), lesson.introLine(), introContext);
+        String intro =
+                LessonMarkdown.render(Parameters.substitute(lesson.intro(), values), lesson.introLine(), introContext);
         problems.addAll(introContext.problems());
         orders.putAll(introContext.optionOrders());
 
@@ -62,10 +70,15 @@ public final class LessonRenderer {
             String html = LessonMarkdown.render(Parameters.substitute(step.body(), values), step.bodyLine(), context);
             problems.addAll(context.problems());
             orders.putAll(context.optionOrders());
-            steps.add(new LessonView.StepView(step.id(), Parameters.substitute(step.title(), values), html,
-                    List.copyOf(context.quizzes()), List.copyOf(context.checks()), List.copyOf(context.solutions())));
+            steps.add(new LessonView.StepView(
+                    step.id(),
+                    Parameters.substitute(step.title(), values),
+                    html,
+                    List.copyOf(context.quizzes()),
+                    List.copyOf(context.checks()),
+                    List.copyOf(context.solutions())));
         }
-        return new LessonView(lesson, values, intro, List.copyOf(introContext.quizzes()), steps, problems,
-                Map.copyOf(orders));
+        return new LessonView(
+                lesson, values, intro, List.copyOf(introContext.quizzes()), steps, problems, Map.copyOf(orders));
     }
 }

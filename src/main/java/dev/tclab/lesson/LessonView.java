@@ -1,9 +1,9 @@
 package dev.tclab.lesson;
 
-import dev.tclab.yaml.FileProblem;
 import dev.tclab.lesson.markdown.BlockContext;
 import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.Quiz;
+import dev.tclab.yaml.FileProblem;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,13 +19,23 @@ import java.util.stream.Stream;
  * @param problems   block problems met while rendering (none for a valid lesson, whatever the parameters)
  * @param optionOrders the order each quiz shows its options in, by quiz id
  */
-public record LessonView(Lesson lesson, Map<String, String> parameters, String introHtml, List<Quiz> introQuizzes,
-                         List<StepView> steps, List<FileProblem> problems, Map<String, OptionOrder> optionOrders) {
+public record LessonView(
+        Lesson lesson,
+        Map<String, String> parameters,
+        String introHtml,
+        List<Quiz> introQuizzes,
+        List<StepView> steps,
+        List<FileProblem> problems,
+        Map<String, OptionOrder> optionOrders) {
 
     /** One step, rendered. */
-    public record StepView(String id, String title, String html, List<Quiz> quizzes, List<BlockContext.CheckRef> checks,
-                           List<BlockContext.SolutionRef> solutions) {
-    }
+    public record StepView(
+            String id,
+            String title,
+            String html,
+            List<Quiz> quizzes,
+            List<BlockContext.CheckRef> checks,
+            List<BlockContext.SolutionRef> solutions) {}
 
     /** Every quiz on the page, in page order. */
     public List<Quiz> quizzes() {

@@ -20,8 +20,12 @@ record MarkdownFile(String file, YamlDocument frontMatter, String body, int body
     static MarkdownFile read(String file, String text, List<FileProblem> problems) {
         String[] lines = text.replace("\r\n", "\n").split("\n", -1);
         if (lines.length == 0 || !lines[0].strip().equals(FENCE)) {
-            problems.add(new FileProblem(file, 1, "", "missing front matter: start the file with a '---' line, "
-                    + "the YAML (title: ...), and another '---' line"));
+            problems.add(new FileProblem(
+                    file,
+                    1,
+                    "",
+                    "missing front matter: start the file with a '---' line, "
+                            + "the YAML (title: ...), and another '---' line"));
             return new MarkdownFile(file, null, String.join("\n", lines), 1);
         }
         int close = 1;
@@ -29,7 +33,8 @@ record MarkdownFile(String file, YamlDocument frontMatter, String body, int body
             close++;
         }
         if (close == lines.length) {
-            problems.add(new FileProblem(file, 1, "", "the front matter opened on line 1 is never closed by a '---' line"));
+            problems.add(
+                    new FileProblem(file, 1, "", "the front matter opened on line 1 is never closed by a '---' line"));
             return new MarkdownFile(file, null, "", lines.length);
         }
         String yaml = String.join("\n", Arrays.copyOfRange(lines, 1, close));

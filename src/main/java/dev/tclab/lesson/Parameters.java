@@ -20,11 +20,9 @@ public final class Parameters {
     static final Pattern USE = Pattern.compile("\\{\\{\\s*([^{}]*?)\\s*}}");
 
     /** A {@code {{name}}} in a text, with the text line it is on (1-based). */
-    public record Use(String name, int line) {
-    }
+    public record Use(String name, int line) {}
 
-    private Parameters() {
-    }
+    private Parameters() {}
 
     /**
      * The learner's value for every parameter: a choice seeded by (learner, lesson, parameter), so a learner
@@ -32,7 +30,8 @@ public final class Parameters {
      */
     public static Map<String, String> forLearner(String learner, String lesson, Map<String, Parameter> parameters) {
         Map<String, String> values = new LinkedHashMap<>();
-        parameters.forEach((name, p) -> put(values, p, pick(learner, lesson, name, p.tuples().size())));
+        parameters.forEach((name, p) ->
+                put(values, p, pick(learner, lesson, name, p.tuples().size())));
         return values;
     }
 

@@ -16,8 +16,7 @@ import java.util.regex.Pattern;
  */
 public final class Prerequisites {
 
-    private Prerequisites() {
-    }
+    private Prerequisites() {}
 
     /**
      * @param folder the lesson's folder, read again only to point at the line that names the unknown lesson
@@ -27,9 +26,15 @@ public final class Prerequisites {
         List<FileProblem> problems = new ArrayList<>();
         for (String slug : lesson.meta().prerequisites()) {
             if (!known.contains(slug)) {
-                problems.add(new FileProblem(lesson.introFile(), lineNaming(folder.resolve("lesson.md"), slug),
-                        "prerequisites", "no lesson '" + slug + "' exists; name a lesson by its folder name, e.g. "
-                        + known.stream().filter(s -> !s.equals(lesson.slug())).findFirst().orElse("tbf-basics")));
+                problems.add(new FileProblem(
+                        lesson.introFile(),
+                        lineNaming(folder.resolve("lesson.md"), slug),
+                        "prerequisites",
+                        "no lesson '" + slug + "' exists; name a lesson by its folder name, e.g. "
+                                + known.stream()
+                                        .filter(s -> !s.equals(lesson.slug()))
+                                        .findFirst()
+                                        .orElse("tbf-basics")));
             }
         }
         return problems;

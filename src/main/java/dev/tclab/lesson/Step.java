@@ -8,5 +8,4 @@ package dev.tclab.lesson;
  * @param body      the markdown after the front matter
  * @param bodyLine  the file line the body starts on, so block problems carry file lines
  */
-public record Step(String id, String title, String file, String body, int bodyLine) {
-}
+public record Step(String id, String title, String file, String body, int bodyLine) {}

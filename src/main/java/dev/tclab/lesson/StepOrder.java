@@ -18,8 +18,7 @@ final class StepOrder {
 
     private static final Pattern NUMBERED = Pattern.compile("(\\d+)[-_].+\\.md");
 
-    private StepOrder() {
-    }
+    private StepOrder() {}
 
     /**
      * @param folder    how problems name the steps folder, e.g. {@code lessons/tbf-basics/steps}
@@ -27,22 +26,27 @@ final class StepOrder {
      */
     static List<FileProblem> problems(String folder, List<String> fileNames) {
         List<FileProblem> problems = new ArrayList<>();
-        boolean anyNumbered = fileNames.stream().anyMatch(name -> NUMBERED.matcher(name).matches());
+        boolean anyNumbered =
+                fileNames.stream().anyMatch(name -> NUMBERED.matcher(name).matches());
         Map<BigInteger, String> byNumber = new HashMap<>();
         for (String name : fileNames) {
             Matcher numbered = NUMBERED.matcher(name);
             String file = folder + "/" + name;
             if (!numbered.matches()) {
                 if (anyNumbered) {
-                    problems.add(new FileProblem(file, 0, "", "number every step file (01-..., 02-...) or none; "
-                            + "this one sorts last"));
+                    problems.add(new FileProblem(
+                            file, 0, "", "number every step file (01-..., 02-...) or none; " + "this one sorts last"));
                 }
                 continue;
             }
             String sameNumber = byNumber.putIfAbsent(new BigInteger(numbered.group(1)), name);
             if (sameNumber != null) {
-                problems.add(new FileProblem(file, 0, "", "has the same number as " + sameNumber
-                        + "; give each step file its own number so the order is clear"));
+                problems.add(new FileProblem(
+                        file,
+                        0,
+                        "",
+                        "has the same number as " + sameNumber
+                                + "; give each step file its own number so the order is clear"));
             }
         }
         return problems;

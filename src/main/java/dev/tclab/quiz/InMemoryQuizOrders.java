@@ -19,6 +19,8 @@ public class InMemoryQuizOrders implements QuizOrders {
 
     @Override
     public void keep(String learner, String lesson, String quizId, OptionOrder order) {
-        byLearnerAndLesson.computeIfAbsent(learner + '/' + lesson, k -> new ConcurrentHashMap<>()).put(quizId, order);
+        byLearnerAndLesson
+                .computeIfAbsent(learner + '/' + lesson, k -> new ConcurrentHashMap<>())
+                .put(quizId, order);
     }
 }

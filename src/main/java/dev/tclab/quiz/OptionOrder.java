@@ -18,8 +18,8 @@ public record OptionOrder(List<Integer> authoredAt) {
 
     public OptionOrder {
         authoredAt = List.copyOf(authoredAt);
-        if (!new TreeSet<>(authoredAt).equals(IntStream.range(0, authoredAt.size()).boxed()
-                .collect(Collectors.toCollection(TreeSet::new)))) {
+        if (!new TreeSet<>(authoredAt)
+                .equals(IntStream.range(0, authoredAt.size()).boxed().collect(Collectors.toCollection(TreeSet::new)))) {
             throw new IllegalArgumentException("not an order of " + authoredAt.size() + " options: " + authoredAt);
         }
     }
@@ -47,7 +47,11 @@ public record OptionOrder(List<Integer> authoredAt) {
 
     /** The quiz with its options in this order. */
     public Quiz apply(Quiz quiz) {
-        return new Quiz(quiz.id(), quiz.question(), quiz.multiple(), authoredAt.stream().map(quiz.options()::get).toList());
+        return new Quiz(
+                quiz.id(),
+                quiz.question(),
+                quiz.multiple(),
+                authoredAt.stream().map(quiz.options()::get).toList());
     }
 
     /** The author's indexes of the options at these positions, ascending. */
@@ -66,6 +70,7 @@ public record OptionOrder(List<Integer> authoredAt) {
     }
 
     public static OptionOrder ofCsv(String csv) {
-        return new OptionOrder(Arrays.stream(csv.split(",")).map(Integer::valueOf).toList());
+        return new OptionOrder(
+                Arrays.stream(csv.split(",")).map(Integer::valueOf).toList());
     }
 }

@@ -53,7 +53,8 @@ public class OptionShuffle {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key(), "HmacSHA256"));
             byte[] digest = mac.doFinal((learner + '\0' + lesson + '\0' + quiz.id()).getBytes(StandardCharsets.UTF_8));
-            return OptionOrder.shuffled(quiz.options().size(), ByteBuffer.wrap(digest).getLong());
+            return OptionOrder.shuffled(
+                    quiz.options().size(), ByteBuffer.wrap(digest).getLong());
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
         }

@@ -16,11 +16,13 @@ public record Quiz(String id, String question, boolean multiple, List<Option> op
     }
 
     /** One answer the learner can pick, with why it is right or wrong. */
-    public record Option(String text, boolean correct, String why) {
-    }
+    public record Option(String text, boolean correct, String why) {}
 
     /** Indexes of the correct options. */
     public List<Integer> correctChoices() {
-        return IntStream.range(0, options.size()).filter(i -> options.get(i).correct()).boxed().toList();
+        return IntStream.range(0, options.size())
+                .filter(i -> options.get(i).correct())
+                .boxed()
+                .toList();
     }
 }

@@ -10,11 +10,9 @@ import java.util.TreeSet;
 public final class QuizGrader {
 
     /** The verdict, with explanations of the chosen options (of every option when correct) and the verdict in words. */
-    public record Result(boolean correct, List<Explanation> explanations, String message) {
-    }
+    public record Result(boolean correct, List<Explanation> explanations, String message) {}
 
-    public record Explanation(int option, boolean correct, String why) {
-    }
+    public record Explanation(int option, boolean correct, String why) {}
 
     /** The answer cannot be graded: no choice, a choice that does not exist, or several for a single-choice quiz. */
     public static class InvalidAnswerException extends Exception {
@@ -23,8 +21,7 @@ public final class QuizGrader {
         }
     }
 
-    private QuizGrader() {
-    }
+    private QuizGrader() {}
 
     public static Result grade(Quiz quiz, List<Integer> choices) throws InvalidAnswerException {
         Set<Integer> chosen = validChoices(quiz, choices);

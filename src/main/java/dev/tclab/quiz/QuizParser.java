@@ -14,18 +14,14 @@ public final class QuizParser {
     static final YamlSchema SCHEMA = YamlSchema.load("quiz.schema.json");
 
     /** The quiz, or the problems that stop it from being one. */
-    public record Result(Quiz quiz, List<FileProblem> problems) {
-    }
+    public record Result(Quiz quiz, List<FileProblem> problems) {}
 
     /** A quiz block as written; {@code multiple} and {@code correct} may be true/false or yes/no. */
-    record QuizFile(String id, String question, String multiple, List<OptionFile> options) {
-    }
+    record QuizFile(String id, String question, String multiple, List<OptionFile> options) {}
 
-    record OptionFile(String text, String correct, String why) {
-    }
+    record OptionFile(String text, String correct, String why) {}
 
-    private QuizParser() {
-    }
+    private QuizParser() {}
 
     /**
      * @param line the file line of the block's first YAML line
@@ -38,7 +34,8 @@ public final class QuizParser {
             return new Result(null, e.problems());
         }
         List<Quiz.Option> options = quiz.options().stream()
-                .map(o -> new Quiz.Option(o.text(), yes(o.correct()), o.why())).toList();
+                .map(o -> new Quiz.Option(o.text(), yes(o.correct()), o.why()))
+                .toList();
         return new Result(new Quiz(quiz.id(), quiz.question(), yes(quiz.multiple()), options), List.of());
     }
 

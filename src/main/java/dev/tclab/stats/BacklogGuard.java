@@ -1,19 +1,19 @@
 package dev.tclab.stats;
 
+import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabEnded;
 import dev.tclab.lab.LabPhase;
-import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.LabService;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.NodeNotFoundException;
-import dev.tclab.common.WorkerThreads;
 import dev.tclab.tc.QdiscParser;
 import dev.tclab.tc.TcParseException;
-import io.quarkus.scheduler.Scheduled;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
@@ -48,10 +48,12 @@ public class BacklogGuard {
     private final long ceilingBytes;
     /** Lab id, then node, then interface: the bytes its root qdisc held in the node's last round. */
     private final Map<String, Map<String, Map<String, Long>>> backlogs = new ConcurrentHashMap<>();
+
     private final Set<String> resetting = ConcurrentHashMap.newKeySet();
     private final Map<String, Instant> reportedAt = new ConcurrentHashMap<>();
     // One thread: resets are rare, and an exec must not block the sampler's stream thread that reports.
-    private final ExecutorService resets = Executors.newSingleThreadExecutor(WorkerThreads.named("tclab-backlog-reset"));
+    private final ExecutorService resets =
+            Executors.newSingleThreadExecutor(WorkerThreads.named("tclab-backlog-reset"));
 
     public BacklogGuard(LabRuntime runtime, LabService labs, TclabConfig config) {
         this.runtime = runtime;
@@ -82,8 +84,13 @@ public class BacklogGuard {
             }
             for (String node : lab.topology().interactiveNodes()) {
                 try {
-                    ExecResult qdiscs = runtime.exec(lab.id(), node, List.of("tc", "-s", "-j", "qdisc", "show"), EXEC_TIMEOUT);
-                    check(lab.id(), node, SampleParser.rootBacklogs(QdiscParser.parseJson(qdiscs.stdout())), reset -> { });
+                    ExecResult qdiscs =
+                            runtime.exec(lab.id(), node, List.of("tc", "-s", "-j", "qdisc", "show"), EXEC_TIMEOUT);
+                    check(
+                            lab.id(),
+                            node,
+                            SampleParser.rootBacklogs(QdiscParser.parseJson(qdiscs.stdout())),
+                            reset -> {});
                 } catch (EngineUnavailableException | NodeNotFoundException | TcParseException | RuntimeException e) {
                     LOG.debugf("cannot read the queues of %s in lab %s: %s", node, lab.id(), e.getMessage());
                 }
@@ -91,10 +98,14 @@ public class BacklogGuard {
         }
     }
 
-    private void check(String labId, String node, Map<String, Long> byInterface, Consumer<StatsFrames.BacklogReset> tell) {
+    private void check(
+            String labId, String node, Map<String, Long> byInterface, Consumer<StatsFrames.BacklogReset> tell) {
         Map<String, Map<String, Long>> lab = backlogs.computeIfAbsent(labId, k -> new ConcurrentHashMap<>());
         lab.put(node, byInterface);
-        long total = lab.values().stream().flatMap(m -> m.values().stream()).mapToLong(Long::longValue).sum();
+        long total = lab.values().stream()
+                .flatMap(m -> m.values().stream())
+                .mapToLong(Long::longValue)
+                .sum();
         if (total <= ceilingBytes || !resetting.add(labId)) {
             return;
         }
@@ -116,13 +127,21 @@ public class BacklogGuard {
         resets.execute(() -> reset(labId, holder, dev, held, total, tell));
     }
 
-    private void reset(String labId, String node, String dev, long held, long total,
-                       Consumer<StatsFrames.BacklogReset> tell) {
+    private void reset(
+            String labId, String node, String dev, long held, long total, Consumer<StatsFrames.BacklogReset> tell) {
         try {
-            ExecResult result = runtime.exec(labId, node, List.of("tc", "qdisc", "del", "dev", dev, "root"), EXEC_TIMEOUT);
+            ExecResult result =
+                    runtime.exec(labId, node, List.of("tc", "qdisc", "del", "dev", dev, "root"), EXEC_TIMEOUT);
             boolean done = result.ok();
-            LOG.infof("lab %s held %d bytes in its queues (ceiling %d); root qdisc of %s on %s (%d bytes) %s", labId,
-                    total, ceilingBytes, dev, node, held, done ? "removed" : "could not be removed: " + result.stderr());
+            LOG.infof(
+                    "lab %s held %d bytes in its queues (ceiling %d); root qdisc of %s on %s (%d bytes) %s",
+                    labId,
+                    total,
+                    ceilingBytes,
+                    dev,
+                    node,
+                    held,
+                    done ? "removed" : "could not be removed: " + result.stderr());
             Map<String, Map<String, Long>> lab = backlogs.get(labId);
             if (done && lab != null) {
                 lab.computeIfPresent(node, (n, devs) -> {
@@ -142,7 +161,8 @@ public class BacklogGuard {
     private String message(String node, String dev, long held, boolean done) {
         String what = "The queue of " + dev + " on " + node + " held " + mib(held) + " MiB of packets; a lab may hold "
                 + mib(ceilingBytes) + " MiB in its queues (kernel memory outside the node's limits).";
-        return done ? what + " tclab removed that root qdisc: add it again with a smaller limit."
+        return done
+                ? what + " tclab removed that root qdisc: add it again with a smaller limit."
                 : what + " tclab could not remove it: delete it with `tc qdisc del dev " + dev + " root`.";
     }
 

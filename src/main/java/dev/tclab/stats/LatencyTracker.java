@@ -19,11 +19,13 @@ final class LatencyTracker {
     static final long LOST_AFTER_MS = 3_000;
     /** More points than this between two takes (a reply flood) are dropped: the plot shows a few per second. */
     static final int MAX_POINTS = 100;
+
     private static final int MAX_PENDING = 64;
 
     private final long intervalMs;
     /** Pings without a reply yet: sequence number to the time it left. */
     private final Map<Integer, Long> pending = new LinkedHashMap<>();
+
     private final List<StatsFrames.ProbePoint> points = new ArrayList<>();
 
     LatencyTracker(long intervalMs) {

@@ -42,9 +42,18 @@ final class NodeSampler extends SharedNodeProcess {
      * @param interfaces the interfaces to sample (lab.yml's {@code stats}); empty means all
      * @param ticks      paces every sampler: each tick asks the process for one round
      */
-    NodeSampler(String labId, String node, List<String> interfaces, LabRuntime runtime, Duration interval,
-                ObjectMapper json, ScheduledExecutorService restarts, ScheduledExecutorService ticks,
-                BacklogGuard backlogs, StatsHistory history, Runnable onGone) {
+    NodeSampler(
+            String labId,
+            String node,
+            List<String> interfaces,
+            LabRuntime runtime,
+            Duration interval,
+            ObjectMapper json,
+            ScheduledExecutorService restarts,
+            ScheduledExecutorService ticks,
+            BacklogGuard backlogs,
+            StatsHistory history,
+            Runnable onGone) {
         super(json, restarts, onGone);
         this.labId = labId;
         this.node = node;
@@ -100,8 +109,8 @@ final class NodeSampler extends SharedNodeProcess {
     @Override
     ProcessStream start(long generation) throws EngineUnavailableException, NodeNotFoundException {
         roundPending = false;
-        SampleAssembler assembler = new SampleAssembler(raw -> publishSample(parse(raw)), MAX_ROUND_BYTES,
-                () -> overflowed(generation));
+        SampleAssembler assembler =
+                new SampleAssembler(raw -> publishSample(parse(raw)), MAX_ROUND_BYTES, () -> overflowed(generation));
         return runtime.stream(labId, node, command, new StreamListener() {
             @Override
             public void onOutput(byte[] chunk) {
@@ -136,9 +145,12 @@ final class NodeSampler extends SharedNodeProcess {
             return;
         }
         LOG.infof("sampler of %s/%s sent more than %d bytes in one round; restarting it", labId, node, MAX_ROUND_BYTES);
-        publish(new StatsFrames.Notice(node, "The statistics of " + node + " sent more than "
-                + (MAX_ROUND_BYTES >> 20) + " MiB in one round (output written to the sampler, or a qdisc tree too big"
-                + " to show), so the sampler was restarted."));
+        publish(new StatsFrames.Notice(
+                node,
+                "The statistics of " + node + " sent more than "
+                        + (MAX_ROUND_BYTES >> 20)
+                        + " MiB in one round (output written to the sampler, or a qdisc tree too big"
+                        + " to show), so the sampler was restarted."));
     }
 
     /** A sample goes to the viewers and into the lab's history, for pages that connect later. */

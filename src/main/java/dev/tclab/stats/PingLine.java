@@ -15,16 +15,13 @@ sealed interface PingLine {
     Pattern NO_ANSWER = Pattern.compile("\\[(\\d{1,12})\\.(\\d{6})] no answer yet for icmp_seq=(\\d{1,5})");
 
     /** A reply to ping {@code seq}, printed at {@code printedMicros}, {@code rttMs} after that ping left. */
-    record Reply(int seq, long printedMicros, double rttMs) implements PingLine {
-    }
+    record Reply(int seq, long printedMicros, double rttMs) implements PingLine {}
 
     /** Ping {@code seq} had no reply yet when the next one left, at {@code printedMicros}. */
-    record NoAnswer(int seq, long printedMicros) implements PingLine {
-    }
+    record NoAnswer(int seq, long printedMicros) implements PingLine {}
 
     /** Any other line; {@code text} may say why ping stopped (e.g. "connect: Network is unreachable"). */
-    record Other(String text) implements PingLine {
-    }
+    record Other(String text) implements PingLine {}
 
     /** A duplicate reply (a learner can forge them) ends in "(DUP!)", not "ms": it is an {@link Other}. */
     static PingLine parse(String line) {

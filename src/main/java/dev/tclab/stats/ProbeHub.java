@@ -1,11 +1,11 @@
 package dev.tclab.stats;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.common.WorkerThreads;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.topology.Topology;
-import dev.tclab.common.WorkerThreads;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -25,16 +25,17 @@ public class ProbeHub {
     /** How often new round trips go to the pages: often enough to look live, seldom enough to redraw cheaply. */
     static final long FLUSH_EVERY_MS = 500;
 
-    private record Key(String labId, int index) {
-    }
+    private record Key(String labId, int index) {}
 
     private final LabRuntime runtime;
     private final ObjectMapper json;
     private final Clock clock = Clock.systemUTC();
     private final SharedProcesses<Key> runners = new SharedProcesses<>();
-    private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-probe-restart"));
+    private final ScheduledExecutorService restarts =
+            Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-probe-restart"));
     // Separate from restarts, which block on the engine: a flush only hands frames to the viewers.
-    private final ScheduledExecutorService flushes = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-probe-flush"));
+    private final ScheduledExecutorService flushes =
+            Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-probe-flush"));
 
     public ProbeHub(LabRuntime runtime, ObjectMapper json) {
         this.runtime = runtime;
@@ -61,8 +62,11 @@ public class ProbeHub {
 
     private void watch(Key key, Topology.Probe probe, StatsViewer viewer)
             throws EngineUnavailableException, NodeNotFoundException {
-        runners.watch(key, viewer, (k, onGone) -> new ProbeRunner(k.labId(), probe, k.index(), runtime, json, restarts,
-                flushes, FLUSH_EVERY_MS, clock, onGone));
+        runners.watch(
+                key,
+                viewer,
+                (k, onGone) -> new ProbeRunner(
+                        k.labId(), probe, k.index(), runtime, json, restarts, flushes, FLUSH_EVERY_MS, clock, onGone));
     }
 
     /** Stops delivering to {@code viewer}; a probe stops when nobody watches its lab any more. */

@@ -26,6 +26,7 @@ final class ProbeRunner extends SharedNodeProcess {
     private static final Logger LOG = Logger.getLogger(ProbeRunner.class);
     /** ping's lines are under 100 bytes; anything longer is cut (see {@link LineSplitter}). */
     private static final int MAX_LINE = 512;
+
     private static final int MAX_REASON = 200;
 
     private final String labId;
@@ -41,9 +42,17 @@ final class ProbeRunner extends SharedNodeProcess {
     /**
      * @param flushes paces the frames: every {@code flushEvery} the points since the last frame go out as one frame
      */
-    ProbeRunner(String labId, Topology.Probe probe, int index, LabRuntime runtime, ObjectMapper json,
-                ScheduledExecutorService restarts, ScheduledExecutorService flushes, long flushEveryMs, Clock clock,
-                Runnable onGone) {
+    ProbeRunner(
+            String labId,
+            Topology.Probe probe,
+            int index,
+            LabRuntime runtime,
+            ObjectMapper json,
+            ScheduledExecutorService restarts,
+            ScheduledExecutorService flushes,
+            long flushEveryMs,
+            Clock clock,
+            Runnable onGone) {
         super(json, restarts, onGone);
         this.labId = labId;
         this.probe = probe;
@@ -102,7 +111,9 @@ final class ProbeRunner extends SharedNodeProcess {
             }
             if (line instanceof PingLine.Other other) {
                 if (!other.text().startsWith("PING ") && !other.text().isBlank()) {
-                    lastWords = other.text().length() <= MAX_REASON ? other.text() : other.text().substring(0, MAX_REASON);
+                    lastWords = other.text().length() <= MAX_REASON
+                            ? other.text()
+                            : other.text().substring(0, MAX_REASON);
                 }
                 return;
             }
@@ -140,7 +151,10 @@ final class ProbeRunner extends SharedNodeProcess {
 
     @Override
     void ended(String why, long delayMillis) {
-        publish(new StatsFrames.ProbeNotice(probe.name(), index, "The latency probe '" + probe.name() + "' stopped ("
-                + why + "); it starts again in " + Math.max(1, delayMillis / 1000) + " s."));
+        publish(new StatsFrames.ProbeNotice(
+                probe.name(),
+                index,
+                "The latency probe '" + probe.name() + "' stopped (" + why + "); it starts again in "
+                        + Math.max(1, delayMillis / 1000) + " s."));
     }
 }

@@ -12,8 +12,7 @@ import java.util.Set;
  */
 final class RateTracker {
 
-    private record Previous(long nanos, long[] values) {
-    }
+    private record Previous(long nanos, long[] values) {}
 
     private final Map<String, Previous> previous = new HashMap<>();
     private final Set<String> seenThisRound = new HashSet<>();
@@ -21,8 +20,7 @@ final class RateTracker {
     /** Rates of one qdisc or class since the last round, or null when there is no usable previous sample. */
     StatsFrames.Rates rates(String key, long nanos, QdiscStats now) {
         double[] perSecond = perSecond(key, nanos, now.bytes() * 8, now.packets(), now.drops(), now.overlimits());
-        return perSecond == null ? null
-                : new StatsFrames.Rates(perSecond[0], perSecond[1], perSecond[2], perSecond[3]);
+        return perSecond == null ? null : new StatsFrames.Rates(perSecond[0], perSecond[1], perSecond[2], perSecond[3]);
     }
 
     /**

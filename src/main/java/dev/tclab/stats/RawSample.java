@@ -19,7 +19,10 @@ record RawSample(long nanos, String linksText, String qdiscsJson, List<RawDetail
      * @param filterText      the filters of the root qdisc
      * @param filtersByParent the filters of each class and inner qdisc, by its id ({@code 1:10}, {@code 10:})
      */
-    record RawDetails(String dev, String classText, String filterText, Map<String, String> filtersByParent,
-                      String ingressFilterText) {
-    }
+    record RawDetails(
+            String dev,
+            String classText,
+            String filterText,
+            Map<String, String> filtersByParent,
+            String ingressFilterText) {}
 }

@@ -8,8 +8,7 @@ final class RestartBackoff {
 
     private static final long MAX_MS = 30_000;
 
-    private RestartBackoff() {
-    }
+    private RestartBackoff() {}
 
     /** The delay after {@code failures} failures in a row (0: the first). */
     static long millis(int failures) {

@@ -111,8 +111,8 @@ final class SampleAssembler {
         if (dev != null) {
             Map<String, String> byParent = new LinkedHashMap<>();
             filtersByParent.forEach((parent, text) -> byParent.put(parent, text.toString()));
-            details.add(new RawSample.RawDetails(dev, classes.toString(), filters.toString(), byParent,
-                    ingress.toString()));
+            details.add(new RawSample.RawDetails(
+                    dev, classes.toString(), filters.toString(), byParent, ingress.toString()));
         }
         dev = null;
         classes.setLength(0);

@@ -15,11 +15,11 @@ final class SamplerScript {
     /** Marker lines start with this; tc never prints it. */
     static final String MARK = "@@tclab ";
 
-    private SamplerScript() {
-    }
+    private SamplerScript() {}
 
     static List<String> command() {
-        String script = String.join("\n",
+        String script = String.join(
+                "\n",
                 // One JSON line per command; it ends with its stdin, so it never outlives the loop.
                 "coproc TC { exec tc -s -j -batch - 2>/dev/null; }",
                 "while read -r detail; do",

@@ -59,12 +59,10 @@ abstract class SharedNodeProcess {
     }
 
     /** Told (outside the lock) that the process ended and starts again after {@code delayMillis}. */
-    void ended(String why, long delayMillis) {
-    }
+    void ended(String why, long delayMillis) {}
 
     /** Told (outside the lock) that the process started again. */
-    void restarted() {
-    }
+    void restarted() {}
 
     /** Adds a viewer and starts the process if it is not running; false when it was already stopped for good. */
     final synchronized boolean watch(StatsViewer viewer) throws EngineUnavailableException, NodeNotFoundException {

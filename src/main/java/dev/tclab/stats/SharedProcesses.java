@@ -26,7 +26,8 @@ final class SharedProcesses<K> {
      */
     void watch(K key, StatsViewer viewer, Factory<K> factory) throws EngineUnavailableException, NodeNotFoundException {
         while (true) {
-            SharedNodeProcess process = processes.computeIfAbsent(key, k -> factory.create(k, () -> processes.remove(k)));
+            SharedNodeProcess process =
+                    processes.computeIfAbsent(key, k -> factory.create(k, () -> processes.remove(k)));
             try {
                 if (process.watch(viewer)) {
                     return;

@@ -11,8 +11,7 @@ import java.util.Map;
  */
 final class StatsFrames {
 
-    private StatsFrames() {
-    }
+    private StatsFrames() {}
 
     /** One round of a node's statistics. {@code time} is the node's clock, in ms since the epoch. */
     record NodeSample(String type, String node, long time, List<DeviceStats> devices) {
@@ -25,49 +24,77 @@ final class StatsFrames {
      * One interface: its own traffic counters (null when unreadable), its qdisc tree, classes, filters, and any
      * output that could not be parsed (shown raw).
      */
-    record DeviceStats(String dev, LinkView link, List<QdiscView> qdiscs, List<ClassView> classes,
-                       List<FilterView> filters, List<Unparsed> unparsed) {
-    }
+    record DeviceStats(
+            String dev,
+            LinkView link,
+            List<QdiscView> qdiscs,
+            List<ClassView> classes,
+            List<FilterView> filters,
+            List<Unparsed> unparsed) {}
 
     /**
      * What the interface itself sent and received, whatever the qdiscs: the only figures that move while the
      * interface has no queue of its own ({@code noqueue}).
      */
-    record LinkView(LinkCounters counters, LinkRates rates) {
-    }
+    record LinkView(LinkCounters counters, LinkRates rates) {}
 
     /** Totals since the interface was created, as the kernel counts them (layer-2 bytes). */
-    record LinkCounters(long rxBytes, long rxPackets, long rxDropped, long txBytes, long txPackets, long txDropped) {
-    }
+    record LinkCounters(long rxBytes, long rxPackets, long rxDropped, long txBytes, long txPackets, long txDropped) {}
 
-    record LinkRates(double rxBitsPerSecond, double txBitsPerSecond, double rxPacketsPerSecond,
-                     double txPacketsPerSecond, double txDropsPerSecond) {
-    }
+    record LinkRates(
+            double rxBitsPerSecond,
+            double txBitsPerSecond,
+            double rxPacketsPerSecond,
+            double txPacketsPerSecond,
+            double txDropsPerSecond) {}
 
-    record QdiscView(String kind, String handle, String parent, Map<String, Object> options, QdiscStats counters,
-                     Rates rates, List<TinView> tins) {
-    }
+    record QdiscView(
+            String kind,
+            String handle,
+            String parent,
+            Map<String, Object> options,
+            QdiscStats counters,
+            Rates rates,
+            List<TinView> tins) {}
 
-    record ClassView(String kind, String classId, String parent, String leaf, Long rateBitsPerSecond,
-                     Long ceilBitsPerSecond, QdiscStats counters, Rates rates) {
-    }
+    record ClassView(
+            String kind,
+            String classId,
+            String parent,
+            String leaf,
+            Long rateBitsPerSecond,
+            Long ceilBitsPerSecond,
+            QdiscStats counters,
+            Rates rates) {}
 
     /** A classifying rule; {@code hook} is egress or ingress, {@code redirectDev} where mirred sends packets. */
-    record FilterView(String hook, String kind, String parent, String protocol, int pref, String handle,
-                      String flowid, List<String> matches, String redirectDev) {
-    }
+    record FilterView(
+            String hook,
+            String kind,
+            String parent,
+            String protocol,
+            int pref,
+            String handle,
+            String flowid,
+            List<String> matches,
+            String redirectDev) {}
 
-    record Rates(double bitsPerSecond, double packetsPerSecond, double dropsPerSecond, double overlimitsPerSecond) {
-    }
+    record Rates(double bitsPerSecond, double packetsPerSecond, double dropsPerSecond, double overlimitsPerSecond) {}
 
     /** A CAKE tin (priority class) with its own throughput and drop rate. */
-    record TinView(int tin, long thresholdBytesPerSecond, long sentBytes, long drops, long backlogBytes,
-                   long avgDelayUs, long peakDelayUs, Double bitsPerSecond, Double dropsPerSecond) {
-    }
+    record TinView(
+            int tin,
+            long thresholdBytesPerSecond,
+            long sentBytes,
+            long drops,
+            long backlogBytes,
+            long avgDelayUs,
+            long peakDelayUs,
+            Double bitsPerSecond,
+            Double dropsPerSecond) {}
 
     /** tc output the parsers did not understand: the widget shows it as text instead of breaking. */
-    record Unparsed(String what, String error, String raw) {
-    }
+    record Unparsed(String what, String error, String raw) {}
 
     /** Something the viewers should know about a node's sampler, e.g. that it was restarted. */
     record Notice(String type, String node, String message) {
@@ -97,8 +124,7 @@ final class StatsFrames {
     }
 
     /** One ping: when it left (ms since the epoch) and its round trip in ms (null when lost). */
-    record ProbePoint(long time, Double rttMs, boolean lost) {
-    }
+    record ProbePoint(long time, Double rttMs, boolean lost) {}
 
     /** A probe's ping stopped (and restarts), e.g. because the node has no route to its address. */
     record ProbeNotice(String type, String probe, int index, String message) {

@@ -24,8 +24,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class StatsHistory {
 
-    private record Frame(long atMillis, String json) {
-    }
+    private record Frame(long atMillis, String json) {}
 
     /** One lab's frames, oldest first. */
     private static final class LabFrames {
@@ -42,8 +41,11 @@ public class StatsHistory {
 
     @Inject
     public StatsHistory(TclabConfig config) {
-        this(config.stats().history(), (long) config.stats().historyLabMib() << 20,
-                (long) config.stats().historyTotalMib() << 20, Clock.systemUTC());
+        this(
+                config.stats().history(),
+                (long) config.stats().historyLabMib() << 20,
+                (long) config.stats().historyTotalMib() << 20,
+                Clock.systemUTC());
     }
 
     StatsHistory(Duration keep, long maxLabChars, long maxTotalChars, Clock clock) {
@@ -121,7 +123,9 @@ public class StatsHistory {
     }
 
     private LabFrames biggest() {
-        return labs.values().stream().max(Comparator.comparingLong(l -> l.chars)).orElseThrow();
+        return labs.values().stream()
+                .max(Comparator.comparingLong(l -> l.chars))
+                .orElseThrow();
     }
 
     private void dropOldest(LabFrames lab) {

@@ -1,7 +1,7 @@
 package dev.tclab.stats;
 
-import dev.tclab.common.WorkerThreads;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.LabRuntime;
@@ -24,8 +24,7 @@ public class StatsHub {
     static final Duration MIN_INTERVAL = Duration.ofMillis(100);
     static final Duration MAX_INTERVAL = Duration.ofSeconds(60);
 
-    private record Key(String labId, String node) {
-    }
+    private record Key(String labId, String node) {}
 
     private final LabRuntime runtime;
     private final ObjectMapper json;
@@ -33,12 +32,14 @@ public class StatsHub {
     private final BacklogGuard backlogs;
     private final StatsHistory history;
     private final SharedProcesses<Key> samplers = new SharedProcesses<>();
-    private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-restart"));
+    private final ScheduledExecutorService restarts =
+            Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-restart"));
     // Separate from restarts, which block on the engine: a tick only queues a line for a sampler's stdin.
-    private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-tick"));
+    private final ScheduledExecutorService ticks =
+            Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-stats-tick"));
 
-    public StatsHub(LabRuntime runtime, ObjectMapper json, TclabConfig config, BacklogGuard backlogs,
-                    StatsHistory history) {
+    public StatsHub(
+            LabRuntime runtime, ObjectMapper json, TclabConfig config, BacklogGuard backlogs, StatsHistory history) {
         this.runtime = runtime;
         this.history = history;
         this.backlogs = backlogs;
@@ -57,8 +58,11 @@ public class StatsHub {
      */
     void watch(String labId, String node, List<String> interfaces, StatsViewer viewer)
             throws EngineUnavailableException, NodeNotFoundException {
-        samplers.watch(new Key(labId, node), viewer, (key, onGone) -> new NodeSampler(labId, node, interfaces, runtime,
-                interval, json, restarts, ticks, backlogs, history, onGone));
+        samplers.watch(
+                new Key(labId, node),
+                viewer,
+                (key, onGone) -> new NodeSampler(
+                        labId, node, interfaces, runtime, interval, json, restarts, ticks, backlogs, history, onGone));
     }
 
     /** Stops delivering to {@code viewer}; the sampler stops when nobody watches the node any more. */

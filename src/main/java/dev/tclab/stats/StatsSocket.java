@@ -1,15 +1,15 @@
 package dev.tclab.stats;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.config.TclabConfig;
+import dev.tclab.http.SocketCloseCodes;
+import dev.tclab.http.SocketErrors;
+import dev.tclab.http.SocketRefusedException;
+import dev.tclab.lab.LabSocketAccess;
+import dev.tclab.lab.SocketBudget;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.topology.Topology;
-import dev.tclab.lab.LabSocketAccess;
-import dev.tclab.lab.SocketBudget;
-import dev.tclab.config.TclabConfig;
-import dev.tclab.http.SocketCloseCodes;
-import dev.tclab.http.SocketRefusedException;
-import dev.tclab.http.SocketErrors;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
@@ -39,8 +39,7 @@ public class StatsSocket {
     private static final String KIND = "statistics";
 
     /** The nodes and how many latency probes a connection watches. */
-    private record Watching(String labId, List<String> nodes, int probes, WebSocketStatsViewer viewer) {
-    }
+    private record Watching(String labId, List<String> nodes, int probes, WebSocketStatsViewer viewer) {}
 
     private final LabSocketAccess access;
     private final StatsHub hub;
@@ -51,8 +50,14 @@ public class StatsSocket {
     private final int perLearner;
     private final Duration idleReadTimeout;
 
-    public StatsSocket(LabSocketAccess access, StatsHub hub, StatsHistory history, ProbeHub probes,
-            ObjectMapper json, SocketBudget budget, TclabConfig config) {
+    public StatsSocket(
+            LabSocketAccess access,
+            StatsHub hub,
+            StatsHistory history,
+            ProbeHub probes,
+            ObjectMapper json,
+            SocketBudget budget,
+            TclabConfig config) {
         this.access = access;
         this.hub = hub;
         this.history = history;
@@ -74,9 +79,18 @@ public class StatsSocket {
         List<String> watched = new ArrayList<>();
         try {
             LabSocketAccess.Grant grant = access.grant(labId);
-            connection.userData().put(TICKET, budget.admit(grant.learner(), KIND, perLearner,
-                    () -> viewer.close(SocketCloseCodes.TAKEN_OVER, "The statistics were opened in a newer page, "
-                            + "which took them over; reload this page to see them here.")));
+            connection
+                    .userData()
+                    .put(
+                            TICKET,
+                            budget.admit(
+                                    grant.learner(),
+                                    KIND,
+                                    perLearner,
+                                    () -> viewer.close(
+                                            SocketCloseCodes.TAKEN_OVER,
+                                            "The statistics were opened in a newer page, "
+                                                    + "which took them over; reload this page to see them here.")));
             Topology topology = grant.lab().topology();
             // Before the live samples, so the page draws the recent past first and the live ones after it.
             history.frame(labId).ifPresent(viewer::send);
@@ -85,7 +99,11 @@ public class StatsSocket {
                 watched.add(node);
             }
             probes.watch(labId, topology.probes(), viewer);
-            connection.userData().put(WATCHING, new Watching(labId, watched, topology.probes().size(), viewer));
+            connection
+                    .userData()
+                    .put(
+                            WATCHING,
+                            new Watching(labId, watched, topology.probes().size(), viewer));
         } catch (SocketRefusedException e) {
             viewer.close(e.closeCode(), e.getMessage());
         } catch (NodeNotFoundException e) {
@@ -94,7 +112,10 @@ public class StatsSocket {
         } catch (EngineUnavailableException e) {
             watched.forEach(node -> hub.unwatch(labId, node, viewer));
             viewer.error("The Docker engine does not answer: " + e.getMessage());
-            connection.close(new CloseReason(SocketCloseCodes.ENGINE_UNAVAILABLE, "engine unavailable")).subscribe().with(ok -> { }, f -> { });
+            connection
+                    .close(new CloseReason(SocketCloseCodes.ENGINE_UNAVAILABLE, "engine unavailable"))
+                    .subscribe()
+                    .with(ok -> {}, f -> {});
         }
     }
 

@@ -33,8 +33,8 @@ final class WebSocketStatsViewer implements StatsViewer {
         this(connection, json, idleReadTimeout, System::nanoTime);
     }
 
-    WebSocketStatsViewer(WebSocketConnection connection, ObjectMapper json, Duration idleReadTimeout,
-                         LongSupplier nanoTime) {
+    WebSocketStatsViewer(
+            WebSocketConnection connection, ObjectMapper json, Duration idleReadTimeout, LongSupplier nanoTime) {
         this.connection = connection;
         this.json = json;
         this.idleReadNanos = idleReadTimeout.toNanos();
@@ -49,8 +49,10 @@ final class WebSocketStatsViewer implements StatsViewer {
         }
         if (inFlight.get() > 0 && nanoTime.getAsLong() - lastProgress > idleReadNanos) {
             // A frame (the history frame is up to 4 MiB, copied per socket) has waited that long: nobody reads.
-            connection.close(new CloseReason(SocketCloseCodes.NOT_READING, "not reading"))
-                    .subscribe().with(ok -> { }, failure -> { });
+            connection
+                    .close(new CloseReason(SocketCloseCodes.NOT_READING, "not reading"))
+                    .subscribe()
+                    .with(ok -> {}, failure -> {});
             return;
         }
         if (inFlight.get() >= MAX_IN_FLIGHT || inFlightChars.get() > MAX_IN_FLIGHT_CHARS) {
@@ -64,10 +66,15 @@ final class WebSocketStatsViewer implements StatsViewer {
             inFlight.decrementAndGet();
             inFlightChars.addAndGet(-frame.length());
         };
-        connection.sendText(frame).subscribe().with(ok -> {
-            lastProgress = nanoTime.getAsLong();
-            sent.run();
-        }, failure -> sent.run());
+        connection
+                .sendText(frame)
+                .subscribe()
+                .with(
+                        ok -> {
+                            lastProgress = nanoTime.getAsLong();
+                            sent.run();
+                        },
+                        failure -> sent.run());
     }
 
     @Override
@@ -81,8 +88,10 @@ final class WebSocketStatsViewer implements StatsViewer {
 
     void close(int code, String message) {
         error(message);
-        connection.close(new CloseReason(code, message.length() <= 100 ? message : message.substring(0, 97) + "..."))
-                .subscribe().with(ok -> { }, failure -> { });
+        connection
+                .close(new CloseReason(code, message.length() <= 100 ? message : message.substring(0, 97) + "..."))
+                .subscribe()
+                .with(ok -> {}, failure -> {});
     }
 
     private String write(Object frame) {

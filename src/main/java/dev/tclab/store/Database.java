@@ -16,9 +16,9 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationState;
-import org.flywaydb.core.api.FlywayException;
 import org.jboss.logging.Logger;
 
 /**
@@ -39,9 +39,12 @@ public class Database {
     private final AgroalDataSource dataSource;
     private final Flyway flyway;
 
-    public Database(TclabConfig config, InjectableInstance<AgroalDataSource> h2,
-                    @DataSource(POSTGRESQL) InjectableInstance<AgroalDataSource> postgresql,
-                    InjectableInstance<Flyway> h2Flyway, @FlywayDataSource(POSTGRESQL) InjectableInstance<Flyway> postgresqlFlyway) {
+    public Database(
+            TclabConfig config,
+            InjectableInstance<AgroalDataSource> h2,
+            @DataSource(POSTGRESQL) InjectableInstance<AgroalDataSource> postgresql,
+            InjectableInstance<Flyway> h2Flyway,
+            @FlywayDataSource(POSTGRESQL) InjectableInstance<Flyway> postgresqlFlyway) {
         this.config = config;
         boolean pg = config.database().kind() == TclabConfig.Database.Kind.POSTGRESQL;
         if (pg && config.database().url().isEmpty()) {
@@ -58,7 +61,9 @@ public class Database {
             createDataDir();
         }
         try (Connection c = dataSource.getConnection()) {
-            LOG.debugf("database %s %s", c.getMetaData().getDatabaseProductName(), c.getMetaData().getDatabaseProductVersion());
+            LOG.debugf(
+                    "database %s %s",
+                    c.getMetaData().getDatabaseProductName(), c.getMetaData().getDatabaseProductVersion());
         } catch (SQLException e) {
             throw fail(unreachable(e));
         }
@@ -70,7 +75,8 @@ public class Database {
             }
         } catch (FlywayException e) {
             throw fail("The database " + describe() + " could not be brought to this tclab's schema: "
-                    + firstLine(e.getMessage()) + ". Nothing was reset; restore a backup or ask for help with this message.");
+                    + firstLine(e.getMessage())
+                    + ". Nothing was reset; restore a backup or ask for help with this message.");
         }
     }
 
@@ -85,7 +91,11 @@ public class Database {
     }
 
     private String url() {
-        return dataSource.getConfiguration().connectionPoolConfiguration().connectionFactoryConfiguration().jdbcUrl();
+        return dataSource
+                .getConfiguration()
+                .connectionPoolConfiguration()
+                .connectionFactoryConfiguration()
+                .jdbcUrl();
     }
 
     private Path dataDir() {
@@ -96,7 +106,8 @@ public class Database {
         try {
             Files.createDirectories(dataDir());
         } catch (IOException e) {
-            throw fail("tclab cannot create its data directory " + dataDir().toAbsolutePath().normalize() + " (" + e
+            throw fail("tclab cannot create its data directory "
+                    + dataDir().toAbsolutePath().normalize() + " (" + e
                     + "). Create it, or set tclab.data-dir to a folder the app may write.");
         }
     }
@@ -105,8 +116,10 @@ public class Database {
     private void refuseNewerSchema() {
         MigrationInfo[] future;
         try {
-            future = Arrays.stream(flyway.info().all()).filter(m -> m.getState() == MigrationState.FUTURE_SUCCESS
-                    || m.getState() == MigrationState.FUTURE_FAILED).toArray(MigrationInfo[]::new);
+            future = Arrays.stream(flyway.info().all())
+                    .filter(m -> m.getState() == MigrationState.FUTURE_SUCCESS
+                            || m.getState() == MigrationState.FUTURE_FAILED)
+                    .toArray(MigrationInfo[]::new);
         } catch (FlywayException e) {
             throw fail("The database " + describe() + " cannot be read: " + firstLine(e.getMessage())
                     + ". Nothing was reset; restore a backup or move the data directory aside to start afresh.");
@@ -133,8 +146,8 @@ public class Database {
      * locked (its error 90020: another process holds the lock on {@code tclab.mv.db}).
      */
     static String h2Refusal(Path dataDir, SQLException e) {
-        String where = "tclab cannot open its H2 database in " + dataDir.toAbsolutePath().normalize() + ": "
-                + firstLine(e.getMessage()) + ". ";
+        String where = "tclab cannot open its H2 database in "
+                + dataDir.toAbsolutePath().normalize() + ": " + firstLine(e.getMessage()) + ". ";
         if (lockedByAnotherProcess(e)) {
             return where + "Another process (a tclab serving from this directory, or `bin/tclab host` while a server"
                     + " runs) has it open: stop that one first, or set tclab.data-dir to another folder.";

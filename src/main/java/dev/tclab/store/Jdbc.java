@@ -44,8 +44,10 @@ public class Jdbc {
         try (Connection c = database.connection()) {
             return work.apply(c);
         } catch (SQLException e) {
-            throw new StoreUnavailableException("The database did not answer, so tclab could not " + what + " ("
-                    + Database.firstLine(e.getMessage()) + "). Try again in a moment.", e);
+            throw new StoreUnavailableException(
+                    "The database did not answer, so tclab could not " + what + " ("
+                            + Database.firstLine(e.getMessage()) + "). Try again in a moment.",
+                    e);
         }
     }
 

@@ -50,7 +50,8 @@ public class JdbcBaselineStore implements BaselineStore {
     @Override
     public Map<String, Measure> all(String labId) {
         return jdbc.run("read the lab's baselines", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT name, measured, unit FROM baseline WHERE lab_id = ?")) {
+            try (PreparedStatement s =
+                    c.prepareStatement("SELECT name, measured, unit FROM baseline WHERE lab_id = ?")) {
                 s.setString(1, labId);
                 Map<String, Measure> values = new HashMap<>();
                 try (ResultSet rs = s.executeQuery()) {

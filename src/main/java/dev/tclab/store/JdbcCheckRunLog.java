@@ -5,8 +5,8 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.grading.CheckRun;
 import dev.tclab.grading.CheckRunLog;
-import dev.tclab.grading.CheckRunView.ResultView;
 import dev.tclab.grading.CheckRunView;
+import dev.tclab.grading.CheckRunView.ResultView;
 import dev.tclab.grading.run.CheckResult;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -34,6 +34,7 @@ public class JdbcCheckRunLog implements CheckRunLog {
 
     /** Raw output kept per measurement, in characters: enough to see what the lab printed, bounded per row. */
     static final int RAW_CHARS_MAX = 4096;
+
     private static final int DETAIL_CHARS_MAX = 2000;
     /** Runs deleted by one statement (their results go with them): short enough to hold no lock for long. */
     static final int DELETE_BATCH = 100;
@@ -45,6 +46,7 @@ public class JdbcCheckRunLog implements CheckRunLog {
     /** Runs started before {@code ?}, excluding each step's latest (the tally's), at most {@code ?}. */
     private static final String OLD_RUNS = "SELECT r.id FROM check_run r WHERE r.started_at < ?"
             + " AND NOT EXISTS (SELECT 1 FROM step_run_tally t WHERE t.last_run_id = r.id) FETCH FIRST ? ROWS ONLY";
+
     static final String INTERRUPTED_DETAIL = "The server stopped while this check ran; press Check again.";
 
     private final Jdbc jdbc;
@@ -83,8 +85,9 @@ public class JdbcCheckRunLog implements CheckRunLog {
     }
 
     private void insertRun(Connection c, CheckRun run) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO check_run"
-                + " (id, lab_id, learner_id, lesson, step_id, started_at, state, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement s = c.prepareStatement(
+                "INSERT INTO check_run"
+                        + " (id, lab_id, learner_id, lesson, step_id, started_at, state, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
             s.setString(1, run.id());
             s.setString(2, run.labId());
             s.setString(3, run.owner());
@@ -115,9 +118,10 @@ public class JdbcCheckRunLog implements CheckRunLog {
     }
 
     private void insertTally(Connection c, CheckRun run) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO step_run_tally (learner_id, lesson, step_id, attempts,"
-                + " first_run_at, last_run_id, last_lab_id, last_state, last_detail, last_at)"
-                + " VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement s =
+                c.prepareStatement("INSERT INTO step_run_tally (learner_id, lesson, step_id, attempts,"
+                        + " first_run_at, last_run_id, last_lab_id, last_state, last_detail, last_at)"
+                        + " VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)")) {
             s.setString(1, run.owner());
             s.setString(2, run.lesson());
             s.setString(3, run.stepId());
@@ -134,8 +138,17 @@ public class JdbcCheckRunLog implements CheckRunLog {
     @Override
     public void resultAdded(CheckRun run, int position, CheckResult result) {
         ResultView full = ResultView.of(result);
-        ResultView summary = new ResultView(full.check(), full.title(), full.status(), full.message(), full.hint(),
-                full.attempts(), full.millis(), full.assertions(), full.errors(), boundedValues(full.raw()));
+        ResultView summary = new ResultView(
+                full.check(),
+                full.title(),
+                full.status(),
+                full.message(),
+                full.hint(),
+                full.attempts(),
+                full.millis(),
+                full.assertions(),
+                full.errors(),
+                boundedValues(full.raw()));
         String summaryJson = write(summary);
         String rawJson = write(boundedValues(result.raw()));
         jdbc.run("save the check's result", c -> {
@@ -211,9 +224,13 @@ public class JdbcCheckRunLog implements CheckRunLog {
                         return Optional.empty();
                     }
                     boolean finished = rs.getObject(4) != null;
-                    return Optional.of(new CheckRunView(runId, rs.getString(1),
+                    return Optional.of(new CheckRunView(
+                            runId,
+                            rs.getString(1),
                             finished ? rs.getString(2) : CheckRunView.INTERRUPTED,
-                            finished ? rs.getString(3) : INTERRUPTED_DETAIL, true, results(c, runId)));
+                            finished ? rs.getString(3) : INTERRUPTED_DETAIL,
+                            true,
+                            results(c, runId)));
                 }
             }
         });
@@ -233,8 +250,15 @@ public class JdbcCheckRunLog implements CheckRunLog {
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
                         String runId = rs.getString(1);
-                        last.put(rs.getString(2), new CheckRunView(runId, rs.getString(2), rs.getString(3),
-                                rs.getString(4), true, results(c, runId)));
+                        last.put(
+                                rs.getString(2),
+                                new CheckRunView(
+                                        runId,
+                                        rs.getString(2),
+                                        rs.getString(3),
+                                        rs.getString(4),
+                                        true,
+                                        results(c, runId)));
                     }
                 }
                 return last;
@@ -248,8 +272,8 @@ public class JdbcCheckRunLog implements CheckRunLog {
         // so no lock is held long); a step's latest run (its tally's) is never selected.
         int deleted = delete(select(SURPLUS_RUNS, s -> s.setInt(1, keepPerStep), maxRuns));
         if (deleted < maxRuns) {
-            deleted += delete(select(OLD_RUNS, s -> s.setObject(1, startedBefore.atOffset(ZoneOffset.UTC)),
-                    maxRuns - deleted));
+            deleted += delete(
+                    select(OLD_RUNS, s -> s.setObject(1, startedBefore.atOffset(ZoneOffset.UTC)), maxRuns - deleted));
         }
         return deleted;
     }
@@ -294,8 +318,8 @@ public class JdbcCheckRunLog implements CheckRunLog {
     }
 
     private List<ResultView> results(Connection c, String runId) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(
-                "SELECT summary FROM check_result WHERE run_id = ? ORDER BY position")) {
+        try (PreparedStatement s =
+                c.prepareStatement("SELECT summary FROM check_result WHERE run_id = ? ORDER BY position")) {
             s.setString(1, runId);
             List<ResultView> results = new ArrayList<>();
             try (ResultSet rs = s.executeQuery()) {
@@ -335,7 +359,7 @@ public class JdbcCheckRunLog implements CheckRunLog {
 
     private ResultView read(String text) throws SQLException {
         try {
-            return json.readValue(text, new TypeReference<ResultView>() { });
+            return json.readValue(text, new TypeReference<ResultView>() {});
         } catch (JsonProcessingException e) {
             throw new SQLException("a kept check result is not readable JSON: " + e.getOriginalMessage(), e);
         }

@@ -43,7 +43,7 @@ public class JdbcHostAccounts implements HostAccounts {
         return jdbc.run("change the host's password", c -> {
             // A new password ends the host's sessions: whoever signed in with the old one is signed out.
             try (PreparedStatement s = c.prepareStatement("UPDATE host_account SET password_hash = ? WHERE name = ?");
-                 PreparedStatement end = c.prepareStatement("DELETE FROM host_session WHERE host_name = ?")) {
+                    PreparedStatement end = c.prepareStatement("DELETE FROM host_session WHERE host_name = ?")) {
                 s.setString(1, passwordHash);
                 s.setString(2, name);
                 end.setString(1, name);
@@ -56,11 +56,12 @@ public class JdbcHostAccounts implements HostAccounts {
     @Override
     public Optional<HostAccount> find(String name) {
         return jdbc.run("read the host account", c -> {
-            try (PreparedStatement s = c.prepareStatement(
-                    "SELECT name, password_hash, admin FROM host_account WHERE name = ?")) {
+            try (PreparedStatement s =
+                    c.prepareStatement("SELECT name, password_hash, admin FROM host_account WHERE name = ?")) {
                 s.setString(1, name);
                 try (ResultSet rs = s.executeQuery()) {
-                    return rs.next() ? Optional.of(new HostAccount(rs.getString(1), rs.getString(2), rs.getBoolean(3)))
+                    return rs.next()
+                            ? Optional.of(new HostAccount(rs.getString(1), rs.getString(2), rs.getBoolean(3)))
                             : Optional.empty();
                 }
             }
@@ -71,7 +72,7 @@ public class JdbcHostAccounts implements HostAccounts {
     public int count() {
         return jdbc.run("count the host accounts", c -> {
             try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM host_account");
-                 ResultSet rs = s.executeQuery()) {
+                    ResultSet rs = s.executeQuery()) {
                 rs.next();
                 return rs.getInt(1);
             }

@@ -22,8 +22,8 @@ public class JdbcHostSessionStore implements HostSessionStore {
     public void open(String sessionId, String host, Instant expires) {
         jdbc.run("keep the host's sign-in", c -> {
             try (PreparedStatement forget = c.prepareStatement("DELETE FROM host_session WHERE expires_at <= ?");
-                 PreparedStatement s = c.prepareStatement(
-                         "INSERT INTO host_session (id, host_name, expires_at) VALUES (?, ?, ?)")) {
+                    PreparedStatement s = c.prepareStatement(
+                            "INSERT INTO host_session (id, host_name, expires_at) VALUES (?, ?, ?)")) {
                 forget.setObject(1, Jdbc.now());
                 forget.executeUpdate();
                 s.setString(1, sessionId);

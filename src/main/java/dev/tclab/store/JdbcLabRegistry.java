@@ -28,8 +28,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class JdbcLabRegistry implements LabRegistry {
 
-    private static final TypeReference<Map<String, String>> PARAMETERS = new TypeReference<>() {
-    };
+    private static final TypeReference<Map<String, String>> PARAMETERS = new TypeReference<>() {};
     private static final int MAX_REASON = 1000;
     private static final int MAX_CLIENT = 100;
     private static final int OWNERS_PER_QUERY = 500;
@@ -51,8 +50,10 @@ public class JdbcLabRegistry implements LabRegistry {
                 insertUnlessKept(c, record);
             }
         } catch (SQLException e) {
-            throw new StoreUnavailableException("The lab could not be recorded (database " + database.describe()
-                    + ": " + Database.firstLine(e.getMessage()) + "). Try again in a moment.", e);
+            throw new StoreUnavailableException(
+                    "The lab could not be recorded (database " + database.describe() + ": "
+                            + Database.firstLine(e.getMessage()) + "). Try again in a moment.",
+                    e);
         }
     }
 
@@ -114,8 +115,10 @@ public class JdbcLabRegistry implements LabRegistry {
         try {
             return claims.run(r);
         } catch (SQLException e) {
-            throw new StoreUnavailableException("The lab could not be handed to you (database " + database.describe()
-                    + ": " + Database.firstLine(e.getMessage()) + "). Try again in a moment.", e);
+            throw new StoreUnavailableException(
+                    "The lab could not be handed to you (database " + database.describe() + ": "
+                            + Database.firstLine(e.getMessage()) + "). Try again in a moment.",
+                    e);
         }
     }
 
@@ -149,16 +152,18 @@ public class JdbcLabRegistry implements LabRegistry {
     @Override
     public boolean leaveQueue(LabRecord r) {
         try (Connection c = database.connection();
-             PreparedStatement s = c.prepareStatement("UPDATE lab SET phase = ?, version = ? WHERE id = ?"
-                     + " AND phase = ?")) {
+                PreparedStatement s =
+                        c.prepareStatement("UPDATE lab SET phase = ?, version = ? WHERE id = ?" + " AND phase = ?")) {
             s.setString(1, r.phase().name());
             s.setLong(2, r.version());
             s.setString(3, r.id());
             s.setString(4, LabPhase.QUEUED.name());
             return s.executeUpdate() == 1;
         } catch (SQLException e) {
-            throw new StoreUnavailableException("Your queued lab could not start (database " + database.describe()
-                    + ": " + Database.firstLine(e.getMessage()) + "). Start it again in a moment.", e);
+            throw new StoreUnavailableException(
+                    "Your queued lab could not start (database " + database.describe() + ": "
+                            + Database.firstLine(e.getMessage()) + "). Start it again in a moment.",
+                    e);
         }
     }
 
@@ -186,38 +191,51 @@ public class JdbcLabRegistry implements LabRegistry {
     @Override
     public void seen(String labId, Instant at) {
         try (Connection c = database.connection();
-             PreparedStatement s = c.prepareStatement("UPDATE lab SET last_activity = ? WHERE id = ?"
-                     + " AND (last_activity IS NULL OR last_activity < ?)")) {
+                PreparedStatement s = c.prepareStatement("UPDATE lab SET last_activity = ? WHERE id = ?"
+                        + " AND (last_activity IS NULL OR last_activity < ?)")) {
             s.setObject(1, time(at));
             s.setString(2, labId);
             s.setObject(3, time(at));
             s.executeUpdate();
         } catch (SQLException e) {
-            throw new StoreUnavailableException("The lab's last use could not be recorded (database "
-                    + database.describe() + ": " + Database.firstLine(e.getMessage()) + ").", e);
+            throw new StoreUnavailableException(
+                    "The lab's last use could not be recorded (database " + database.describe() + ": "
+                            + Database.firstLine(e.getMessage()) + ").",
+                    e);
         }
     }
 
     private List<LabRecord> select(String where, String... values) {
         try (Connection c = database.connection();
-             PreparedStatement s = c.prepareStatement("SELECT id, owner, lesson, parameters, phase, created_at,"
-                     + " ready_at, last_activity, ended_at, reason, version, client FROM lab " + where)) {
+                PreparedStatement s = c.prepareStatement("SELECT id, owner, lesson, parameters, phase, created_at,"
+                        + " ready_at, last_activity, ended_at, reason, version, client FROM lab " + where)) {
             for (int i = 0; i < values.length; i++) {
                 s.setString(i + 1, values[i]);
             }
             List<LabRecord> records = new ArrayList<>();
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    records.add(new LabRecord(rs.getString(1), rs.getString(2), rs.getString(3),
-                            parameters(rs.getString(4)), LabPhase.valueOf(rs.getString(5)), instant(rs, 6),
-                            instant(rs, 7), instant(rs, 8), instant(rs, 9), rs.getString(10), rs.getLong(11),
+                    records.add(new LabRecord(
+                            rs.getString(1),
+                            rs.getString(2),
+                            rs.getString(3),
+                            parameters(rs.getString(4)),
+                            LabPhase.valueOf(rs.getString(5)),
+                            instant(rs, 6),
+                            instant(rs, 7),
+                            instant(rs, 8),
+                            instant(rs, 9),
+                            rs.getString(10),
+                            rs.getLong(11),
                             rs.getString(12)));
                 }
             }
             return records;
         } catch (SQLException e) {
-            throw new StoreUnavailableException("The lab registry could not be read (database "
-                    + database.describe() + ": " + Database.firstLine(e.getMessage()) + ").", e);
+            throw new StoreUnavailableException(
+                    "The lab registry could not be read (database " + database.describe() + ": "
+                            + Database.firstLine(e.getMessage()) + ").",
+                    e);
         }
     }
 

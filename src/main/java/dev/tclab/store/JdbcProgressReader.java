@@ -31,25 +31,50 @@ public class JdbcProgressReader implements ProgressReader {
     @Override
     public List<StepRuns> steps(Collection<String> learners, Collection<String> lessons) {
         // The tally, not the runs: pruning deletes old runs, never what a step's attempts and first pass were.
-        return perItem("read the class's check runs", "SELECT learner_id, lesson, step_id, attempts, first_passed_at,"
-                + " first_run_at, last_state, last_detail, last_at, last_run_id, last_lab_id FROM step_run_tally"
-                + " WHERE learner_id IN (%s)", learners, lessons, (rs, before) -> new StepRuns(rs.getString(1),
-                        rs.getString(2), rs.getString(3), rs.getInt(4), instant(rs, 5), instant(rs, 6), rs.getString(7),
-                        rs.getString(8), instant(rs, 9), rs.getString(10), rs.getString(11)));
+        return perItem(
+                "read the class's check runs",
+                "SELECT learner_id, lesson, step_id, attempts, first_passed_at,"
+                        + " first_run_at, last_state, last_detail, last_at, last_run_id, last_lab_id FROM step_run_tally"
+                        + " WHERE learner_id IN (%s)",
+                learners,
+                lessons,
+                (rs, before) -> new StepRuns(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getInt(4),
+                        instant(rs, 5),
+                        instant(rs, 6),
+                        rs.getString(7),
+                        rs.getString(8),
+                        instant(rs, 9),
+                        rs.getString(10),
+                        rs.getString(11)));
     }
 
     @Override
     public List<QuizAnswers> quizzes(Collection<String> learners, Collection<String> lessons) {
-        return perItem("read the class's quiz answers", "SELECT learner_id, lesson, quiz_id, correct, answered_at"
-                + " FROM quiz_attempt WHERE learner_id IN (%s) ORDER BY id", learners, lessons, (rs, before) -> {
+        return perItem(
+                "read the class's quiz answers",
+                "SELECT learner_id, lesson, quiz_id, correct, answered_at"
+                        + " FROM quiz_attempt WHERE learner_id IN (%s) ORDER BY id",
+                learners,
+                lessons,
+                (rs, before) -> {
                     boolean correct = rs.getBoolean(4);
                     Instant at = instant(rs, 5);
                     Instant firstCorrect = before == null ? null : before.firstCorrectAt();
                     if (firstCorrect == null && correct) {
                         firstCorrect = at;
                     }
-                    return new QuizAnswers(rs.getString(1), rs.getString(2), rs.getString(3),
-                            (before == null ? 0 : before.attempts()) + 1, firstCorrect, correct, at);
+                    return new QuizAnswers(
+                            rs.getString(1),
+                            rs.getString(2),
+                            rs.getString(3),
+                            (before == null ? 0 : before.attempts()) + 1,
+                            firstCorrect,
+                            correct,
+                            at);
                 });
     }
 
@@ -63,8 +88,8 @@ public class JdbcProgressReader implements ProgressReader {
      * One value per learner, lesson and item (step or quiz), folded from the rows of {@code select}: its first three
      * columns are learner_id, lesson and the item's id, and its {@code %s} is the learners' IN list, asked in batches.
      */
-    private <T> List<T> perItem(String what, String select, Collection<String> learners, Collection<String> lessons,
-                                Fold<T> fold) {
+    private <T> List<T> perItem(
+            String what, String select, Collection<String> learners, Collection<String> lessons, Fold<T> fold) {
         List<T> all = new ArrayList<>();
         for (List<String> batch : batches(learners)) {
             all.addAll(jdbc.run(what, c -> {
@@ -91,13 +116,15 @@ public class JdbcProgressReader implements ProgressReader {
     @Override
     public List<CheckOutput> results(String runId) {
         return jdbc.run("read the check results", c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT check_id, status, summary, raw_output FROM check_result"
-                    + " WHERE run_id = ? ORDER BY position")) {
+            try (PreparedStatement s =
+                    c.prepareStatement("SELECT check_id, status, summary, raw_output FROM check_result"
+                            + " WHERE run_id = ? ORDER BY position")) {
                 s.setString(1, runId);
                 List<CheckOutput> outputs = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
-                        outputs.add(new CheckOutput(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
+                        outputs.add(
+                                new CheckOutput(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
                     }
                 }
                 return outputs;

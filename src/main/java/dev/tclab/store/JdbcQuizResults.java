@@ -56,6 +56,8 @@ public class JdbcQuizResults implements QuizResults {
     }
 
     private static List<Integer> choices(String csv) {
-        return csv.isEmpty() ? List.of() : Arrays.stream(csv.split(",")).map(Integer::valueOf).toList();
+        return csv.isEmpty()
+                ? List.of()
+                : Arrays.stream(csv.split(",")).map(Integer::valueOf).toList();
     }
 }

@@ -26,8 +26,8 @@ public class JdbcSecretStore implements SecretStore {
             if (kept.isPresent()) {
                 return kept.get();
             }
-            try (PreparedStatement s = c.prepareStatement(
-                    "INSERT INTO app_secret (name, secret, created_at) VALUES (?, ?, ?)")) {
+            try (PreparedStatement s =
+                    c.prepareStatement("INSERT INTO app_secret (name, secret, created_at) VALUES (?, ?, ?)")) {
                 String secret = fresh.get();
                 s.setString(1, name);
                 s.setString(2, secret);

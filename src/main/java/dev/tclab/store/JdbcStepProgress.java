@@ -41,8 +41,8 @@ public class JdbcStepProgress implements StepProgress {
     @Override
     public Map<String, Boolean> checks(String learner, String lesson) {
         return jdbc.run("read your step progress", c -> {
-            try (PreparedStatement s = c.prepareStatement(
-                    "SELECT check_id, passed FROM step_check WHERE learner_id = ? AND lesson = ?")) {
+            try (PreparedStatement s =
+                    c.prepareStatement("SELECT check_id, passed FROM step_check WHERE learner_id = ? AND lesson = ?")) {
                 s.setString(1, learner);
                 s.setString(2, lesson);
                 Map<String, Boolean> checks = new HashMap<>();

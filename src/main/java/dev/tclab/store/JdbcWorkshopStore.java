@@ -25,8 +25,9 @@ import java.util.Optional;
 @ApplicationScoped
 public class JdbcWorkshopStore implements WorkshopStore {
 
-    private static final String EVENT_COLUMNS = "id, host_name, title, lessons, join_code, opens_at, closes_at, seat_cap,"
-            + " idle_timeout_seconds, lifetime_seconds, created_at, closed_at, pooled_labs";
+    private static final String EVENT_COLUMNS =
+            "id, host_name, title, lessons, join_code, opens_at, closes_at, seat_cap,"
+                    + " idle_timeout_seconds, lifetime_seconds, created_at, closed_at, pooled_labs";
 
     private final Jdbc jdbc;
 
@@ -77,8 +78,8 @@ public class JdbcWorkshopStore implements WorkshopStore {
     public List<WorkshopEvent> events(String host) {
         return jdbc.run("list the events", c -> {
             String where = host == null ? "" : "WHERE host_name = ? ";
-            try (PreparedStatement s = c.prepareStatement("SELECT " + EVENT_COLUMNS + " FROM workshop_event "
-                    + where + "ORDER BY created_at DESC, id")) {
+            try (PreparedStatement s = c.prepareStatement(
+                    "SELECT " + EVENT_COLUMNS + " FROM workshop_event " + where + "ORDER BY created_at DESC, id")) {
                 if (host != null) {
                     s.setString(1, host);
                 }
@@ -90,9 +91,10 @@ public class JdbcWorkshopStore implements WorkshopStore {
     @Override
     public void update(WorkshopEvent e) {
         jdbc.run("change the event", c -> {
-            try (PreparedStatement s = c.prepareStatement("UPDATE workshop_event SET title = ?, lessons = ?, opens_at = ?,"
-                    + " closes_at = ?, seat_cap = ?, idle_timeout_seconds = ?, lifetime_seconds = ?, closed_at = ?,"
-                    + " pooled_labs = ? WHERE id = ?")) {
+            try (PreparedStatement s =
+                    c.prepareStatement("UPDATE workshop_event SET title = ?, lessons = ?, opens_at = ?,"
+                            + " closes_at = ?, seat_cap = ?, idle_timeout_seconds = ?, lifetime_seconds = ?, closed_at = ?,"
+                            + " pooled_labs = ? WHERE id = ?")) {
                 s.setString(1, e.title());
                 s.setString(2, String.join(",", e.lessons()));
                 s.setObject(3, e.opensAt().map(JdbcWorkshopStore::utc).orElse(null));
@@ -111,8 +113,8 @@ public class JdbcWorkshopStore implements WorkshopStore {
     @Override
     public void close(String id, Instant at) {
         jdbc.run("close the event", c -> {
-            try (PreparedStatement s = c.prepareStatement(
-                    "UPDATE workshop_event SET closed_at = ? WHERE id = ? AND closed_at IS NULL")) {
+            try (PreparedStatement s =
+                    c.prepareStatement("UPDATE workshop_event SET closed_at = ? WHERE id = ? AND closed_at IS NULL")) {
                 s.setObject(1, utc(at));
                 s.setString(2, id);
                 return s.executeUpdate();
@@ -141,8 +143,9 @@ public class JdbcWorkshopStore implements WorkshopStore {
     }
 
     /** Runs with the event row locked, so two joins for the last seat cannot both take it. */
-    private static JoinOutcome joinLocked(Connection c, String eventId, String learnerId, String displayName,
-                                          int seatCap, Instant at) throws SQLException {
+    private static JoinOutcome joinLocked(
+            Connection c, String eventId, String learnerId, String displayName, int seatCap, Instant at)
+            throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT id FROM workshop_event WHERE id = ? FOR UPDATE")) {
             s.setString(1, eventId);
             try (ResultSet rs = s.executeQuery()) {
@@ -151,8 +154,8 @@ public class JdbcWorkshopStore implements WorkshopStore {
                 }
             }
         }
-        try (PreparedStatement s = c.prepareStatement(
-                "SELECT 1 FROM event_seat WHERE event_id = ? AND learner_id = ?")) {
+        try (PreparedStatement s =
+                c.prepareStatement("SELECT 1 FROM event_seat WHERE event_id = ? AND learner_id = ?")) {
             s.setString(1, eventId);
             s.setString(2, learnerId);
             try (ResultSet rs = s.executeQuery()) {
@@ -212,8 +215,8 @@ public class JdbcWorkshopStore implements WorkshopStore {
     @Override
     public void broadcast(String eventId, String text, Instant at) {
         jdbc.run("send the message", c -> {
-            try (PreparedStatement s = c.prepareStatement(
-                    "INSERT INTO event_message (event_id, text, sent_at) VALUES (?, ?, ?)")) {
+            try (PreparedStatement s =
+                    c.prepareStatement("INSERT INTO event_message (event_id, text, sent_at) VALUES (?, ?, ?)")) {
                 s.setString(1, eventId);
                 s.setString(2, text);
                 s.setObject(3, utc(at));
@@ -315,8 +318,8 @@ public class JdbcWorkshopStore implements WorkshopStore {
                 List<HostAction> actions = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
-                        actions.add(new HostAction(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                                instant(rs, 5)));
+                        actions.add(new HostAction(
+                                rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), instant(rs, 5)));
                     }
                 }
                 return actions;
@@ -335,10 +338,19 @@ public class JdbcWorkshopStore implements WorkshopStore {
         List<WorkshopEvent> events = new ArrayList<>();
         try (ResultSet rs = s.executeQuery()) {
             while (rs.next()) {
-                events.add(new WorkshopEvent(rs.getString(1), rs.getString(2), rs.getString(3),
-                        Arrays.asList(rs.getString(4).split(",")), rs.getString(5), Optional.ofNullable(instant(rs, 6)),
-                        Optional.ofNullable(instant(rs, 7)), rs.getInt(8), Duration.ofSeconds(rs.getLong(9)),
-                        Duration.ofSeconds(rs.getLong(10)), instant(rs, 11), Optional.ofNullable(instant(rs, 12)),
+                events.add(new WorkshopEvent(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        Arrays.asList(rs.getString(4).split(",")),
+                        rs.getString(5),
+                        Optional.ofNullable(instant(rs, 6)),
+                        Optional.ofNullable(instant(rs, 7)),
+                        rs.getInt(8),
+                        Duration.ofSeconds(rs.getLong(9)),
+                        Duration.ofSeconds(rs.getLong(10)),
+                        instant(rs, 11),
+                        Optional.ofNullable(instant(rs, 12)),
                         rs.getInt(13)));
             }
         }

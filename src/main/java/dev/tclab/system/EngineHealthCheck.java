@@ -22,9 +22,11 @@ public class EngineHealthCheck implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         SystemStatus.Snapshot s = status.snapshot();
-        var response = HealthCheckResponse.named("Docker engine").withData("endpoint", s.engine().endpoint())
+        var response = HealthCheckResponse.named("Docker engine")
+                .withData("endpoint", s.engine().endpoint())
                 .withData("labImagePresent", s.imagePresent());
-        return s.engine().reachable() ? response.up().build()
+        return s.engine().reachable()
+                ? response.up().build()
                 : response.down().withData("reason", s.problem()).build();
     }
 }

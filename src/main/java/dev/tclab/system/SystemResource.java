@@ -1,7 +1,7 @@
 package dev.tclab.system;
 
-import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.LabService;
+import dev.tclab.lab.runtime.EngineStatus;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -14,9 +14,16 @@ import java.util.Map;
 public class SystemResource {
 
     /** The body of GET /api/system. {@code problem} is null when labs can start. */
-    public record SystemView(EngineStatus docker, String labImage, boolean labImagePresent, Map<String, Boolean> kernel,
-                             String kernelRelease, int labsRunning, int labsMax, boolean ready, String problem) {
-    }
+    public record SystemView(
+            EngineStatus docker,
+            String labImage,
+            boolean labImagePresent,
+            Map<String, Boolean> kernel,
+            String kernelRelease,
+            int labsRunning,
+            int labsMax,
+            boolean ready,
+            String problem) {}
 
     private final SystemStatus status;
     private final LabService labs;
@@ -29,7 +36,15 @@ public class SystemResource {
     @GET
     public SystemView get() {
         SystemStatus.Snapshot s = status.snapshot();
-        return new SystemView(s.engine(), s.image(), s.imagePresent(), s.kernel().features(), s.kernel().kernel(),
-                labs.liveCount(), labs.maxRunning(), s.ready(), s.problem());
+        return new SystemView(
+                s.engine(),
+                s.image(),
+                s.imagePresent(),
+                s.kernel().features(),
+                s.kernel().kernel(),
+                labs.liveCount(),
+                labs.maxRunning(),
+                s.ready(),
+                s.problem());
     }
 }

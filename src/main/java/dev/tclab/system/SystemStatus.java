@@ -1,11 +1,11 @@
 package dev.tclab.system;
 
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.LabService;
 import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.LabEngine;
-import dev.tclab.lab.LabService;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.http.HttpServerStart;
@@ -31,8 +31,8 @@ public class SystemStatus {
     private volatile Snapshot current;
 
     /** What the app knows about its engine now. */
-    public record Snapshot(EngineStatus engine, String image, boolean imagePresent, String imageHint,
-                           KernelCapabilities kernel) {
+    public record Snapshot(
+            EngineStatus engine, String image, boolean imagePresent, String imageHint, KernelCapabilities kernel) {
 
         /** True when labs can be started. */
         public boolean ready() {
@@ -56,8 +56,12 @@ public class SystemStatus {
         this.runtime = runtime;
         this.labs = labs;
         this.image = config.lab().image();
-        this.current = new Snapshot(EngineStatus.down("(not checked yet)", "not checked yet"), image, false,
-                missingImageHint(image), KernelCapabilities.unknown());
+        this.current = new Snapshot(
+                EngineStatus.down("(not checked yet)", "not checked yet"),
+                image,
+                false,
+                missingImageHint(image),
+                KernelCapabilities.unknown());
     }
 
     /** The first check finishes before the app serves: at most the engine's connect timeout. */
@@ -107,8 +111,12 @@ public class SystemStatus {
             }
             current = new Snapshot(engine, image, present, missingImageHint(image), kernel);
         } catch (EngineUnavailableException e) {
-            current = new Snapshot(EngineStatus.down(engine.endpoint(), e.getMessage()), image, before.imagePresent(),
-                    before.imageHint(), before.kernel());
+            current = new Snapshot(
+                    EngineStatus.down(engine.endpoint(), e.getMessage()),
+                    image,
+                    before.imagePresent(),
+                    before.imageHint(),
+                    before.kernel());
         }
     }
 
@@ -118,6 +126,7 @@ public class SystemStatus {
 
     static String missingImageHint(String image) {
         return "The lab image " + image + " is missing on the Docker engine. Build it with `" + BUILD_COMMAND
-                + (image.equals("tclab/lab-node:1") ? "" : " " + image) + "` (it builds offline when no registry is reachable).";
+                + (image.equals("tclab/lab-node:1") ? "" : " " + image)
+                + "` (it builds offline when no registry is reachable).";
     }
 }

@@ -22,15 +22,26 @@ public final class ClassParser {
      * The statistics line of a class that has a queue but counts no traffic: sfq prints one class per active flow
      * with only {@code (dropped N, overlimits N requeues N)}, its backlog and {@code allot}.
      */
-    private static final Pattern QUEUE_ONLY = Pattern.compile(
-            "^\\(dropped (\\d+), overlimits (\\d+) requeues (\\d+)\\)", Pattern.MULTILINE);
+    private static final Pattern QUEUE_ONLY =
+            Pattern.compile("^\\(dropped (\\d+), overlimits (\\d+) requeues (\\d+)\\)", Pattern.MULTILINE);
+
     private static final Pattern TOKENS = Pattern.compile("tokens: (-?\\d+) ctokens: (-?\\d+)");
     /** Header words that carry a value; other words (e.g. {@code root}) stand alone. */
-    private static final List<String> VALUED = List.of("parent", "leaf", "prio", "quantum", "rate", "ceil", "burst",
-            "cburst", "linklayer", "mpu", "level", "overhead");
+    private static final List<String> VALUED = List.of(
+            "parent",
+            "leaf",
+            "prio",
+            "quantum",
+            "rate",
+            "ceil",
+            "burst",
+            "cburst",
+            "linklayer",
+            "mpu",
+            "level",
+            "overhead");
 
-    private ClassParser() {
-    }
+    private ClassParser() {}
 
     /** Every class in the output, text or JSON. Empty output means the device has no classes. */
     public static List<TcClass> parse(String output) throws TcParseException {
@@ -61,8 +72,8 @@ public final class ClassParser {
     private static TcClass textClass(List<String> lines) throws TcParseException {
         Matcher header = HEADER.matcher(lines.get(0) + " ");
         if (!header.matches()) {
-            throw new TcParseException("expected lines starting with 'class <kind> <id>' from `" + COMMAND
-                    + "`, found " + TcParseException.excerpt(lines.get(0)));
+            throw new TcParseException("expected lines starting with 'class <kind> <id>' from `" + COMMAND + "`, found "
+                    + TcParseException.excerpt(lines.get(0)));
         }
         Map<String, String> words = headerWords(header.group(3));
         String body = String.join("\n", lines.subList(1, lines.size()));
@@ -71,16 +82,23 @@ public final class ClassParser {
         boolean hasX = x.find();
         Matcher t = TOKENS.matcher(body);
         boolean hasT = t.find();
-        return new TcClass(header.group(1), header.group(2), words.containsKey("root") ? "root" : words.get("parent"),
-                words.get("leaf"), intOrNull(words.get("prio")), longOrNull(words.get("quantum")),
+        return new TcClass(
+                header.group(1),
+                header.group(2),
+                words.containsKey("root") ? "root" : words.get("parent"),
+                words.get("leaf"),
+                intOrNull(words.get("prio")),
+                longOrNull(words.get("quantum")),
                 words.containsKey("rate") ? TcText.rate(words.get("rate")) : null,
                 words.containsKey("ceil") ? TcText.rate(words.get("ceil")) : null,
                 words.containsKey("burst") ? TcText.size(words.get("burst")) : null,
                 words.containsKey("cburst") ? TcText.size(words.get("cburst")) : null,
                 stats,
-                hasX ? Long.parseLong(x.group(1)) : null, hasX ? Long.parseLong(x.group(2)) : null,
+                hasX ? Long.parseLong(x.group(1)) : null,
+                hasX ? Long.parseLong(x.group(2)) : null,
                 hasX ? Long.parseLong(x.group(3)) : null,
-                hasT ? Long.parseLong(t.group(1)) : null, hasT ? Long.parseLong(t.group(2)) : null);
+                hasT ? Long.parseLong(t.group(1)) : null,
+                hasT ? Long.parseLong(t.group(2)) : null);
     }
 
     private static Map<String, String> headerWords(String rest) {
@@ -113,17 +131,27 @@ public final class ClassParser {
         }
         Matcher backlog = TcText.BACKLOG.matcher(body);
         boolean hasBacklog = backlog.find();
-        return new QdiscStats(Long.parseLong(sent.group(1)), Long.parseLong(sent.group(2)),
-                Long.parseLong(sent.group(3)), Long.parseLong(sent.group(4)), Long.parseLong(sent.group(5)),
-                hasBacklog ? TcText.size(backlog.group(1)) : 0, hasBacklog ? Long.parseLong(backlog.group(2)) : 0);
+        return new QdiscStats(
+                Long.parseLong(sent.group(1)),
+                Long.parseLong(sent.group(2)),
+                Long.parseLong(sent.group(3)),
+                Long.parseLong(sent.group(4)),
+                Long.parseLong(sent.group(5)),
+                hasBacklog ? TcText.size(backlog.group(1)) : 0,
+                hasBacklog ? Long.parseLong(backlog.group(2)) : 0);
     }
 
     /** A class that counts no bytes or packets, only its queue: sfq's flows, say. */
     private static QdiscStats queueOnlyStats(Matcher queueOnly, String body) throws TcParseException {
         Matcher backlog = TcText.BACKLOG.matcher(body);
         boolean hasBacklog = backlog.find();
-        return new QdiscStats(0, 0, Long.parseLong(queueOnly.group(1)), Long.parseLong(queueOnly.group(2)),
-                Long.parseLong(queueOnly.group(3)), hasBacklog ? TcText.size(backlog.group(1)) : 0,
+        return new QdiscStats(
+                0,
+                0,
+                Long.parseLong(queueOnly.group(1)),
+                Long.parseLong(queueOnly.group(2)),
+                Long.parseLong(queueOnly.group(3)),
+                hasBacklog ? TcText.size(backlog.group(1)) : 0,
                 hasBacklog ? Long.parseLong(backlog.group(2)) : 0);
     }
 
@@ -138,19 +166,32 @@ public final class ClassParser {
             JsonNode opt = item.has("options") ? item.get("options") : item;
             JsonNode st = item.has("stats") ? item.get("stats") : item;
             JsonNode xst = item.has("xstats") ? item.get("xstats") : st;
-            QdiscStats stats = new QdiscStats(TcJson.longOr(st, "bytes", 0), TcJson.longOr(st, "packets", 0),
-                    TcJson.longOr(st, "drops", 0), TcJson.longOr(st, "overlimits", 0),
-                    TcJson.longOr(st, "requeues", 0), TcJson.longOr(st, "backlog", 0), TcJson.longOr(st, "qlen", 0));
-            classes.add(new TcClass(item.get("class").asText(), item.get("handle").asText(),
+            QdiscStats stats = new QdiscStats(
+                    TcJson.longOr(st, "bytes", 0),
+                    TcJson.longOr(st, "packets", 0),
+                    TcJson.longOr(st, "drops", 0),
+                    TcJson.longOr(st, "overlimits", 0),
+                    TcJson.longOr(st, "requeues", 0),
+                    TcJson.longOr(st, "backlog", 0),
+                    TcJson.longOr(st, "qlen", 0));
+            classes.add(new TcClass(
+                    item.get("class").asText(),
+                    item.get("handle").asText(),
                     item.path("root").asBoolean(false) ? "root" : TcJson.textOr(item, "parent", null),
                     TcJson.textOr(item, "leaf", null),
-                    opt.has("prio") ? opt.get("prio").asInt() : null, nullableLong(opt, "quantum"),
+                    opt.has("prio") ? opt.get("prio").asInt() : null,
+                    nullableLong(opt, "quantum"),
                     // tc's JSON has rates in bytes/s; TcClass holds bit/s like the text form.
                     opt.has("rate") ? opt.get("rate").asLong() * 8 : null,
                     opt.has("ceil") ? opt.get("ceil").asLong() * 8 : null,
-                    nullableLong(opt, "burst"), nullableLong(opt, "cburst"), stats,
-                    nullableLong(xst, "lended"), nullableLong(xst, "borrowed"), nullableLong(xst, "giants"),
-                    nullableLong(xst, "tokens"), nullableLong(xst, "ctokens")));
+                    nullableLong(opt, "burst"),
+                    nullableLong(opt, "cburst"),
+                    stats,
+                    nullableLong(xst, "lended"),
+                    nullableLong(xst, "borrowed"),
+                    nullableLong(xst, "giants"),
+                    nullableLong(xst, "tokens"),
+                    nullableLong(xst, "ctokens")));
         }
         return classes;
     }

@@ -6,5 +6,4 @@ package dev.tclab.tc;
  * {@code control} is what happens to the packet afterwards ({@code stolen}, {@code pipe}, ...). Fields an action
  * kind does not have are null.
  */
-public record FilterAction(int order, String kind, String direction, String verb, String targetDev, String control) {
-}
+public record FilterAction(int order, String kind, String direction, String verb, String targetDev, String control) {}

@@ -12,17 +12,16 @@ import java.util.regex.Pattern;
 public final class FilterParser {
 
     private static final String COMMAND = "tc filter show";
-    private static final Pattern HEADER = Pattern.compile(
-            "filter (?:parent (\\S+) )?protocol (\\S+) pref (\\d+) (\\S+)(?: chain (\\d+))?(.*)");
+    private static final Pattern HEADER =
+            Pattern.compile("filter (?:parent (\\S+) )?protocol (\\S+) pref (\\d+) (\\S+)(?: chain (\\d+))?(.*)");
     private static final Pattern HANDLE = Pattern.compile("\\b(?:fh|handle) (\\S+)");
     private static final Pattern FLOWID = Pattern.compile("\\*?(?:flowid|classid) ([0-9a-fA-F]+:[0-9a-fA-F]*)");
     private static final Pattern MATCH = Pattern.compile("match (\\S+/\\S+ at -?\\d+)");
-    private static final Pattern MIRRED = Pattern.compile(
-            "action order (\\d+): mirred \\((\\S+) (Redirect|Mirror) to device (\\S+)\\) (\\S+)");
+    private static final Pattern MIRRED =
+            Pattern.compile("action order (\\d+): mirred \\((\\S+) (Redirect|Mirror) to device (\\S+)\\) (\\S+)");
     private static final Pattern OTHER_ACTION = Pattern.compile("action order (\\d+): (\\S+?)(?::|\\s|$)(.*)");
 
-    private FilterParser() {
-    }
+    private FilterParser() {}
 
     /** Every entry in the output (rules and u32 header entries), in tc's order. Empty output means no filters. */
     public static List<TcFilter> parse(String output) throws TcParseException {
@@ -72,16 +71,27 @@ public final class FilterParser {
             if (m.find()) {
                 matches.add(m.group(1));
             } else if (mirred.find()) {
-                actions.add(new FilterAction(Integer.parseInt(mirred.group(1)), "mirred",
-                        mirred.group(2).toLowerCase(Locale.ROOT), mirred.group(3).toLowerCase(Locale.ROOT),
-                        mirred.group(4), mirred.group(5)));
+                actions.add(new FilterAction(
+                        Integer.parseInt(mirred.group(1)),
+                        "mirred",
+                        mirred.group(2).toLowerCase(Locale.ROOT),
+                        mirred.group(3).toLowerCase(Locale.ROOT),
+                        mirred.group(4),
+                        mirred.group(5)));
             } else if (other.find()) {
                 actions.add(new FilterAction(Integer.parseInt(other.group(1)), other.group(2), null, null, null, null));
             }
         }
-        return new TcFilter(h.group(4), h.group(1), h.group(2), Integer.parseInt(h.group(3)),
+        return new TcFilter(
+                h.group(4),
+                h.group(1),
+                h.group(2),
+                Integer.parseInt(h.group(3)),
                 h.group(5) == null ? null : Integer.valueOf(h.group(5)),
-                handle.find() ? handle.group(1) : null, flowid.find() ? flowid.group(1) : null, matches, actions);
+                handle.find() ? handle.group(1) : null,
+                flowid.find() ? flowid.group(1) : null,
+                matches,
+                actions);
     }
 
     private static List<TcFilter> parseJson(String output) throws TcParseException {
@@ -93,13 +103,19 @@ public final class FilterParser {
                         + " -j`, found " + TcParseException.excerpt(item.toString()));
             }
             JsonNode options = item.path("options");
-            String handle = options.hasNonNull("fh") ? options.get("fh").asText()
+            String handle = options.hasNonNull("fh")
+                    ? options.get("fh").asText()
                     : options.hasNonNull("handle") ? options.get("handle").asText() : null;
-            filters.add(new TcFilter(item.get("kind").asText(), TcJson.textOr(item, "parent", null),
-                    TcJson.textOr(item, "protocol", null), item.get("pref").asInt(),
-                    item.has("chain") ? item.get("chain").asInt() : null, handle,
+            filters.add(new TcFilter(
+                    item.get("kind").asText(),
+                    TcJson.textOr(item, "parent", null),
+                    TcJson.textOr(item, "protocol", null),
+                    item.get("pref").asInt(),
+                    item.has("chain") ? item.get("chain").asInt() : null,
+                    handle,
                     TcJson.textOr(options, "flowid", TcJson.textOr(options, "classid", null)),
-                    jsonMatches(options.get("match")), jsonActions(options.get("actions"))));
+                    jsonMatches(options.get("match")),
+                    jsonActions(options.get("actions"))));
         }
         return filters;
     }
@@ -111,8 +127,8 @@ public final class FilterParser {
             return matches;
         }
         for (JsonNode m : match.isArray() ? match : List.of(match)) {
-            matches.add(hex8(m.path("value").asText("0")) + "/" + hex8(m.path("mask").asText("0")) + " at "
-                    + m.path("off").asInt());
+            matches.add(hex8(m.path("value").asText("0")) + "/"
+                    + hex8(m.path("mask").asText("0")) + " at " + m.path("off").asInt());
         }
         return matches;
     }
@@ -127,9 +143,13 @@ public final class FilterParser {
             return result;
         }
         for (JsonNode a : actions) {
-            result.add(new FilterAction(a.path("order").asInt(), TcJson.textOr(a, "kind", null),
-                    TcJson.textOr(a, "direction", null), TcJson.textOr(a, "mirred_action", null),
-                    TcJson.textOr(a, "to_dev", null), TcJson.textOr(a.path("control_action"), "type", null)));
+            result.add(new FilterAction(
+                    a.path("order").asInt(),
+                    TcJson.textOr(a, "kind", null),
+                    TcJson.textOr(a, "direction", null),
+                    TcJson.textOr(a, "mirred_action", null),
+                    TcJson.textOr(a, "to_dev", null),
+                    TcJson.textOr(a.path("control_action"), "type", null)));
         }
         return result;
     }

@@ -15,8 +15,15 @@ import java.util.Map;
  *                {@code memory_used}); empty when there are none
  * @param tins    CAKE's per-tin statistics; empty for other kinds
  */
-public record Qdisc(String kind, String handle, String parent, String dev, Map<String, Object> options,
-                    QdiscStats stats, Map<String, Object> xstats, List<CakeTin> tins) {
+public record Qdisc(
+        String kind,
+        String handle,
+        String parent,
+        String dev,
+        Map<String, Object> options,
+        QdiscStats stats,
+        Map<String, Object> xstats,
+        List<CakeTin> tins) {
 
     public boolean isRoot() {
         return "root".equals(parent);

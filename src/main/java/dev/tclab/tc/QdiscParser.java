@@ -13,11 +13,25 @@ public final class QdiscParser {
     private static final String COMMAND = "tc -s -j qdisc show";
     /** The handle tc gives the ingress (and clsact) hook as a parent. */
     private static final String INGRESS_PARENT = "ffff:fff1";
-    private static final Set<String> NOT_XSTATS = Set.of("kind", "handle", "dev", "root", "parent", "refcnt",
-            "options", "bytes", "packets", "drops", "overlimits", "requeues", "backlog", "qlen", "tins");
 
-    private QdiscParser() {
-    }
+    private static final Set<String> NOT_XSTATS = Set.of(
+            "kind",
+            "handle",
+            "dev",
+            "root",
+            "parent",
+            "refcnt",
+            "options",
+            "bytes",
+            "packets",
+            "drops",
+            "overlimits",
+            "requeues",
+            "backlog",
+            "qlen",
+            "tins");
+
+    private QdiscParser() {}
 
     /** Every qdisc in the output, in tc's order. */
     public static List<Qdisc> parseJson(String json) throws TcParseException {
@@ -40,13 +54,24 @@ public final class QdiscParser {
                     + TcParseException.excerpt(item.toString()));
         }
         QdiscStats stats = new QdiscStats(
-                TcJson.longOr(item, "bytes", 0), TcJson.longOr(item, "packets", 0), TcJson.longOr(item, "drops", 0),
-                TcJson.longOr(item, "overlimits", 0), TcJson.longOr(item, "requeues", 0),
-                TcJson.longOr(item, "backlog", 0), TcJson.longOr(item, "qlen", 0));
+                TcJson.longOr(item, "bytes", 0),
+                TcJson.longOr(item, "packets", 0),
+                TcJson.longOr(item, "drops", 0),
+                TcJson.longOr(item, "overlimits", 0),
+                TcJson.longOr(item, "requeues", 0),
+                TcJson.longOr(item, "backlog", 0),
+                TcJson.longOr(item, "qlen", 0));
         Map<String, Object> xstats = TcJson.toMap(item);
         xstats.keySet().removeAll(NOT_XSTATS);
-        return new Qdisc(item.get("kind").asText(), item.get("handle").asText(), parent(item),
-                TcJson.textOr(item, "dev", dev), TcJson.toMap(item.get("options")), stats, xstats, tins(item.get("tins")));
+        return new Qdisc(
+                item.get("kind").asText(),
+                item.get("handle").asText(),
+                parent(item),
+                TcJson.textOr(item, "dev", dev),
+                TcJson.toMap(item.get("options")),
+                stats,
+                xstats,
+                tins(item.get("tins")));
     }
 
     private static String parent(JsonNode item) {
@@ -62,18 +87,29 @@ public final class QdiscParser {
             return List.of();
         }
         if (!tins.isArray()) {
-            throw new TcParseException("expected CAKE's 'tins' to be a JSON array, found " + TcParseException.excerpt(tins.toString()));
+            throw new TcParseException(
+                    "expected CAKE's 'tins' to be a JSON array, found " + TcParseException.excerpt(tins.toString()));
         }
         List<CakeTin> result = new ArrayList<>();
         for (JsonNode t : tins) {
-            result.add(new CakeTin(TcJson.longOr(t, "threshold_rate", 0), TcJson.longOr(t, "sent_bytes", 0),
-                    TcJson.longOr(t, "sent_packets", 0), TcJson.longOr(t, "backlog_bytes", 0),
-                    TcJson.longOr(t, "target_us", 0), TcJson.longOr(t, "interval_us", 0),
-                    TcJson.longOr(t, "peak_delay_us", 0), TcJson.longOr(t, "avg_delay_us", 0),
-                    TcJson.longOr(t, "base_delay_us", 0), TcJson.longOr(t, "drops", 0), TcJson.longOr(t, "ecn_mark", 0),
-                    TcJson.longOr(t, "ack_drops", 0), TcJson.longOr(t, "sparse_flows", 0),
-                    TcJson.longOr(t, "bulk_flows", 0), TcJson.longOr(t, "unresponsive_flows", 0),
-                    TcJson.longOr(t, "max_pkt_len", 0), TcJson.longOr(t, "flow_quantum", 0)));
+            result.add(new CakeTin(
+                    TcJson.longOr(t, "threshold_rate", 0),
+                    TcJson.longOr(t, "sent_bytes", 0),
+                    TcJson.longOr(t, "sent_packets", 0),
+                    TcJson.longOr(t, "backlog_bytes", 0),
+                    TcJson.longOr(t, "target_us", 0),
+                    TcJson.longOr(t, "interval_us", 0),
+                    TcJson.longOr(t, "peak_delay_us", 0),
+                    TcJson.longOr(t, "avg_delay_us", 0),
+                    TcJson.longOr(t, "base_delay_us", 0),
+                    TcJson.longOr(t, "drops", 0),
+                    TcJson.longOr(t, "ecn_mark", 0),
+                    TcJson.longOr(t, "ack_drops", 0),
+                    TcJson.longOr(t, "sparse_flows", 0),
+                    TcJson.longOr(t, "bulk_flows", 0),
+                    TcJson.longOr(t, "unresponsive_flows", 0),
+                    TcJson.longOr(t, "max_pkt_len", 0),
+                    TcJson.longOr(t, "flow_quantum", 0)));
         }
         return result;
     }

@@ -10,9 +10,23 @@ package dev.tclab.tc;
  * @param leaf     handle of the qdisc attached to this class, e.g. {@code 10:}; null when tc shows none
  * @param stats    the common counters ({@code Sent ... backlog ...}); all zero when tc printed no statistics
  */
-public record TcClass(String kind, String classId, String parent, String leaf, Integer prio, Long quantum,
-                      Long rateBitsPerSecond, Long ceilBitsPerSecond, Long burstBytes, Long cburstBytes,
-                      QdiscStats stats, Long lended, Long borrowed, Long giants, Long tokens, Long ctokens) {
+public record TcClass(
+        String kind,
+        String classId,
+        String parent,
+        String leaf,
+        Integer prio,
+        Long quantum,
+        Long rateBitsPerSecond,
+        Long ceilBitsPerSecond,
+        Long burstBytes,
+        Long cburstBytes,
+        QdiscStats stats,
+        Long lended,
+        Long borrowed,
+        Long giants,
+        Long tokens,
+        Long ctokens) {
 
     public boolean isRoot() {
         return "root".equals(parent);

@@ -11,8 +11,16 @@ import java.util.List;
  * @param flowid   the class the filter sends packets to ({@code 1:10}); null when none
  * @param matches  u32 selectors as tc prints them ({@code 0a000002/ffffffff at 16})
  */
-public record TcFilter(String kind, String parent, String protocol, int pref, Integer chain, String handle,
-                       String flowid, List<String> matches, List<FilterAction> actions) {
+public record TcFilter(
+        String kind,
+        String parent,
+        String protocol,
+        int pref,
+        Integer chain,
+        String handle,
+        String flowid,
+        List<String> matches,
+        List<FilterAction> actions) {
 
     /** A rule that classifies packets, as opposed to u32's chain and hash-table header entries. */
     public boolean isRule() {
@@ -29,7 +37,10 @@ public record TcFilter(String kind, String parent, String protocol, int pref, In
 
     /** The device a {@code mirred ... redirect} action sends packets to, or null. */
     public String redirectDev() {
-        return actions.stream().filter(a -> "mirred".equals(a.kind()) && "redirect".equals(a.verb()))
-                .map(FilterAction::targetDev).findFirst().orElse(null);
+        return actions.stream()
+                .filter(a -> "mirred".equals(a.kind()) && "redirect".equals(a.verb()))
+                .map(FilterAction::targetDev)
+                .findFirst()
+                .orElse(null);
     }
 }

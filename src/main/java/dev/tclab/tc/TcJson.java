@@ -22,8 +22,7 @@ final class TcJson {
     private static final JsonFactory FACTORY = new JsonFactory();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private TcJson() {
-    }
+    private TcJson() {}
 
     static boolean looksLikeJson(String raw) {
         String s = raw == null ? "" : raw.strip();
@@ -45,11 +44,14 @@ final class TcJson {
                 throw new TcParseException("expected one JSON array from `" + what + "`, found more after it");
             }
         } catch (IOException e) {
-            throw new TcParseException("expected the JSON array printed by `" + what + "`, found "
-                    + TcParseException.excerpt(raw) + " (" + reason(e) + ")", e);
+            throw new TcParseException(
+                    "expected the JSON array printed by `" + what + "`, found " + TcParseException.excerpt(raw) + " ("
+                            + reason(e) + ")",
+                    e);
         }
         if (!(node instanceof ArrayNode array)) {
-            throw new TcParseException("expected a JSON array from `" + what + "`, found " + TcParseException.excerpt(raw));
+            throw new TcParseException(
+                    "expected a JSON array from `" + what + "`, found " + TcParseException.excerpt(raw));
         }
         return array;
     }

@@ -12,13 +12,13 @@ import java.util.regex.Pattern;
 final class TcText {
 
     private static final Pattern RATE = Pattern.compile("(\\d+(?:\\.\\d+)?)([KMGT]?)bit", Pattern.CASE_INSENSITIVE);
-    private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)([KMG]?)b(?:/\\d+)?", Pattern.CASE_INSENSITIVE);
-    static final Pattern SENT = Pattern.compile(
-            "Sent (\\d+) bytes (\\d+) pkt \\(dropped (\\d+), overlimits (\\d+) requeues (\\d+)\\)");
+    private static final Pattern SIZE =
+            Pattern.compile("(\\d+(?:\\.\\d+)?)([KMG]?)b(?:/\\d+)?", Pattern.CASE_INSENSITIVE);
+    static final Pattern SENT =
+            Pattern.compile("Sent (\\d+) bytes (\\d+) pkt \\(dropped (\\d+), overlimits (\\d+) requeues (\\d+)\\)");
     static final Pattern BACKLOG = Pattern.compile("backlog (\\d+(?:\\.\\d+)?[KMG]?b) (\\d+)p");
 
-    private TcText() {
-    }
+    private TcText() {}
 
     /** Bits per second. */
     static long rate(String text) throws TcParseException {

@@ -1,7 +1,7 @@
 package dev.tclab.terminal;
 
-import dev.tclab.lab.Lab;
 import dev.tclab.http.SocketRefusedException;
+import dev.tclab.lab.Lab;
 
 /**
  * Whether the host of the current WebSocket may see (and, taking over, type in) a learner's shell. Implemented by
@@ -10,8 +10,7 @@ import dev.tclab.http.SocketRefusedException;
 public interface HostTerminalAccess {
 
     /** A host, a learner of theirs and that learner's running lab. */
-    record Grant(String host, String learner, Lab lab) {
-    }
+    record Grant(String host, String learner, Lab lab) {}
 
     /**
      * @param takeOver the host wants to type, not only watch

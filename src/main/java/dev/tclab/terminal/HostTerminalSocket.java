@@ -24,9 +24,8 @@ public class HostTerminalSocket {
 
     private static final UserData.TypedKey<Viewing> VIEWING = new UserData.TypedKey<>("tclab.host-terminal");
 
-    private record Viewing(HostTerminalAccess.Grant grant, TerminalSession session, WebSocketTerminalSink viewer,
-                           boolean control) {
-    }
+    private record Viewing(
+            HostTerminalAccess.Grant grant, TerminalSession session, WebSocketTerminalSink viewer, boolean control) {}
 
     private final HostTerminalAccess access;
     private final TerminalSessions sessions;
@@ -40,8 +39,12 @@ public class HostTerminalSocket {
 
     @OnOpen
     @Blocking
-    public void open(WebSocketConnection connection, @PathParam String eventId, @PathParam String learner,
-                     @PathParam String labId, @PathParam String node) {
+    public void open(
+            WebSocketConnection connection,
+            @PathParam String eventId,
+            @PathParam String learner,
+            @PathParam String labId,
+            @PathParam String node) {
         WebSocketTerminalSink viewer = handshake.page(connection);
         boolean control = "mode=control".equals(connection.handshakeRequest().query());
         handshake.open(viewer, gone -> "The learner's " + node + " node is not running any more.", () -> {
@@ -68,8 +71,9 @@ public class HostTerminalSocket {
             return;
         }
         if (!viewing.control()) {
-            viewing.viewer().sendControl(new TerminalFrames.Error(
-                    "This view is read-only; press Take over to type in the learner's terminal."));
+            viewing.viewer()
+                    .sendControl(new TerminalFrames.Error(
+                            "This view is read-only; press Take over to type in the learner's terminal."));
             return;
         }
         viewing.grant().lab().touch(java.time.Instant.now());

@@ -14,8 +14,7 @@ final class TerminalControl {
     static final int MAX_ROWS = 500;
 
     /** A validated resize request. */
-    record Resize(int cols, int rows) {
-    }
+    record Resize(int cols, int rows) {}
 
     /** A control message that cannot be obeyed; the message is sent back to the page in an error frame. */
     static final class InvalidControlException extends Exception {
@@ -24,33 +23,37 @@ final class TerminalControl {
         }
     }
 
-    private TerminalControl() {
-    }
+    private TerminalControl() {}
 
     static Resize parse(ObjectMapper json, String text) throws InvalidControlException {
         JsonNode message;
         try {
             message = json.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new InvalidControlException("A text frame must be a JSON control message; this one is not valid JSON. "
-                    + "Send keystrokes as binary frames.");
+            throw new InvalidControlException(
+                    "A text frame must be a JSON control message; this one is not valid JSON. "
+                            + "Send keystrokes as binary frames.");
         }
         if (message == null || !message.isObject()) {
             throw new InvalidControlException("A control message must be a JSON object with a \"type\".");
         }
         String type = message.path("type").asText("");
         if (!"resize".equals(type)) {
-            throw new InvalidControlException("Unknown control message type '" + abbreviate(type)
-                    + "'; the only one is \"resize\".");
+            throw new InvalidControlException(
+                    "Unknown control message type '" + abbreviate(type) + "'; the only one is \"resize\".");
         }
         return new Resize(dimension(message, "cols", MAX_COLUMNS), dimension(message, "rows", MAX_ROWS));
     }
 
     private static int dimension(JsonNode message, String field, int max) throws InvalidControlException {
         JsonNode value = message.get(field);
-        if (value == null || !value.canConvertToInt() || !value.isIntegralNumber()
-                || value.intValue() < 1 || value.intValue() > max) {
-            throw new InvalidControlException("resize needs \"" + field + "\" as a whole number from 1 to " + max + ".");
+        if (value == null
+                || !value.canConvertToInt()
+                || !value.isIntegralNumber()
+                || value.intValue() < 1
+                || value.intValue() > max) {
+            throw new InvalidControlException(
+                    "resize needs \"" + field + "\" as a whole number from 1 to " + max + ".");
         }
         return value.intValue();
     }

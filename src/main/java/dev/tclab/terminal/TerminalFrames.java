@@ -27,6 +27,5 @@ final class TerminalFrames {
         }
     }
 
-    private TerminalFrames() {
-    }
+    private TerminalFrames() {}
 }

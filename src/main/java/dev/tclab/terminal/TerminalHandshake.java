@@ -1,12 +1,12 @@
 package dev.tclab.terminal;
 
-import dev.tclab.http.Quote;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.config.TclabConfig;
+import dev.tclab.http.Quote;
 import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.http.SocketRefusedException;
-import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.Lab;
+import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.NodeNotFoundException;
 import io.quarkus.websockets.next.WebSocketConnection;
 import jakarta.inject.Singleton;
@@ -59,7 +59,8 @@ class TerminalHandshake {
     /** Refuses, as a malformed request, a node of the lab that has no terminal (or does not exist). */
     static void requireTerminal(Lab lab, String labId, String node) throws SocketRefusedException {
         if (!lab.topology().interactiveNodes().contains(node)) {
-            throw new SocketRefusedException(SocketCloseCodes.BAD_REQUEST,
+            throw new SocketRefusedException(
+                    SocketCloseCodes.BAD_REQUEST,
                     "Lab " + Quote.of(labId) + " has no node " + Quote.of(node) + " with a terminal.");
         }
     }

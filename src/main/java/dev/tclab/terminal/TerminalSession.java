@@ -24,22 +24,24 @@ final class TerminalSession implements StreamListener {
 
     /** Keys, Ctrl-C too, queue behind what waits: they reach the shell once its command reads or ends. */
     static final byte[] INPUT_DROPPED_NOTICE = ("\r\n[tclab: input dropped: the running command is not reading its "
-            + "input (1 MiB is waiting); keys work again once it reads or ends]\r\n")
+                    + "input (1 MiB is waiting); keys work again once it reads or ends]\r\n")
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     /**
      * Shown when a new shell stays silent on a node at its process limit (issue 25, row 8): bash retries its forks
      * for seconds before it prints a prompt, and says nothing meanwhile. Its built-in kill needs no new process.
      */
     static final byte[] PROCESS_LIMIT_NOTICE = ("\r\n[tclab: this node has hit its process limit: kill something or "
-            + "reset the lab. The prompt comes once bash gives up forking; its built-in kill needs no new "
-            + "process]\r\n")
+                    + "reset the lab. The prompt comes once bash gives up forking; its built-in kill needs no new "
+                    + "process]\r\n")
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     /** What bash and sh print when a fork fails at the process limit ("fork: ... Resource temporarily ..."). */
     private static final String FORK_FAILED = "fork";
+
     private static final Duration HOST_NOTICE_EVERY = Duration.ofSeconds(15);
 
     /** Changes once at most: from the pool's key to its learner's, when a pooled lab's shell is handed out. */
     private volatile SessionKey key;
+
     private final OutputRing recent;
     private final Consumer<TerminalSession> onEnd;
     private final Object lock = new Object();
@@ -51,6 +53,7 @@ final class TerminalSession implements StreamListener {
     private boolean inputDropped;
     /** Whether the shell was given the platform's notice (see {@link #notice}). */
     private boolean noticed;
+
     private final Set<TerminalSink> watchers = new LinkedHashSet<>();
     private Instant lastHostNotice = Instant.EPOCH;
 
@@ -80,7 +83,8 @@ final class TerminalSession implements StreamListener {
      * Starts the shell unless it runs already; concurrent callers wait for the first one. True when this call started
      * it.
      */
-    boolean startIfNeeded(LabRuntime runtime, List<String> command) throws EngineUnavailableException, NodeNotFoundException {
+    boolean startIfNeeded(LabRuntime runtime, List<String> command)
+            throws EngineUnavailableException, NodeNotFoundException {
         synchronized (this) {
             if (process != null || ended()) {
                 return false;
@@ -104,8 +108,11 @@ final class TerminalSession implements StreamListener {
      */
     boolean silent() {
         synchronized (lock) {
-            return endReason == null && !noticed && new String(recent.snapshot(), java.nio.charset.StandardCharsets.UTF_8)
-                    .lines().allMatch(line -> line.isBlank() || line.contains(FORK_FAILED));
+            return endReason == null
+                    && !noticed
+                    && new String(recent.snapshot(), java.nio.charset.StandardCharsets.UTF_8)
+                            .lines()
+                            .allMatch(line -> line.isBlank() || line.contains(FORK_FAILED));
         }
     }
 
@@ -199,7 +206,8 @@ final class TerminalSession implements StreamListener {
             }
             sink = null;
             if (!grace.isZero()) {
-                expiry = scheduler.schedule(() -> end("The terminal was closed."), grace.toMillis(), TimeUnit.MILLISECONDS);
+                expiry = scheduler.schedule(
+                        () -> end("The terminal was closed."), grace.toMillis(), TimeUnit.MILLISECONDS);
                 return;
             }
         }

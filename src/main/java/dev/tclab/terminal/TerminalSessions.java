@@ -2,10 +2,10 @@ package dev.tclab.terminal;
 
 import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.PooledLabReady;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.NodeNotFoundException;
-import dev.tclab.lab.PooledLabReady;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -28,6 +28,7 @@ public class TerminalSessions {
     static final List<String> SHELL = List.of("bash", "-l");
     /** The owner of shells started with a pooled lab until it is handed out (learner ids are "l" and hex digits). */
     private static final String POOL = "(pool)";
+
     private static final Logger LOG = Logger.getLogger(TerminalSessions.class);
     /**
      * How long a new shell may print nothing before the node's process count is looked at: a shell prints its prompt
@@ -40,9 +41,11 @@ public class TerminalSessions {
     private final LabRuntime runtime;
     private final TclabConfig.Terminal config;
     private final Map<SessionKey, TerminalSession> sessions = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService expiries = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-terminal-expiry"));
+    private final ScheduledExecutorService expiries =
+            Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-terminal-expiry"));
     /** Looks at silent new shells' nodes (engine calls), apart from the expiries, which must never wait for them. */
-    private final ScheduledExecutorService silences = Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-terminal-silence"));
+    private final ScheduledExecutorService silences =
+            Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-terminal-silence"));
 
     public TerminalSessions(LabRuntime runtime, TclabConfig config) {
         this.runtime = runtime;
@@ -55,7 +58,8 @@ public class TerminalSessions {
     }
 
     /** Lets a host's {@code viewer} watch the learner's shell on the node, starting it if there is none. */
-    TerminalSession watch(SessionKey key, TerminalSink viewer) throws EngineUnavailableException, NodeNotFoundException {
+    TerminalSession watch(SessionKey key, TerminalSink viewer)
+            throws EngineUnavailableException, NodeNotFoundException {
         return join(key, session -> session.watch(viewer));
     }
 
@@ -67,8 +71,8 @@ public class TerminalSessions {
             throws EngineUnavailableException, NodeNotFoundException {
         while (true) {
             claimPrestarted(key);
-            TerminalSession session = sessions.computeIfAbsent(key,
-                    k -> new TerminalSession(k, config.replayBytes(), this::forget));
+            TerminalSession session =
+                    sessions.computeIfAbsent(key, k -> new TerminalSession(k, config.replayBytes(), this::forget));
             try {
                 if (session.startIfNeeded(runtime, SHELL)) {
                     lookIfSilent(session, SILENCE_LOOKS);
@@ -90,24 +94,28 @@ public class TerminalSessions {
      * row 8); looked at again while it stays silent, {@code looks} times in all.
      */
     private void lookIfSilent(TerminalSession session, int looks) {
-        silences.schedule(() -> {
-            if (!session.silent()) {
-                return;
-            }
-            SessionKey key = session.key();
-            try {
-                if (runtime.atProcessLimit(key.labId(), key.node())) {
-                    session.notice(TerminalSession.PROCESS_LIMIT_NOTICE);
-                    return;
-                }
-            } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
-                LOG.debugf("process count of %s in lab %s not read: %s", key.node(), key.labId(), e.getMessage());
-                return;
-            }
-            if (looks > 1) {
-                lookIfSilent(session, looks - 1);
-            }
-        }, SILENCE.toMillis(), TimeUnit.MILLISECONDS);
+        silences.schedule(
+                () -> {
+                    if (!session.silent()) {
+                        return;
+                    }
+                    SessionKey key = session.key();
+                    try {
+                        if (runtime.atProcessLimit(key.labId(), key.node())) {
+                            session.notice(TerminalSession.PROCESS_LIMIT_NOTICE);
+                            return;
+                        }
+                    } catch (EngineUnavailableException | NodeNotFoundException | RuntimeException e) {
+                        LOG.debugf(
+                                "process count of %s in lab %s not read: %s", key.node(), key.labId(), e.getMessage());
+                        return;
+                    }
+                    if (looks > 1) {
+                        lookIfSilent(session, looks - 1);
+                    }
+                },
+                SILENCE.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -161,7 +169,8 @@ public class TerminalSessions {
 
     /** Number of shells alive on the lab's nodes (whoever they belong to). */
     public int openCount(String labId) {
-        return (int) sessions.keySet().stream().filter(k -> k.labId().equals(labId)).count();
+        return (int)
+                sessions.keySet().stream().filter(k -> k.labId().equals(labId)).count();
     }
 
     private Duration gracePeriod() {

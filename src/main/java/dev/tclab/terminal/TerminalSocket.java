@@ -1,12 +1,12 @@
 package dev.tclab.terminal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.lab.Lab;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.http.SocketCloseCodes;
+import dev.tclab.http.SocketErrors;
+import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabSocketAccess;
 import dev.tclab.lab.SocketBudget;
-import dev.tclab.http.SocketErrors;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
 import io.quarkus.websockets.next.OnError;
@@ -32,11 +32,11 @@ public class TerminalSocket {
 
     private static final Logger LOG = Logger.getLogger(TerminalSocket.class);
     private static final UserData.TypedKey<Attachment> ATTACHMENT = new UserData.TypedKey<>("tclab.terminal");
-    private static final UserData.TypedKey<SocketBudget.Ticket> TICKET = new UserData.TypedKey<>("tclab.terminal.ticket");
+    private static final UserData.TypedKey<SocketBudget.Ticket> TICKET =
+            new UserData.TypedKey<>("tclab.terminal.ticket");
 
     /** What a connection is attached to, and the input its shell dropped. */
-    private record Attachment(Lab lab, TerminalSession session, WebSocketTerminalSink page, InputFlood flood) {
-    }
+    private record Attachment(Lab lab, TerminalSession session, WebSocketTerminalSink page, InputFlood flood) {}
 
     private final LabSocketAccess access;
     private final TerminalSessions sessions;
@@ -46,8 +46,13 @@ public class TerminalSocket {
     private final long maxDroppedBytes;
     private final Duration floodWindow;
 
-    public TerminalSocket(LabSocketAccess access, TerminalSessions sessions, TerminalHandshake handshake, ObjectMapper json,
-                          SocketBudget budget, TclabConfig config) {
+    public TerminalSocket(
+            LabSocketAccess access,
+            TerminalSessions sessions,
+            TerminalHandshake handshake,
+            ObjectMapper json,
+            SocketBudget budget,
+            TclabConfig config) {
         this.access = access;
         this.sessions = sessions;
         this.handshake = handshake;
@@ -61,17 +66,28 @@ public class TerminalSocket {
     @Blocking
     public void open(WebSocketConnection connection, @PathParam String labId, @PathParam String node) {
         WebSocketTerminalSink page = handshake.page(connection);
-        handshake.open(page, gone -> "The lab's " + node + " node is not running any more (" + gone.getMessage()
-                + "). Stop the lab and start it again.", () -> {
-            LabSocketAccess.Grant grant = access.grant(labId);
-            TerminalHandshake.requireTerminal(grant.lab(), labId, node);
-            // Only the app-wide cap: a learner's terminals are one per node already (the newest page takes it over).
-            connection.userData().put(TICKET, budget.admit(grant.learner(), "terminal", 0, () -> { }));
-            TerminalSession session = sessions.attach(new SessionKey(labId, node, grant.learner()), page);
-            connection.userData().put(ATTACHMENT, new Attachment(grant.lab(), session, page,
-                    new InputFlood(maxDroppedBytes, floodWindow, System.nanoTime())));
-            page.sendControl(new TerminalFrames.Shell(session.attaches() == 1));
-        });
+        handshake.open(
+                page,
+                gone -> "The lab's " + node + " node is not running any more (" + gone.getMessage()
+                        + "). Stop the lab and start it again.",
+                () -> {
+                    LabSocketAccess.Grant grant = access.grant(labId);
+                    TerminalHandshake.requireTerminal(grant.lab(), labId, node);
+                    // Only the app-wide cap: a learner's terminals are one per node already (the newest page takes it
+                    // over).
+                    connection.userData().put(TICKET, budget.admit(grant.learner(), "terminal", 0, () -> {}));
+                    TerminalSession session = sessions.attach(new SessionKey(labId, node, grant.learner()), page);
+                    connection
+                            .userData()
+                            .put(
+                                    ATTACHMENT,
+                                    new Attachment(
+                                            grant.lab(),
+                                            session,
+                                            page,
+                                            new InputFlood(maxDroppedBytes, floodWindow, System.nanoTime())));
+                    page.sendControl(new TerminalFrames.Shell(session.attaches() == 1));
+                });
     }
 
     /**
@@ -88,9 +104,14 @@ public class TerminalSocket {
         attachment.lab().touch(Instant.now());
         if (!attachment.session().write(keystrokes)
                 && attachment.flood().dropped(keystrokes.length, System.nanoTime())) {
-            attachment.page().close(SocketCloseCodes.FLOODING, "More input arrived than the shell reads ("
-                    + (maxDroppedBytes >> 20) + " MiB dropped within " + floodWindow.toSeconds() + " s), so this "
-                    + "terminal connection was closed. Stop what sends it, then reload the page: the shell is kept.");
+            attachment
+                    .page()
+                    .close(
+                            SocketCloseCodes.FLOODING,
+                            "More input arrived than the shell reads ("
+                                    + (maxDroppedBytes >> 20) + " MiB dropped within " + floodWindow.toSeconds()
+                                    + " s), so this "
+                                    + "terminal connection was closed. Stop what sends it, then reload the page: the shell is kept.");
         }
     }
 

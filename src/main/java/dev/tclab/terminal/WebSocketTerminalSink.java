@@ -19,7 +19,8 @@ final class WebSocketTerminalSink implements TerminalSink {
 
     private static final Logger LOG = Logger.getLogger(WebSocketTerminalSink.class);
     private static final byte[] SKIPPED_NOTICE =
-            "\r\n[tclab: some output was skipped because the browser could not keep up]\r\n".getBytes(StandardCharsets.UTF_8);
+            "\r\n[tclab: some output was skipped because the browser could not keep up]\r\n"
+                    .getBytes(StandardCharsets.UTF_8);
 
     private final WebSocketConnection connection;
     private final ObjectMapper json;
@@ -49,7 +50,7 @@ final class WebSocketTerminalSink implements TerminalSink {
     @Override
     public void ended(String reason) {
         sendControl(new TerminalFrames.Exit(reason));
-        connection.close(CloseReason.NORMAL).subscribe().with(ok -> { }, failure -> { });
+        connection.close(CloseReason.NORMAL).subscribe().with(ok -> {}, failure -> {});
     }
 
     @Override
@@ -66,13 +67,15 @@ final class WebSocketTerminalSink implements TerminalSink {
     /** Sends an error frame, then closes the socket with {@code code}. */
     void close(int code, String message) {
         sendControl(new TerminalFrames.Error(message));
-        connection.close(new CloseReason(code, truncate(message))).subscribe().with(ok -> { }, failure -> { });
+        connection.close(new CloseReason(code, truncate(message))).subscribe().with(ok -> {}, failure -> {});
     }
 
     void sendControl(Object frame) {
         try {
-            connection.sendText(json.writeValueAsString(frame)).subscribe().with(ok -> { },
-                    failure -> LOG.debugf("terminal control frame not sent: %s", failure.getMessage()));
+            connection
+                    .sendText(json.writeValueAsString(frame))
+                    .subscribe()
+                    .with(ok -> {}, failure -> LOG.debugf("terminal control frame not sent: %s", failure.getMessage()));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("terminal frames are plain records", e);
         }
@@ -83,9 +86,10 @@ final class WebSocketTerminalSink implements TerminalSink {
             return;
         }
         pendingBytes.addAndGet(bytes.length);
-        connection.sendBinary(Buffer.buffer(bytes)).subscribe().with(
-                ok -> pendingBytes.addAndGet(-bytes.length),
-                failure -> pendingBytes.addAndGet(-bytes.length));
+        connection
+                .sendBinary(Buffer.buffer(bytes))
+                .subscribe()
+                .with(ok -> pendingBytes.addAndGet(-bytes.length), failure -> pendingBytes.addAndGet(-bytes.length));
     }
 
     /** A close reason must fit in a control frame (123 bytes); the full text went in the error frame. */

@@ -27,6 +27,7 @@ public class AssetVersions {
 
     /** Where the static assets are served from (META-INF/resources). */
     private static final List<String> PREFIXES = List.of("/app/", "/css/");
+
     private static final String IMMUTABLE = "public, max-age=31536000, immutable";
     private static final String REVALIDATE = "no-cache";
     private static final Map<String, Optional<String>> VERSIONS = new ConcurrentHashMap<>();
@@ -43,8 +44,8 @@ public class AssetVersions {
     }
 
     private static Optional<String> hash(String path) {
-        try (InputStream in = Thread.currentThread().getContextClassLoader()
-                .getResourceAsStream("META-INF/resources" + path)) {
+        try (InputStream in =
+                Thread.currentThread().getContextClassLoader().getResourceAsStream("META-INF/resources" + path)) {
             if (in == null) {
                 return Optional.empty();
             }

@@ -32,11 +32,19 @@ public class BodyLimit {
     private void limit(RoutingContext ctx) {
         String length = ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH);
         if (length != null && tooLong(length)) {
-            ctx.response().setStatusCode(413).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+            ctx.response()
+                    .setStatusCode(413)
+                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                     .putHeader(HttpHeaders.CONNECTION, "close")
-                    .end(new JsonObject().put("error", "This request's body is larger than tclab accepts ("
-                            + maxBytes / 1024 + " KiB); every API request is a small JSON document, so send only the "
-                            + "fields the API documents.").put("problems", new JsonArray()).encode());
+                    .end(new JsonObject()
+                            .put(
+                                    "error",
+                                    "This request's body is larger than tclab accepts ("
+                                            + maxBytes / 1024
+                                            + " KiB); every API request is a small JSON document, so send only the "
+                                            + "fields the API documents.")
+                            .put("problems", new JsonArray())
+                            .encode());
             return;
         }
         ctx.next();

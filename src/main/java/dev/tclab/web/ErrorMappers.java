@@ -1,13 +1,13 @@
 package dev.tclab.web;
 
 import dev.tclab.http.ApiError;
-import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.LabNotFoundException;
-import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.ServerFullException;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.topology.TopologyException;
-import dev.tclab.yaml.FileProblem;
 import dev.tclab.store.StoreUnavailableException;
+import dev.tclab.yaml.FileProblem;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -17,19 +17,22 @@ public class ErrorMappers {
     @ServerExceptionMapper
     public Response serverFull(ServerFullException e) {
         return Response.fromResponse(ApiError.response(Response.Status.SERVICE_UNAVAILABLE, e.getMessage()))
-                .header("Retry-After", "60").build();
+                .header("Retry-After", "60")
+                .build();
     }
 
     @ServerExceptionMapper
     public Response engineDown(EngineUnavailableException e) {
-        return ApiError.response(Response.Status.SERVICE_UNAVAILABLE,
+        return ApiError.response(
+                Response.Status.SERVICE_UNAVAILABLE,
                 "The Docker engine does not answer, so labs are unavailable: " + e.getMessage());
     }
 
     @ServerExceptionMapper
     public Response databaseDown(StoreUnavailableException e) {
         return Response.fromResponse(ApiError.response(Response.Status.SERVICE_UNAVAILABLE, e.getMessage()))
-                .header("Retry-After", "10").build();
+                .header("Retry-After", "10")
+                .build();
     }
 
     @ServerExceptionMapper
@@ -44,7 +47,8 @@ public class ErrorMappers {
 
     @ServerExceptionMapper
     public Response brokenTopology(TopologyException e) {
-        return ApiError.response(Response.Status.INTERNAL_SERVER_ERROR,
+        return ApiError.response(
+                Response.Status.INTERNAL_SERVER_ERROR,
                 "This lesson's lab.yml is broken, so its lab cannot start; the lesson author needs to fix it.",
                 e.problems().stream().map(FileProblem::toString).toList());
     }

@@ -3,17 +3,17 @@ package dev.tclab.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.http.Quote;
-import dev.tclab.yaml.FileProblem;
+import dev.tclab.learner.CurrentLearner;
 import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonBrokenException;
-import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.lesson.LessonCatalog;
+import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.lesson.LessonView;
 import dev.tclab.lesson.markdown.LessonMarkdown;
-import dev.tclab.learner.CurrentLearner;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizGrader;
+import dev.tclab.yaml.FileProblem;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -33,14 +33,22 @@ import java.util.List;
 public class LessonApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String ANSWER_SHAPE = "Send {\"choices\": [0]} with the positions of the chosen options"
-            + " in the quiz's list (from 0).";
+    private static final String ANSWER_SHAPE =
+            "Send {\"choices\": [0]} with the positions of the chosen options" + " in the quiz's list (from 0).";
 
     /** A lesson in the list. {@code progress} counts this learner's correctly answered quizzes. */
-    public record LessonSummary(String slug, String title, String summary, String level, int minutes,
-                                List<String> requires, List<String> uses, List<String> prerequisites, boolean broken,
-                                List<String> problems, LearnerLessons.Progress progress) {
-    }
+    public record LessonSummary(
+            String slug,
+            String title,
+            String summary,
+            String level,
+            int minutes,
+            List<String> requires,
+            List<String> uses,
+            List<String> prerequisites,
+            boolean broken,
+            List<String> problems,
+            LearnerLessons.Progress progress) {}
 
     /**
      * A quiz as the learner gets it: no answers, no explanations, the options in this learner's own order (an
@@ -48,7 +56,10 @@ public class LessonApi {
      */
     public record QuizQuestion(String id, String question, boolean multiple, List<String> options) {
         static QuizQuestion of(Quiz quiz) {
-            return new QuizQuestion(quiz.id(), quiz.question(), quiz.multiple(),
+            return new QuizQuestion(
+                    quiz.id(),
+                    quiz.question(),
+                    quiz.multiple(),
                     quiz.options().stream().map(Quiz.Option::text).toList());
         }
     }
@@ -59,28 +70,30 @@ public class LessonApi {
      */
     public record Verdict(boolean correct, List<Explanation> explanations, String message) {
         static Verdict of(QuizGrader.Result result) {
-            return new Verdict(result.correct(), result.explanations().stream().map(Explanation::of).toList(),
+            return new Verdict(
+                    result.correct(),
+                    result.explanations().stream().map(Explanation::of).toList(),
                     result.message());
         }
     }
 
     public record Explanation(int option, boolean correct, String why, String whyHtml) {
         static Explanation of(QuizGrader.Explanation explanation) {
-            return new Explanation(explanation.option(), explanation.correct(), explanation.why(),
+            return new Explanation(
+                    explanation.option(),
+                    explanation.correct(),
+                    explanation.why(),
                     LessonMarkdown.inline(explanation.why()));
         }
     }
 
-    public record CheckInfo(String id, String title) {
-    }
+    public record CheckInfo(String id, String title) {}
 
-    public record StepInfo(String id, String title, List<CheckInfo> checks, List<QuizQuestion> quizzes) {
-    }
+    public record StepInfo(String id, String title, List<CheckInfo> checks, List<QuizQuestion> quizzes) {}
 
     /** One lesson for this learner: its steps with checks and quizzes, and its lab's terminal nodes. */
-    public record LessonDetail(LessonSummary lesson, List<String> nodes, List<QuizQuestion> introQuizzes,
-                               List<StepInfo> steps) {
-    }
+    public record LessonDetail(
+            LessonSummary lesson, List<String> nodes, List<QuizQuestion> introQuizzes, List<StepInfo> steps) {}
 
     private final LessonCatalog catalog;
     private final LearnerLessons learnerLessons;
@@ -104,12 +117,22 @@ public class LessonApi {
         String learner = this.learner.id();
         Lesson lesson = learnerLessons.lesson(slug);
         LessonView view = learnerLessons.view(lesson, learner);
-        List<StepInfo> steps = view.steps().stream().map(s -> new StepInfo(s.id(), s.title(),
-                s.checks().stream().map(c -> new CheckInfo(c.id(), c.title())).toList(),
-                s.quizzes().stream().map(QuizQuestion::of).toList())).toList();
-        List<String> nodes = lesson.topology() == null ? List.of() : lesson.topology().interactiveNodes();
-        return new LessonDetail(summary(lesson, learner), nodes,
-                view.introQuizzes().stream().map(QuizQuestion::of).toList(), steps);
+        List<StepInfo> steps = view.steps().stream()
+                .map(s -> new StepInfo(
+                        s.id(),
+                        s.title(),
+                        s.checks().stream()
+                                .map(c -> new CheckInfo(c.id(), c.title()))
+                                .toList(),
+                        s.quizzes().stream().map(QuizQuestion::of).toList()))
+                .toList();
+        List<String> nodes =
+                lesson.topology() == null ? List.of() : lesson.topology().interactiveNodes();
+        return new LessonDetail(
+                summary(lesson, learner),
+                nodes,
+                view.introQuizzes().stream().map(QuizQuestion::of).toList(),
+                steps);
     }
 
     @POST
@@ -142,9 +165,17 @@ public class LessonApi {
     }
 
     private LessonSummary summary(Lesson lesson, String learner) {
-        return new LessonSummary(lesson.slug(), lesson.meta().title(), lesson.meta().summary(), lesson.meta().level(),
-                lesson.meta().minutes(), lesson.meta().requires(), lesson.meta().uses(), lesson.meta().prerequisites(),
-                lesson.broken(), lesson.problems().stream().map(FileProblem::toString).toList(),
+        return new LessonSummary(
+                lesson.slug(),
+                lesson.meta().title(),
+                lesson.meta().summary(),
+                lesson.meta().level(),
+                lesson.meta().minutes(),
+                lesson.meta().requires(),
+                lesson.meta().uses(),
+                lesson.meta().prerequisites(),
+                lesson.broken(),
+                lesson.problems().stream().map(FileProblem::toString).toList(),
                 learnerLessons.progress(lesson, learner));
     }
 }

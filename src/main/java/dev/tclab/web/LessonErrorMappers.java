@@ -1,10 +1,10 @@
 package dev.tclab.web;
 
 import dev.tclab.http.ApiError;
-import dev.tclab.yaml.FileProblem;
 import dev.tclab.lesson.LessonBrokenException;
 import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.quiz.QuizGrader;
+import dev.tclab.yaml.FileProblem;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -18,7 +18,9 @@ public class LessonErrorMappers {
 
     @ServerExceptionMapper
     public Response lessonBroken(LessonBrokenException e) {
-        return ApiError.response(Response.Status.CONFLICT, e.getMessage(),
+        return ApiError.response(
+                Response.Status.CONFLICT,
+                e.getMessage(),
                 e.problems().stream().map(FileProblem::toString).toList());
     }
 

@@ -1,18 +1,18 @@
 package dev.tclab.web;
 
-import dev.tclab.http.Quote;
 import dev.tclab.grading.StepProgress;
-import dev.tclab.lab.runtime.KernelCapabilities;
+import dev.tclab.http.Quote;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabPhase;
 import dev.tclab.lab.LabService;
+import dev.tclab.lab.runtime.KernelCapabilities;
+import dev.tclab.learner.CurrentLearner;
 import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonBrokenException;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.lesson.LessonView;
-import dev.tclab.learner.CurrentLearner;
 import dev.tclab.quiz.QuizGrader;
 import dev.tclab.system.SystemStatus;
 import io.quarkus.qute.CheckedTemplate;
@@ -80,9 +80,14 @@ public class LessonPages {
      * @param labId       the learner's live lab for this lesson, or null
      * @param labQueued   whether that lab still waits in the start queue
      */
-    public record Card(Lesson lesson, List<Requirement> requirements, LearnerLessons.Progress progress,
-                       int stepsPassed, int stepsTotal, String labId, boolean labQueued) {
-    }
+    public record Card(
+            Lesson lesson,
+            List<Requirement> requirements,
+            LearnerLessons.Progress progress,
+            int stepsPassed,
+            int stepsTotal,
+            String labId,
+            boolean labQueued) {}
 
     @CheckedTemplate
     static class Templates {
@@ -104,8 +109,13 @@ public class LessonPages {
     private final LabService labs;
     private final CurrentLearner learner;
 
-    public LessonPages(LessonCatalog catalog, LearnerLessons learnerLessons, SystemStatus system,
-                       StepProgress stepProgress, LabService labs, CurrentLearner learner) {
+    public LessonPages(
+            LessonCatalog catalog,
+            LearnerLessons learnerLessons,
+            SystemStatus system,
+            StepProgress stepProgress,
+            LabService labs,
+            CurrentLearner learner) {
         this.catalog = catalog;
         this.learnerLessons = learnerLessons;
         this.system = system;
@@ -120,7 +130,8 @@ public class LessonPages {
         KernelCapabilities kernel = system.snapshot().kernel();
         List<Card> cards = new ArrayList<>();
         List<Lesson> broken = new ArrayList<>();
-        List<Lab> liveLabs = labs.labsOf(learner).stream().filter(lab -> lab.phase().live()).toList();
+        List<Lab> liveLabs =
+                labs.labsOf(learner).stream().filter(lab -> lab.phase().live()).toList();
         for (Lesson lesson : catalog.lessons()) {
             if (lesson.broken()) {
                 broken.add(lesson);
@@ -138,13 +149,17 @@ public class LessonPages {
         try {
             lesson = learnerLessons.lesson(slug);
         } catch (LessonNotFoundException e) {
-            return Response.status(Response.Status.NOT_FOUND).entity(Templates.notFound(e.getMessage())).build();
+            return Response.status(Response.Status.NOT_FOUND)
+                    .entity(Templates.notFound(e.getMessage()))
+                    .build();
         }
         if (lesson.broken()) {
             return Response.serverError().entity(Templates.broken(lesson)).build();
         }
         LessonView view = learnerLessons.view(lesson, learner.id());
-        String nodes = lesson.topology() == null ? "" : String.join(",", lesson.topology().interactiveNodes());
+        String nodes = lesson.topology() == null
+                ? ""
+                : String.join(",", lesson.topology().interactiveNodes());
         return Response.ok(Templates.lesson(lesson, view, nodes, next(lesson))).build();
     }
 
@@ -152,37 +167,60 @@ public class LessonPages {
     private Lesson next(Lesson lesson) {
         List<Lesson> lessons = catalog.lessons();
         int at = lessons.stream().map(Lesson::slug).toList().indexOf(lesson.slug());
-        return lessons.stream().skip(at + 1L).filter(l -> !l.broken()).findFirst().orElse(null);
+        return lessons.stream()
+                .skip(at + 1L)
+                .filter(l -> !l.broken())
+                .findFirst()
+                .orElse(null);
     }
 
     private Card card(Lesson lesson, KernelCapabilities kernel, String learner, List<Lab> liveLabs) {
         Map<String, Boolean> passed = stepProgress.checks(learner, lesson.slug());
         List<LessonView.StepView> graded = learnerLessons.view(lesson, learner).steps().stream()
-                .filter(step -> !step.checks().isEmpty()).toList();
+                .filter(step -> !step.checks().isEmpty())
+                .toList();
         int stepsPassed = (int) graded.stream()
-                .filter(step -> step.checks().stream().allMatch(c -> Boolean.TRUE.equals(passed.get(c.id())))).count();
-        Lab lab = liveLabs.stream().filter(l -> l.lesson().equals(lesson.slug())).findFirst().orElse(null);
-        return new Card(lesson, requirements(lesson, kernel), learnerLessons.progress(lesson, learner), stepsPassed,
-                graded.size(), lab == null ? null : lab.id(), lab != null && lab.phase() == LabPhase.QUEUED);
+                .filter(step -> step.checks().stream().allMatch(c -> Boolean.TRUE.equals(passed.get(c.id()))))
+                .count();
+        Lab lab = liveLabs.stream()
+                .filter(l -> l.lesson().equals(lesson.slug()))
+                .findFirst()
+                .orElse(null);
+        return new Card(
+                lesson,
+                requirements(lesson, kernel),
+                learnerLessons.progress(lesson, learner),
+                stepsPassed,
+                graded.size(),
+                lab == null ? null : lab.id(),
+                lab != null && lab.phase() == LabPhase.QUEUED);
     }
 
     /** The no-JavaScript quiz answer: grade, keep, and send the learner back to the quiz to read the verdict. */
     @POST
     @Path("lessons/{slug}/quizzes/{quizId}")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Response answer(@PathParam("slug") String slug, @PathParam("quizId") String quizId,
-                           @FormParam("choice") List<String> choice) {
+    public Response answer(
+            @PathParam("slug") String slug,
+            @PathParam("quizId") String quizId,
+            @FormParam("choice") List<String> choice) {
         try {
             learnerLessons.answer(slug, quizId, learner.id(), indexes(choice));
         } catch (LessonNotFoundException e) {
-            return Response.status(Response.Status.NOT_FOUND).entity(Templates.notFound(e.getMessage())).build();
+            return Response.status(Response.Status.NOT_FOUND)
+                    .entity(Templates.notFound(e.getMessage()))
+                    .build();
         } catch (LessonBrokenException e) {
-            return Response.status(Response.Status.CONFLICT).entity(Templates.notFound(e.getMessage())).build();
+            return Response.status(Response.Status.CONFLICT)
+                    .entity(Templates.notFound(e.getMessage()))
+                    .build();
         } catch (QuizGrader.InvalidAnswerException e) {
             return Response.status(Response.Status.BAD_REQUEST)
-                    .entity(Templates.answerRejected(slug, quizId, e.getMessage())).build();
+                    .entity(Templates.answerRejected(slug, quizId, e.getMessage()))
+                    .build();
         }
-        return Response.seeOther(URI.create("/lessons/" + slug + "#quiz-" + quizId)).build();
+        return Response.seeOther(URI.create("/lessons/" + slug + "#quiz-" + quizId))
+                .build();
     }
 
     private static List<Integer> indexes(List<String> choice) throws QuizGrader.InvalidAnswerException {

@@ -19,6 +19,9 @@ public class OpenLabPages implements LabWatchers {
 
     @Override
     public Set<String> watchedLabs() {
-        return connections.stream().map(c -> c.pathParam("labId")).filter(Objects::nonNull).collect(Collectors.toSet());
+        return connections.stream()
+                .map(c -> c.pathParam("labId"))
+                .filter(Objects::nonNull)
+                .collect(Collectors.toSet());
     }
 }

@@ -11,8 +11,7 @@ import java.util.Locale;
  */
 public final class Origins {
 
-    private Origins() {
-    }
+    private Origins() {}
 
     /** True when {@code origin} names the same host and port as the request's Host header. */
     public static boolean sameOrigin(String origin, String host, boolean secure) {
@@ -25,7 +24,10 @@ public final class Origins {
             if (!bareOrigin(originUri) || hostUri.getHost() == null || hostUri.getRawUserInfo() != null) {
                 return false;
             }
-            return originUri.getHost().toLowerCase(Locale.ROOT).equals(hostUri.getHost().toLowerCase(Locale.ROOT))
+            return originUri
+                            .getHost()
+                            .toLowerCase(Locale.ROOT)
+                            .equals(hostUri.getHost().toLowerCase(Locale.ROOT))
                     && effectivePort(originUri) == effectivePort(hostUri);
         } catch (URISyntaxException e) {
             return false;
@@ -35,9 +37,11 @@ public final class Origins {
     private static boolean bareOrigin(URI uri) {
         String scheme = uri.getScheme();
         return ("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))
-                && uri.getHost() != null && uri.getRawUserInfo() == null
+                && uri.getHost() != null
+                && uri.getRawUserInfo() == null
                 && (uri.getRawPath() == null || uri.getRawPath().isEmpty())
-                && uri.getRawQuery() == null && uri.getRawFragment() == null;
+                && uri.getRawQuery() == null
+                && uri.getRawFragment() == null;
     }
 
     private static int effectivePort(URI uri) {

@@ -8,8 +8,7 @@ import io.quarkus.qute.TemplateGlobal;
 @TemplateGlobal
 public final class PageGlobals {
 
-    private PageGlobals() {
-    }
+    private PageGlobals() {}
 
     /** What stops labs from starting right now (Docker down, image missing), or null when labs can start. */
     static String systemProblem() {

@@ -24,8 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public class PrecompressedAssets {
 
     private static final String PREFIX = "/app/";
-    private static final Map<String, String> TYPES = Map.of(".js", "text/javascript; charset=utf-8",
-            ".css", "text/css; charset=utf-8");
+    private static final Map<String, String> TYPES =
+            Map.of(".js", "text/javascript; charset=utf-8", ".css", "text/css; charset=utf-8");
     /** The .br copies, read once each (a bundle is some 100 KiB compressed); empty when the build made none. */
     private static final Map<String, Optional<Buffer>> COPIES = new ConcurrentHashMap<>();
 
@@ -44,7 +44,8 @@ public class PrecompressedAssets {
         }
         ctx.response().headers().add(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
         Optional<Buffer> copy = acceptsBrotli(ctx.request().getHeader(HttpHeaders.ACCEPT_ENCODING))
-                ? COPIES.computeIfAbsent(path, PrecompressedAssets::read) : Optional.empty();
+                ? COPIES.computeIfAbsent(path, PrecompressedAssets::read)
+                : Optional.empty();
         if (copy.isEmpty()) {
             ctx.next();
             return;
@@ -55,7 +56,8 @@ public class PrecompressedAssets {
             ctx.response().setStatusCode(304).end();
             return;
         }
-        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, type.get())
+        ctx.response()
+                .putHeader(HttpHeaders.CONTENT_TYPE, type.get())
                 .putHeader(HttpHeaders.CONTENT_ENCODING, "br")
                 .putHeader(HttpHeaders.CONTENT_LENGTH, String.valueOf(copy.get().length()));
         if (method == HttpMethod.HEAD) {
@@ -96,7 +98,8 @@ public class PrecompressedAssets {
     }
 
     private static Optional<Buffer> read(String path) {
-        try (InputStream in = Thread.currentThread().getContextClassLoader()
+        try (InputStream in = Thread.currentThread()
+                .getContextClassLoader()
                 .getResourceAsStream("META-INF/resources" + path + ".br")) {
             return in == null ? Optional.empty() : Optional.of(Buffer.buffer(in.readAllBytes()));
         } catch (IOException e) {

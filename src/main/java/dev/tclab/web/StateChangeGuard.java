@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class StateChangeGuard {
 
-    private static final Set<HttpMethod> STATE_CHANGES = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH,
-            HttpMethod.DELETE);
+    private static final Set<HttpMethod> STATE_CHANGES =
+            Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE);
     private static final String JSON = "application/json";
     private static final String FORM = "application/x-www-form-urlencoded";
     /** The lesson page's quiz form (see LessonPages#answer). */
@@ -48,13 +48,19 @@ public class StateChangeGuard {
         }
         String origin = request.getHeader(HttpHeaders.ORIGIN);
         if (origin != null && !Origins.sameOrigin(origin, request.getHeader(HttpHeaders.HOST), request.isSSL())) {
-            refuse(ctx, 403, "This request came from a page that is not tclab's own (its Origin is another site), so "
-                    + "it was refused. Use tclab's own pages, or call the API without an Origin header.");
+            refuse(
+                    ctx,
+                    403,
+                    "This request came from a page that is not tclab's own (its Origin is another site), so "
+                            + "it was refused. Use tclab's own pages, or call the API without an Origin header.");
             return;
         }
         if (request.method() != HttpMethod.DELETE && !acceptedType(request)) {
-            refuse(ctx, 415, "Send changes as JSON, with the header 'Content-Type: application/json' (even with no "
-                    + "body); tclab refuses other types so that other sites cannot send them.");
+            refuse(
+                    ctx,
+                    415,
+                    "Send changes as JSON, with the header 'Content-Type: application/json' (even with no "
+                            + "body); tclab refuses other types so that other sites cannot send them.");
             return;
         }
         ctx.next();
@@ -62,7 +68,8 @@ public class StateChangeGuard {
 
     private static boolean acceptedType(HttpServerRequest request) {
         String type = mediaType(request.getHeader(HttpHeaders.CONTENT_TYPE));
-        return JSON.equals(type) || FORM.equals(type) && QUIZ_FORM.matcher(request.path()).matches();
+        return JSON.equals(type)
+                || FORM.equals(type) && QUIZ_FORM.matcher(request.path()).matches();
     }
 
     /** The type without parameters ({@code application/json; charset=utf-8} is {@code application/json}). */
@@ -71,11 +78,18 @@ public class StateChangeGuard {
             return "";
         }
         int semicolon = contentType.indexOf(';');
-        return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip().toLowerCase(Locale.ROOT);
+        return (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
+                .strip()
+                .toLowerCase(Locale.ROOT);
     }
 
     private static void refuse(RoutingContext ctx, int status, String error) {
-        ctx.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, JSON)
-                .end(new JsonObject().put("error", error).put("problems", new JsonArray()).encode());
+        ctx.response()
+                .setStatusCode(status)
+                .putHeader(HttpHeaders.CONTENT_TYPE, JSON)
+                .end(new JsonObject()
+                        .put("error", error)
+                        .put("problems", new JsonArray())
+                        .encode());
     }
 }

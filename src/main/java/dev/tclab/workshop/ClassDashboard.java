@@ -5,7 +5,6 @@ import dev.tclab.lab.LabService;
 import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
-import dev.tclab.lesson.LessonView;
 import dev.tclab.metrics.OperatorMetrics;
 import dev.tclab.metrics.ServerLoad;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,12 +25,10 @@ import java.util.stream.Collectors;
 public class ClassDashboard {
 
     /** A graded step (one with checks) of an event lesson. */
-    public record GradedStep(String lesson, String stepId, String title) {
-    }
+    public record GradedStep(String lesson, String stepId, String title) {}
 
     /** Per step: learners who passed it, and learners stuck there (on it now, with a failed check on it). */
-    public record StepTally(String lesson, String stepId, String title, int passed, int stuck) {
-    }
+    public record StepTally(String lesson, String stepId, String title, int passed, int stuck) {}
 
     /**
      * One learner.
@@ -44,17 +41,35 @@ public class ClassDashboard {
      *                     agrees with the tally's stuck count), else of their latest run if that failed, else null
      * @param nodes        the nodes of their running lab with a terminal (empty without a running lab)
      */
-    public record Row(String learnerId, String name, String lesson, String currentStep, String currentStepTitle,
-                      int stepsPassed,
-                      int stepsTotal, int quizzesRight, int quizzesTotal, String labId, String labStatus,
-                      Instant lastActivity, Instant onStepSince, String lastFailure, String lastRunId,
-                      List<String> nodes) {
-    }
+    public record Row(
+            String learnerId,
+            String name,
+            String lesson,
+            String currentStep,
+            String currentStepTitle,
+            int stepsPassed,
+            int stepsTotal,
+            int quizzesRight,
+            int quizzesTotal,
+            String labId,
+            String labStatus,
+            Instant lastActivity,
+            Instant onStepSince,
+            String lastFailure,
+            String lastRunId,
+            List<String> nodes) {}
 
     /** The whole view; {@code server}: the whole server's labs and engine, as the operator gauges read them. */
-    public record View(String eventId, String title, String status, Instant endsAt, List<StepTally> steps,
-                       List<Row> learners, List<HostAction> actions, Instant at, ServerLoad server) {
-    }
+    public record View(
+            String eventId,
+            String title,
+            String status,
+            Instant endsAt,
+            List<StepTally> steps,
+            List<Row> learners,
+            List<HostAction> actions,
+            Instant at,
+            ServerLoad server) {}
 
     private final WorkshopService workshops;
     private final ProgressReader progress;
@@ -64,8 +79,13 @@ public class ClassDashboard {
     private final OperatorMetrics metrics;
     private final Map<Lesson, List<GradedStep>> stepsCache = new java.util.concurrent.ConcurrentHashMap<>();
 
-    public ClassDashboard(WorkshopService workshops, ProgressReader progress, LabService labs, LessonCatalog catalog,
-                          LearnerLessons learnerLessons, OperatorMetrics metrics) {
+    public ClassDashboard(
+            WorkshopService workshops,
+            ProgressReader progress,
+            LabService labs,
+            LessonCatalog catalog,
+            LearnerLessons learnerLessons,
+            OperatorMetrics metrics) {
         this.workshops = workshops;
         this.progress = progress;
         this.labs = labs;
@@ -78,10 +98,14 @@ public class ClassDashboard {
     public List<GradedStep> gradedSteps(WorkshopEvent event) {
         List<GradedStep> steps = new ArrayList<>();
         for (String slug : event.lessons()) {
-            catalog.lesson(slug).filter(l -> !l.broken()).ifPresent(lesson -> steps.addAll(stepsCache.computeIfAbsent(
-                    lesson, l -> learnerLessons.view(l, "workshop-dashboard").steps().stream()
-                            .filter(s -> !s.checks().isEmpty())
-                            .map(s -> new GradedStep(l.slug(), s.id(), s.title())).toList())));
+            catalog.lesson(slug)
+                    .filter(l -> !l.broken())
+                    .ifPresent(lesson -> steps.addAll(stepsCache.computeIfAbsent(
+                            lesson,
+                            l -> learnerLessons.view(l, "workshop-dashboard").steps().stream()
+                                    .filter(s -> !s.checks().isEmpty())
+                                    .map(s -> new GradedStep(l.slug(), s.id(), s.title()))
+                                    .toList())));
         }
         return steps;
     }
@@ -109,24 +133,47 @@ public class ClassDashboard {
         List<Row> rows = new ArrayList<>();
         for (Seat seat : seats) {
             String id = seat.learnerId();
-            Row row = row(event, seat, graded, quizzes, runsBy.getOrDefault(id, List.of()),
-                    answersBy.getOrDefault(id, List.of()), labsBy.getOrDefault(id, List.of()), tally);
+            Row row = row(
+                    event,
+                    seat,
+                    graded,
+                    quizzes,
+                    runsBy.getOrDefault(id, List.of()),
+                    answersBy.getOrDefault(id, List.of()),
+                    labsBy.getOrDefault(id, List.of()),
+                    tally);
             rows.add(row);
         }
-        List<StepTally> steps = graded.stream().map(s -> {
-            int[] t = tally.getOrDefault(s.lesson() + "\n" + s.stepId(), new int[2]);
-            return new StepTally(s.lesson(), s.stepId(), s.title(), t[0], t[1]);
-        }).toList();
+        List<StepTally> steps = graded.stream()
+                .map(s -> {
+                    int[] t = tally.getOrDefault(s.lesson() + "\n" + s.stepId(), new int[2]);
+                    return new StepTally(s.lesson(), s.stepId(), s.title(), t[0], t[1]);
+                })
+                .toList();
         Instant now = workshops.now();
-        return new View(event.id(), event.title(), event.status(now), event.end().orElse(null), steps, rows,
-                workshops.actions(event.id()), now, metrics.load());
+        return new View(
+                event.id(),
+                event.title(),
+                event.status(now),
+                event.end().orElse(null),
+                steps,
+                rows,
+                workshops.actions(event.id()),
+                now,
+                metrics.load());
     }
 
-    private Row row(WorkshopEvent event, Seat seat, List<GradedStep> graded, List<String[]> quizzes,
-                    List<ProgressReader.StepRuns> runs, List<ProgressReader.QuizAnswers> answers,
-                    List<Lab> labsOfSeat, Map<String, int[]> tally) {
-        Map<String, ProgressReader.StepRuns> byStep = runs.stream()
-                .collect(Collectors.toMap(r -> r.lesson() + "\n" + r.stepId(), r -> r, (a, b) -> b));
+    private Row row(
+            WorkshopEvent event,
+            Seat seat,
+            List<GradedStep> graded,
+            List<String[]> quizzes,
+            List<ProgressReader.StepRuns> runs,
+            List<ProgressReader.QuizAnswers> answers,
+            List<Lab> labsOfSeat,
+            Map<String, int[]> tally) {
+        Map<String, ProgressReader.StepRuns> byStep =
+                runs.stream().collect(Collectors.toMap(r -> r.lesson() + "\n" + r.stepId(), r -> r, (a, b) -> b));
         int passed = 0;
         for (GradedStep s : graded) {
             ProgressReader.StepRuns r = byStep.get(s.lesson() + "\n" + s.stepId());
@@ -135,27 +182,41 @@ public class ClassDashboard {
                 tally.computeIfAbsent(s.lesson() + "\n" + s.stepId(), k -> new int[2])[0]++;
             }
         }
-        int right = (int) answers.stream().filter(ProgressReader.QuizAnswers::latestCorrect)
-                .filter(a -> quizzes.stream().anyMatch(q -> q[0].equals(a.lesson()) && q[1].equals(a.quizId()))).count();
-        Optional<Lab> lab = labsOfSeat.stream().filter(l -> event.lessons().contains(l.lesson()))
+        int right = (int) answers.stream()
+                .filter(ProgressReader.QuizAnswers::latestCorrect)
+                .filter(a -> quizzes.stream().anyMatch(q -> q[0].equals(a.lesson()) && q[1].equals(a.quizId())))
+                .count();
+        Optional<Lab> lab = labsOfSeat.stream()
+                .filter(l -> event.lessons().contains(l.lesson()))
                 .findFirst();
-        String lesson = lab.map(Lab::lesson).orElseGet(() -> graded.stream()
-                .filter(s -> notPassed(byStep, s)).map(GradedStep::lesson).findFirst()
-                .orElse(event.lessons().get(0)));
-        Optional<GradedStep> current = graded.stream().filter(s -> s.lesson().equals(lesson))
-                .filter(s -> notPassed(byStep, s)).findFirst();
+        String lesson = lab.map(Lab::lesson)
+                .orElseGet(() -> graded.stream()
+                        .filter(s -> notPassed(byStep, s))
+                        .map(GradedStep::lesson)
+                        .findFirst()
+                        .orElse(event.lessons().get(0)));
+        Optional<GradedStep> current = graded.stream()
+                .filter(s -> s.lesson().equals(lesson))
+                .filter(s -> notPassed(byStep, s))
+                .findFirst();
         Instant onStepSince = null;
         ProgressReader.StepRuns stuckOn = null;
         if (current.isPresent()) {
             ProgressReader.StepRuns r = byStep.get(lesson + "\n" + current.get().stepId());
-            onStepSince = r != null ? r.firstRunAt() : runs.stream().map(ProgressReader.StepRuns::firstPassedAt)
-                    .filter(java.util.Objects::nonNull).max(Comparator.naturalOrder()).orElse(seat.joinedAt());
+            onStepSince = r != null
+                    ? r.firstRunAt()
+                    : runs.stream()
+                            .map(ProgressReader.StepRuns::firstPassedAt)
+                            .filter(java.util.Objects::nonNull)
+                            .max(Comparator.naturalOrder())
+                            .orElse(seat.joinedAt());
             if (r != null && failed(r)) {
                 stuckOn = r;
                 tally.computeIfAbsent(lesson + "\n" + current.get().stepId(), k -> new int[2])[1]++;
             }
         }
-        ProgressReader.StepRuns latest = runs.stream().max(Comparator.comparing(ProgressReader.StepRuns::lastAt))
+        ProgressReader.StepRuns latest = runs.stream()
+                .max(Comparator.comparing(ProgressReader.StepRuns::lastAt))
                 .orElse(null);
         // A learner counted stuck on a step shows that step's failing check, so the tally and the row agree; else
         // their latest check if it failed (re-checking a step passed before, say).
@@ -171,11 +232,25 @@ public class ClassDashboard {
         if (lab.isPresent()) {
             activity = later(activity, lab.get().lastActivity());
         }
-        return new Row(seat.learnerId(), seat.displayName(), lesson, current.map(GradedStep::stepId).orElse(null),
-                current.map(GradedStep::title).orElse(null), passed, graded.size(), right, quizzes.size(), lab.map(Lab::id).orElse(null),
-                lab.map(l -> l.phase().name().toLowerCase(java.util.Locale.ROOT)).orElse("none"), activity,
-                onStepSince, lastFailure, latest == null ? null : latest.lastRunId(),
-                lab.filter(l -> l.phase() == dev.tclab.lab.LabPhase.RUNNING).map(l -> l.topology().interactiveNodes())
+        return new Row(
+                seat.learnerId(),
+                seat.displayName(),
+                lesson,
+                current.map(GradedStep::stepId).orElse(null),
+                current.map(GradedStep::title).orElse(null),
+                passed,
+                graded.size(),
+                right,
+                quizzes.size(),
+                lab.map(Lab::id).orElse(null),
+                lab.map(l -> l.phase().name().toLowerCase(java.util.Locale.ROOT))
+                        .orElse("none"),
+                activity,
+                onStepSince,
+                lastFailure,
+                latest == null ? null : latest.lastRunId(),
+                lab.filter(l -> l.phase() == dev.tclab.lab.LabPhase.RUNNING)
+                        .map(l -> l.topology().interactiveNodes())
                         .orElse(List.of()));
     }
 
@@ -184,8 +259,11 @@ public class ClassDashboard {
     }
 
     private static String titleOf(List<GradedStep> graded, ProgressReader.StepRuns runs) {
-        return graded.stream().filter(s -> s.lesson().equals(runs.lesson()) && s.stepId().equals(runs.stepId()))
-                .map(GradedStep::title).findFirst().orElse(runs.stepId());
+        return graded.stream()
+                .filter(s -> s.lesson().equals(runs.lesson()) && s.stepId().equals(runs.stepId()))
+                .map(GradedStep::title)
+                .findFirst()
+                .orElse(runs.stepId());
     }
 
     private static boolean notPassed(Map<String, ProgressReader.StepRuns> byStep, GradedStep s) {

@@ -11,6 +11,12 @@ import java.util.List;
  * @param lifetimeMinutes    null: 240, or the server's maximum lab lifetime if shorter
  * @param pooledLabs         labs kept ready for the first lesson while the event is open; null: 0
  */
-public record EventDraft(String title, List<String> lessons, Instant opensAt, Instant closesAt, Integer seatCap,
-                         Integer idleTimeoutMinutes, Integer lifetimeMinutes, Integer pooledLabs) {
-}
+public record EventDraft(
+        String title,
+        List<String> lessons,
+        Instant opensAt,
+        Instant closesAt,
+        Integer seatCap,
+        Integer idleTimeoutMinutes,
+        Integer lifetimeMinutes,
+        Integer pooledLabs) {}

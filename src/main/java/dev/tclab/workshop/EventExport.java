@@ -18,9 +18,15 @@ public class EventExport {
      * @param kind     step or quiz
      * @param passedAt when the step first passed or the quiz was first answered right; null: not yet
      */
-    public record Line(String name, String learnerId, String lesson, String kind, String item, boolean passed,
-                       Instant passedAt, int attempts) {
-    }
+    public record Line(
+            String name,
+            String learnerId,
+            String lesson,
+            String kind,
+            String item,
+            boolean passed,
+            Instant passedAt,
+            int attempts) {}
 
     private final WorkshopService workshops;
     private final ClassDashboard dashboard;
@@ -35,24 +41,38 @@ public class EventExport {
     public List<Line> lines(WorkshopEvent event) {
         List<Seat> seats = workshops.seats(event.id());
         List<String> ids = seats.stream().map(Seat::learnerId).toList();
-        Map<String, ProgressReader.StepRuns> steps = progress.steps(ids, event.lessons()).stream().collect(
-                Collectors.toMap(r -> r.learnerId() + "\n" + r.lesson() + "\n" + r.stepId(), Function.identity(), (a, b) -> b));
-        Map<String, ProgressReader.QuizAnswers> quizzes = progress.quizzes(ids, event.lessons()).stream().collect(
-                Collectors.toMap(r -> r.learnerId() + "\n" + r.lesson() + "\n" + r.quizId(), Function.identity(), (a, b) -> b));
+        Map<String, ProgressReader.StepRuns> steps = progress.steps(ids, event.lessons()).stream()
+                .collect(Collectors.toMap(
+                        r -> r.learnerId() + "\n" + r.lesson() + "\n" + r.stepId(), Function.identity(), (a, b) -> b));
+        Map<String, ProgressReader.QuizAnswers> quizzes = progress.quizzes(ids, event.lessons()).stream()
+                .collect(Collectors.toMap(
+                        r -> r.learnerId() + "\n" + r.lesson() + "\n" + r.quizId(), Function.identity(), (a, b) -> b));
         List<ClassDashboard.GradedStep> graded = dashboard.gradedSteps(event);
         List<String[]> quizIds = dashboard.quizzes(event);
         List<Line> lines = new ArrayList<>();
         for (Seat seat : seats) {
             for (ClassDashboard.GradedStep s : graded) {
                 ProgressReader.StepRuns r = steps.get(seat.learnerId() + "\n" + s.lesson() + "\n" + s.stepId());
-                lines.add(new Line(seat.displayName(), seat.learnerId(), s.lesson(), "step", s.stepId(),
-                        r != null && r.firstPassedAt() != null, r == null ? null : r.firstPassedAt(),
+                lines.add(new Line(
+                        seat.displayName(),
+                        seat.learnerId(),
+                        s.lesson(),
+                        "step",
+                        s.stepId(),
+                        r != null && r.firstPassedAt() != null,
+                        r == null ? null : r.firstPassedAt(),
                         r == null ? 0 : r.attempts()));
             }
             for (String[] q : quizIds) {
                 ProgressReader.QuizAnswers a = quizzes.get(seat.learnerId() + "\n" + q[0] + "\n" + q[1]);
-                lines.add(new Line(seat.displayName(), seat.learnerId(), q[0], "quiz", q[1],
-                        a != null && a.firstCorrectAt() != null, a == null ? null : a.firstCorrectAt(),
+                lines.add(new Line(
+                        seat.displayName(),
+                        seat.learnerId(),
+                        q[0],
+                        "quiz",
+                        q[1],
+                        a != null && a.firstCorrectAt() != null,
+                        a == null ? null : a.firstCorrectAt(),
                         a == null ? 0 : a.attempts()));
             }
         }
@@ -63,10 +83,22 @@ public class EventExport {
     public String csv(List<Line> lines) {
         StringBuilder out = new StringBuilder("name,learner_id,lesson,kind,item,passed,passed_at,attempts\r\n");
         for (Line l : lines) {
-            out.append(cell(l.name())).append(',').append(cell(l.learnerId())).append(',').append(cell(l.lesson()))
-                    .append(',').append(l.kind()).append(',').append(cell(l.item())).append(',').append(l.passed())
-                    .append(',').append(l.passedAt() == null ? "" : l.passedAt().toString()).append(',')
-                    .append(l.attempts()).append("\r\n");
+            out.append(cell(l.name()))
+                    .append(',')
+                    .append(cell(l.learnerId()))
+                    .append(',')
+                    .append(cell(l.lesson()))
+                    .append(',')
+                    .append(l.kind())
+                    .append(',')
+                    .append(cell(l.item()))
+                    .append(',')
+                    .append(l.passed())
+                    .append(',')
+                    .append(l.passedAt() == null ? "" : l.passedAt().toString())
+                    .append(',')
+                    .append(l.attempts())
+                    .append("\r\n");
         }
         return out.toString();
     }

@@ -17,7 +17,8 @@ import java.util.Optional;
 @ApplicationScoped
 public class EventLabTerms implements LabTermsSource {
 
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter CLOCK =
+            DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
 
     private final WorkshopService workshops;
 
@@ -27,16 +28,22 @@ public class EventLabTerms implements LabTermsSource {
 
     @Override
     public Optional<LabTerms> termsFor(String owner, String lesson, Instant createdAt) {
-        return workshops.seatOf(owner).filter(seat -> !seat.joinedAt().isAfter(createdAt))
+        return workshops
+                .seatOf(owner)
+                .filter(seat -> !seat.joinedAt().isAfter(createdAt))
                 .flatMap(seat -> workshops.find(seat.eventId()))
-                .filter(event -> event.lessons().contains(lesson) && !event.status(createdAt).equals("closed"))
+                .filter(event -> event.lessons().contains(lesson)
+                        && !event.status(createdAt).equals("closed"))
                 .map(event -> of(event, createdAt));
     }
 
     @Override
     public Optional<String> startRefusal(String owner, String lesson, Instant now) {
-        return workshops.seatOf(owner).flatMap(seat -> workshops.find(seat.eventId()))
-                .filter(event -> event.lessons().contains(lesson) && event.status(now).equals("closed"))
+        return workshops
+                .seatOf(owner)
+                .flatMap(seat -> workshops.find(seat.eventId()))
+                .filter(event ->
+                        event.lessons().contains(lesson) && event.status(now).equals("closed"))
                 .map(event -> "Your workshop \"" + event.title() + "\" is closed, so its labs do not start any more."
                         + " Ask your host to reopen it if the class goes on.");
     }
@@ -45,10 +52,17 @@ public class EventLabTerms implements LabTermsSource {
         Instant lifetimeEnd = createdAt.plus(event.lifetime());
         Optional<Instant> closes = event.end().filter(end -> end.isBefore(lifetimeEnd));
         if (closes.isPresent()) {
-            return new LabTerms(event.idleTimeout(), closes.get(), "Stopped: the workshop \"" + event.title()
-                    + "\" ended at " + CLOCK.format(closes.get()) + " UTC. The lesson stays open to you at /.");
+            return new LabTerms(
+                    event.idleTimeout(),
+                    closes.get(),
+                    "Stopped: the workshop \"" + event.title() + "\" ended at " + CLOCK.format(closes.get())
+                            + " UTC. The lesson stays open to you at /.");
         }
-        return new LabTerms(event.idleTimeout(), lifetimeEnd, "Stopped after the workshop's lab lifetime of "
-                + event.lifetime().toMinutes() + " minutes. Start it again from the lesson if the workshop goes on.");
+        return new LabTerms(
+                event.idleTimeout(),
+                lifetimeEnd,
+                "Stopped after the workshop's lab lifetime of "
+                        + event.lifetime().toMinutes()
+                        + " minutes. Start it again from the lesson if the workshop goes on.");
     }
 }

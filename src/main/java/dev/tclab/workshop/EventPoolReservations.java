@@ -27,7 +27,8 @@ public class EventPoolReservations implements PoolReservations {
         Instant now = Instant.now();
         Map<String, Integer> reserved = new HashMap<>();
         for (WorkshopEvent event : store.events(null)) {
-            if (event.pooledLabs() > 0 && "open".equals(event.status(now.plus(AHEAD)))
+            if (event.pooledLabs() > 0
+                    && "open".equals(event.status(now.plus(AHEAD)))
                     && !"closed".equals(event.status(now))) {
                 reserved.merge(event.lessons().get(0), event.pooledLabs(), Integer::sum);
             }

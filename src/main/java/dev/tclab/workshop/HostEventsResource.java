@@ -1,14 +1,14 @@
 package dev.tclab.workshop;
 
-import dev.tclab.http.Quote;
 import dev.tclab.host.CurrentHost;
-import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.http.Quote;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabService;
 import dev.tclab.lab.QuotaExceededException;
 import dev.tclab.lab.ServerFullException;
 import dev.tclab.lab.StartQuota;
+import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.topology.TopologyException;
 import dev.tclab.learner.Roles;
 import io.smallrye.common.annotation.Blocking;
@@ -50,16 +50,13 @@ public class HostEventsResource {
     static final Duration LIVE_MAX = Duration.ofMinutes(10);
 
     /** An event as the host sees it, with its join link. */
-    public record EventInfo(WorkshopEvent event, String status, String joinUrl, int seated) {
-    }
+    public record EventInfo(WorkshopEvent event, String status, String joinUrl, int seated) {}
 
     /** A broadcast to send. */
-    public record MessageDraft(String text) {
-    }
+    public record MessageDraft(String text) {}
 
     /** A learner's last check run in full. */
-    public record LastCheck(String learnerId, String runId, String detail, List<ProgressReader.CheckOutput> results) {
-    }
+    public record LastCheck(String learnerId, String runId, String detail, List<ProgressReader.CheckOutput> results) {}
 
     private final WorkshopService workshops;
     private final ClassDashboard dashboard;
@@ -70,9 +67,15 @@ public class HostEventsResource {
     private final CurrentHost host;
     private final Event<LearnerNotice> notices;
 
-    public HostEventsResource(WorkshopService workshops, ClassDashboard dashboard, EventExport export,
-                              ProgressReader progress, LabService labs, StartQuota quota, CurrentHost host,
-                              Event<LearnerNotice> notices) {
+    public HostEventsResource(
+            WorkshopService workshops,
+            ClassDashboard dashboard,
+            EventExport export,
+            ProgressReader progress,
+            LabService labs,
+            StartQuota quota,
+            CurrentHost host,
+            Event<LearnerNotice> notices) {
         this.notices = notices;
         this.workshops = workshops;
         this.dashboard = dashboard;
@@ -144,10 +147,14 @@ public class HostEventsResource {
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     public Multi<ClassDashboard.View> live(@PathParam("id") String id) {
         WorkshopEvent event = event(id);
-        return Multi.createFrom().ticks().startingAfter(Duration.ofMillis(1)).every(LIVE_PERIOD)
+        return Multi.createFrom()
+                .ticks()
+                .startingAfter(Duration.ofMillis(1))
+                .every(LIVE_PERIOD)
                 .emitOn(Infrastructure.getDefaultWorkerPool())
                 .map(tick -> dashboard.view(workshops.find(event.id()).orElse(event)))
-                .select().first(LIVE_MAX);
+                .select()
+                .first(LIVE_MAX);
     }
 
     @POST
@@ -170,8 +177,14 @@ public class HostEventsResource {
         Seat seat = seat(event, learner);
         String text = workshops.checkedMessage(draft == null ? null : draft.text());
         workshops.message(event, seat, text);
-        workshops.record(event, new HostAction(host.require().name(), learner, "message",
-                "to " + seat.displayName() + ": " + text, Instant.now()));
+        workshops.record(
+                event,
+                new HostAction(
+                        host.require().name(),
+                        learner,
+                        "message",
+                        "to " + seat.displayName() + ": " + text,
+                        Instant.now()));
         return Response.noContent().build();
     }
 
@@ -183,8 +196,13 @@ public class HostEventsResource {
         workshops.close(event);
         for (Seat seat : workshops.seats(event.id())) {
             for (Lab lab : liveLabs(event, seat.learnerId())) {
-                stopLab(event, seat, lab, "close", "Your host closed the workshop \"" + event.title()
-                        + "\", so its labs stopped. The lessons stay open to read.");
+                stopLab(
+                        event,
+                        seat,
+                        lab,
+                        "close",
+                        "Your host closed the workshop \"" + event.title()
+                                + "\", so its labs stopped. The lessons stay open to read.");
             }
         }
         return info(event(id), uri);
@@ -215,16 +233,30 @@ public class HostEventsResource {
         for (Lab lab : runningLabs(event, seat)) {
             Lab fresh;
             try {
-                fresh = labs.replace(lab.id(), learner, "Your host reset your lab: a fresh one is starting (your "
-                        + "passed steps stay passed).", quota.replacing(lab)).lab();
+                fresh = labs.replace(
+                                lab.id(),
+                                learner,
+                                "Your host reset your lab: a fresh one is starting (your "
+                                        + "passed steps stay passed).",
+                                quota.replacing(lab))
+                        .lab();
             } catch (LabNotFoundException e) {
                 continue;
             } catch (QuotaExceededException e) {
-                throw new WorkshopRefusal(Status.CONFLICT, "The lab was stopped, but no fresh one could start for "
-                        + seat.displayName() + ": " + e.getMessage());
+                throw new WorkshopRefusal(
+                        Status.CONFLICT,
+                        "The lab was stopped, but no fresh one could start for " + seat.displayName() + ": "
+                                + e.getMessage());
             }
-            workshops.record(event, new HostAction(host.require().name(), learner, "reset", seat.displayName()
-                    + "'s lab " + lab.id() + " (" + lab.lesson() + ") replaced by " + fresh.id(), Instant.now()));
+            workshops.record(
+                    event,
+                    new HostAction(
+                            host.require().name(),
+                            learner,
+                            "reset",
+                            seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + ") replaced by "
+                                    + fresh.id(),
+                            Instant.now()));
         }
         return dashboard.view(event);
     }
@@ -240,10 +272,20 @@ public class HostEventsResource {
         Seat seat = seat(event, learner);
         for (Lab lab : runningLabs(event, seat)) {
             lab.touch(Instant.now());
-            notices.fire(new LearnerNotice(learner, LearnerNotice.Kind.EXTENDED, lab.id(), lab.lesson(),
+            notices.fire(new LearnerNotice(
+                    learner,
+                    LearnerNotice.Kind.EXTENDED,
+                    lab.id(),
+                    lab.lesson(),
                     "Your host gave your lab more time: its idle clock starts again now."));
-            workshops.record(event, new HostAction(host.require().name(), learner, "extend",
-                    seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + "): idle clock restarted", Instant.now()));
+            workshops.record(
+                    event,
+                    new HostAction(
+                            host.require().name(),
+                            learner,
+                            "extend",
+                            seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + "): idle clock restarted",
+                            Instant.now()));
         }
         return dashboard.view(event);
     }
@@ -258,7 +300,10 @@ public class HostEventsResource {
         if (last.isEmpty()) {
             throw new WorkshopRefusal(Status.NOT_FOUND, "This learner has not run a check yet.");
         }
-        return new LastCheck(learner, last.get().lastRunId(), last.get().lastDetail(),
+        return new LastCheck(
+                learner,
+                last.get().lastRunId(),
+                last.get().lastDetail(),
                 progress.results(last.get().lastRunId()));
     }
 
@@ -280,7 +325,8 @@ public class HostEventsResource {
     public Response exportCsv(@PathParam("id") String id) {
         WorkshopEvent event = event(id);
         return Response.ok(export.csv(export.lines(event)))
-                .header("Content-Disposition", "attachment; filename=\"tclab-" + event.id() + ".csv\"").build();
+                .header("Content-Disposition", "attachment; filename=\"tclab-" + event.id() + ".csv\"")
+                .build();
     }
 
     private WorkshopEvent event(String id) {
@@ -288,8 +334,11 @@ public class HostEventsResource {
     }
 
     private Seat seat(WorkshopEvent event, String learner) {
-        return workshops.seats(event.id()).stream().filter(s -> s.learnerId().equals(learner)).findFirst()
-                .orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND, "No learner " + Quote.of(learner) + " joined this workshop."));
+        return workshops.seats(event.id()).stream()
+                .filter(s -> s.learnerId().equals(learner))
+                .findFirst()
+                .orElseThrow(() -> new WorkshopRefusal(
+                        Status.NOT_FOUND, "No learner " + Quote.of(learner) + " joined this workshop."));
     }
 
     /** The learner's live labs of the event's lessons; refused (409) when there is none to act on. */
@@ -302,8 +351,10 @@ public class HostEventsResource {
     }
 
     private List<Lab> liveLabs(WorkshopEvent event, String learner) {
-        return labs.labsOf(learner).stream().filter(l -> l.phase().live())
-                .filter(l -> event.lessons().contains(l.lesson())).toList();
+        return labs.labsOf(learner).stream()
+                .filter(l -> l.phase().live())
+                .filter(l -> event.lessons().contains(l.lesson()))
+                .toList();
     }
 
     private void stopLab(WorkshopEvent event, Seat seat, Lab lab, String action, String why) {
@@ -312,18 +363,32 @@ public class HostEventsResource {
         } catch (LabNotFoundException e) {
             return;
         } catch (EngineUnavailableException e) {
-            throw new WorkshopRefusal(Status.SERVICE_UNAVAILABLE,
+            throw new WorkshopRefusal(
+                    Status.SERVICE_UNAVAILABLE,
                     "The Docker engine does not answer, so the lab was not stopped; try again in a moment.");
         }
-        workshops.record(event, new HostAction(host.require().name(), seat.learnerId(), action,
-                seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + ")", Instant.now()));
+        workshops.record(
+                event,
+                new HostAction(
+                        host.require().name(),
+                        seat.learnerId(),
+                        action,
+                        seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + ")",
+                        Instant.now()));
     }
 
     private EventInfo info(WorkshopEvent event, UriInfo uri) {
-        return new EventInfo(event, event.status(workshops.now()), joinUrl(event, uri), workshops.seats(event.id()).size());
+        return new EventInfo(
+                event,
+                event.status(workshops.now()),
+                joinUrl(event, uri),
+                workshops.seats(event.id()).size());
     }
 
     private static String joinUrl(WorkshopEvent event, UriInfo uri) {
-        return uri.getBaseUriBuilder().replacePath("/join/" + event.joinCode()).build().toString();
+        return uri.getBaseUriBuilder()
+                .replacePath("/join/" + event.joinCode())
+                .build()
+                .toString();
     }
 }

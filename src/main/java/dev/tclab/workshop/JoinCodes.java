@@ -13,8 +13,7 @@ public final class JoinCodes {
     static final int LENGTH = 6;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private JoinCodes() {
-    }
+    private JoinCodes() {}
 
     public static String next() {
         StringBuilder code = new StringBuilder(LENGTH);

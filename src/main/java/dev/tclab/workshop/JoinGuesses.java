@@ -1,9 +1,9 @@
 package dev.tclab.workshop;
 
-import dev.tclab.http.RetryAfter;
 import dev.tclab.client.Clients;
 import dev.tclab.client.FailureWindow;
 import dev.tclab.config.TclabConfig;
+import dev.tclab.http.RetryAfter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response.Status;
@@ -65,7 +65,9 @@ public class JoinGuesses {
 
     private static WorkshopRefusal refusal(String why, Duration wait) {
         long seconds = RetryAfter.seconds(wait);
-        return new WorkshopRefusal(Status.TOO_MANY_REQUESTS, why + " Wait " + seconds
-                + " s, then check the code on the projector and type it again.", wait);
+        return new WorkshopRefusal(
+                Status.TOO_MANY_REQUESTS,
+                why + " Wait " + seconds + " s, then check the code on the projector and type it again.",
+                wait);
     }
 }

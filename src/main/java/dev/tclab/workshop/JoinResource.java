@@ -24,12 +24,10 @@ import java.util.Optional;
 public class JoinResource {
 
     /** What a join sends. */
-    public record JoinRequest(String code, String name) {
-    }
+    public record JoinRequest(String code, String name) {}
 
     /** An open event as a learner may see it before joining. */
-    public record EventPreview(String title, List<String> lessons, String status, Instant endsAt) {
-    }
+    public record EventPreview(String title, List<String> lessons, String status, Instant endsAt) {}
 
     private final WorkshopService workshops;
     private final CurrentLearner learner;
@@ -45,15 +43,23 @@ public class JoinResource {
     @Path("join/{code}")
     public EventPreview preview(@PathParam("code") String code, @Context HttpServerRequest http) {
         WorkshopEvent event = guesses.attempt(address(http), () -> workshops.openEvent(code));
-        return new EventPreview(event.title(), event.lessons(), event.status(workshops.now()), event.end().orElse(null));
+        return new EventPreview(
+                event.title(),
+                event.lessons(),
+                event.status(workshops.now()),
+                event.end().orElse(null));
     }
 
     @POST
     @Path("join")
     @Consumes(MediaType.APPLICATION_JSON)
     public LearnersEvent join(JoinRequest request, @Context HttpServerRequest http) {
-        Seat seat = guesses.attempt(address(http), () -> workshops.join(request == null ? null : request.code(),
-                learner.id(), request == null ? null : request.name()));
+        Seat seat = guesses.attempt(
+                address(http),
+                () -> workshops.join(
+                        request == null ? null : request.code(),
+                        learner.id(),
+                        request == null ? null : request.name()));
         return mine(seat).orElseThrow();
     }
 
@@ -61,7 +67,10 @@ public class JoinResource {
     @GET
     @Path("workshop/mine")
     public Response mine() {
-        return workshops.seatOf(learner.id()).flatMap(this::mine).map(m -> Response.ok(m).build())
+        return workshops
+                .seatOf(learner.id())
+                .flatMap(this::mine)
+                .map(m -> Response.ok(m).build())
                 .orElseGet(() -> Response.noContent().build());
     }
 

@@ -38,8 +38,12 @@ public class LearnerEventSocket {
     private final ObjectMapper json;
     private final LabService labs;
 
-    public LearnerEventSocket(WorkshopService workshops, CurrentLearner learner, OpenConnections connections,
-                              ObjectMapper json, LabService labs) {
+    public LearnerEventSocket(
+            WorkshopService workshops,
+            CurrentLearner learner,
+            OpenConnections connections,
+            ObjectMapper json,
+            LabService labs) {
         this.workshops = workshops;
         this.labs = labs;
         this.learner = learner;
@@ -66,9 +70,13 @@ public class LearnerEventSocket {
         for (WebSocketConnection connection : connections) {
             Seat seat = connection.userData().get(SEAT);
             if (seat != null && seat.eventId().equals(change.eventId()) && connection.isOpen()) {
-                connection.sendText(frame(Optional.of(workshops.learnersView(seat, event.get(), messages))))
-                        .subscribe().with(sent -> { }, failed -> LOG.debugf("workshop notice not sent to %s: %s",
-                                connection.id(), failed.getMessage()));
+                connection
+                        .sendText(frame(Optional.of(workshops.learnersView(seat, event.get(), messages))))
+                        .subscribe()
+                        .with(
+                                sent -> {},
+                                failed -> LOG.debugf(
+                                        "workshop notice not sent to %s: %s", connection.id(), failed.getMessage()));
             }
         }
     }
@@ -82,20 +90,33 @@ public class LearnerEventSocket {
         String text = null;
         for (WebSocketConnection connection : connections) {
             Seat seat = connection.userData().get(SEAT);
-            if (seat != null && seat.eventId().equals(change.eventId()) && seat.learnerId().equals(change.learnerId())
+            if (seat != null
+                    && seat.eventId().equals(change.eventId())
+                    && seat.learnerId().equals(change.learnerId())
                     && connection.isOpen()) {
                 text = text != null ? text : frame(Optional.of(workshops.learnersView(seat, event.get())));
-                connection.sendText(text).subscribe().with(sent -> { }, failed -> LOG.debugf(
-                        "message not sent to %s: %s", connection.id(), failed.getMessage()));
+                connection
+                        .sendText(text)
+                        .subscribe()
+                        .with(
+                                sent -> {},
+                                failed ->
+                                        LOG.debugf("message not sent to %s: %s", connection.id(), failed.getMessage()));
             }
         }
     }
 
     /** A learner's lab ended: their pages say why (the reason the lab keeps, in the words of whoever ended it). */
     void onLabEnded(@Observes LabEnded ended) {
-        labs.all().stream().filter(l -> l.id().equals(ended.labId()) && l.owner() != null).findFirst()
-                .ifPresent(lab -> onNotice(new LearnerNotice(lab.owner(), LearnerNotice.Kind.ENDED, lab.id(),
-                        lab.lesson(), lab.reason() == null ? "Your lab stopped." : lab.reason())));
+        labs.all().stream()
+                .filter(l -> l.id().equals(ended.labId()) && l.owner() != null)
+                .findFirst()
+                .ifPresent(lab -> onNotice(new LearnerNotice(
+                        lab.owner(),
+                        LearnerNotice.Kind.ENDED,
+                        lab.id(),
+                        lab.lesson(),
+                        lab.reason() == null ? "Your lab stopped." : lab.reason())));
     }
 
     /** Pushes the notice to every open page of its learner. */
@@ -103,8 +124,13 @@ public class LearnerEventSocket {
         String text = write(Map.of("notice", notice));
         for (WebSocketConnection connection : connections) {
             if (notice.learnerId().equals(connection.userData().get(LEARNER)) && connection.isOpen()) {
-                connection.sendText(text).subscribe().with(sent -> { }, failed -> LOG.debugf(
-                        "lab notice not sent to %s: %s", connection.id(), failed.getMessage()));
+                connection
+                        .sendText(text)
+                        .subscribe()
+                        .with(
+                                sent -> {},
+                                failed -> LOG.debugf(
+                                        "lab notice not sent to %s: %s", connection.id(), failed.getMessage()));
             }
         }
     }

@@ -13,7 +13,10 @@ public record LearnerNotice(String learnerId, Kind kind, String labId, String le
 
     /** What happened to the lab (lower case in the JSON). */
     public enum Kind {
-        ENDED, EXTENDED, WATCHED, UNWATCHED;
+        ENDED,
+        EXTENDED,
+        WATCHED,
+        UNWATCHED;
 
         @JsonValue
         public String json() {

@@ -9,7 +9,15 @@ import java.util.List;
  * ends, and when the host closed it early (null if they did not); {@code now} is the server's clock, so a page counts
  * the time left right whatever its own clock says.
  */
-public record LearnersEvent(String eventId, String title, String displayName, List<String> lessons, String status,
-                            Instant opensAt, Instant endsAt, Instant closedAt, Instant now, List<Broadcast> messages,
-                            List<PersonalMessage> personal) {
-}
+public record LearnersEvent(
+        String eventId,
+        String title,
+        String displayName,
+        List<String> lessons,
+        String status,
+        Instant opensAt,
+        Instant endsAt,
+        Instant closedAt,
+        Instant now,
+        List<Broadcast> messages,
+        List<PersonalMessage> personal) {}

@@ -15,19 +15,31 @@ public interface ProgressReader {
      * @param lastDetail    the latest run's detail line
      * @param lastRunId     the latest run's id (its results can be read in full)
      */
-    record StepRuns(String learnerId, String lesson, String stepId, int attempts, Instant firstPassedAt,
-                    Instant firstRunAt, String lastState, String lastDetail, Instant lastAt, String lastRunId,
-                    String lastLabId) {
-    }
+    record StepRuns(
+            String learnerId,
+            String lesson,
+            String stepId,
+            int attempts,
+            Instant firstPassedAt,
+            Instant firstRunAt,
+            String lastState,
+            String lastDetail,
+            Instant lastAt,
+            String lastRunId,
+            String lastLabId) {}
 
     /** A learner's answers to one quiz. */
-    record QuizAnswers(String learnerId, String lesson, String quizId, int attempts, Instant firstCorrectAt,
-                       boolean latestCorrect, Instant lastAt) {
-    }
+    record QuizAnswers(
+            String learnerId,
+            String lesson,
+            String quizId,
+            int attempts,
+            Instant firstCorrectAt,
+            boolean latestCorrect,
+            Instant lastAt) {}
 
     /** One check's result of a run, as the API shows it (JSON summary) and its bounded raw output. */
-    record CheckOutput(String checkId, String status, String summary, String rawOutput) {
-    }
+    record CheckOutput(String checkId, String status, String summary, String rawOutput) {}
 
     List<StepRuns> steps(Collection<String> learners, Collection<String> lessons);
 

@@ -5,8 +5,7 @@ import io.nayuki.qrcodegen.QrCode;
 /** A QR code as a standalone SVG (one path, a quiet zone of four modules), made on the server: no CDN, no script. */
 public final class QrSvg {
 
-    private QrSvg() {
-    }
+    private QrSvg() {}
 
     public static String of(String text) {
         QrCode qr = QrCode.encodeText(text, QrCode.Ecc.MEDIUM);
@@ -16,7 +15,11 @@ public final class QrSvg {
         for (int y = 0; y < qr.size; y++) {
             for (int x = 0; x < qr.size; x++) {
                 if (qr.getModule(x, y)) {
-                    path.append('M').append(x + border).append(',').append(y + border).append("h1v1h-1z");
+                    path.append('M')
+                            .append(x + border)
+                            .append(',')
+                            .append(y + border)
+                            .append("h1v1h-1z");
                 }
             }
         }

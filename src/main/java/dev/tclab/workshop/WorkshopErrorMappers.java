@@ -1,7 +1,7 @@
 package dev.tclab.workshop;
 
-import dev.tclab.http.RetryAfter;
 import dev.tclab.http.ApiError;
+import dev.tclab.http.RetryAfter;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 

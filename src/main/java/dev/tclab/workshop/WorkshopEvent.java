@@ -20,10 +20,20 @@ import java.util.Optional;
  * @param pooledLabs  labs kept ready in the warm pool for its first lesson while it is open (see
  *                    {@link EventPoolReservations})
  */
-public record WorkshopEvent(String id, String host, String title, List<String> lessons, String joinCode,
-                            Optional<Instant> opensAt, Optional<Instant> closesAt, int seatCap, Duration idleTimeout,
-                            Duration lifetime, Instant createdAt, Optional<Instant> closedAt,
-                            int pooledLabs) {
+public record WorkshopEvent(
+        String id,
+        String host,
+        String title,
+        List<String> lessons,
+        String joinCode,
+        Optional<Instant> opensAt,
+        Optional<Instant> closesAt,
+        int seatCap,
+        Duration idleTimeout,
+        Duration lifetime,
+        Instant createdAt,
+        Optional<Instant> closedAt,
+        int pooledLabs) {
 
     public WorkshopEvent {
         lessons = List.copyOf(lessons);

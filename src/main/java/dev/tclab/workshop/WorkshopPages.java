@@ -77,7 +77,9 @@ public class WorkshopPages {
     @GET
     @Path("host")
     public Response events() {
-        return host.get().map(h -> Response.ok(Templates.events(h.name(), h.admin(), workingLessons())).build())
+        return host.get()
+                .map(h -> Response.ok(Templates.events(h.name(), h.admin(), workingLessons()))
+                        .build())
                 .orElseGet(WorkshopPages::toSignIn);
     }
 
@@ -87,8 +89,9 @@ public class WorkshopPages {
         if (host.get().isEmpty()) {
             return toSignIn();
         }
-        return Response.ok(Templates.dashboard(host.require().name(), workshops.eventFor(host.require(), id),
-                workingLessons())).build();
+        return Response.ok(Templates.dashboard(
+                        host.require().name(), workshops.eventFor(host.require(), id), workingLessons()))
+                .build();
     }
 
     /** What the class sees on the projector: the join code, its QR code, the time left and where the class is. */
@@ -98,7 +101,8 @@ public class WorkshopPages {
         if (host.get().isEmpty()) {
             return toSignIn();
         }
-        return Response.ok(Templates.projector(workshops.eventFor(host.require(), id))).build();
+        return Response.ok(Templates.projector(workshops.eventFor(host.require(), id)))
+                .build();
     }
 
     private List<Lesson> workingLessons() {

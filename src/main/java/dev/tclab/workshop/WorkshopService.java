@@ -1,13 +1,14 @@
 package dev.tclab.workshop;
 
-import dev.tclab.http.Quote;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.host.CurrentHost;
+import dev.tclab.http.Quote;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.ws.rs.core.Response.Status;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import java.security.SecureRandom;
 
 /** Creating, changing, finding, joining, closing and reopening events, with every rule's refusal in plain words. Calls block. */
 @ApplicationScoped
@@ -30,10 +30,11 @@ public class WorkshopService {
     static final int MESSAGE_MAX = 1000;
     /** The most unread messages to one learner a page shows (the latest). */
     static final int UNREAD_MAX = 20;
+
     private static final SecureRandom RANDOM = new SecureRandom();
     /** How refusals and the action log write a time: the server does not know the reader's zone, so UTC, said. */
-    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter WHEN =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
 
     private final WorkshopStore store;
     private final LessonCatalog catalog;
@@ -43,8 +44,12 @@ public class WorkshopService {
     /** The server's maximum lab lifetime, which bounds an event's. */
     private final Duration maxLifetime;
 
-    public WorkshopService(WorkshopStore store, LessonCatalog catalog, TclabConfig config,
-                           Event<EventChanged> changed, Event<PersonalMessagesChanged> personalChanged) {
+    public WorkshopService(
+            WorkshopStore store,
+            LessonCatalog catalog,
+            TclabConfig config,
+            Event<EventChanged> changed,
+            Event<PersonalMessagesChanged> personalChanged) {
         this.store = store;
         this.changed = changed;
         this.personalChanged = personalChanged;
@@ -61,9 +66,20 @@ public class WorkshopService {
     public WorkshopEvent create(CurrentHost.Host host, EventDraft draft) {
         Settings settings = check(draft, 0);
         for (int attempt = 0; attempt < 5; attempt++) {
-            WorkshopEvent event = settings.apply(new WorkshopEvent(newId(), host.name(), "", List.of(),
-                    JoinCodes.next(), Optional.empty(), Optional.empty(), 0, Duration.ZERO, Duration.ZERO, now(),
-                    Optional.empty(), 0));
+            WorkshopEvent event = settings.apply(new WorkshopEvent(
+                    newId(),
+                    host.name(),
+                    "",
+                    List.of(),
+                    JoinCodes.next(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    0,
+                    Duration.ZERO,
+                    Duration.ZERO,
+                    now(),
+                    Optional.empty(),
+                    0));
             if (store.create(event)) {
                 return event;
             }
@@ -94,15 +110,28 @@ public class WorkshopService {
      */
     public WorkshopEvent reopen(CurrentHost.Host host, WorkshopEvent event) {
         if (event.closesAt().map(c -> !c.isAfter(now())).orElse(false)) {
-            throw new WorkshopRefusal(Status.CONFLICT, "\"" + event.title() + "\" closed at its closing time. Set a "
-                    + "later closing time (Edit) to open it again.");
+            throw new WorkshopRefusal(
+                    Status.CONFLICT,
+                    "\"" + event.title() + "\" closed at its closing time. Set a "
+                            + "later closing time (Edit) to open it again.");
         }
         if (event.closedAt().isEmpty()) {
             return event;
         }
-        WorkshopEvent open = new WorkshopEvent(event.id(), event.host(), event.title(), event.lessons(),
-                event.joinCode(), event.opensAt(), event.closesAt(), event.seatCap(), event.idleTimeout(),
-                event.lifetime(), event.createdAt(), Optional.empty(), event.pooledLabs());
+        WorkshopEvent open = new WorkshopEvent(
+                event.id(),
+                event.host(),
+                event.title(),
+                event.lessons(),
+                event.joinCode(),
+                event.opensAt(),
+                event.closesAt(),
+                event.seatCap(),
+                event.idleTimeout(),
+                event.lifetime(),
+                event.createdAt(),
+                Optional.empty(),
+                event.pooledLabs());
         store.update(open);
         store.recordAction(event.id(), new HostAction(host.name(), "", "reopen", "the workshop is open again", now()));
         changed.fire(new EventChanged(event.id()));
@@ -110,12 +139,31 @@ public class WorkshopService {
     }
 
     /** An event's settings as a host may set them, checked. */
-    private record Settings(String title, List<String> lessons, Optional<Instant> opensAt, Optional<Instant> closesAt,
-                            int seats, Duration idle, Duration lifetime, int pooled) {
+    private record Settings(
+            String title,
+            List<String> lessons,
+            Optional<Instant> opensAt,
+            Optional<Instant> closesAt,
+            int seats,
+            Duration idle,
+            Duration lifetime,
+            int pooled) {
 
         WorkshopEvent apply(WorkshopEvent e) {
-            return new WorkshopEvent(e.id(), e.host(), title, lessons, e.joinCode(), opensAt, closesAt, seats, idle,
-                    lifetime, e.createdAt(), e.closedAt(), pooled);
+            return new WorkshopEvent(
+                    e.id(),
+                    e.host(),
+                    title,
+                    lessons,
+                    e.joinCode(),
+                    opensAt,
+                    closesAt,
+                    seats,
+                    idle,
+                    lifetime,
+                    e.createdAt(),
+                    e.closedAt(),
+                    pooled);
         }
 
         /** What differs between two versions of an event, in words for the action log. */
@@ -123,13 +171,27 @@ public class WorkshopService {
             List<String> changes = new ArrayList<>();
             change(changes, "title", was.title(), now.title());
             change(changes, "lessons", String.join(", ", was.lessons()), String.join(", ", now.lessons()));
-            change(changes, "opens", was.opensAt().map(WHEN::format).orElse("at once"),
+            change(
+                    changes,
+                    "opens",
+                    was.opensAt().map(WHEN::format).orElse("at once"),
                     now.opensAt().map(WHEN::format).orElse("at once"));
-            change(changes, "closes", was.closesAt().map(WHEN::format).orElse("when closed"),
+            change(
+                    changes,
+                    "closes",
+                    was.closesAt().map(WHEN::format).orElse("when closed"),
                     now.closesAt().map(WHEN::format).orElse("when closed"));
             change(changes, "seat cap", was.seatCap(), now.seatCap());
-            change(changes, "idle timeout (min)", was.idleTimeout().toMinutes(), now.idleTimeout().toMinutes());
-            change(changes, "lab lifetime (min)", was.lifetime().toMinutes(), now.lifetime().toMinutes());
+            change(
+                    changes,
+                    "idle timeout (min)",
+                    was.idleTimeout().toMinutes(),
+                    now.idleTimeout().toMinutes());
+            change(
+                    changes,
+                    "lab lifetime (min)",
+                    was.lifetime().toMinutes(),
+                    now.lifetime().toMinutes());
             change(changes, "labs kept ready", was.pooledLabs(), now.pooledLabs());
             return changes;
         }
@@ -151,7 +213,9 @@ public class WorkshopService {
         if (title.isEmpty() || title.length() > TITLE_MAX) {
             problems.add("Give the workshop a title of 1 to " + TITLE_MAX + " characters.");
         }
-        List<String> lessons = draft.lessons() == null ? List.of() : draft.lessons().stream().map(String::strip).toList();
+        List<String> lessons = draft.lessons() == null
+                ? List.of()
+                : draft.lessons().stream().map(String::strip).toList();
         if (lessons.isEmpty() || lessons.size() > LESSONS_MAX) {
             problems.add("Choose 1 to " + LESSONS_MAX + " lessons, in the order the class takes them.");
         }
@@ -174,7 +238,8 @@ public class WorkshopService {
         if (idle < 5 || idle > 24 * 60) {
             problems.add("The idle timeout must be 5 to 1440 minutes.");
         }
-        int lifetime = draft.lifetimeMinutes() == null ? (int) Math.min(240, maxLifetime.toMinutes())
+        int lifetime = draft.lifetimeMinutes() == null
+                ? (int) Math.min(240, maxLifetime.toMinutes())
                 : draft.lifetimeMinutes();
         if (lifetime < 15 || lifetime > maxLifetime.toMinutes()) {
             problems.add("The lab lifetime must be 15 to " + maxLifetime.toMinutes() + " minutes (this server stops "
@@ -184,7 +249,9 @@ public class WorkshopService {
         if (pooled < 0 || pooled > seats) {
             problems.add("The labs kept ready must be 0 to the seat cap.");
         }
-        if (draft.opensAt() != null && draft.closesAt() != null && !draft.closesAt().isAfter(draft.opensAt())) {
+        if (draft.opensAt() != null
+                && draft.closesAt() != null
+                && !draft.closesAt().isAfter(draft.opensAt())) {
             problems.add("The closing time must come after the opening time.");
         }
         if (draft.closesAt() != null && !draft.closesAt().isAfter(now())) {
@@ -193,8 +260,15 @@ public class WorkshopService {
         if (!problems.isEmpty()) {
             throw new WorkshopRefusal(Status.BAD_REQUEST, String.join(" ", problems));
         }
-        return new Settings(title, lessons, Optional.ofNullable(draft.opensAt()), Optional.ofNullable(draft.closesAt()),
-                seats, Duration.ofMinutes(idle), Duration.ofMinutes(lifetime), pooled);
+        return new Settings(
+                title,
+                lessons,
+                Optional.ofNullable(draft.opensAt()),
+                Optional.ofNullable(draft.closesAt()),
+                seats,
+                Duration.ofMinutes(idle),
+                Duration.ofMinutes(lifetime),
+                pooled);
     }
 
     /** The host's events (an admin's: everyone's), newest first. */
@@ -204,23 +278,34 @@ public class WorkshopService {
 
     /** The event, if it is this host's (or the host is an admin); any other answers 404, as if it did not exist. */
     public WorkshopEvent eventFor(CurrentHost.Host host, String eventId) {
-        return store.find(eventId).filter(e -> host.admin() || e.host().equals(host.name()))
+        return store.find(eventId)
+                .filter(e -> host.admin() || e.host().equals(host.name()))
                 .orElseThrow(() -> WorkshopRefusal.notFound(eventId));
     }
 
     /** Finds the event of a typed code, refusing one that does not exist, has not opened, or has closed. */
     public WorkshopEvent openEvent(String typedCode) {
         String code = JoinCodes.normalise(typedCode);
-        WorkshopEvent event = (code.isEmpty() || code.length() > 12 ? Optional.<WorkshopEvent>empty()
-                : store.findByCode(code)).orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND,
-                "No workshop has the code " + (code.isEmpty() ? "you typed" : code)
-                        + ". Check the code on the projector (letters and digits, no O, I, L, 0 or 1) and try again."));
+        WorkshopEvent event = (code.isEmpty() || code.length() > 12
+                        ? Optional.<WorkshopEvent>empty()
+                        : store.findByCode(code))
+                .orElseThrow(
+                        () -> new WorkshopRefusal(
+                                Status.NOT_FOUND,
+                                "No workshop has the code " + (code.isEmpty() ? "you typed" : code)
+                                        + ". Check the code on the projector (letters and digits, no O, I, L, 0 or 1) and try again."));
         Instant now = now();
         switch (event.status(now)) {
-            case "scheduled" -> throw new WorkshopRefusal(Status.CONFLICT, "\"" + event.title() + "\" opens at "
-                    + WHEN.format(event.opensAt().orElseThrow()) + ". Come back then, or ask your host.");
-            case "closed" -> throw new WorkshopRefusal(Status.GONE, "\"" + event.title()
-                    + "\" is closed, so nobody can join it any more. The lessons stay open to read at /.");
+            case "scheduled" ->
+                throw new WorkshopRefusal(
+                        Status.CONFLICT,
+                        "\"" + event.title() + "\" opens at "
+                                + WHEN.format(event.opensAt().orElseThrow()) + ". Come back then, or ask your host.");
+            case "closed" ->
+                throw new WorkshopRefusal(
+                        Status.GONE,
+                        "\"" + event.title()
+                                + "\" is closed, so nobody can join it any more. The lessons stay open to read at /.");
             default -> {
                 return event;
             }
@@ -232,16 +317,24 @@ public class WorkshopService {
         WorkshopEvent event = openEvent(typedCode);
         String name = displayName == null ? "" : displayName.strip().replaceAll("\\s+", " ");
         if (name.isEmpty() || name.length() > NAME_MAX || name.chars().anyMatch(Character::isISOControl)) {
-            throw new WorkshopRefusal(Status.BAD_REQUEST,
-                    "Type the name your host will see: 1 to " + NAME_MAX + " characters.");
+            throw new WorkshopRefusal(
+                    Status.BAD_REQUEST, "Type the name your host will see: 1 to " + NAME_MAX + " characters.");
         }
         switch (store.join(event.id(), learnerId, name, event.seatCap(), now())) {
-            case NAME_TAKEN -> throw new WorkshopRefusal(Status.CONFLICT, "Someone in \"" + event.title()
-                    + "\" already uses the name " + name + ". Add an initial or pick another name.");
-            case FULL -> throw new WorkshopRefusal(Status.CONFLICT, "\"" + event.title() + "\" is full (all "
-                    + event.seatCap() + " seats are taken). Ask your host to raise the seat cap.");
+            case NAME_TAKEN ->
+                throw new WorkshopRefusal(
+                        Status.CONFLICT,
+                        "Someone in \"" + event.title() + "\" already uses the name " + name
+                                + ". Add an initial or pick another name.");
+            case FULL ->
+                throw new WorkshopRefusal(
+                        Status.CONFLICT,
+                        "\"" + event.title() + "\" is full (all " + event.seatCap()
+                                + " seats are taken). Ask your host to raise the seat cap.");
             default -> {
-                return store.seats(event.id()).stream().filter(s -> s.learnerId().equals(learnerId)).findFirst()
+                return store.seats(event.id()).stream()
+                        .filter(s -> s.learnerId().equals(learnerId))
+                        .findFirst()
                         .orElseThrow();
             }
         }
@@ -285,11 +378,14 @@ public class WorkshopService {
 
     /** The learner read a message from their host: no page of theirs shows it any more. */
     public void markRead(String learnerId, long messageId) {
-        Seat seat = seatOf(learnerId).orElseThrow(() -> new WorkshopRefusal(Status.NOT_FOUND,
-                "You are in no workshop, so there is no message from a host to mark read."));
+        Seat seat = seatOf(learnerId)
+                .orElseThrow(() -> new WorkshopRefusal(
+                        Status.NOT_FOUND, "You are in no workshop, so there is no message from a host to mark read."));
         if (!store.markRead(seat.eventId(), learnerId, messageId, now())) {
-            throw new WorkshopRefusal(Status.NOT_FOUND, "You have no unread message " + messageId
-                    + " from your host; it may be marked read already (on another page of yours).");
+            throw new WorkshopRefusal(
+                    Status.NOT_FOUND,
+                    "You have no unread message " + messageId
+                            + " from your host; it may be marked read already (on another page of yours).");
         }
         personalChanged.fire(new PersonalMessagesChanged(seat.eventId(), learnerId));
     }
@@ -306,8 +402,17 @@ public class WorkshopService {
     /** The event as its learner sees it, with {@code messages} read once for the whole class. */
     public LearnersEvent learnersView(Seat seat, WorkshopEvent event, List<Broadcast> messages) {
         Instant now = now();
-        return new LearnersEvent(event.id(), event.title(), seat.displayName(), event.lessons(), event.status(now),
-                event.opensAt().orElse(null), event.end().orElse(null), event.closedAt().orElse(null), now, messages,
+        return new LearnersEvent(
+                event.id(),
+                event.title(),
+                seat.displayName(),
+                event.lessons(),
+                event.status(now),
+                event.opensAt().orElse(null),
+                event.end().orElse(null),
+                event.closedAt().orElse(null),
+                now,
+                messages,
                 store.unread(event.id(), seat.learnerId(), UNREAD_MAX));
     }
 

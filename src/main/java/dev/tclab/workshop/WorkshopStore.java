@@ -8,7 +8,12 @@ import java.util.Optional;
 public interface WorkshopStore {
 
     /** How a join went. */
-    enum JoinOutcome { JOINED, ALREADY_SEATED, NAME_TAKEN, FULL }
+    enum JoinOutcome {
+        JOINED,
+        ALREADY_SEATED,
+        NAME_TAKEN,
+        FULL
+    }
 
     /** Keeps a new event; false when its join code is taken (nothing kept). */
     boolean create(WorkshopEvent event);

@@ -1,12 +1,12 @@
 package dev.tclab.workshop;
 
 import dev.tclab.host.CurrentHost;
+import dev.tclab.http.SocketCloseCodes;
+import dev.tclab.http.SocketRefusedException;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabService;
 import dev.tclab.terminal.HostTerminalAccess;
-import dev.tclab.http.SocketCloseCodes;
-import dev.tclab.http.SocketRefusedException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import java.time.Instant;
@@ -28,8 +28,8 @@ public class WorkshopTerminalAccess implements HostTerminalAccess {
     /** Open host views per lab: the learner hears when the first opens and when the last closes. */
     private final Map<String, Integer> views = new ConcurrentHashMap<>();
 
-    public WorkshopTerminalAccess(CurrentHost host, WorkshopService workshops, LabService labs,
-                                  Event<LearnerNotice> notices) {
+    public WorkshopTerminalAccess(
+            CurrentHost host, WorkshopService workshops, LabService labs, Event<LearnerNotice> notices) {
         this.host = host;
         this.notices = notices;
         this.workshops = workshops;
@@ -38,30 +38,45 @@ public class WorkshopTerminalAccess implements HostTerminalAccess {
 
     @Override
     public Grant grant(String eventId, String learner, String labId, boolean takeOver) throws SocketRefusedException {
-        CurrentHost.Host me = host.get().orElseThrow(() -> new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND,
-                "Sign in as a host to see a learner's terminal."));
+        CurrentHost.Host me = host.get()
+                .orElseThrow(() -> new SocketRefusedException(
+                        SocketCloseCodes.LAB_NOT_FOUND, "Sign in as a host to see a learner's terminal."));
         WorkshopEvent event;
         try {
             event = workshops.eventFor(me, eventId);
         } catch (WorkshopRefusal e) {
             throw new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND, e.getMessage());
         }
-        Seat seat = workshops.seats(event.id()).stream().filter(s -> s.learnerId().equals(learner)).findFirst()
-                .orElseThrow(() -> new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND,
-                        "No learner " + learner + " joined this workshop."));
+        Seat seat = workshops.seats(event.id()).stream()
+                .filter(s -> s.learnerId().equals(learner))
+                .findFirst()
+                .orElseThrow(() -> new SocketRefusedException(
+                        SocketCloseCodes.LAB_NOT_FOUND, "No learner " + learner + " joined this workshop."));
         Lab lab;
         try {
             lab = labs.getRunning(labId, learner);
         } catch (LabNotFoundException e) {
-            throw new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND, seat.displayName() + "'s lab is not running.");
+            throw new SocketRefusedException(
+                    SocketCloseCodes.LAB_NOT_FOUND, seat.displayName() + "'s lab is not running.");
         }
         if (!event.lessons().contains(lab.lesson())) {
-            throw new SocketRefusedException(SocketCloseCodes.LAB_NOT_FOUND, "That lab is not one of this workshop's lessons.");
+            throw new SocketRefusedException(
+                    SocketCloseCodes.LAB_NOT_FOUND, "That lab is not one of this workshop's lessons.");
         }
-        workshops.record(event, new HostAction(me.name(), learner, takeOver ? "take over terminal" : "shadow terminal",
-                seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + ")", Instant.now()));
+        workshops.record(
+                event,
+                new HostAction(
+                        me.name(),
+                        learner,
+                        takeOver ? "take over terminal" : "shadow terminal",
+                        seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + ")",
+                        Instant.now()));
         if (views.merge(lab.id(), 1, Integer::sum) == 1) {
-            notices.fire(new LearnerNotice(learner, LearnerNotice.Kind.WATCHED, lab.id(), lab.lesson(),
+            notices.fire(new LearnerNotice(
+                    learner,
+                    LearnerNotice.Kind.WATCHED,
+                    lab.id(),
+                    lab.lesson(),
                     "Your host is watching your terminal."));
         }
         return new Grant(me.name(), learner, lab);
@@ -71,7 +86,11 @@ public class WorkshopTerminalAccess implements HostTerminalAccess {
     public void released(Grant grant) {
         String labId = grant.lab().id();
         if (views.computeIfPresent(labId, (id, open) -> open == 1 ? null : open - 1) == null) {
-            notices.fire(new LearnerNotice(grant.learner(), LearnerNotice.Kind.UNWATCHED, labId, grant.lab().lesson(),
+            notices.fire(new LearnerNotice(
+                    grant.learner(),
+                    LearnerNotice.Kind.UNWATCHED,
+                    labId,
+                    grant.lab().lesson(),
                     "Your host stopped watching your terminal."));
         }
     }

@@ -28,8 +28,11 @@ final class SchemaMessages {
     }
 
     List<FileProblem> translate(List<Error> errors) {
-        List<Error> choices = errors.stream().filter(e -> CHOICES.contains(e.getKeyword())).toList();
-        List<Error> outer = choices.stream().filter(c -> choices.stream().noneMatch(o -> under(c, o))).toList();
+        List<Error> choices =
+                errors.stream().filter(e -> CHOICES.contains(e.getKeyword())).toList();
+        List<Error> outer = choices.stream()
+                .filter(c -> choices.stream().noneMatch(o -> under(c, o)))
+                .toList();
         List<FileProblem> out = new ArrayList<>();
         for (Error e : errors) {
             // Identity, not equals: a oneOf nested in another at the same place has the same message and location.
@@ -48,7 +51,8 @@ final class SchemaMessages {
      */
     private static boolean under(Error e, Error scope) {
         String within = pointer(scope);
-        return e != scope && path(e).startsWith(path(scope) + "/")
+        return e != scope
+                && path(e).startsWith(path(scope) + "/")
                 && (pointer(e).equals(within) || pointer(e).startsWith(within + "/"));
     }
 
@@ -62,25 +66,34 @@ final class SchemaMessages {
         if (choice.getKeyword().equals("oneOf") && validCount(choice) > 1) {
             // A oneOf that more than one alternative fits: say which keys clash.
             List<String> present = new ArrayList<>();
-            alternatives.forEach(alt -> requiredWithin(alt).stream().filter(k -> doc.at(at).has(k) && !present.contains(k))
+            alternatives.forEach(alt -> requiredWithin(alt).stream()
+                    .filter(k -> doc.at(at).has(k) && !present.contains(k))
                     .forEach(present::add));
-            return List.of(doc.problem(at, present.size() > 1 ? "give only one of " + String.join(", ", present)
-                    : "fits more than one of the forms it may take: " + forms(alternatives)));
+            return List.of(doc.problem(
+                    at,
+                    present.size() > 1
+                            ? "give only one of " + String.join(", ", present)
+                            : "fits more than one of the forms it may take: " + forms(alternatives)));
         }
         List<List<Error>> branches = new ArrayList<>();
         for (int i = 0; i < alternatives.size(); i++) {
             String prefix = path(choice) + "/" + i;
-            branches.add(inside.stream().filter(e -> path(e).startsWith(prefix + "/")).toList());
+            branches.add(inside.stream()
+                    .filter(e -> path(e).startsWith(prefix + "/"))
+                    .toList());
         }
         for (List<Error> branch : branches) {
-            if (branch.stream().noneMatch(e -> FORM.contains(e.getKeyword()) && pointer(e).equals(at))) {
+            if (branch.stream()
+                    .noneMatch(e -> FORM.contains(e.getKeyword()) && pointer(e).equals(at))) {
                 return translate(branch);
             }
         }
         int best = -1;
         long bestPresent = 0;
         for (int i = 0; i < alternatives.size(); i++) {
-            long present = required(alternatives.get(i)).stream().filter(k -> doc.at(at).has(k)).count();
+            long present = required(alternatives.get(i)).stream()
+                    .filter(k -> doc.at(at).has(k))
+                    .count();
             if (present > bestPresent) {
                 best = i;
                 bestPresent = present;
@@ -90,9 +103,13 @@ final class SchemaMessages {
             return translate(branches.get(best));
         }
         JsonNode value = doc.at(at);
-        boolean someKeys = StreamSupport.stream(alternatives.spliterator(), false).anyMatch(a -> !required(a).isEmpty());
-        return List.of(doc.problem(at, value.isObject() && someKeys ? "needs one of " + forms(alternatives)
-                : "expected " + forms(alternatives) + ", found " + found(value)));
+        boolean someKeys = StreamSupport.stream(alternatives.spliterator(), false)
+                .anyMatch(a -> !required(a).isEmpty());
+        return List.of(doc.problem(
+                at,
+                value.isObject() && someKeys
+                        ? "needs one of " + forms(alternatives)
+                        : "expected " + forms(alternatives) + ", found " + found(value)));
     }
 
     /** How many alternatives of a failed oneOf the value fits (the validator's first message argument). */
@@ -111,35 +128,66 @@ final class SchemaMessages {
         JsonNode rule = schemaAt(e);
         JsonNode parent = parentSchemaAt(e);
         return switch (e.getKeyword()) {
-            case "additionalProperties" -> doc.keyProblem(YamlDocument.child(at, e.getProperty()), "unknown key '"
-                    + e.getProperty() + "'; expected one of " + String.join(", ", keys(parent)));
-            case "required" -> doc.problem(at, "missing required key '" + e.getProperty() + "'" + describe(parent, e.getProperty()));
-            case "type" -> doc.problem(at, "expected " + (parent.has("minimum") || parent.has("maximum") ? range(parent)
-                    : typeWords(rule)) + ", found " + found(value));
+            case "additionalProperties" ->
+                doc.keyProblem(
+                        YamlDocument.child(at, e.getProperty()),
+                        "unknown key '" + e.getProperty() + "'; expected one of " + String.join(", ", keys(parent)));
+            case "required" ->
+                doc.problem(at, "missing required key '" + e.getProperty() + "'" + describe(parent, e.getProperty()));
+            case "type" ->
+                doc.problem(
+                        at,
+                        "expected " + (parent.has("minimum") || parent.has("maximum") ? range(parent) : typeWords(rule))
+                                + ", found " + found(value));
             case "minimum", "maximum" -> doc.problem(at, "expected " + range(parent) + ", found " + value.asText());
-            case "pattern" -> doc.problem(at, "'" + value.asText() + "' is not valid"
-                    + (description(parent).isEmpty() ? ": it must match " + rule.asText() : ": " + description(parent)));
+            case "pattern" ->
+                doc.problem(
+                        at,
+                        "'" + value.asText() + "' is not valid"
+                                + (description(parent).isEmpty()
+                                        ? ": it must match " + rule.asText()
+                                        : ": " + description(parent)));
             case "propertyNames" -> {
                 String key = e.getProperty() != null ? e.getProperty() : String.valueOf(e.getArguments()[0]);
-                yield doc.keyProblem(YamlDocument.child(at, key), "'" + key + "' is not a valid name here"
-                        + (description(parent).isEmpty() ? "" : ": " + description(parent)));
+                yield doc.keyProblem(
+                        YamlDocument.child(at, key),
+                        "'" + key + "' is not a valid name here"
+                                + (description(parent).isEmpty() ? "" : ": " + description(parent)));
             }
-            case "const" -> doc.problem(at, "expected " + found(rule) + ", found " + found(value)
-                    + (description(parent).isEmpty() ? "" : ": " + description(parent)));
-            case "not" -> doc.problem(at, found(value) + " is not allowed here"
-                    + (description(rule).isEmpty() ? "" : ": " + description(rule)));
+            case "const" ->
+                doc.problem(
+                        at,
+                        "expected " + found(rule) + ", found " + found(value)
+                                + (description(parent).isEmpty() ? "" : ": " + description(parent)));
+            case "not" ->
+                doc.problem(
+                        at,
+                        found(value) + " is not allowed here"
+                                + (description(rule).isEmpty() ? "" : ": " + description(rule)));
             case "contains", "minContains" -> doc.problem(at, "no item is " + description(rule));
-            case "maxContains" -> doc.problem(at, description(parent).isEmpty()
-                    ? "too many of its items are " + description(rule) : description(parent));
+            case "maxContains" ->
+                doc.problem(
+                        at,
+                        description(parent).isEmpty()
+                                ? "too many of its items are " + description(rule)
+                                : description(parent));
             case "enum" -> doc.problem(at, "expected one of " + join(rule) + ", found " + found(value));
-            case "minItems" -> doc.problem(at, "needs at least " + rule.asInt() + (rule.asInt() == 1 ? " item" : " items")
-                    + ", found " + value.size() + about(parent));
-            case "maxItems" -> doc.problem(at, "takes at most " + rule.asInt() + (rule.asInt() == 1 ? " item" : " items")
-                    + ", found " + value.size() + about(parent));
-            case "minProperties" -> doc.problem(at, "needs at least " + rule.asInt() + (rule.asInt() == 1 ? " entry" : " entries")
-                    + about(parent));
-            case "maxProperties" -> doc.problem(at, "takes at most " + rule.asInt() + " entries, found " + value.size()
-                    + about(parent));
+            case "minItems" ->
+                doc.problem(
+                        at,
+                        "needs at least " + rule.asInt() + (rule.asInt() == 1 ? " item" : " items") + ", found "
+                                + value.size() + about(parent));
+            case "maxItems" ->
+                doc.problem(
+                        at,
+                        "takes at most " + rule.asInt() + (rule.asInt() == 1 ? " item" : " items") + ", found "
+                                + value.size() + about(parent));
+            case "minProperties" ->
+                doc.problem(
+                        at,
+                        "needs at least " + rule.asInt() + (rule.asInt() == 1 ? " entry" : " entries") + about(parent));
+            case "maxProperties" ->
+                doc.problem(at, "takes at most " + rule.asInt() + " entries, found " + value.size() + about(parent));
             case "uniqueItems" -> doc.problem(at, "lists the same item twice" + about(parent));
             case "minLength" -> doc.problem(at, "must not be empty");
             default -> doc.problem(at, e.getMessage());
@@ -171,7 +219,9 @@ final class SchemaMessages {
     /** A schema with its {@code $ref} followed (one level, within this document). */
     private JsonNode resolve(JsonNode node) {
         JsonNode ref = node.get("$ref");
-        return ref != null && ref.asText().startsWith("#") ? schema.at(ref.asText().substring(1)) : node;
+        return ref != null && ref.asText().startsWith("#")
+                ? schema.at(ref.asText().substring(1))
+                : node;
     }
 
     private List<String> required(JsonNode alternative) {
@@ -200,11 +250,16 @@ final class SchemaMessages {
         for (JsonNode alt : alternatives) {
             List<String> required = required(alt);
             JsonNode type = resolve(alt).get("type");
-            JsonNode nested = resolve(alt).has("anyOf") ? resolve(alt).get("anyOf") : resolve(alt).get("oneOf");
-            forms.add(!required.isEmpty() ? String.join(" and ", required)
-                    : type != null ? typeWords(type) : nested != null ? forms(nested) : "another form");
+            JsonNode nested = resolve(alt).has("anyOf")
+                    ? resolve(alt).get("anyOf")
+                    : resolve(alt).get("oneOf");
+            forms.add(
+                    !required.isEmpty()
+                            ? String.join(" and ", required)
+                            : type != null ? typeWords(type) : nested != null ? forms(nested) : "another form");
         }
-        return String.join(", ", forms.subList(0, forms.size() - 1)) + (forms.size() > 1 ? " or " : "")
+        return String.join(", ", forms.subList(0, forms.size() - 1))
+                + (forms.size() > 1 ? " or " : "")
                 + forms.get(forms.size() - 1);
     }
 
@@ -223,11 +278,13 @@ final class SchemaMessages {
     /** The schema's description of a value, worded to follow a colon: "the lab's name: ...", no closing period. */
     private String description(JsonNode node) {
         JsonNode own = node.get("description");
-        String text = own != null ? own.asText() : resolve(node).path("description").asText("");
+        String text =
+                own != null ? own.asText() : resolve(node).path("description").asText("");
         if (text.endsWith(".")) {
             text = text.substring(0, text.length() - 1);
         }
-        boolean capitalized = text.length() > 1 && Character.isUpperCase(text.charAt(0)) && !Character.isUpperCase(text.charAt(1));
+        boolean capitalized =
+                text.length() > 1 && Character.isUpperCase(text.charAt(0)) && !Character.isUpperCase(text.charAt(1));
         return capitalized ? Character.toLowerCase(text.charAt(0)) + text.substring(1) : text;
     }
 
@@ -273,7 +330,8 @@ final class SchemaMessages {
     }
 
     private static String join(JsonNode values) {
-        return StreamSupport.stream(values.spliterator(), false).map(JsonNode::asText)
+        return StreamSupport.stream(values.spliterator(), false)
+                .map(JsonNode::asText)
                 .collect(Collectors.joining(", "));
     }
 }

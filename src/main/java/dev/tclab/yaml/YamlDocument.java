@@ -1,11 +1,11 @@
 package dev.tclab.yaml;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,6 +29,7 @@ public final class YamlDocument {
 
     /** Author files are small; this bounds what a hostile one makes the server hold. */
     private static final int MAX_CHARS = 256 * 1024;
+
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final YAMLFactory FACTORY = yamlFactory();
     /** Binds validated trees into records: a key the schema allows but a record lacks is a bug, so it fails. */
@@ -51,8 +52,10 @@ public final class YamlDocument {
     private static YAMLFactory yamlFactory() {
         LoaderOptions options = new LoaderOptions();
         options.setCodePointLimit(MAX_CHARS);
-        return YAMLFactory.builder().loaderOptions(options)
-                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
+        return YAMLFactory.builder()
+                .loaderOptions(options)
+                .streamReadConstraints(
+                        StreamReadConstraints.builder().maxNestingDepth(64).build())
                 .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
                 .build();
     }
@@ -66,8 +69,8 @@ public final class YamlDocument {
      */
     public static YamlDocument parse(String file, String subject, String text, int firstLine) throws YamlException {
         if (text.length() > MAX_CHARS) {
-            throw new YamlException(new FileProblem(file, firstLine, "", subject + " is longer than " + MAX_CHARS
-                    + " characters; split it"));
+            throw new YamlException(new FileProblem(
+                    file, firstLine, "", subject + " is longer than " + MAX_CHARS + " characters; split it"));
         }
         Map<String, Integer> valueLines = new HashMap<>();
         Map<String, Integer> keyLines = new HashMap<>();
@@ -85,7 +88,8 @@ public final class YamlDocument {
             String words = e instanceof JsonEOFException ? "it ends in the middle of a value" : e.getOriginalMessage();
             throw new YamlException(new FileProblem(file, line, "", subject + " is not valid YAML: " + words));
         } catch (IOException e) {
-            throw new YamlException(new FileProblem(file, firstLine, "", subject + " cannot be read: " + e.getMessage()));
+            throw new YamlException(
+                    new FileProblem(file, firstLine, "", subject + " cannot be read: " + e.getMessage()));
         }
     }
 
@@ -136,8 +140,12 @@ public final class YamlDocument {
         try {
             return MAPPER.treeToValue(root.at(pointer), type);
         } catch (JsonProcessingException | IllegalArgumentException e) {
-            throw new IllegalStateException(problem(pointer, "the published schema and " + type.getSimpleName()
-                    + " disagree: " + e.getMessage()).toString(), e);
+            throw new IllegalStateException(
+                    problem(
+                                    pointer,
+                                    "the published schema and " + type.getSimpleName() + " disagree: " + e.getMessage())
+                            .toString(),
+                    e);
         }
     }
 
@@ -146,8 +154,10 @@ public final class YamlDocument {
         try {
             return MAPPER.treeToValue(root.at(pointer), MAPPER.constructType(type));
         } catch (JsonProcessingException | IllegalArgumentException e) {
-            throw new IllegalStateException(problem(pointer, "the published schema and " + type.getType()
-                    + " disagree: " + e.getMessage()).toString(), e);
+            throw new IllegalStateException(
+                    problem(pointer, "the published schema and " + type.getType() + " disagree: " + e.getMessage())
+                            .toString(),
+                    e);
         }
     }
 
@@ -155,7 +165,8 @@ public final class YamlDocument {
     public String field(String pointer) {
         StringBuilder out = new StringBuilder();
         JsonNode node = root;
-        for (String segment : pointer.isEmpty() ? new String[0] : pointer.substring(1).split("/", -1)) {
+        for (String segment :
+                pointer.isEmpty() ? new String[0] : pointer.substring(1).split("/", -1)) {
             String key = segment.replace("~1", "/").replace("~0", "~");
             if (node != null && node.isArray()) {
                 out.append('[').append(key).append(']');
@@ -184,8 +195,13 @@ public final class YamlDocument {
     }
 
     /** Builds the tree from the parser's tokens, recording each value's and key's line as it goes. */
-    private record Reader(String file, String subject, YAMLParser parser, int firstLine, Map<String, Integer> valueLines,
-                          Map<String, Integer> keyLines) {
+    private record Reader(
+            String file,
+            String subject,
+            YAMLParser parser,
+            int firstLine,
+            Map<String, Integer> valueLines,
+            Map<String, Integer> keyLines) {
 
         JsonNode value(String pointer) throws IOException, YamlException {
             JsonToken token = parser.currentToken();
@@ -195,23 +211,33 @@ public final class YamlDocument {
                 case START_ARRAY -> array(pointer);
                 case VALUE_STRING -> {
                     if (parser.isCurrentAlias()) {
-                        throw new YamlException(new FileProblem(file, line(), "", subject + " uses the alias '*"
-                                + parser.getText() + "': aliases are not read here; write the value out, or put a "
-                                + "value that starts with '*' in quotes"));
+                        throw new YamlException(new FileProblem(
+                                file,
+                                line(),
+                                "",
+                                subject + " uses the alias '*"
+                                        + parser.getText()
+                                        + "': aliases are not read here; write the value out, or put a "
+                                        + "value that starts with '*' in quotes"));
                     }
                     yield NODES.textNode(parser.getText());
                 }
-                case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
-                    case INT -> NODES.numberNode(parser.getIntValue());
-                    case LONG -> NODES.numberNode(parser.getLongValue());
-                    default -> NODES.numberNode(parser.getBigIntegerValue());
-                };
+                case VALUE_NUMBER_INT ->
+                    switch (parser.getNumberType()) {
+                        case INT -> NODES.numberNode(parser.getIntValue());
+                        case LONG -> NODES.numberNode(parser.getLongValue());
+                        default -> NODES.numberNode(parser.getBigIntegerValue());
+                    };
                 case VALUE_NUMBER_FLOAT -> NODES.numberNode(parser.getDecimalValue());
                 case VALUE_TRUE -> NODES.booleanNode(true);
                 case VALUE_FALSE -> NODES.booleanNode(false);
                 case VALUE_NULL -> NODES.nullNode();
-                default -> throw new YamlException(new FileProblem(file, line(), "", subject
-                        + " has a value that is not text, a number, a list or a mapping"));
+                default ->
+                    throw new YamlException(new FileProblem(
+                            file,
+                            line(),
+                            "",
+                            subject + " has a value that is not text, a number, a list or a mapping"));
             };
         }
 
@@ -221,8 +247,12 @@ public final class YamlDocument {
                 String key = parser.currentName();
                 String child = child(pointer, key);
                 if (object.has(key)) {
-                    throw new YamlException(new FileProblem(file, line(), "", subject + " has the key '" + key
-                            + "' twice (first on line " + keyLines.get(child) + "); keep one"));
+                    throw new YamlException(new FileProblem(
+                            file,
+                            line(),
+                            "",
+                            subject + " has the key '" + key + "' twice (first on line " + keyLines.get(child)
+                                    + "); keep one"));
                 }
                 keyLines.put(child, line());
                 parser.nextToken();

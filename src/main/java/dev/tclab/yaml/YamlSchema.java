@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  */
 public final class YamlSchema {
 
-    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private static final SchemaRegistry REGISTRY =
+            SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
 
     private final JsonNode document;
     private final Schema schema;
@@ -63,9 +64,13 @@ public final class YamlSchema {
     /** The document with every violation of the schema, in file order, and where they are. */
     public Checked check(YamlDocument doc) {
         List<Error> errors = schema.validate(doc.root());
-        List<FileProblem> problems = new SchemaMessages(document, doc).translate(errors).stream().distinct()
-                .sorted(Comparator.comparingInt(FileProblem::line)).toList();
-        Set<String> invalid = errors.stream().map(e -> e.getInstanceLocation().toString()).collect(Collectors.toSet());
+        List<FileProblem> problems = new SchemaMessages(document, doc)
+                .translate(errors).stream()
+                        .distinct()
+                        .sorted(Comparator.comparingInt(FileProblem::line))
+                        .toList();
+        Set<String> invalid =
+                errors.stream().map(e -> e.getInstanceLocation().toString()).collect(Collectors.toSet());
         return new Checked(doc, problems, invalid);
     }
 }

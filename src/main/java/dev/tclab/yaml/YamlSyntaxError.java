@@ -26,31 +26,42 @@ final class YamlSyntaxError {
             "while scanning a double-quoted scalar", "the quoted text opened here",
             "while scanning a simple key", "the key here",
             "while scanning a block scalar", "the block of text that starts here");
+
     private static final String NO_CONTEXT = "this line";
 
     /** What went wrong, by SnakeYAML's wording: the rest of the sentence, and what the parser found instead. */
-    private record Rule(Pattern problem, String predicate, int foundGroup) {
-    }
+    private record Rule(Pattern problem, String predicate, int foundGroup) {}
 
     private static final List<Rule> RULES = List.of(
             new Rule(Pattern.compile("expected ',' or '[]}]', but got (.+)"), "is not closed", 1),
             new Rule(Pattern.compile("found unexpected end of stream"), "is never closed", 0),
-            new Rule(Pattern.compile("expected <block end>, but found .+"),
-                    "continues with a line whose indentation does not fit it", 0),
-            new Rule(Pattern.compile("mapping values are not allowed here"),
-                    "has a ': ' where no key may start: put the value in quotes, or check the indentation", 0),
-            new Rule(Pattern.compile("found character '\\\\t\\(TAB\\)' that cannot start any token.*"),
-                    "is indented with a tab: YAML indents with spaces only", 0),
-            new Rule(Pattern.compile("found character '(.+)' that cannot start any token.*"),
-                    "has '$1', which cannot start a value: put the value in quotes", 0),
-            new Rule(Pattern.compile("found undefined alias (.+)"),
-                    "uses '*$1', but no anchor '&$1' is defined: put a value that starts with '*' in quotes", 0),
-            new Rule(Pattern.compile("found unknown escape character (.)\\(\\d+\\)"),
-                    "has '\\\\$1', which is not an escape in double quotes: use single quotes, or write '\\\\\\\\'", 0),
+            new Rule(
+                    Pattern.compile("expected <block end>, but found .+"),
+                    "continues with a line whose indentation does not fit it",
+                    0),
+            new Rule(
+                    Pattern.compile("mapping values are not allowed here"),
+                    "has a ': ' where no key may start: put the value in quotes, or check the indentation",
+                    0),
+            new Rule(
+                    Pattern.compile("found character '\\\\t\\(TAB\\)' that cannot start any token.*"),
+                    "is indented with a tab: YAML indents with spaces only",
+                    0),
+            new Rule(
+                    Pattern.compile("found character '(.+)' that cannot start any token.*"),
+                    "has '$1', which cannot start a value: put the value in quotes",
+                    0),
+            new Rule(
+                    Pattern.compile("found undefined alias (.+)"),
+                    "uses '*$1', but no anchor '&$1' is defined: put a value that starts with '*' in quotes",
+                    0),
+            new Rule(
+                    Pattern.compile("found unknown escape character (.)\\(\\d+\\)"),
+                    "has '\\\\$1', which is not an escape in double quotes: use single quotes, or write '\\\\\\\\'",
+                    0),
             new Rule(Pattern.compile("could not find expected ':'"), "lacks the ':' that ends a key", 0));
 
-    private YamlSyntaxError() {
-    }
+    private YamlSyntaxError() {}
 
     /**
      * @param subject   what was parsed, e.g. {@code front matter}
@@ -64,10 +75,17 @@ final class YamlSyntaxError {
         for (Rule rule : RULES) {
             Matcher matcher = rule.problem().matcher(String.valueOf(e.getProblem()));
             if (matcher.matches()) {
-                String sentence = (context == null ? NO_CONTEXT : context) + " " + matcher.replaceFirst(rule.predicate());
+                String sentence =
+                        (context == null ? NO_CONTEXT : context) + " " + matcher.replaceFirst(rule.predicate());
                 String found = rule.foundGroup() == 0 ? null : token(matcher.group(rule.foundGroup()));
-                return new FileProblem(file, line, "", prefix + sentence + where(found, e.getProblemMark(), at, firstLine)
-                        + quoteSuggestion(e.getProblemMark()));
+                return new FileProblem(
+                        file,
+                        line,
+                        "",
+                        prefix
+                                + sentence
+                                + where(found, e.getProblemMark(), at, firstLine)
+                                + quoteSuggestion(e.getProblemMark()));
             }
         }
         String words = e.getContext() == null ? e.getProblem() : e.getContext() + ": " + e.getProblem();
@@ -95,7 +113,10 @@ final class YamlSyntaxError {
         }
         int[] text = problem.getBuffer();
         int at = problem.getIndex();
-        if (at <= 0 || at >= text.length || (text[at] != '[' && text[at] != '{') || " \t,:[{".indexOf(text[at - 1]) >= 0) {
+        if (at <= 0
+                || at >= text.length
+                || (text[at] != '[' && text[at] != '{')
+                || " \t,:[{".indexOf(text[at - 1]) >= 0) {
             return "";
         }
         int start = at;

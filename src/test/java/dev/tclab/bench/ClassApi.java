@@ -17,8 +17,10 @@ import java.time.Duration;
 final class ClassApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
     private final URI base;
     private final String origin;
 
@@ -33,19 +35,27 @@ final class ClassApi {
 
     /** A new learner's signed cookie value, as any first page view gets it. */
     String newLearner() throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve("/api/workshop/mine"))
-                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-        return response.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("tclab_learner="))
-                .map(c -> c.substring("tclab_learner=".length(), c.indexOf(';'))).findFirst()
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(base.resolve("/api/workshop/mine"))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        return response.headers().allValues("Set-Cookie").stream()
+                .filter(c -> c.startsWith("tclab_learner="))
+                .map(c -> c.substring("tclab_learner=".length(), c.indexOf(';')))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no learner cookie on " + response.headers()));
     }
 
     /** Signs the host in; the host cookie's value. */
     String signIn(String name, String password) throws IOException, InterruptedException {
-        HttpResponse<String> response = send("POST", "/api/host/session", null,
-                object().put("name", name).put("password", password), 200);
-        return response.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("tclab_host="))
-                .map(c -> c.substring("tclab_host=".length(), c.indexOf(';'))).findFirst().orElseThrow();
+        HttpResponse<String> response = send(
+                "POST", "/api/host/session", null, object().put("name", name).put("password", password), 200);
+        return response.headers().allValues("Set-Cookie").stream()
+                .filter(c -> c.startsWith("tclab_host="))
+                .map(c -> c.substring("tclab_host=".length(), c.indexOf(';')))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Creates a workshop of one lesson with that many seats; its join code. */
@@ -53,11 +63,18 @@ final class ClassApi {
         ObjectNode body = object().put("title", "Class benchmark").put("seatCap", seats);
         body.putArray("lessons").add(lesson);
         return json(send("POST", "/api/host/events", "tclab_host=" + hostCookie, body, 201))
-                .path("event").path("joinCode").asText();
+                .path("event")
+                .path("joinCode")
+                .asText();
     }
 
     void join(String learner, String code, String name) throws IOException, InterruptedException {
-        send("POST", "/api/join", learnerCookie(learner), object().put("code", code).put("name", name), 200);
+        send(
+                "POST",
+                "/api/join",
+                learnerCookie(learner),
+                object().put("code", code).put("name", name),
+                200);
     }
 
     /** Starts the learner's lab of the lesson; the lab as answered (202, or 200 when it was live already). */
@@ -75,8 +92,9 @@ final class ClassApi {
 
     /** Presses Check on the step; the run's id. */
     String check(String learner, String labId, String step) throws IOException, InterruptedException {
-        return json(send("POST", "/api/labs/" + labId + "/steps/" + step + "/check", learnerCookie(learner), null,
-                202)).path("id").asText();
+        return json(send("POST", "/api/labs/" + labId + "/steps/" + step + "/check", learnerCookie(learner), null, 202))
+                .path("id")
+                .asText();
     }
 
     JsonNode checkRun(String learner, String labId, String runId) throws IOException, InterruptedException {
@@ -94,7 +112,8 @@ final class ClassApi {
 
     private HttpResponse<String> send(String method, String path, String cookie, JsonNode body, int... expected)
             throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60))
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(60))
                 .header("Origin", origin);
         if (cookie != null) {
             request.header("Cookie", cookie);
@@ -102,8 +121,13 @@ final class ClassApi {
         if (method.equals("POST")) {
             request.header("Content-Type", "application/json");
         }
-        request.method(method, body == null ? (method.equals("POST") ? HttpRequest.BodyPublishers.ofString("")
-                : HttpRequest.BodyPublishers.noBody()) : HttpRequest.BodyPublishers.ofString(body.toString()));
+        request.method(
+                method,
+                body == null
+                        ? (method.equals("POST")
+                                ? HttpRequest.BodyPublishers.ofString("")
+                                : HttpRequest.BodyPublishers.noBody())
+                        : HttpRequest.BodyPublishers.ofString(body.toString()));
         HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         for (int status : expected) {
             if (response.statusCode() == status) {

@@ -55,6 +55,7 @@ class ClassBenchmark {
     private static final int KEYS = Integer.getInteger("bench.keys", 100);
     /** Between two keystrokes of one learner: ten keys a second, a quick typist. */
     private static final long KEY_PAUSE_MILLIS = 100;
+
     private static final Duration WINDOW = Duration.ofSeconds(Integer.getInteger("bench.window-seconds", 20));
     private static final String LESSON = "tbf-basics";
     private static final String STEP = "shape";
@@ -65,6 +66,7 @@ class ClassBenchmark {
     private static final Duration CHECK_TIMEOUT = Duration.ofMinutes(10);
     /** Only the Starts from the warm pool (-Dbench.pool-only=true): no learner alone, no cold class. */
     private static final boolean POOL_ONLY = Boolean.getBoolean("bench.pool-only");
+
     private static final String ACCESS_LOG_MARK = "request: ";
     /** The request line, its status and the server's own time for it (%D needs record-request-start-time). */
     private static final String ACCESS_LOG_PATTERN = ACCESS_LOG_MARK + "%r %s %D ms";
@@ -79,13 +81,16 @@ class ClassBenchmark {
     @Test
     void aClassAtOnce() throws Exception {
         // The app's defaults for lab containers, read as the app reads them (the floor runs the same containers).
-        TclabConfig config = new SmallRyeConfigBuilder().withMapping(TclabConfig.class)
-                .withConverter(Duration.class, 100, new DurationConverter()).build()
+        TclabConfig config = new SmallRyeConfigBuilder()
+                .withMapping(TclabConfig.class)
+                .withConverter(Duration.class, 100, new DurationConverter())
+                .build()
                 .getConfigMapping(TclabConfig.class);
         docker = dockerClient();
         Topology topology = TopologyParser.parse(LESSON + "/lab.yml", Files.readString(LESSON_DIR.resolve("lab.yml")));
         String shape = solution(LESSON_DIR.resolve("steps/02-shape.md"));
-        Path work = Path.of("target/benchmarks/class-work", UUID.randomUUID().toString().substring(0, 8));
+        Path work = Path.of(
+                "target/benchmarks/class-work", UUID.randomUUID().toString().substring(0, 8));
         Files.createDirectories(work);
         instance = System.getenv().getOrDefault("_TEST_TCLAB_INSTANCE", "tclab-test") + "-class";
         // A class behind one address (this client) needs the per-address limits raised to the class size, as a host
@@ -95,7 +100,9 @@ class ClassBenchmark {
                 .property("tclab.quota.live-labs-per-address", Integer.toString(LEARNERS + 1))
                 .property("tclab.quota.start-burst-per-address", Integer.toString(LEARNERS + 1));
         // Settings to compare, e.g. -Dbench.app.tclab.lab.pool-refill-quiet=0s (given to the app without "bench.app.").
-        System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("bench.app.")).sorted()
+        System.getProperties().stringPropertyNames().stream()
+                .filter(k -> k.startsWith("bench.app."))
+                .sorted()
                 .forEach(k -> app.property(k.substring("bench.app.".length()), System.getProperty(k)));
         String loadBefore = loadAverage();
         Instant began = Instant.now();
@@ -115,7 +122,9 @@ class ClassBenchmark {
                 Files.createDirectories(out.getParent());
                 Files.writeString(out, report);
                 System.out.println(report);
-                assertThat(pooled.failures()).as("failed learners (see " + out + ")").isEmpty();
+                assertThat(pooled.failures())
+                        .as("failed learners (see " + out + ")")
+                        .isEmpty();
                 return;
             }
             ClassRun alone = run(api, code, "alone", "alone", 1, topology, shape, startFloor);
@@ -135,13 +144,16 @@ class ClassBenchmark {
                     }
                 }
             }
-            String report = new ClassReport(LEARNERS, KEYS, began, loadBefore, loadAverage(), alone, classes,
-                    failures).markdown() + pooled.markdown();
+            String report = new ClassReport(LEARNERS, KEYS, began, loadBefore, loadAverage(), alone, classes, failures)
+                            .markdown()
+                    + pooled.markdown();
             Path out = Path.of("target/benchmarks/class.md");
             Files.createDirectories(out.getParent());
             Files.writeString(out, report);
             System.out.println(report);
-            assertThat(failures).as("failed learners (see target/benchmarks/class.md)").isEmpty();
+            assertThat(failures)
+                    .as("failed learners (see target/benchmarks/class.md)")
+                    .isEmpty();
         } finally {
             app.stop();
             removeLabs();
@@ -151,8 +163,16 @@ class ClassBenchmark {
     }
 
     /** One class of {@code size} learners through every phase; their timings, the floors and the resources used. */
-    private ClassRun run(ClassApi api, String code, String label, String prefix, int size, Topology topology,
-                         String shape, DockerRunFloor startFloor) throws Exception {
+    private ClassRun run(
+            ClassApi api,
+            String code,
+            String label,
+            String prefix,
+            int size,
+            Topology topology,
+            String shape,
+            DockerRunFloor startFloor)
+            throws Exception {
         List<Learner> learners = new ArrayList<>();
         for (int i = 1; i <= size; i++) {
             learners.add(new Learner(app.base(), prefix + "-" + i));
@@ -182,8 +202,8 @@ class ClassBenchmark {
             all(learners, l -> l.type(KEYS, KEY_PAUSE_MILLIS));
             run.phase("typing (and statistics watched)", before, usage());
             all(learners, l -> {
-                long[] floor = ExecAttachEcho.latencies(docker, container(l.labId(), "client", "node"), KEYS,
-                        KEY_PAUSE_MILLIS);
+                long[] floor = ExecAttachEcho.latencies(
+                        docker, container(l.labId(), "client", "node"), KEYS, KEY_PAUSE_MILLIS);
                 for (long nanos : floor) {
                     run.echoFloorMillis.add(nanos / 1e6);
                 }
@@ -234,7 +254,8 @@ class ClassBenchmark {
                 // The server's own time for each request (from reading it to writing the answer), beside the client's.
                 .property("quarkus.http.access-log.enabled", "true")
                 .property("quarkus.http.record-request-start-time", "true")
-                .property("quarkus.http.access-log.pattern", ACCESS_LOG_PATTERN).start();
+                .property("quarkus.http.access-log.pattern", ACCESS_LOG_PATTERN)
+                .start();
         appUsage = new ProcessUsage(app.pid());
         long t0 = System.nanoTime();
         awaitPoolFull(api);
@@ -255,14 +276,23 @@ class ClassBenchmark {
             List<Double> httpFloor = Collections.synchronizedList(new ArrayList<>());
             all(learners, l -> httpFloor.add(l.readLabMillis()));
             List<Double> floor = Collections.synchronizedList(new ArrayList<>());
-            all(learners, l -> floor.add(ExecPrompt.millis(docker, container(l.labId(), "client", "node"), "client",
-                    Duration.ofSeconds(30))));
+            all(
+                    learners,
+                    l -> floor.add(ExecPrompt.millis(
+                            docker, container(l.labId(), "client", "node"), "client", Duration.ofSeconds(30))));
             String log = Files.readString(app.log());
-            return new PoolRun(learners, httpFloor, floor, serverMillis(log, "POST /api/labs "),
-                    serverMillis(log, "GET /api/labs/"), fillSeconds,
+            return new PoolRun(
+                    learners,
+                    httpFloor,
+                    floor,
+                    serverMillis(log, "POST /api/labs "),
+                    serverMillis(log, "GET /api/labs/"),
+                    fillSeconds,
                     counter(after, "tclab_pool_handouts_total") - counter(before, "tclab_pool_handouts_total"),
                     counter(after, "tclab_pool_misses_total") - counter(before, "tclab_pool_misses_total"),
-                    Math.round(gauge(after, "tclab_labs{phase=\"pooled\"}")), loadBefore, loadAfter);
+                    Math.round(gauge(after, "tclab_labs{phase=\"pooled\"}")),
+                    loadBefore,
+                    loadAfter);
         } finally {
             for (Learner learner : learners) {
                 learner.leave();
@@ -273,8 +303,10 @@ class ClassBenchmark {
     /** The server's own times (ms) of the requests whose line starts so, from its access log. */
     private static List<Double> serverMillis(String log, String requestLine) {
         List<Double> millis = new ArrayList<>();
-        Matcher line = Pattern.compile("access-log\\] .*" + ACCESS_LOG_MARK + Pattern.quote(requestLine)
-                + ".* (\\d+) ms$", Pattern.MULTILINE).matcher(log);
+        Matcher line = Pattern.compile(
+                        "access-log\\] .*" + ACCESS_LOG_MARK + Pattern.quote(requestLine) + ".* (\\d+) ms$",
+                        Pattern.MULTILINE)
+                .matcher(log);
         while (line.find()) {
             millis.add(Double.parseDouble(line.group(1)));
         }
@@ -292,7 +324,8 @@ class ClassBenchmark {
             }
             Thread.sleep(500);
         }
-        throw new IllegalStateException("the warm pool did not fill with " + LEARNERS + " labs within " + START_TIMEOUT);
+        throw new IllegalStateException(
+                "the warm pool did not fill with " + LEARNERS + " labs within " + START_TIMEOUT);
     }
 
     /** A series' value in the Prometheus text, 0 when absent. */
@@ -308,8 +341,10 @@ class ClassBenchmark {
 
     /** Pooled labs outlive the app by design (its next start adopts them): the benchmark removes what it left. */
     private void removeLabs() {
-        for (Container c : docker.listContainersCmd().withShowAll(true)
-                .withLabelFilter(Map.of("tclab.instance", instance)).exec()) {
+        for (Container c : docker.listContainersCmd()
+                .withShowAll(true)
+                .withLabelFilter(Map.of("tclab.instance", instance))
+                .exec()) {
             try {
                 docker.removeContainerCmd(c.getId()).withForce(true).exec();
             } catch (NotFoundException e) {
@@ -379,9 +414,15 @@ class ClassBenchmark {
      * and by the whole machine: only that sees the short-lived processes of every exec (runc, its init), which none
      * of the others counts.
      */
-    record Usage(long nanoTime, long appCpuNanos, long appRssBytes, long labsCpuNanos, long shimsCpuNanos,
-                 long shimsRssBytes, long daemonsCpuNanos, long machineBusyNanos) {
-    }
+    record Usage(
+            long nanoTime,
+            long appCpuNanos,
+            long appRssBytes,
+            long labsCpuNanos,
+            long shimsCpuNanos,
+            long shimsRssBytes,
+            long daemonsCpuNanos,
+            long machineBusyNanos) {}
 
     private Usage usage() throws IOException {
         Map<String, String> ours = Map.of("tclab.instance", instance);
@@ -390,8 +431,15 @@ class ClassBenchmark {
         for (ProcessUsage daemon : engineDaemons) {
             daemons += daemon.cpuNanos();
         }
-        return new Usage(System.nanoTime(), appUsage.cpuNanos(), appUsage.rssBytes(),
-                LabContainers.cpuNanos(docker, ours), shims[0], shims[1], daemons, machineBusyNanos());
+        return new Usage(
+                System.nanoTime(),
+                appUsage.cpuNanos(),
+                appUsage.rssBytes(),
+                LabContainers.cpuNanos(docker, ours),
+                shims[0],
+                shims[1],
+                daemons,
+                machineBusyNanos());
     }
 
     /** CPU time the machine's cores spent busy since boot (user, nice, system, irq and softirq of /proc/stat). */
@@ -410,10 +458,15 @@ class ClassBenchmark {
      */
     private static List<ProcessUsage> engineDaemons() {
         try {
-            long dockerd = Long.parseLong(Files.readString(Path.of("/var/run/docker.pid")).trim());
+            long dockerd = Long.parseLong(
+                    Files.readString(Path.of("/var/run/docker.pid")).trim());
             List<ProcessUsage> daemons = new ArrayList<>(List.of(new ProcessUsage(dockerd)));
-            ProcessHandle.of(dockerd).stream().flatMap(ProcessHandle::children)
-                    .filter(p -> p.info().command().map(c -> c.endsWith("/containerd")).orElse(false))
+            ProcessHandle.of(dockerd).stream()
+                    .flatMap(ProcessHandle::children)
+                    .filter(p -> p.info()
+                            .command()
+                            .map(c -> c.endsWith("/containerd"))
+                            .orElse(false))
                     .forEach(p -> daemons.add(new ProcessUsage(p.pid())));
             return daemons;
         } catch (IOException | NumberFormatException e) {
@@ -422,8 +475,11 @@ class ClassBenchmark {
     }
 
     private String container(String labId, String node, String role) {
-        return docker.listContainersCmd().withLabelFilter(Map.of("tclab.lab", labId, "tclab.node", node,
-                "tclab.role", role)).exec().get(0).getId();
+        return docker.listContainersCmd()
+                .withLabelFilter(Map.of("tclab.lab", labId, "tclab.node", node, "tclab.role", role))
+                .exec()
+                .get(0)
+                .getId();
     }
 
     /**
@@ -431,8 +487,10 @@ class ClassBenchmark {
      * client's measurement sidecar, against the lesson's own server; the rate it measured, in Mbit/s.
      */
     private static double iperf3(String sidecar) throws Exception {
-        Process process = new ProcessBuilder("docker", "exec", sidecar, "iperf3", "-c", "10.0.0.2", "-J", "-C",
-                "cubic", "-t", "3").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = new ProcessBuilder(
+                        "docker", "exec", sidecar, "iperf3", "-c", "10.0.0.2", "-J", "-C", "cubic", "-t", "3")
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         if (process.waitFor() != 0) {
             throw new IllegalStateException("iperf3 in " + sidecar + " failed: " + out);
@@ -443,7 +501,8 @@ class ClassBenchmark {
 
     /** The lesson step's solution for the client, as the lesson shows it. */
     private static String solution(Path step) throws IOException {
-        Matcher block = Pattern.compile("```solution client\n(.*?)\n```", Pattern.DOTALL).matcher(Files.readString(step));
+        Matcher block = Pattern.compile("```solution client\n(.*?)\n```", Pattern.DOTALL)
+                .matcher(Files.readString(step));
         if (!block.find()) {
             throw new IllegalStateException(step + " has no solution block for the client");
         }
@@ -451,12 +510,19 @@ class ClassBenchmark {
     }
 
     private static String loadAverage() {
-        return String.format("%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        return String.format(
+                "%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     private static DockerClient dockerClient() {
-        DockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder().build();
-        return DockerClientImpl.getInstance(config, new ApacheDockerHttpClient.Builder()
-                .dockerHost(config.getDockerHost()).responseTimeout(Duration.ZERO).maxConnections(512).build());
+        DockerClientConfig config =
+                DefaultDockerClientConfig.createDefaultConfigBuilder().build();
+        return DockerClientImpl.getInstance(
+                config,
+                new ApacheDockerHttpClient.Builder()
+                        .dockerHost(config.getDockerHost())
+                        .responseTimeout(Duration.ZERO)
+                        .maxConnections(512)
+                        .build());
     }
 }

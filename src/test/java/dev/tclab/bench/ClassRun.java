@@ -10,18 +10,35 @@ import java.util.List;
  * with their own timings), the floors measured in the same run, the cost of each phase, the app's CPU and memory
  * sampled every second, and the server's own view.
  */
-record ClassRun(String label, List<Learner> learners, List<Phase> phases, List<Double> startFloorMillis,
-                List<Double> echoFloorMillis, List<Double> checkFloorMillis, List<Double> checkFloorMbps,
-                List<Double> appCpuPercent, List<Double> appRssMib, long labMemoryBytes, long labMemoryWatchedBytes,
-                Metrics serverStart, Metrics serverCheck) {
+record ClassRun(
+        String label,
+        List<Learner> learners,
+        List<Phase> phases,
+        List<Double> startFloorMillis,
+        List<Double> echoFloorMillis,
+        List<Double> checkFloorMillis,
+        List<Double> checkFloorMbps,
+        List<Double> appCpuPercent,
+        List<Double> appRssMib,
+        long labMemoryBytes,
+        long labMemoryWatchedBytes,
+        Metrics serverStart,
+        Metrics serverCheck) {
 
     /**
      * A phase's length and what it cost: cores used on average over it by the app, the lab containers, their shims
      * and the engine's daemons, and by the whole machine; the app's and the shims' resident memory at its end.
      */
-    record Phase(String name, double seconds, double appCores, double labsCores, double shimsCores,
-                 double daemonsCores, double machineCores, long appRssBytes, long shimsRssBytes) {
-    }
+    record Phase(
+            String name,
+            double seconds,
+            double appCores,
+            double labsCores,
+            double shimsCores,
+            double daemonsCores,
+            double machineCores,
+            long appRssBytes,
+            long shimsRssBytes) {}
 
     /** Every keystroke's echo time of every learner, in ms. */
     List<Double> echoMillis() {
@@ -96,11 +113,15 @@ record ClassRun(String label, List<Learner> learners, List<Phase> phases, List<D
 
         void phase(String name, ClassBenchmark.Usage before, ClassBenchmark.Usage after) {
             double wall = after.nanoTime() - before.nanoTime();
-            phases.add(new Phase(name, wall / 1e9, (after.appCpuNanos() - before.appCpuNanos()) / wall,
+            phases.add(new Phase(
+                    name,
+                    wall / 1e9,
+                    (after.appCpuNanos() - before.appCpuNanos()) / wall,
                     (after.labsCpuNanos() - before.labsCpuNanos()) / wall,
                     (after.shimsCpuNanos() - before.shimsCpuNanos()) / wall,
                     (after.daemonsCpuNanos() - before.daemonsCpuNanos()) / wall,
-                    (after.machineBusyNanos() - before.machineBusyNanos()) / wall, after.appRssBytes(),
+                    (after.machineBusyNanos() - before.machineBusyNanos()) / wall,
+                    after.appRssBytes(),
                     after.shimsRssBytes()));
         }
 
@@ -111,10 +132,20 @@ record ClassRun(String label, List<Learner> learners, List<Phase> phases, List<D
 
         ClassRun build() {
             sampler.interrupt();
-            return new ClassRun(label, learners, List.copyOf(phases), List.copyOf(startFloorMillis),
-                    List.copyOf(echoFloorMillis), List.copyOf(checkFloorMillis), List.copyOf(checkFloorMbps),
-                    List.copyOf(appCpuPercent), List.copyOf(appRssMib), labMemoryBytes, labMemoryWatchedBytes,
-                    serverStart, serverCheck);
+            return new ClassRun(
+                    label,
+                    learners,
+                    List.copyOf(phases),
+                    List.copyOf(startFloorMillis),
+                    List.copyOf(echoFloorMillis),
+                    List.copyOf(checkFloorMillis),
+                    List.copyOf(checkFloorMbps),
+                    List.copyOf(appCpuPercent),
+                    List.copyOf(appRssMib),
+                    labMemoryBytes,
+                    labMemoryWatchedBytes,
+                    serverStart,
+                    serverCheck);
         }
     }
 }

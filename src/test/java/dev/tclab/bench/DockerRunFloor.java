@@ -22,6 +22,7 @@ final class DockerRunFloor implements AutoCloseable {
 
     /** A thread per node, as the runtime has. */
     private final ExecutorService runner = Executors.newCachedThreadPool();
+
     private final TclabConfig.Lab lab;
 
     DockerRunFloor(TclabConfig.Lab lab) {
@@ -39,8 +40,7 @@ final class DockerRunFloor implements AutoCloseable {
     }
 
     /** The containers of one floor run, to remove once timed. */
-    record Run(String prefix, Topology topology, Kind kind, double millis) {
-    }
+    record Run(String prefix, Topology topology, Kind kind, double millis) {}
 
     /** A lab's own containers; see {@link #start(Topology, Kind)}. */
     Run start(Topology topology) {
@@ -51,36 +51,80 @@ final class DockerRunFloor implements AutoCloseable {
     Run start(Topology topology, Kind kind) {
         String prefix = "tclab-floor-" + UUID.randomUUID().toString().substring(0, 8) + "-";
         long t0 = System.nanoTime();
-        List<CompletableFuture<Void>> started = topology.nodes().values().stream().map(node ->
-                CompletableFuture.runAsync(() -> {
-                    if (kind == Kind.BARE_NODES) {
-                        docker(List.of("docker", "run", "-d", "--name", prefix + node.name(), "--network", "none",
-                                "--label", "tclab.app=tclab-benchmark", lab.image(), "sleep", "infinity"));
-                        return;
-                    }
-                    List<String> run = new ArrayList<>(List.of("docker", "run", "-d", "--name", prefix + node.name(),
-                            "--hostname", node.name(), "--network", "none", "--memory", lab.memoryMib() + "m",
-                            "--memory-swap", lab.memoryMib() + "m", "--cpus", String.valueOf(lab.cpus()),
-                            "--pids-limit", String.valueOf(lab.pids()),
-                            "--tmpfs", "/tmp:rw,nosuid,nodev,noexec,size=" + lab.tmpMib() + "m",
-                            "--tmpfs", "/root:rw,nosuid,nodev,exec,size=" + lab.homeMib() + "m",
-                            "--tmpfs", "/run:rw,nosuid,nodev,noexec,size=" + lab.runMib() + "m"));
-                    node.sysctls().forEach((k, v) -> run.addAll(List.of("--sysctl", k + "=" + v)));
-                    run.addAll(hardening());
-                    run.addAll(List.of(lab.image(), "sleep", "infinity"));
-                    docker(run);
-                    if (kind == Kind.NODES) {
-                        return;
-                    }
-                    List<String> sidecar = new ArrayList<>(List.of("docker", "run", "-d",
-                            "--name", prefix + node.name() + ".measure", "--network", "container:" + prefix + node.name(),
-                            "--memory", "64m", "--memory-swap", "64m", "--pids-limit", "32",
-                            "--tmpfs", "/tmp:rw,nosuid,nodev,noexec,size=4m",
-                            "--tmpfs", "/run:rw,nosuid,nodev,noexec,size=4m"));
-                    sidecar.addAll(hardening());
-                    sidecar.addAll(List.of(lab.measurementImage().orElse(lab.image()), "sleep", "infinity"));
-                    docker(sidecar);
-                }, runner)).toList();
+        List<CompletableFuture<Void>> started = topology.nodes().values().stream()
+                .map(node -> CompletableFuture.runAsync(
+                        () -> {
+                            if (kind == Kind.BARE_NODES) {
+                                docker(List.of(
+                                        "docker",
+                                        "run",
+                                        "-d",
+                                        "--name",
+                                        prefix + node.name(),
+                                        "--network",
+                                        "none",
+                                        "--label",
+                                        "tclab.app=tclab-benchmark",
+                                        lab.image(),
+                                        "sleep",
+                                        "infinity"));
+                                return;
+                            }
+                            List<String> run = new ArrayList<>(List.of(
+                                    "docker",
+                                    "run",
+                                    "-d",
+                                    "--name",
+                                    prefix + node.name(),
+                                    "--hostname",
+                                    node.name(),
+                                    "--network",
+                                    "none",
+                                    "--memory",
+                                    lab.memoryMib() + "m",
+                                    "--memory-swap",
+                                    lab.memoryMib() + "m",
+                                    "--cpus",
+                                    String.valueOf(lab.cpus()),
+                                    "--pids-limit",
+                                    String.valueOf(lab.pids()),
+                                    "--tmpfs",
+                                    "/tmp:rw,nosuid,nodev,noexec,size=" + lab.tmpMib() + "m",
+                                    "--tmpfs",
+                                    "/root:rw,nosuid,nodev,exec,size=" + lab.homeMib() + "m",
+                                    "--tmpfs",
+                                    "/run:rw,nosuid,nodev,noexec,size=" + lab.runMib() + "m"));
+                            node.sysctls().forEach((k, v) -> run.addAll(List.of("--sysctl", k + "=" + v)));
+                            run.addAll(hardening());
+                            run.addAll(List.of(lab.image(), "sleep", "infinity"));
+                            docker(run);
+                            if (kind == Kind.NODES) {
+                                return;
+                            }
+                            List<String> sidecar = new ArrayList<>(List.of(
+                                    "docker",
+                                    "run",
+                                    "-d",
+                                    "--name",
+                                    prefix + node.name() + ".measure",
+                                    "--network",
+                                    "container:" + prefix + node.name(),
+                                    "--memory",
+                                    "64m",
+                                    "--memory-swap",
+                                    "64m",
+                                    "--pids-limit",
+                                    "32",
+                                    "--tmpfs",
+                                    "/tmp:rw,nosuid,nodev,noexec,size=4m",
+                                    "--tmpfs",
+                                    "/run:rw,nosuid,nodev,noexec,size=4m"));
+                            sidecar.addAll(hardening());
+                            sidecar.addAll(List.of(lab.measurementImage().orElse(lab.image()), "sleep", "infinity"));
+                            docker(sidecar);
+                        },
+                        runner))
+                .toList();
         started.forEach(CompletableFuture::join);
         return new Run(prefix, topology, kind, (System.nanoTime() - t0) / 1e6);
     }
@@ -102,15 +146,29 @@ final class DockerRunFloor implements AutoCloseable {
     }
 
     private static List<String> hardening() {
-        return List.of("--label", "tclab.app=tclab-benchmark", "--cap-drop", "ALL", "--cap-add", "NET_ADMIN",
-                "--cap-add", "NET_RAW", "--security-opt", "no-new-privileges", "--read-only", "--log-driver", "none",
+        return List.of(
+                "--label",
+                "tclab.app=tclab-benchmark",
+                "--cap-drop",
+                "ALL",
+                "--cap-add",
+                "NET_ADMIN",
+                "--cap-add",
+                "NET_RAW",
+                "--security-opt",
+                "no-new-privileges",
+                "--read-only",
+                "--log-driver",
+                "none",
                 "--init");
     }
 
     static void docker(List<String> command) {
         try {
-            Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             if (process.waitFor() != 0) {
                 throw new IllegalStateException("failed: " + String.join(" ", command));
             }

@@ -14,13 +14,19 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ExecAttachEcho {
 
-    private ExecAttachEcho() {
-    }
+    private ExecAttachEcho() {}
 
     /** {@code keys} keystrokes to a new shell in the container, {@code pauseMillis} apart; each one's echo time in ns. */
     static long[] latencies(DockerClient docker, String containerId, int keys, long pauseMillis) throws Exception {
-        String exec = docker.execCreateCmd(containerId).withCmd("bash", "-l").withTty(true).withAttachStdin(true)
-                .withAttachStdout(true).withAttachStderr(true).withEnv(List.of("TERM=xterm-256color")).exec().getId();
+        String exec = docker.execCreateCmd(containerId)
+                .withCmd("bash", "-l")
+                .withTty(true)
+                .withAttachStdin(true)
+                .withAttachStdout(true)
+                .withAttachStderr(true)
+                .withEnv(List.of("TERM=xterm-256color"))
+                .exec()
+                .getId();
         PipedOutputStream keyboard = new PipedOutputStream();
         PipedInputStream stdin = new PipedInputStream(keyboard, 4096);
         AtomicLong received = new AtomicLong();

@@ -16,8 +16,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class ExecPrompt {
 
-    private ExecPrompt() {
-    }
+    private ExecPrompt() {}
 
     /** Milliseconds from the exec's create to the prompt of {@code node} in container {@code containerId}. */
     static double millis(DockerClient docker, String containerId, String node, Duration wait) throws Exception {
@@ -35,8 +34,15 @@ final class ExecPrompt {
             }
         };
         long t0 = System.nanoTime();
-        String exec = docker.execCreateCmd(containerId).withCmd("bash", "-l").withTty(true).withAttachStdin(true)
-                .withAttachStdout(true).withAttachStderr(true).withEnv(List.of("TERM=xterm-256color")).exec().getId();
+        String exec = docker.execCreateCmd(containerId)
+                .withCmd("bash", "-l")
+                .withTty(true)
+                .withAttachStdin(true)
+                .withAttachStdout(true)
+                .withAttachStderr(true)
+                .withEnv(List.of("TERM=xterm-256color"))
+                .exec()
+                .getId();
         try (callback) {
             docker.execStartCmd(exec).withTty(true).exec(callback);
             prompt.get(wait.toMillis(), TimeUnit.MILLISECONDS);

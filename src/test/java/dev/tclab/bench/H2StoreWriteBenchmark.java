@@ -26,15 +26,16 @@ class H2StoreWriteBenchmark {
         @Override
         public Map<String, String> getConfigOverrides() {
             Path dir = Path.of("target", "bench-h2-" + UUID.randomUUID()).toAbsolutePath();
-            return Map.of("tclab.data-dir", dir.toString(),
-                    "quarkus.datasource.jdbc.url", "${tclab-h2-file-url}");
+            return Map.of("tclab.data-dir", dir.toString(), "quarkus.datasource.jdbc.url", "${tclab-h2-file-url}");
         }
     }
 
     @Inject
     QuizResults quizzes;
+
     @Inject
     StepProgress progress;
+
     @Inject
     CheckRunLog log;
 

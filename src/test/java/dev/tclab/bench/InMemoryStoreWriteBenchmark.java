@@ -21,10 +21,12 @@ class InMemoryStoreWriteBenchmark {
     void writeLatencyInMemory() throws Exception {
         InMemoryStepProgress progress = new InMemoryStepProgress();
         Map<String, List<CheckResult>> runs = new ConcurrentHashMap<>();
-        StoreWrites.Figures figures = StoreWrites.run(new InMemoryQuizResults(), (learner, lesson, position, result) -> {
-            runs.computeIfAbsent(learner, l -> new CopyOnWriteArrayList<>()).add(result);
-            progress.record(learner, lesson, result.checkId(), result.passed());
-        });
+        StoreWrites.Figures figures =
+                StoreWrites.run(new InMemoryQuizResults(), (learner, lesson, position, result) -> {
+                    runs.computeIfAbsent(learner, l -> new CopyOnWriteArrayList<>())
+                            .add(result);
+                    progress.record(learner, lesson, result.checkId(), result.passed());
+                });
         StoreWrites.report("in memory", figures);
         assertThat(figures.quizAnswer().n()).isEqualTo(StoreWrites.LEARNERS * StoreWrites.ROUNDS);
     }

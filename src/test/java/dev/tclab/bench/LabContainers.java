@@ -14,8 +14,7 @@ import java.util.Map;
  */
 final class LabContainers {
 
-    private LabContainers() {
-    }
+    private LabContainers() {}
 
     /** Nanoseconds of CPU used by the containers carrying these labels (e.g. {@code tclab.lab=<id>}). */
     static long cpuNanos(DockerClient docker, Map<String, String> labels) throws IOException {
@@ -26,8 +25,12 @@ final class LabContainers {
             if (Files.exists(v1)) {
                 total += Long.parseLong(Files.readString(v1).trim());
             } else if (Files.exists(v2)) {
-                String usec = Files.readAllLines(v2).stream().filter(l -> l.startsWith("usage_usec "))
-                        .findFirst().orElseThrow().substring(11).trim();
+                String usec = Files.readAllLines(v2).stream()
+                        .filter(l -> l.startsWith("usage_usec "))
+                        .findFirst()
+                        .orElseThrow()
+                        .substring(11)
+                        .trim();
                 total += Long.parseLong(usec) * 1000;
             } // else the container has just gone: it uses nothing more
         }
@@ -57,9 +60,13 @@ final class LabContainers {
         java.util.Set<Long> shims = new java.util.HashSet<>();
         for (Container c : docker.listContainersCmd().withLabelFilter(labels).exec()) {
             try {
-                Long pid = docker.inspectContainerCmd(c.getId()).exec().getState().getPidLong();
+                Long pid =
+                        docker.inspectContainerCmd(c.getId()).exec().getState().getPidLong();
                 if (pid != null && pid > 0) {
-                    shims.add(ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).orElse(0L));
+                    shims.add(ProcessHandle.of(pid)
+                            .flatMap(ProcessHandle::parent)
+                            .map(ProcessHandle::pid)
+                            .orElse(0L));
                 }
             } catch (com.github.dockerjava.api.exception.NotFoundException gone) {
                 // removed meanwhile

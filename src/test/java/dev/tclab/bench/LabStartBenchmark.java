@@ -3,10 +3,10 @@ package dev.tclab.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.LabProgressListener;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.topology.Topology;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -47,33 +47,48 @@ class LabStartBenchmark {
     void labStartAgainstRawCreateAndStart() throws Exception {
         floor = new DockerRunFloor(config.lab());
         String loadBefore = loadAverage();
-        StringBuilder report = new StringBuilder("| measurement | runs | p50 ms | p95 ms | min ms | max ms |\n|---|---|---|---|---|---|\n");
+        StringBuilder report = new StringBuilder(
+                "| measurement | runs | p50 ms | p95 ms | min ms | max ms |\n|---|---|---|---|---|---|\n");
         List<String> ratios = new ArrayList<>();
         for (String name : List.of("two-node", "four-node")) {
             Topology topology = TestTopologies.load(name);
             Map<String, List<Double>> samples = new LinkedHashMap<>();
             for (int i = 0; i < RUNS + WARMUP; i++) {
                 Map<String, Double> round = new LinkedHashMap<>();
-                round.put("floor: docker run -d, nodes and sidecars", cliRun(topology, DockerRunFloor.Kind.NODES_AND_SIDECARS));
+                round.put(
+                        "floor: docker run -d, nodes and sidecars",
+                        cliRun(topology, DockerRunFloor.Kind.NODES_AND_SIDECARS));
                 round.putAll(appStart(topology));
                 round.put("floor: docker run -d, nodes only", cliRun(topology, DockerRunFloor.Kind.NODES));
-                round.put("floor: docker run -d, bare nodes (no limits, read-only root, tmpfs or init)",
+                round.put(
+                        "floor: docker run -d, bare nodes (no limits, read-only root, tmpfs or init)",
                         cliRun(topology, DockerRunFloor.Kind.BARE_NODES));
                 if (i >= WARMUP) {
-                    round.forEach((what, ms) -> samples.computeIfAbsent(what, k -> new ArrayList<>()).add(ms));
+                    round.forEach((what, ms) -> samples.computeIfAbsent(what, k -> new ArrayList<>())
+                            .add(ms));
                 }
             }
-            samples.forEach((what, ms) -> report.append(Stats.of(ms).row(name + " " + what)).append('\n'));
+            samples.forEach((what, ms) ->
+                    report.append(Stats.of(ms).row(name + " " + what)).append('\n'));
             Stats app = Stats.of(samples.get(APP));
             Stats all = Stats.of(samples.get("floor: docker run -d, nodes and sidecars"));
             Stats nodes = Stats.of(samples.get("floor: docker run -d, nodes only"));
-            ratios.add(String.format("%s: app / floor of its containers p50 %.2f, p95 %.2f; app / floor of its nodes"
-                    + " p50 %.2f, p95 %.2f", name, app.p50() / all.p50(), app.p95() / all.p95(),
-                    app.p50() / nodes.p50(), app.p95() / nodes.p95()));
+            ratios.add(String.format(
+                    "%s: app / floor of its containers p50 %.2f, p95 %.2f; app / floor of its nodes"
+                            + " p50 %.2f, p95 %.2f",
+                    name,
+                    app.p50() / all.p50(),
+                    app.p95() / all.p95(),
+                    app.p50() / nodes.p50(),
+                    app.p95() / nodes.p95()));
         }
         report.append('\n');
         ratios.forEach(r -> report.append("- ").append(r).append('\n'));
-        report.append("- load average ").append(loadBefore).append(" before, ").append(loadAverage()).append(" after\n");
+        report.append("- load average ")
+                .append(loadBefore)
+                .append(" before, ")
+                .append(loadAverage())
+                .append(" after\n");
         Path out = Path.of("target/benchmarks/lab-start.md");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report);
@@ -89,17 +104,22 @@ class LabStartBenchmark {
         String id = "b" + UUID.randomUUID().toString().substring(0, 8);
         Map<LabProgressListener.Stage, Long> reached = new EnumMap<>(LabProgressListener.Stage.class);
         long t0 = System.nanoTime();
-        runtime.start(new LabSpec(id, topology, "bench", topology.name()),
+        runtime.start(
+                new LabSpec(id, topology, "bench", topology.name()),
                 (stage, detail) -> reached.putIfAbsent(stage, System.nanoTime()));
         long ready = System.nanoTime();
         runtime.stop(id);
         Map<String, Double> times = new LinkedHashMap<>();
         times.put(APP, (ready - t0) / 1e6);
         times.put("lab, stage: nodes created and running", millis(t0, reached.get(LabProgressListener.Stage.WIRING)));
-        times.put("lab, stage: links wired", millis(reached.get(LabProgressListener.Stage.WIRING),
-                reached.get(LabProgressListener.Stage.CONFIGURING)));
-        times.put("lab, stage: nodes set up and sidecars running", millis(
-                reached.get(LabProgressListener.Stage.CONFIGURING), ready));
+        times.put(
+                "lab, stage: links wired",
+                millis(
+                        reached.get(LabProgressListener.Stage.WIRING),
+                        reached.get(LabProgressListener.Stage.CONFIGURING)));
+        times.put(
+                "lab, stage: nodes set up and sidecars running",
+                millis(reached.get(LabProgressListener.Stage.CONFIGURING), ready));
         return times;
     }
 
@@ -115,6 +135,7 @@ class LabStartBenchmark {
     }
 
     private static String loadAverage() {
-        return String.format("%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        return String.format(
+                "%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 }

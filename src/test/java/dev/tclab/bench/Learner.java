@@ -19,6 +19,7 @@ final class Learner {
 
     /** How often the learner polls a starting lab or a check run (the page polls a lab every 500 ms). */
     private static final long POLL_MILLIS = 100;
+
     private static final Pattern SAMPLE_TIME = Pattern.compile("^\\{\"type\":\"sample\".*?\"time\":(\\d+)");
 
     private final ClassApi api;
@@ -31,14 +32,17 @@ final class Learner {
 
     /** Lab start as the learner saw it: waiting (queued, or for a start worker) and then starting until running. */
     double queueWaitMillis;
+
     double startMillis;
     /** Start pressed to the prompt in the client's terminal. */
     double promptMillis;
+
     long[] echoNanos = new long[0];
     /** Per statistics frame: the time it arrived minus its sample time. */
     final List<Double> statsDelayMillis = Collections.synchronizedList(new ArrayList<>());
     /** Check as the learner saw it: queued for a check worker, waiting for a measurement slot, the rest measuring. */
     double checkQueuedMillis;
+
     double slotWaitMillis;
     double measureMillis;
     String verdict;
@@ -97,7 +101,8 @@ final class Learner {
                 return;
             }
             if (status.equals("failed") || status.equals("stopped")) {
-                throw new IllegalStateException("lab " + labId + " is " + status + ": " + lab.path("reason").asText());
+                throw new IllegalStateException("lab " + labId + " is " + status + ": "
+                        + lab.path("reason").asText());
             }
             Thread.sleep(POLL_MILLIS);
             lab = api.lab(cookie, labId);
@@ -109,8 +114,8 @@ final class Learner {
     void startToPrompt(String lesson, Duration timeout) throws Exception {
         long t0 = System.nanoTime();
         startLab(lesson, timeout);
-        terminal = TestSocket.open(api.base(), "/ws/labs/" + labId + "/nodes/client/terminal", cookie,
-                TestSocket.originOf(api.base()));
+        terminal = TestSocket.open(
+                api.base(), "/ws/labs/" + labId + "/nodes/client/terminal", cookie, TestSocket.originOf(api.base()));
         terminal.awaitOutput(out -> out.contains("@client"), Duration.ofSeconds(30));
         promptMillis = (System.nanoTime() - t0) / 1e6;
     }
@@ -144,8 +149,10 @@ final class Learner {
     void run(String command, Duration timeout) throws InterruptedException {
         int before = terminal.output().length();
         terminal.sendBinary(command + "\r");
-        terminal.awaitOutput(out -> out.length() > before + command.length()
-                && out.substring(before + command.length()).contains("@client"), timeout);
+        terminal.awaitOutput(
+                out -> out.length() > before + command.length()
+                        && out.substring(before + command.length()).contains("@client"),
+                timeout);
     }
 
     /** Presses Check on the step and polls the run to its verdict, as the page does. */
@@ -164,7 +171,7 @@ final class Learner {
             switch (run.path("state").asText()) {
                 case "queued" -> queued += now - last;
                 case "waiting_for_slot" -> waiting += now - last;
-                default -> { }
+                default -> {}
             }
             last = now;
             if (run.path("finished").asBoolean()) {

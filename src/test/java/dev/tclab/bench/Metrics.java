@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
  */
 record Metrics(Map<String, double[]> sumAndCount) {
 
-    private static final Pattern LINE = Pattern.compile("^(tclab_[a-z_]+)_(sum|count)(?:\\{[^}]*\\})? ([0-9.eE+-]+)$",
-            Pattern.MULTILINE);
+    private static final Pattern LINE =
+            Pattern.compile("^(tclab_[a-z_]+)_(sum|count)(?:\\{[^}]*\\})? ([0-9.eE+-]+)$", Pattern.MULTILINE);
 
     static Metrics of(String prometheusText) {
         Map<String, double[]> values = new HashMap<>();

@@ -90,9 +90,11 @@ class PoolStartBenchmark {
         Stats floorStats = Stats.of(floor);
         String report = "| measurement | runs | p50 ms | p95 ms | min ms | max ms |\n|---|---|---|---|---|---|\n"
                 + appStats.row("from the pool: POST /api/labs to the terminal's prompt") + "\n"
-                + floorStats.row("floor: exec of the same shell with a TTY in the running container to its prompt") + "\n\n"
-                + String.format("- p50 ratio %.2f, p95 ratio %.2f%n", appStats.p50() / floorStats.p50(),
-                appStats.p95() / floorStats.p95());
+                + floorStats.row("floor: exec of the same shell with a TTY in the running container to its prompt")
+                + "\n\n"
+                + String.format(
+                        "- p50 ratio %.2f, p95 ratio %.2f%n",
+                        appStats.p50() / floorStats.p50(), appStats.p95() / floorStats.p95());
         Path out = Path.of("target/benchmarks/pool-start.md");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report);
@@ -111,27 +113,37 @@ class PoolStartBenchmark {
     }
 
     private String start(String cookie) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve("/api/labs"))
-                .header("Cookie", LearnerIds.COOKIE + "=" + cookie).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"lesson\":\"" + LESSON + "\"}")).build(),
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(base.resolve("/api/labs"))
+                        .header("Cookie", LearnerIds.COOKIE + "=" + cookie)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"lesson\":\"" + LESSON + "\"}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         Matcher id = ID.matcher(response.body());
         if (response.statusCode() != 202 || !response.body().contains("\"running\"") || !id.find()) {
-            throw new AssertionError("not a running lab from the pool: " + response.statusCode() + " " + response.body());
+            throw new AssertionError(
+                    "not a running lab from the pool: " + response.statusCode() + " " + response.body());
         }
         return id.group(1);
     }
 
     private void stop(String labId, String cookie) throws Exception {
-        http.send(HttpRequest.newBuilder(base.resolve("/api/labs/" + labId))
-                .header("Cookie", LearnerIds.COOKIE + "=" + cookie).DELETE().build(), HttpResponse.BodyHandlers.discarding());
+        http.send(
+                HttpRequest.newBuilder(base.resolve("/api/labs/" + labId))
+                        .header("Cookie", LearnerIds.COOKIE + "=" + cookie)
+                        .DELETE()
+                        .build(),
+                HttpResponse.BodyHandlers.discarding());
     }
 
     /** The floor: the node's login shell by a direct exec attach with a TTY, timed until its prompt arrives. */
     private double execPrompt(String labId) throws Exception {
         String container = docker.listContainersCmd()
                 .withLabelFilter(Map.of("tclab.lab", labId, "tclab.node", "client", "tclab.role", "node"))
-                .exec().get(0).getId();
+                .exec()
+                .get(0)
+                .getId();
         return ExecPrompt.millis(docker, container, "client", WAIT);
     }
 }

@@ -21,8 +21,10 @@ class PostgresStoreWriteBenchmark {
 
     @Inject
     QuizResults quizzes;
+
     @Inject
     StepProgress progress;
+
     @Inject
     CheckRunLog log;
 

@@ -6,8 +6,7 @@ import java.time.Duration;
 /** Keystroke-to-echo latency through the app's terminal socket: one key at a time, until its echo arrives. */
 final class SocketEcho {
 
-    private SocketEcho() {
-    }
+    private SocketEcho() {}
 
     /** {@code keys} keystrokes into an open terminal socket whose prompt is shown, {@code pauseMillis} apart; in ns. */
     static long[] latencies(TestSocket socket, int keys, long pauseMillis) throws InterruptedException {

@@ -2,9 +2,9 @@ package dev.tclab.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.topology.Topology;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -47,8 +47,8 @@ class StartConcurrencyBenchmark {
             }
             Stats m = Stats.of(makespans);
             Stats l = Stats.of(perLab);
-            report.append(String.format("| %d | %d | %.0f | %.0f | %.0f | %.0f |%n", workers, ROUNDS, m.p50(), m.max(),
-                    l.p50(), l.p95()));
+            report.append(String.format(
+                    "| %d | %d | %.0f | %.0f | %.0f | %.0f |%n", workers, ROUNDS, m.p50(), m.max(), l.p50(), l.p95()));
         }
         Path out = Path.of("target/benchmarks/start-concurrency.md");
         Files.createDirectories(out.getParent());
@@ -67,7 +67,7 @@ class StartConcurrencyBenchmark {
             String id = "c" + UUID.randomUUID().toString().substring(0, 8);
             ids.add(id);
             starts.add(pool.submit(() -> {
-                runtime.start(new LabSpec(id, topology, "bench", topology.name()), (stage, detail) -> { });
+                runtime.start(new LabSpec(id, topology, "bench", topology.name()), (stage, detail) -> {});
                 return (System.nanoTime() - t0) / 1e6;
             }));
         }

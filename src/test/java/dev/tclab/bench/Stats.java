@@ -10,8 +10,13 @@ public record Stats(int n, double p50, double p95, double p99, double min, doubl
     public static Stats of(List<Double> samples) {
         List<Double> sorted = new ArrayList<>(samples);
         Collections.sort(sorted);
-        return new Stats(sorted.size(), percentile(sorted, 50), percentile(sorted, 95), percentile(sorted, 99),
-                sorted.get(0), sorted.get(sorted.size() - 1));
+        return new Stats(
+                sorted.size(),
+                percentile(sorted, 50),
+                percentile(sorted, 95),
+                percentile(sorted, 99),
+                sorted.get(0),
+                sorted.get(sorted.size() - 1));
     }
 
     /** Nearest-rank percentile. */

@@ -38,11 +38,9 @@ final class StoreWrites {
         void write(String learner, String lesson, int position, CheckResult result);
     }
 
-    record Figures(Stats quizAnswer, Stats checkResult) {
-    }
+    record Figures(Stats quizAnswer, Stats checkResult) {}
 
-    private StoreWrites() {
-    }
+    private StoreWrites() {}
 
     /** A check writer over the app's stores: the result in the run log, then the step progress. */
     static ResultWriter appWriter(CheckRunLog log, StepProgress progress) {
@@ -60,16 +58,26 @@ final class StoreWrites {
 
     static Figures run(QuizResults quizzes, ResultWriter results) throws Exception {
         String lesson = "bench-" + UUID.randomUUID().toString().substring(0, 8);
-        CheckResult result = new CheckResult("shaped", "The uplink is shaped", CheckResult.Status.PASSED, 1, List.of(),
-                Map.of(), Map.of("up", Fixtures.read("iperf3/iperf3-tcp-tbf10.json")), Map.of(), "measured 9.61 Mbit/s",
-                Duration.ofMillis(9000), null);
+        CheckResult result = new CheckResult(
+                "shaped",
+                "The uplink is shaped",
+                CheckResult.Status.PASSED,
+                1,
+                List.of(),
+                Map.of(),
+                Map.of("up", Fixtures.read("iperf3/iperf3-tcp-tbf10.json")),
+                Map.of(),
+                "measured 9.61 Mbit/s",
+                Duration.ofMillis(9000),
+                null);
         List<Double> answers = Collections.synchronizedList(new ArrayList<>());
         List<Double> checks = Collections.synchronizedList(new ArrayList<>());
         ExecutorService pool = Executors.newFixedThreadPool(LEARNERS);
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int l = 0; l < LEARNERS; l++) {
-                String learner = "lbench" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+                String learner =
+                        "lbench" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
                 done.add(pool.submit(() -> {
                     for (int round = 0; round < ROUNDS + WARMUP_ROUNDS; round++) {
                         int r = round;
@@ -80,8 +88,10 @@ final class StoreWrites {
                                 samples.add((System.nanoTime() - start) / 1e6);
                             }
                         };
-                        timed.accept(answers, () -> quizzes.record(learner, lesson,
-                                new QuizAttempt("q" + (r % 20), List.of(r % 3), r % 2 == 0)));
+                        timed.accept(
+                                answers,
+                                () -> quizzes.record(
+                                        learner, lesson, new QuizAttempt("q" + (r % 20), List.of(r % 3), r % 2 == 0)));
                         Thread.sleep(PAUSE_MS);
                         timed.accept(checks, () -> results.write(learner, lesson, r, result));
                         Thread.sleep(PAUSE_MS);
@@ -101,7 +111,8 @@ final class StoreWrites {
     static void report(String database, Figures figures) throws IOException {
         String report = "| " + database + " | samples | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|\n"
                 + row("quiz answer", figures.quizAnswer()) + row("check result", figures.checkResult());
-        Path out = Path.of("target/benchmarks/store-writes-" + database.toLowerCase().replace(' ', '-') + ".md");
+        Path out = Path.of(
+                "target/benchmarks/store-writes-" + database.toLowerCase().replace(' ', '-') + ".md");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report);
         System.out.println(report);

@@ -33,8 +33,10 @@ class TerminalStatsBenchmark {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     LearnerIds learnerIds;
+
     @Inject
     DockerClient docker;
 
@@ -47,12 +49,15 @@ class TerminalStatsBenchmark {
             long[] app = appLatencies(labId, cookie);
             long[] floorAgain = directExecLatencies(labId);
             long[] floorAll = concat(floor, floorAgain);
-            System.out.printf("BENCH keystroke-to-echo through the app (ms): p50 %.2f p95 %.2f p99 %.2f%n",
+            System.out.printf(
+                    "BENCH keystroke-to-echo through the app (ms): p50 %.2f p95 %.2f p99 %.2f%n",
                     ms(app, 50), ms(app, 95), ms(app, 99));
-            System.out.printf("BENCH keystroke-to-echo direct docker exec attach, TTY (ms): p50 %.2f p95 %.2f p99 %.2f%n",
+            System.out.printf(
+                    "BENCH keystroke-to-echo direct docker exec attach, TTY (ms): p50 %.2f p95 %.2f p99 %.2f%n",
                     ms(floorAll, 50), ms(floorAll, 95), ms(floorAll, 99));
-            System.out.printf("BENCH ratio app/floor: p50 %.2f p99 %.2f%n", ms(app, 50) / ms(floorAll, 50),
-                    ms(app, 99) / ms(floorAll, 99));
+            System.out.printf(
+                    "BENCH ratio app/floor: p50 %.2f p99 %.2f%n",
+                    ms(app, 50) / ms(floorAll, 50), ms(app, 99) / ms(floorAll, 99));
         } finally {
             TestLabs.stop(labId, cookie);
         }
@@ -83,13 +88,16 @@ class TerminalStatsBenchmark {
             for (TestSocket viewer : viewers) {
                 assertTrue(viewer.nextText(Duration.ofSeconds(5)).contains("\"sample\""), "samples flow");
             }
-            System.out.printf("BENCH app CPU, %d labs running, nobody watching: %.2f %% of one core%n", LABS, idle * 100);
-            System.out.printf("BENCH app CPU, %d labs watched at 1 Hz (2 nodes each): %.2f %% of one core in total, "
-                    + "%.3f %% per lab (%.3f %% per lab above idle)%n", LABS, watched * 100, watched * 100 / LABS,
-                    (watched - idle) * 100 / LABS);
-            System.out.printf("BENCH lab containers' CPU (their samplers): nobody watching %.2f %% of one "
-                    + "core, watched %.2f %%, so %.3f %% per lab for its samplers%n", labsIdle * 100, labsWatched * 100,
-                    (labsWatched - labsIdle) * 100 / LABS);
+            System.out.printf(
+                    "BENCH app CPU, %d labs running, nobody watching: %.2f %% of one core%n", LABS, idle * 100);
+            System.out.printf(
+                    "BENCH app CPU, %d labs watched at 1 Hz (2 nodes each): %.2f %% of one core in total, "
+                            + "%.3f %% per lab (%.3f %% per lab above idle)%n",
+                    LABS, watched * 100, watched * 100 / LABS, (watched - idle) * 100 / LABS);
+            System.out.printf(
+                    "BENCH lab containers' CPU (their samplers): nobody watching %.2f %% of one "
+                            + "core, watched %.2f %%, so %.3f %% per lab for its samplers%n",
+                    labsIdle * 100, labsWatched * 100, (labsWatched - labsIdle) * 100 / LABS);
         } finally {
             viewers.forEach(TestSocket::close);
             for (int i = 0; i < labs.size(); i++) {
@@ -116,8 +124,8 @@ class TerminalStatsBenchmark {
 
     /** One key at a time through the terminal socket; the time until the shell's echo arrives. */
     private long[] appLatencies(String labId, String cookie) throws Exception {
-        try (TestSocket socket = TestSocket.open(base, "/ws/labs/" + labId + "/nodes/client/terminal", cookie,
-                TestSocket.originOf(base))) {
+        try (TestSocket socket = TestSocket.open(
+                base, "/ws/labs/" + labId + "/nodes/client/terminal", cookie, TestSocket.originOf(base))) {
             socket.awaitOutput(out -> out.contains("@client"), Duration.ofSeconds(20));
             Thread.sleep(500);
             return SocketEcho.latencies(socket, KEYSTROKES, 0);
@@ -126,8 +134,11 @@ class TerminalStatsBenchmark {
 
     /** The floor: the same shell started by a direct docker-java exec attach with a TTY, no app in between. */
     private long[] directExecLatencies(String labId) throws Exception {
-        String container = docker.listContainersCmd().withLabelFilter(Map.of("tclab.lab", labId, "tclab.node", "client"))
-                .exec().get(0).getId();
+        String container = docker.listContainersCmd()
+                .withLabelFilter(Map.of("tclab.lab", labId, "tclab.node", "client"))
+                .exec()
+                .get(0)
+                .getId();
         return ExecAttachEcho.latencies(docker, container, KEYSTROKES / 2, 0);
     }
 

@@ -1,7 +1,5 @@
 package dev.tclab.cli;
 
-import dev.tclab.testing.RunsAlone;
-
 import static dev.tclab.cli.Commands.docker;
 import static dev.tclab.cli.Commands.removeContainers;
 import static dev.tclab.cli.Commands.run;
@@ -9,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.testing.RunsAlone;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -38,8 +37,10 @@ class AppImageIT {
 
     private final String name = "tclab-image-it-" + UUID.randomUUID().toString().substring(0, 8);
     private final String instance = System.getenv().getOrDefault("_TEST_TCLAB_INSTANCE", "tclab-test") + "-image";
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
     private final List<String> containers = new ArrayList<>();
     private boolean built;
     private boolean volume;
@@ -71,20 +72,35 @@ class AppImageIT {
         awaitCatalog(base, first, how);
         JsonNode quiz = firstQuiz(base);
         String cookie = answerCorrectly(base, quiz);
-        assertThat(quizzesCorrect(base, cookie)).as("tbf-basics quizzes answered right, before").isEqualTo(1);
+        assertThat(quizzesCorrect(base, cookie))
+                .as("tbf-basics quizzes answered right, before")
+                .isEqualTo(1);
 
         docker("rm", "-f", first);
         String second = start();
         awaitCatalog(base, second, how);
 
-        assertThat(quizzesCorrect(base, cookie)).as("the same learner's right answers, in a new container on the"
-                + " same volume (" + logs(second) + ")").isEqualTo(1);
+        assertThat(quizzesCorrect(base, cookie))
+                .as("the same learner's right answers, in a new container on the" + " same volume (" + logs(second)
+                        + ")")
+                .isEqualTo(1);
     }
 
     /** docs/operations.md's docker run, apart from the host port and the instance label (see the class comment). */
     private String start() throws Exception {
-        String id = docker("run", "-d", "-p", port + ":8080", "-v", "/var/run/docker.sock:/var/run/docker.sock",
-                "-v", name + ":/app/data", "-e", "TCLAB_INSTANCE=" + instance, name).get(0);
+        String id = docker(
+                        "run",
+                        "-d",
+                        "-p",
+                        port + ":8080",
+                        "-v",
+                        "/var/run/docker.sock:/var/run/docker.sock",
+                        "-v",
+                        name + ":/app/data",
+                        "-e",
+                        "TCLAB_INSTANCE=" + instance,
+                        name)
+                .get(0);
         containers.add(id);
         return id;
     }
@@ -93,22 +109,29 @@ class AppImageIT {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
             try {
-                HttpResponse<String> lessons = http.send(HttpRequest.newBuilder(base.resolve("api/lessons"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> lessons = http.send(
+                        HttpRequest.newBuilder(base.resolve("api/lessons"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertThat(lessons.statusCode()).as(lessons.body()).isEqualTo(200);
-                assertThat(JSON.readTree(lessons.body()).findValuesAsText("slug")).contains("tbf-basics");
+                assertThat(JSON.readTree(lessons.body()).findValuesAsText("slug"))
+                        .contains("tbf-basics");
                 return;
             } catch (IOException notYet) {
                 Thread.sleep(500);
             }
         }
-        throw new AssertionError("the container (" + how.strip() + ") did not serve the catalog within 120 s: "
-                + logs(container));
+        throw new AssertionError(
+                "the container (" + how.strip() + ") did not serve the catalog within 120 s: " + logs(container));
     }
 
     private JsonNode firstQuiz(URI base) throws Exception {
-        JsonNode lesson = JSON.readTree(http.send(HttpRequest.newBuilder(base.resolve("api/lessons/tbf-basics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body());
+        JsonNode lesson = JSON.readTree(http.send(
+                        HttpRequest.newBuilder(base.resolve("api/lessons/tbf-basics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body());
         for (JsonNode step : lesson.path("steps")) {
             if (step.path("quizzes").size() > 0) {
                 return step.path("quizzes").get(0);
@@ -121,8 +144,9 @@ class AppImageIT {
     private String answerCorrectly(URI base, JsonNode quiz) throws Exception {
         String cookie = null;
         for (int option = 0; option < quiz.path("options").size(); option++) {
-            HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("api/lessons/tbf-basics/quizzes/"
-                            + quiz.path("id").asText())).header("Content-Type", "application/json")
+            HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(
+                            "api/lessons/tbf-basics/quizzes/" + quiz.path("id").asText()))
+                    .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"choices\": [" + option + "]}"));
             if (cookie != null) {
                 request.header("Cookie", cookie);
@@ -130,7 +154,8 @@ class AppImageIT {
             HttpResponse<String> verdict = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             assertThat(verdict.statusCode()).as(verdict.body()).isEqualTo(200);
             if (cookie == null) {
-                cookie = verdict.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
+                cookie =
+                        verdict.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
             }
             if (JSON.readTree(verdict.body()).path("correct").asBoolean()) {
                 return cookie;
@@ -140,8 +165,12 @@ class AppImageIT {
     }
 
     private int quizzesCorrect(URI base, String cookie) throws Exception {
-        JsonNode lessons = JSON.readTree(http.send(HttpRequest.newBuilder(base.resolve("api/lessons"))
-                .header("Cookie", cookie).build(), HttpResponse.BodyHandlers.ofString()).body());
+        JsonNode lessons = JSON.readTree(http.send(
+                        HttpRequest.newBuilder(base.resolve("api/lessons"))
+                                .header("Cookie", cookie)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body());
         for (JsonNode lesson : lessons) {
             if (lesson.path("slug").asText().equals("tbf-basics")) {
                 return lesson.path("progress").path("quizzesCorrect").asInt();

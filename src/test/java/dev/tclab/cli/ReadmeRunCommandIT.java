@@ -1,7 +1,5 @@
 package dev.tclab.cli;
 
-import dev.tclab.testing.RunsAlone;
-
 import static dev.tclab.cli.Commands.docker;
 import static dev.tclab.cli.Commands.removeContainers;
 import static dev.tclab.cli.Commands.run;
@@ -9,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.testing.RunsAlone;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -45,11 +44,15 @@ class ReadmeRunCommandIT {
     private static final String ORIGIN = "http://localhost:8080";
     /** The clone's bin/tclab builds the app (npm and maven) before it serves: minutes on a busy machine. */
     private static final Duration BUILD_AND_START = Duration.ofMinutes(20);
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** HTTP/1.1 as a browser speaks on plain http (Java's client would offer h2c, which sends no Host header). */
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
+
     private final List<String> helpersBefore = wiringHelpers();
     private Path work;
     private Process app;
@@ -61,8 +64,8 @@ class ReadmeRunCommandIT {
             stopTree(app);
         }
         if (learner != null) {
-            removeContainers(docker("ps", "-aq", "--filter", "label=tclab.instance=tclab",
-                    "--filter", "label=tclab.owner=" + learner));
+            removeContainers(docker(
+                    "ps", "-aq", "--filter", "label=tclab.instance=tclab", "--filter", "label=tclab.owner=" + learner));
         }
         List<String> newHelpers = new ArrayList<>(wiringHelpers());
         newHelpers.removeAll(helpersBefore);
@@ -76,51 +79,85 @@ class ReadmeRunCommandIT {
 
     @Test
     void shouldServeAFreshCloneWithTheReadmesRunCommandAsWritten() throws Exception {
-        assertThat(answers("api/lessons")).as("something already serves on port 8080, where the README's run command"
-                + " serves: stop it and run this test again").isFalse();
+        assertThat(answers("api/lessons"))
+                .as("something already serves on port 8080, where the README's run command"
+                        + " serves: stop it and run this test again")
+                .isFalse();
         work = Files.createTempDirectory("tclab-readme-run-");
         Path clone = work.resolve("tclab");
         String head = run(Path.of(""), 1, "git", "rev-parse", "HEAD").strip();
-        run(work, 5, "git", "clone", "-q", "--no-checkout", Path.of("").toAbsolutePath().toString(), clone.toString());
+        run(
+                work,
+                5,
+                "git",
+                "clone",
+                "-q",
+                "--no-checkout",
+                Path.of("").toAbsolutePath().toString(),
+                clone.toString());
         run(clone, 1, "git", "checkout", "-q", "--detach", head);
         Path log = work.resolve("app.log");
 
-        ProcessBuilder command = new ProcessBuilder(clone.resolve("bin/tclab").toString()).directory(clone.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder command = new ProcessBuilder(clone.resolve("bin/tclab").toString())
+                .directory(clone.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         scrub(command.environment());
         app = command.start();
 
         HttpResponse<String> lessons = awaitCatalog(log);
         assertThat(lessons.statusCode()).as(withLog("GET /api/lessons", log)).isEqualTo(200);
-        assertThat(JSON.readTree(lessons.body()).findValuesAsText("slug")).as(withLog(lessons.body(), log))
+        assertThat(JSON.readTree(lessons.body()).findValuesAsText("slug"))
+                .as(withLog(lessons.body(), log))
                 .contains("tbf-basics");
-        assertThat(clone.resolve("data/tclab.mv.db")).as(withLog("the database in the default data folder", log))
+        assertThat(clone.resolve("data/tclab.mv.db"))
+                .as(withLog("the database in the default data folder", log))
                 .isRegularFile();
 
-        HttpResponse<String> started = http.send(HttpRequest.newBuilder(BASE.resolve("api/labs"))
-                .header("Content-Type", "application/json").header("Origin", ORIGIN)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"lesson\":\"tbf-basics\"}")).build(),
+        HttpResponse<String> started = http.send(
+                HttpRequest.newBuilder(BASE.resolve("api/labs"))
+                        .header("Content-Type", "application/json")
+                        .header("Origin", ORIGIN)
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"lesson\":\"tbf-basics\"}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(started.statusCode()).as(withLog(started.body(), log)).isEqualTo(202);
         String cookie = started.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
         learner = cookie.substring(cookie.indexOf('=') + 1, cookie.indexOf('.'));
         String labId = JSON.readTree(started.body()).get("id").asText();
-        assertThat(awaitStatus(labId, cookie, log)).as(withLog("the lab of tbf-basics", log)).isEqualTo("running");
+        assertThat(awaitStatus(labId, cookie, log))
+                .as(withLog("the lab of tbf-basics", log))
+                .isEqualTo("running");
 
-        HttpResponse<String> stopped = http.send(HttpRequest.newBuilder(BASE.resolve("api/labs/" + labId))
-                .header("Cookie", cookie).header("Origin", ORIGIN).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> stopped = http.send(
+                HttpRequest.newBuilder(BASE.resolve("api/labs/" + labId))
+                        .header("Cookie", cookie)
+                        .header("Origin", ORIGIN)
+                        .DELETE()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(stopped.statusCode()).as(withLog(stopped.body(), log)).isEqualTo(204);
-        assertThat(labStatus(labId, cookie)).as(withLog("the lab after DELETE", log)).startsWith("stopped");
-        assertThat(docker("ps", "-aq", "--filter", "label=tclab.lab=" + labId)).as("the lab's containers").isEmpty();
+        assertThat(labStatus(labId, cookie))
+                .as(withLog("the lab after DELETE", log))
+                .startsWith("stopped");
+        assertThat(docker("ps", "-aq", "--filter", "label=tclab.lab=" + labId))
+                .as("the lab's containers")
+                .isEmpty();
 
         app.destroy();
-        assertThat(app.waitFor(30, TimeUnit.SECONDS)).as(withLog("the app exits within 30 s of SIGTERM", log)).isTrue();
+        assertThat(app.waitFor(30, TimeUnit.SECONDS))
+                .as(withLog("the app exits within 30 s of SIGTERM", log))
+                .isTrue();
     }
 
     /** What a new user's shell would not have: every tclab and Quarkus setting, and options the JVM would read. */
     private static void scrub(Map<String, String> env) {
-        env.keySet().removeIf(k -> k.startsWith("TCLAB_") || k.startsWith("QUARKUS_") || k.startsWith("_TEST_TCLAB")
-                || List.of("JAVA_OPTS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS").contains(k));
+        env.keySet()
+                .removeIf(k -> k.startsWith("TCLAB_")
+                        || k.startsWith("QUARKUS_")
+                        || k.startsWith("_TEST_TCLAB")
+                        || List.of("JAVA_OPTS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS")
+                                .contains(k));
     }
 
     private HttpResponse<String> awaitCatalog(Path log) throws Exception {
@@ -130,8 +167,11 @@ class ReadmeRunCommandIT {
                 throw new AssertionError(withLog("bin/tclab exited with " + app.exitValue() + " before serving", log));
             }
             try {
-                return http.send(HttpRequest.newBuilder(BASE.resolve("api/lessons")).timeout(Duration.ofSeconds(5))
-                        .build(), HttpResponse.BodyHandlers.ofString());
+                return http.send(
+                        HttpRequest.newBuilder(BASE.resolve("api/lessons"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
             } catch (ConnectException notYet) {
                 Thread.sleep(500);
             }
@@ -150,15 +190,22 @@ class ReadmeRunCommandIT {
     }
 
     private String labStatus(String labId, String cookie) throws Exception {
-        HttpResponse<String> lab = http.send(HttpRequest.newBuilder(BASE.resolve("api/labs/" + labId))
-                .header("Cookie", cookie).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> lab = http.send(
+                HttpRequest.newBuilder(BASE.resolve("api/labs/" + labId))
+                        .header("Cookie", cookie)
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         JsonNode body = JSON.readTree(lab.body());
-        return body.path("status").asText() + (body.path("reason").isTextual() ? ": " + body.path("reason").asText() : "");
+        return body.path("status").asText()
+                + (body.path("reason").isTextual() ? ": " + body.path("reason").asText() : "");
     }
 
     private boolean answers(String path) {
         try {
-            http.send(HttpRequest.newBuilder(BASE.resolve(path)).timeout(Duration.ofSeconds(5)).build(),
+            http.send(
+                    HttpRequest.newBuilder(BASE.resolve(path))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
                     HttpResponse.BodyHandlers.discarding());
             return true;
         } catch (IOException e) {

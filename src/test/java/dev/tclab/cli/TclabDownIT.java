@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
  */
 class TclabDownIT {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Pattern READY_STARTS =
             Pattern.compile("^tclab_lab_start_seconds_count\\{outcome=\"ready\"} ([0-9.eE+-]+)$", Pattern.MULTILINE);
 
@@ -47,15 +48,30 @@ class TclabDownIT {
             port = free.getLocalPort();
         }
         URI base = URI.create("http://127.0.0.1:" + port + "/");
-        String other = docker("run", "-d", "--network", "none", "--label", "tclab.app=tclab",
-                "--label", "tclab.instance=" + otherInstance, "--label", "tclab.role=node", "--label", "tclab.lab=other",
-                "tclab/lab-node:1", "sleep", "infinity").trim();
+        String other = docker(
+                        "run",
+                        "-d",
+                        "--network",
+                        "none",
+                        "--label",
+                        "tclab.app=tclab",
+                        "--label",
+                        "tclab.instance=" + otherInstance,
+                        "--label",
+                        "tclab.role=node",
+                        "--label",
+                        "tclab.lab=other",
+                        "tclab/lab-node:1",
+                        "sleep",
+                        "infinity")
+                .trim();
         // mvn verify packaged the app just before this test, but Quarkus leaves the jar's time alone when nothing in
         // it changed: bin/tclab would then build it again (any file under src/ newer), for minutes, before serving.
         Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
         assertThat(jar).as("run with mvn verify, which packages the app first").isRegularFile();
         Files.setLastModifiedTime(jar, FileTime.from(Instant.now()));
-        ProcessBuilder serve = new ProcessBuilder("bin/tclab").redirectErrorStream(true)
+        ProcessBuilder serve = new ProcessBuilder("bin/tclab")
+                .redirectErrorStream(true)
                 .redirectOutput(work.resolve("app.log").toFile());
         env(serve, data);
         serve.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
@@ -70,25 +86,30 @@ class TclabDownIT {
             awaitReadyStarts(base, 2);
             assertThat(Files.readString(data.resolve("tclab.pid")).trim()).isEqualTo(Long.toString(app.pid()));
 
-            ProcessBuilder down = new ProcessBuilder("bin/tclab", "down", "--instance", instance)
-                    .redirectErrorStream(true);
+            ProcessBuilder down =
+                    new ProcessBuilder("bin/tclab", "down", "--instance", instance).redirectErrorStream(true);
             env(down, data);
             Process downing = down.start();
             String said = new String(downing.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(downing.waitFor(90, TimeUnit.SECONDS)).as(said).isTrue();
 
             assertThat(downing.exitValue()).as(said).isZero();
-            assertThat(said).contains("Stopping the app (pid " + app.pid() + ")")
+            assertThat(said)
+                    .contains("Stopping the app (pid " + app.pid() + ")")
                     .contains("Removed 2 labs (learners' and pooled) of instance '" + instance + "'");
             assertThat(app.isAlive()).as("the app after bin/tclab down").isFalse();
-            assertThat(docker("ps", "-aq", "--filter", "label=tclab.instance=" + instance)).as("left of " + instance)
+            assertThat(docker("ps", "-aq", "--filter", "label=tclab.instance=" + instance))
+                    .as("left of " + instance)
                     .isBlank();
-            assertThat(docker("ps", "-q", "--filter", "id=" + other)).as("the other instance's container").isNotBlank();
+            assertThat(docker("ps", "-q", "--filter", "id=" + other))
+                    .as("the other instance's container")
+                    .isNotBlank();
             assertThat(data.resolve("tclab.pid")).doesNotExist();
         } finally {
             app.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
             for (String label : List.of(instance, otherInstance)) {
-                String left = docker("ps", "-aq", "--filter", "label=tclab.instance=" + label).trim();
+                String left = docker("ps", "-aq", "--filter", "label=tclab.instance=" + label)
+                        .trim();
                 if (!left.isEmpty()) {
                     List<String> rm = new ArrayList<>(List.of("rm", "-f"));
                     rm.addAll(List.of(left.split("\\s+")));
@@ -107,7 +128,9 @@ class TclabDownIT {
     private static void awaitReady(URI base, Process app, Path work) throws Exception {
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         while (System.nanoTime() < deadline) {
-            assertThat(app.isAlive()).as("bin/tclab exited; see " + work.resolve("app.log")).isTrue();
+            assertThat(app.isAlive())
+                    .as("bin/tclab exited; see " + work.resolve("app.log"))
+                    .isTrue();
             try {
                 if (get(base.resolve("/q/health/ready"), null).statusCode() == 200) {
                     return;
@@ -122,15 +145,20 @@ class TclabDownIT {
 
     private static String learnerCookie(URI base) throws Exception {
         HttpResponse<String> mine = get(base.resolve("/api/workshop/mine"), null);
-        return mine.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("tclab_learner="))
-                .map(c -> c.substring(0, c.indexOf(';'))).findFirst()
+        return mine.headers().allValues("Set-Cookie").stream()
+                .filter(c -> c.startsWith("tclab_learner="))
+                .map(c -> c.substring(0, c.indexOf(';')))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no learner cookie: " + mine.headers()));
     }
 
     private static String startLab(URI base, String cookie) throws Exception {
-        HttpResponse<String> started = HTTP.send(HttpRequest.newBuilder(base.resolve("/api/labs"))
-                .header("Cookie", cookie).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"lesson\":\"tbf-basics\"}")).build(),
+        HttpResponse<String> started = HTTP.send(
+                HttpRequest.newBuilder(base.resolve("/api/labs"))
+                        .header("Cookie", cookie)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"lesson\":\"tbf-basics\"}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(started.statusCode()).as(started.body()).isIn(200, 202);
         Matcher id = Pattern.compile("\"id\":\"([^\"]+)\"").matcher(started.body());
@@ -156,7 +184,8 @@ class TclabDownIT {
     private static void awaitReadyStarts(URI base, int starts) throws Exception {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (System.nanoTime() < deadline) {
-            Matcher count = READY_STARTS.matcher(get(base.resolve("/q/metrics"), null).body());
+            Matcher count =
+                    READY_STARTS.matcher(get(base.resolve("/q/metrics"), null).body());
             if (count.find() && Double.parseDouble(count.group(1)) >= starts) {
                 return;
             }
@@ -176,7 +205,9 @@ class TclabDownIT {
     private static String docker(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("docker"));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor()).as(String.join(" ", command)).isZero();
         return out;

@@ -20,7 +20,9 @@ class ValidateLessonsTest {
     Path lessons;
 
     private static List<String> displays(String... args) {
-        return ValidateLessons.folders(args).stream().map(LessonFolders.Folder::display).toList();
+        return ValidateLessons.folders(args).stream()
+                .map(LessonFolders.Folder::display)
+                .toList();
     }
 
     @Test
@@ -37,13 +39,14 @@ class ValidateLessonsTest {
         assertEquals(List.of("my-lesson"), displays(lesson.toAbsolutePath() + "/"));
     }
 
-    private record Run(int status, String out, String err) {
-    }
+    private record Run(int status, String out, String err) {}
 
     private static Run validate(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = ValidateLessons.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int status = ValidateLessons.run(
+                List.of(args),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -68,10 +71,15 @@ class ValidateLessonsTest {
         lesson("first", "");
         Run run = validate(lessons.toString());
         assertEquals(1, run.status(), run.out());
-        List<String> prerequisites = run.out().lines().filter(l -> l.contains("prerequisites")).toList();
+        List<String> prerequisites =
+                run.out().lines().filter(l -> l.contains("prerequisites")).toList();
         assertEquals(1, prerequisites.size(), run.out());
-        assertTrue(prerequisites.get(0).startsWith("second/lesson.md:7: prerequisites: no lesson 'no-such-lesson' "
-                + "exists; name a lesson by its folder name, e.g. "), run.out());
+        assertTrue(
+                prerequisites
+                        .get(0)
+                        .startsWith("second/lesson.md:7: prerequisites: no lesson 'no-such-lesson' "
+                                + "exists; name a lesson by its folder name, e.g. "),
+                run.out());
         assertTrue(run.out().endsWith("2 lesson(s) checked, 2 broken, 5 problem(s)\n"), run.out());
     }
 
@@ -95,10 +103,13 @@ class ValidateLessonsTest {
         try {
             waitFor(out, "watching ");
             assertTrue(out.toString(StandardCharsets.UTF_8).contains("no lesson 'missing-one'"));
-            Files.writeString(lesson.resolve("lesson.md"), "---\ntitle: T\nsummary: S\nprerequisites: [tbf-basics]\n---\n");
+            Files.writeString(
+                    lesson.resolve("lesson.md"), "---\ntitle: T\nsummary: S\nprerequisites: [tbf-basics]\n---\n");
             waitFor(out, "1 broken, 2 problem(s)");
             String again = out.toString(StandardCharsets.UTF_8);
-            assertTrue(again.substring(again.indexOf("watching ")).lines().noneMatch(l -> l.contains("prerequisites")), again);
+            assertTrue(
+                    again.substring(again.indexOf("watching ")).lines().noneMatch(l -> l.contains("prerequisites")),
+                    again);
         } finally {
             watcher.interrupt();
             watcher.join(5000);

@@ -43,7 +43,9 @@ class ConfigurationDocTest {
         Map<String, Optional<String>> keys = keysOf(TclabConfig.class, "tclab");
         assertThat(keys).isNotEmpty();
         keys.forEach((key, defaultValue) -> {
-            assertThat(documented).as("docs/configuration.md has no row for %s", key).containsKey(key);
+            assertThat(documented)
+                    .as("docs/configuration.md has no row for %s", key)
+                    .containsKey(key);
             defaultValue.ifPresent(value -> assertThat(documented.get(key))
                     .as("the default of %s in docs/configuration.md", key)
                     .isEqualTo("`" + value + "`"));

@@ -1,9 +1,9 @@
 package dev.tclab.grading;
 
-import dev.tclab.grading.run.CheckResult;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tclab.grading.run.CheckResult;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,16 +24,13 @@ class CheckRunRetentionTest {
         final List<Object[]> prunes = new ArrayList<>();
 
         @Override
-        public void started(CheckRun run) {
-        }
+        public void started(CheckRun run) {}
 
         @Override
-        public void resultAdded(CheckRun run, int position, CheckResult result) {
-        }
+        public void resultAdded(CheckRun run, int position, CheckResult result) {}
 
         @Override
-        public void finished(CheckRun run) {
-        }
+        public void finished(CheckRun run) {}
 
         @Override
         public Optional<CheckRunView> find(String labId, String runId, String owner) {
@@ -58,8 +55,9 @@ class CheckRunRetentionTest {
         var retention = new CheckRunRetention(log, 10, Duration.ofDays(30), Clock.fixed(NOW, ZoneOffset.UTC));
 
         assertThat(retention.prune()).isEqualTo(3);
-        assertThat(log.prunes).containsExactly(new Object[] {10, NOW.minus(Duration.ofDays(30)),
-                CheckRunRetention.MAX_RUNS_PER_ROUND});
+        assertThat(log.prunes)
+                .containsExactly(
+                        new Object[] {10, NOW.minus(Duration.ofDays(30)), CheckRunRetention.MAX_RUNS_PER_ROUND});
         assertThat(retention.rule()).isEqualTo("each step keeps its newest 10 runs, and only its latest after 30 days");
         assertThat(new CheckRunRetention(log, 1, Duration.ofHours(36), Clock.systemUTC()).rule())
                 .endsWith("after 36 hours");

@@ -7,8 +7,7 @@ import java.util.UUID;
 /** Check runs for tests outside this package (the stores'), without a lab or a runner. */
 public final class TestCheckRuns {
 
-    private TestCheckRuns() {
-    }
+    private TestCheckRuns() {}
 
     public static CheckRun run(String labId, String owner, String lesson, String stepId) {
         return run(labId, owner, lesson, stepId, Instant.now());

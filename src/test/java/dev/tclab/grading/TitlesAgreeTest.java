@@ -1,15 +1,15 @@
 package dev.tclab.grading;
 
-import dev.tclab.grading.spec.CheckSpec;
-import dev.tclab.grading.spec.CheckSpecException;
-import dev.tclab.grading.spec.Comparison;
-import dev.tclab.grading.spec.CheckSpecParser;
-import dev.tclab.grading.spec.Assertion;
-import dev.tclab.grading.spec.SpecCheckValidator;
-import dev.tclab.grading.spec.Quantity;
-import dev.tclab.grading.spec.Unit;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tclab.grading.spec.Assertion;
+import dev.tclab.grading.spec.CheckSpec;
+import dev.tclab.grading.spec.CheckSpecException;
+import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.grading.spec.Comparison;
+import dev.tclab.grading.spec.Quantity;
+import dev.tclab.grading.spec.SpecCheckValidator;
+import dev.tclab.grading.spec.Unit;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonLoader;
 import dev.tclab.lesson.LessonRenderer;
@@ -49,22 +49,26 @@ class TitlesAgreeTest {
             for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
                 Lesson lesson = new LessonLoader(new SpecCheckValidator()).load(dir, "lessons/" + dir.getFileName());
                 assertThat(lesson.problems()).as(dir.toString()).isEmpty();
-                for (Map<String, String> choice : Parameters.everyChoice(lesson.meta().parameters())) {
-                    LessonView view = LessonRenderer.render(lesson, choice, feature -> true, Map.of(),
-                            new SpecCheckValidator());
+                for (Map<String, String> choice :
+                        Parameters.everyChoice(lesson.meta().parameters())) {
+                    LessonView view =
+                            LessonRenderer.render(lesson, choice, feature -> true, Map.of(), new SpecCheckValidator());
                     for (LessonView.StepView step : view.steps()) {
                         for (CheckRef ref : step.checks()) {
                             CheckSpec spec = CheckSpecParser.parse(ref.file(), ref.yaml(), ref.line());
                             titles++;
-                            disagreement(spec).ifPresent(d -> disagreements.add(lesson.slug() + " " + ref.file() + ":"
-                                    + ref.line() + " \"" + spec.title() + "\": " + d));
+                            disagreement(spec)
+                                    .ifPresent(d -> disagreements.add(lesson.slug() + " " + ref.file() + ":"
+                                            + ref.line() + " \"" + spec.title() + "\": " + d));
                         }
                     }
                 }
             }
         }
         assertThat(titles).as("checks with titles").isGreaterThan(10);
-        assertThat(disagreements).as("titles that say something their expectations do not").isEmpty();
+        assertThat(disagreements)
+                .as("titles that say something their expectations do not")
+                .isEmpty();
     }
 
     @Test
@@ -103,8 +107,9 @@ class TitlesAgreeTest {
         checks.forEach(c -> comparisons.add(c.comparison()));
         Matcher m = NUMBER_WITH_UNIT.matcher(title);
         while (m.find()) {
-            Unit unit = Quantity.unitNamed(m.group(2).equals("KiB") ? "kb" : m.group(2).equals("MiB") ? "mb"
-                    : m.group(2)).orElseThrow();
+            Unit unit = Quantity.unitNamed(
+                            m.group(2).equals("KiB") ? "kb" : m.group(2).equals("MiB") ? "mb" : m.group(2))
+                    .orElseThrow();
             double base = unit.toBase(Double.parseDouble(m.group(1)));
             if (comparisons.stream().flatMap(c -> thresholds(c).stream()).noneMatch(q -> close(q, base, unit))) {
                 return Optional.of(m.group() + " is no threshold of its expectations");
@@ -112,7 +117,8 @@ class TitlesAgreeTest {
         }
         if (PROMISES_BASELINE.matcher(title.toLowerCase(Locale.ROOT)).find()) {
             Optional<Assertion.Check> ratio = checks.stream()
-                    .filter(c -> c.ratioTo() != null && c.ratioTo().root().equals("baseline")).findFirst();
+                    .filter(c -> c.ratioTo() != null && c.ratioTo().root().equals("baseline"))
+                    .findFirst();
             if (ratio.isEmpty()) {
                 return Optional.of("it promises a baseline's speed but compares with no baseline");
             }
@@ -154,7 +160,8 @@ class TitlesAgreeTest {
     }
 
     private static boolean close(Quantity q, double base, Unit unit) {
-        return q.hasUnit() && q.unit().dimension() == unit.dimension()
+        return q.hasUnit()
+                && q.unit().dimension() == unit.dimension()
                 && Math.abs(q.unit().toBase(q.value()) - base) <= 1e-9 * Math.max(1, Math.abs(base));
     }
 

@@ -26,8 +26,13 @@ class HostSessionApiTest {
     HostAccounts accounts;
 
     private static String signIn(String name, String password) {
-        return given().contentType(ContentType.JSON).body("{\"name\": \"" + name + "\", \"password\": \"" + password + "\"}")
-                .post("/api/host/session").then().statusCode(200).extract().cookie(HostSessions.COOKIE);
+        return given().contentType(ContentType.JSON)
+                .body("{\"name\": \"" + name + "\", \"password\": \"" + password + "\"}")
+                .post("/api/host/session")
+                .then()
+                .statusCode(200)
+                .extract()
+                .cookie(HostSessions.COOKIE);
     }
 
     private String newHost() {
@@ -41,15 +46,37 @@ class HostSessionApiTest {
         String name = newHost();
         String laptop = signIn(name, PASSWORD);
         String phone = signIn(name, PASSWORD);
-        given().cookie(HostSessions.COOKIE, laptop).get("/api/host/session").then().statusCode(200).body("name", equalTo(name));
+        given().cookie(HostSessions.COOKIE, laptop)
+                .get("/api/host/session")
+                .then()
+                .statusCode(200)
+                .body("name", equalTo(name));
 
-        given().cookie(HostSessions.COOKIE, laptop).contentType(ContentType.JSON).delete("/api/host/session")
-                .then().statusCode(204);
+        given().cookie(HostSessions.COOKIE, laptop)
+                .contentType(ContentType.JSON)
+                .delete("/api/host/session")
+                .then()
+                .statusCode(204);
         // The browser drops the cookie; a copy of it (stolen, or a second tab's) is no host's now.
-        given().cookie(HostSessions.COOKIE, laptop).get("/api/host/session").then().statusCode(403);
-        given().cookie(HostSessions.COOKIE, laptop).get("/api/host/events").then().statusCode(403);
-        given().cookie(HostSessions.COOKIE, laptop).redirects().follow(false).get("/host").then().statusCode(303);
-        given().cookie(HostSessions.COOKIE, phone).get("/api/host/session").then().statusCode(200).body("name", equalTo(name));
+        given().cookie(HostSessions.COOKIE, laptop)
+                .get("/api/host/session")
+                .then()
+                .statusCode(403);
+        given().cookie(HostSessions.COOKIE, laptop)
+                .get("/api/host/events")
+                .then()
+                .statusCode(403);
+        given().cookie(HostSessions.COOKIE, laptop)
+                .redirects()
+                .follow(false)
+                .get("/host")
+                .then()
+                .statusCode(303);
+        given().cookie(HostSessions.COOKIE, phone)
+                .get("/api/host/session")
+                .then()
+                .statusCode(200)
+                .body("name", equalTo(name));
     }
 
     @Test
@@ -57,17 +84,26 @@ class HostSessionApiTest {
         String name = newHost();
         String session = signIn(name, PASSWORD);
         accounts.setPassword(name, Passwords.hash("another password 2"));
-        given().cookie(HostSessions.COOKIE, session).get("/api/host/session").then().statusCode(403);
-        given().cookie(HostSessions.COOKIE, signIn(name, "another password 2")).get("/api/host/session")
-                .then().statusCode(200);
+        given().cookie(HostSessions.COOKIE, session)
+                .get("/api/host/session")
+                .then()
+                .statusCode(403);
+        given().cookie(HostSessions.COOKIE, signIn(name, "another password 2"))
+                .get("/api/host/session")
+                .then()
+                .statusCode(200);
     }
 
     @Test
     void theSetupIsClosedOnceAHostExists() {
         newHost();
         given().get("/api/host/setup").then().statusCode(200).body("open", equalTo(false));
-        given().contentType(ContentType.JSON).body("{\"token\": \"ANYTHING\", \"name\": \"eve\", \"password\": \"" + PASSWORD + "\"}")
-                .post("/api/host/setup").then().statusCode(410).body("error", containsString("/host/sign-in"));
+        given().contentType(ContentType.JSON)
+                .body("{\"token\": \"ANYTHING\", \"name\": \"eve\", \"password\": \"" + PASSWORD + "\"}")
+                .post("/api/host/setup")
+                .then()
+                .statusCode(410)
+                .body("error", containsString("/host/sign-in"));
         given().get("/host/setup").then().statusCode(200).body(containsString("one-time setup token"));
     }
 }

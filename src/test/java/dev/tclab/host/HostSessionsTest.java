@@ -45,7 +45,8 @@ class HostSessionsTest {
     @Test
     void aSessionHoldsItsHostAndRoleUntilItExpires() {
         String cookie = at(T0, KEY).issue(new HostAccount("alice", "hash", true));
-        HostSessions.Session session = at(T0.plusSeconds(3600), KEY).verify(cookie).orElseThrow();
+        HostSessions.Session session =
+                at(T0.plusSeconds(3600), KEY).verify(cookie).orElseThrow();
         assertThat(session.name()).isEqualTo("alice");
         assertThat(session.admin()).isTrue();
         assertThat(session.expires()).isEqualTo(T0.plus(Duration.ofHours(12)));
@@ -71,11 +72,16 @@ class HostSessionsTest {
         String cookie = at(T0, KEY).issue(new HostAccount("bob", "hash", false));
         String[] p = cookie.split("\\.");
         assertThat(at(T0, KEY).verify(cookie)).isPresent();
-        assertThat(at(T0, KEY).verify(p[0] + ".a." + p[2] + "." + p[3] + "." + p[4])).isEmpty();
-        assertThat(at(T0, KEY).verify(p[0] + ".h." + (Long.parseLong(p[2]) + 1) + "." + p[3] + "." + p[4])).isEmpty();
-        assertThat(at(T0, KEY).verify("alice.h." + p[2] + "." + p[3] + "." + p[4])).isEmpty();
-        assertThat(at(T0, KEY).verify(p[0] + ".h." + p[2] + ".AAAAAAAAAAAAAAAAAAAAAAAA." + p[4])).isEmpty();
-        assertThat(at(T0, "another key of thirty-two bytes!".getBytes()).verify(cookie)).isEmpty();
+        assertThat(at(T0, KEY).verify(p[0] + ".a." + p[2] + "." + p[3] + "." + p[4]))
+                .isEmpty();
+        assertThat(at(T0, KEY).verify(p[0] + ".h." + (Long.parseLong(p[2]) + 1) + "." + p[3] + "." + p[4]))
+                .isEmpty();
+        assertThat(at(T0, KEY).verify("alice.h." + p[2] + "." + p[3] + "." + p[4]))
+                .isEmpty();
+        assertThat(at(T0, KEY).verify(p[0] + ".h." + p[2] + ".AAAAAAAAAAAAAAAAAAAAAAAA." + p[4]))
+                .isEmpty();
+        assertThat(at(T0, "another key of thirty-two bytes!".getBytes()).verify(cookie))
+                .isEmpty();
         assertThat(at(T0, KEY).verify("garbage")).isEmpty();
         assertThat(at(T0, KEY).verify(null)).isEmpty();
     }

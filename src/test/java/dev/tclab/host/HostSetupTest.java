@@ -62,24 +62,27 @@ class HostSetupTest {
         assertThat(log.get(0)).contains("/host/setup").contains("bin/tclab host add");
         assertThat(setup.open()).isTrue();
 
-        HostSetup.Refusal wrong = assertThrows(HostSetup.Refusal.class,
-                () -> setup.createFirstHost("NOTTHETOKEN", "alice", PASSWORD));
+        HostSetup.Refusal wrong =
+                assertThrows(HostSetup.Refusal.class, () -> setup.createFirstHost("NOTTHETOKEN", "alice", PASSWORD));
         assertThat(wrong.status()).isEqualTo(403);
         assertThat(wrong.getMessage()).contains("server's log");
         assertThat(assertThrows(HostSetup.Refusal.class, () -> setup.createFirstHost(token, "alice", "short"))
-                .status()).isEqualTo(400);
+                        .status())
+                .isEqualTo(400);
         assertThat(assertThrows(HostSetup.Refusal.class, () -> setup.createFirstHost(token, "9 bad", PASSWORD))
-                .status()).isEqualTo(400);
+                        .status())
+                .isEqualTo(400);
         assertThat(accounts.count()).as("refusals create nothing").isZero();
 
         HostAccount first = setup.createFirstHost(" " + token.toLowerCase() + " ", "Alice", PASSWORD);
         assertThat(first.name()).isEqualTo("alice");
         assertThat(first.admin()).isTrue();
-        assertThat(Passwords.matches(accounts.find("alice").orElseThrow().passwordHash(), PASSWORD)).isTrue();
+        assertThat(Passwords.matches(accounts.find("alice").orElseThrow().passwordHash(), PASSWORD))
+                .isTrue();
         assertThat(setup.open()).isFalse();
 
-        HostSetup.Refusal again = assertThrows(HostSetup.Refusal.class,
-                () -> setup.createFirstHost(token, "mallory", PASSWORD));
+        HostSetup.Refusal again =
+                assertThrows(HostSetup.Refusal.class, () -> setup.createFirstHost(token, "mallory", PASSWORD));
         assertThat(again.status()).isEqualTo(410);
         assertThat(again.getMessage()).contains("/host/sign-in");
         assertThat(accounts.count()).isEqualTo(1);
@@ -92,13 +95,15 @@ class HostSetupTest {
         assertThat(log).isEmpty();
         assertThat(setup.open()).isFalse();
         assertThat(assertThrows(HostSetup.Refusal.class, () -> setup.createFirstHost("ANY", "eve", PASSWORD))
-                .status()).isEqualTo(410);
+                        .status())
+                .isEqualTo(410);
 
         HostSetup fresh = new HostSetup(new Kept(), log::add);
         fresh.announce();
         String token = printedToken();
-        HostSetup.Refusal refused = assertThrows(HostSetup.Refusal.class, () -> new HostSetup(accounts, log::add)
-                .createFirstHost(token, "eve", PASSWORD));
+        HostSetup.Refusal refused = assertThrows(
+                HostSetup.Refusal.class,
+                () -> new HostSetup(accounts, log::add).createFirstHost(token, "eve", PASSWORD));
         assertThat(refused.status()).as("a token belongs to its process").isEqualTo(410);
     }
 }

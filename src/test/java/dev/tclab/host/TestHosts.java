@@ -11,14 +11,19 @@ public final class TestHosts {
 
     public static final String PASSWORD = "host password 1";
 
-    private TestHosts() {
-    }
+    private TestHosts() {}
 
     /** Adds a host named {@code prefix} plus a random suffix, signs it in, and returns its session cookie value. */
     public static String signedIn(HostAccounts accounts, String prefix) {
         String name = prefix + UUID.randomUUID().toString().substring(0, 8);
-        assertThat(accounts.add(new HostAccount(name, Passwords.hash(PASSWORD), false))).isTrue();
-        return given().contentType(ContentType.JSON).body("{\"name\": \"" + name + "\", \"password\": \"" + PASSWORD + "\"}")
-                .post("/api/host/session").then().statusCode(200).extract().cookie(HostSessions.COOKIE);
+        assertThat(accounts.add(new HostAccount(name, Passwords.hash(PASSWORD), false)))
+                .isTrue();
+        return given().contentType(ContentType.JSON)
+                .body("{\"name\": \"" + name + "\", \"password\": \"" + PASSWORD + "\"}")
+                .post("/api/host/session")
+                .then()
+                .statusCode(200)
+                .extract()
+                .cookie(HostSessions.COOKIE);
     }
 }

@@ -54,16 +54,19 @@ public class FakeLabRuntime implements RuntimeAdapter {
     public final List<String> iperf3ServersStopped = new CopyOnWriteArrayList<>();
     /** Exit code of a check's iperf3 server start: 0 listening, 3 the port is taken (see IperfServer). */
     public volatile int iperf3ServerExit;
+
     private final AtomicLong linkBytes = new AtomicLong();
     public volatile boolean reachable = true;
     public volatile boolean imagePresent = true;
     public volatile String failStartWith;
     /** Runs as the last thing of every start, on the starting thread (tests race a stop against it). */
-    public volatile Runnable onStartReturning = () -> { };
+    public volatile Runnable onStartReturning = () -> {};
+
     public volatile KernelCapabilities kernel = new KernelCapabilities(
             Map.of("qdisc:tbf", true, "qdisc:htb", true, "qdisc:cake", false, "link:ifb", true), "fake");
     /** Answers exec calls: (node, command joined by spaces) to result. Default: exit 0, no output. */
-    public volatile BiFunction<String, String, ExecResult> execHandler = (node, cmd) -> new ExecResult(0, "", "", false);
+    public volatile BiFunction<String, String, ExecResult> execHandler =
+            (node, cmd) -> new ExecResult(0, "", "", false);
 
     /** Back to defaults, for test isolation. */
     public void reset() {
@@ -76,7 +79,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
         reachable = true;
         imagePresent = true;
         failStartWith = null;
-        onStartReturning = () -> { };
+        onStartReturning = () -> {};
         execHandler = (node, cmd) -> new ExecResult(0, "", "", false);
     }
 
@@ -118,7 +121,9 @@ public class FakeLabRuntime implements RuntimeAdapter {
         if (spec == null) {
             return List.of();
         }
-        return spec.topology().nodes().keySet().stream().map(n -> new NodeStatus(n, true, "running")).toList();
+        return spec.topology().nodes().keySet().stream()
+                .map(n -> new NodeStatus(n, true, "running"))
+                .toList();
     }
 
     @Override
@@ -167,7 +172,8 @@ public class FakeLabRuntime implements RuntimeAdapter {
         boolean anyAddress = spec.topology().nodes().values().stream()
                 .anyMatch(n -> n.exec().stream().anyMatch(c -> c.startsWith("ip addr add ")));
         return anyAddress
-                ? spec.topology().nodes().get(node).exec().stream().anyMatch(c -> c.startsWith("ip addr add " + address + "/"))
+                ? spec.topology().nodes().get(node).exec().stream()
+                        .anyMatch(c -> c.startsWith("ip addr add " + address + "/"))
                 : node.equals("server");
     }
 

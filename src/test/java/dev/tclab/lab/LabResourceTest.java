@@ -31,22 +31,35 @@ class LabResourceTest {
         Labs.clean(labs, runtime);
     }
 
-
     private static String startLab(String learner) {
-        return given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
-                .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
-                .then().statusCode(202).body("status", org.hamcrest.Matchers.oneOf("starting", "running")).extract().path("id");
+        return given().cookie("tclab_learner", learner)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"" + LESSON + "\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(202)
+                .body("status", org.hamcrest.Matchers.oneOf("starting", "running"))
+                .extract()
+                .path("id");
     }
 
     @Test
     void shouldStartALabAndShowItsNodesAndInterfaces() throws Exception {
         String learner = Labs.newLearner();
         String id = startLab(learner);
-        for (int i = 0; i < 100 && !"running".equals(given().cookie("tclab_learner", learner)
-                .get("/api/labs/" + id).path("status")); i++) {
+        for (int i = 0;
+                i < 100
+                        && !"running"
+                                .equals(given().cookie("tclab_learner", learner)
+                                        .get("/api/labs/" + id)
+                                        .path("status"));
+                i++) {
             Thread.sleep(10);
         }
-        given().cookie("tclab_learner", learner).get("/api/labs/" + id).then().statusCode(200)
+        given().cookie("tclab_learner", learner)
+                .get("/api/labs/" + id)
+                .then()
+                .statusCode(200)
                 .body("status", equalTo("running"))
                 .body("stage", equalTo("ready"))
                 .body("lesson", equalTo(LESSON))
@@ -55,19 +68,33 @@ class LabResourceTest {
                 .body("nodes[0].terminal", equalTo(true))
                 .body("readyAt", notNullValue())
                 .body("expiresAt", notNullValue());
-        given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
-                .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
-                .then().statusCode(200).body("id", equalTo(id));
+        given().cookie("tclab_learner", learner)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"" + LESSON + "\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(200)
+                .body("id", equalTo(id));
     }
 
     @Test
     void shouldNotShowOrStopAnotherLearnersLab() {
         String id = startLab(Labs.newLearner());
         String intruder = Labs.newLearner();
-        given().cookie("tclab_learner", intruder).get("/api/labs/" + id).then().statusCode(404)
+        given().cookie("tclab_learner", intruder)
+                .get("/api/labs/" + id)
+                .then()
+                .statusCode(404)
                 .body("error", containsString("You have no such lab"));
-        given().cookie("tclab_learner", intruder).delete("/api/labs/" + id).then().statusCode(404);
-        given().cookie("tclab_learner", intruder).get("/api/labs").then().statusCode(200).body("size()", equalTo(0));
+        given().cookie("tclab_learner", intruder)
+                .delete("/api/labs/" + id)
+                .then()
+                .statusCode(404);
+        given().cookie("tclab_learner", intruder)
+                .get("/api/labs")
+                .then()
+                .statusCode(200)
+                .body("size()", equalTo(0));
     }
 
     @Test
@@ -82,20 +109,41 @@ class LabResourceTest {
     void shouldStopALab() {
         String learner = Labs.newLearner();
         String id = startLab(learner);
-        given().cookie("tclab_learner", learner).delete("/api/labs/" + id).then().statusCode(204);
-        given().cookie("tclab_learner", learner).get("/api/labs/" + id).then().statusCode(200)
-                .body("status", equalTo("stopped")).body("reason", equalTo("Stopped by the learner."));
+        given().cookie("tclab_learner", learner)
+                .delete("/api/labs/" + id)
+                .then()
+                .statusCode(204);
+        given().cookie("tclab_learner", learner)
+                .get("/api/labs/" + id)
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("stopped"))
+                .body("reason", equalTo("Stopped by the learner."));
     }
 
     @Test
     void shouldExplainBadRequests() {
         String learner = Labs.newLearner();
-        given().cookie("tclab_learner", learner).contentType(ContentType.JSON).body("{}").post("/api/labs")
-                .then().statusCode(400).body("error", containsString("{\"lesson\": \"<slug>\"}"));
-        given().cookie("tclab_learner", learner).contentType(ContentType.JSON).body("{\"lesson\": \"no-such\"}")
-                .post("/api/labs").then().statusCode(404).body("error", equalTo("There is no lesson 'no-such'."));
-        given().cookie("tclab_learner", learner).contentType(ContentType.JSON).body("{\"lesson\": ")
-                .post("/api/labs").then().statusCode(400);
+        given().cookie("tclab_learner", learner)
+                .contentType(ContentType.JSON)
+                .body("{}")
+                .post("/api/labs")
+                .then()
+                .statusCode(400)
+                .body("error", containsString("{\"lesson\": \"<slug>\"}"));
+        given().cookie("tclab_learner", learner)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"no-such\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(404)
+                .body("error", equalTo("There is no lesson 'no-such'."));
+        given().cookie("tclab_learner", learner)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": ")
+                .post("/api/labs")
+                .then()
+                .statusCode(400);
     }
 
     @Test
@@ -106,23 +154,40 @@ class LabResourceTest {
         String waiting = null;
         for (int position = 1; position <= 2; position++) {
             waiting = Labs.newLearner();
-            given().cookie("tclab_learner", waiting).contentType(ContentType.JSON)
-                    .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
-                    .then().statusCode(202).body("status", equalTo("queued"))
-                    .body("queue.position", equalTo(position)).body("queue.waiting", equalTo(position));
+            given().cookie("tclab_learner", waiting)
+                    .contentType(ContentType.JSON)
+                    .body("{\"lesson\": \"" + LESSON + "\"}")
+                    .post("/api/labs")
+                    .then()
+                    .statusCode(202)
+                    .body("status", equalTo("queued"))
+                    .body("queue.position", equalTo(position))
+                    .body("queue.waiting", equalTo(position));
         }
-        given().cookie("tclab_learner", waiting).get("/").then().statusCode(200)
+        given().cookie("tclab_learner", waiting)
+                .get("/")
+                .then()
+                .statusCode(200)
                 .body(containsString("Your lab for this lesson is waiting for a free slot."));
-        given().cookie("tclab_learner", Labs.newLearner()).contentType(ContentType.JSON)
-                .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
-                .then().statusCode(503).header("Retry-After", "60").body("error", containsString("The server is full"));
+        given().cookie("tclab_learner", Labs.newLearner())
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"" + LESSON + "\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(503)
+                .header("Retry-After", "60")
+                .body("error", containsString("The server is full"));
     }
 
     @Test
     void shouldSayWhenDockerIsDown() {
         runtime.reachable = false;
-        given().cookie("tclab_learner", Labs.newLearner()).contentType(ContentType.JSON)
-                .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs")
-                .then().statusCode(503).body("error", containsString("The Docker engine does not answer"));
+        given().cookie("tclab_learner", Labs.newLearner())
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"" + LESSON + "\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(503)
+                .body("error", containsString("The Docker engine does not answer"));
     }
 }

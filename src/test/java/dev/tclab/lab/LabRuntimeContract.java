@@ -59,8 +59,10 @@ public abstract class LabRuntimeContract {
         String id = "c" + UUID.randomUUID().toString().substring(0, 8);
         started.add(id);
         List<LabProgressListener.Stage> stages = new ArrayList<>();
-        runtime().start(new LabSpec(id, TestTopologies.load(topology), "contract", topology),
-                (stage, detail) -> stages.add(stage));
+        runtime()
+                .start(
+                        new LabSpec(id, TestTopologies.load(topology), "contract", topology),
+                        (stage, detail) -> stages.add(stage));
         assertThat(stages).as("progress events in order").containsExactly(LabProgressListener.Stage.values());
         return id;
     }
@@ -74,7 +76,8 @@ public abstract class LabRuntimeContract {
         String lab = start("two-node");
 
         assertThat(runtime().status(lab)).extracting(NodeStatus::node).containsExactlyInAnyOrder("client", "server");
-        assertThat(runtime().status(lab)).allSatisfy(s -> assertThat(s.running()).as(s.toString()).isTrue());
+        assertThat(runtime().status(lab))
+                .allSatisfy(s -> assertThat(s.running()).as(s.toString()).isTrue());
         assertThat(runtime().labsOnEngine()).contains(lab);
     }
 
@@ -85,7 +88,10 @@ public abstract class LabRuntimeContract {
         for (String node : List.of("client", "server")) {
             ExecResult links = sh(lab, node, "ip -o link show", Duration.ofSeconds(10));
             assertThat(links.ok()).as(links.stderr()).isTrue();
-            assertThat(links.stdout()).as(node + "'s interfaces").contains(" lo:").contains(" eth1@");
+            assertThat(links.stdout())
+                    .as(node + "'s interfaces")
+                    .contains(" lo:")
+                    .contains(" eth1@");
         }
     }
 
@@ -116,8 +122,8 @@ public abstract class LabRuntimeContract {
         StringBuffer out = new StringBuffer();
         CompletableFuture<String> closed = new CompletableFuture<>();
 
-        ProcessStream stream = runtime().stream(lab, "client", List.of("sh", "-c", "echo ready; cat"),
-                listener(out, closed));
+        ProcessStream stream =
+                runtime().stream(lab, "client", List.of("sh", "-c", "echo ready; cat"), listener(out, closed));
         awaitContains(out, "ready");
         assertThat(stream.write("line-42\n".getBytes(StandardCharsets.UTF_8))).isTrue();
         awaitContains(out, "line-42");
@@ -132,8 +138,8 @@ public abstract class LabRuntimeContract {
         StringBuffer out = new StringBuffer();
         CompletableFuture<String> closed = new CompletableFuture<>();
 
-        try (ProcessStream stream = runtime().stream(lab, "server", List.of("sh", "-c", "echo done"),
-                listener(out, closed))) {
+        try (ProcessStream stream =
+                runtime().stream(lab, "server", List.of("sh", "-c", "echo done"), listener(out, closed))) {
             assertThat(closed.get(5, TimeUnit.SECONDS)).isEqualTo("the process exited");
             assertThat(out.toString()).contains("done");
         }
@@ -172,7 +178,9 @@ public abstract class LabRuntimeContract {
         assertThat(runtime().removeExpiredLabs(Instant.now())).contains(ghost).doesNotContain(fresh);
 
         assertThat(leftOnEngine(ghost)).isFalse();
-        assertThat(runtime().status(fresh)).hasSize(2).allSatisfy(s -> assertThat(s.running()).isTrue());
+        assertThat(runtime().status(fresh))
+                .hasSize(2)
+                .allSatisfy(s -> assertThat(s.running()).isTrue());
     }
 
     @Test
@@ -180,8 +188,10 @@ public abstract class LabRuntimeContract {
         Instant before = Instant.now();
         String lab = start("two-node");
 
-        assertThat(expiryOf(lab)).as("max lifetime (4 h) and 10 min grace")
-                .isBetween(before.plus(Duration.ofHours(4)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
+        assertThat(expiryOf(lab))
+                .as("max lifetime (4 h) and 10 min grace")
+                .isBetween(
+                        before.plus(Duration.ofHours(4)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
                         Instant.now().plus(Duration.ofHours(4).plusMinutes(11)));
     }
 

@@ -46,7 +46,7 @@ class LabServiceTest {
     }
 
     private Lab running(String owner, String lesson) throws Exception {
-        Lab lab = labs.startOrGet(owner, lesson, topology, admitted -> { }).lab();
+        Lab lab = labs.startOrGet(owner, lesson, topology, admitted -> {}).lab();
         for (int i = 0; i < 100 && lab.phase() == LabPhase.STARTING; i++) {
             Thread.sleep(10);
         }
@@ -56,7 +56,7 @@ class LabServiceTest {
 
     @Test
     void shouldStartInTheBackgroundAndReachRunningWithEveryStage() throws Exception {
-        LabService.StartResult result = labs.startOrGet("ann", "tbf", topology, admitted -> { });
+        LabService.StartResult result = labs.startOrGet("ann", "tbf", topology, admitted -> {});
         assertThat(result.created()).isTrue();
         Lab lab = running("ann", "tbf");
         assertSame(result.lab(), lab);
@@ -68,7 +68,7 @@ class LabServiceTest {
     @Test
     void shouldGiveTheSameLabBackForTheSameLearnerAndLesson() throws Exception {
         Lab first = running("ann", "tbf");
-        LabService.StartResult again = labs.startOrGet("ann", "tbf", topology, admitted -> { });
+        LabService.StartResult again = labs.startOrGet("ann", "tbf", topology, admitted -> {});
         assertThat(again.created()).isFalse();
         assertSame(first, again.lab());
         assertThat(running("bob", "tbf").id()).isNotEqualTo(first.id());
@@ -81,17 +81,20 @@ class LabServiceTest {
         running("c", "x");
         Lab d = queued("d");
         Lab e = queued("e");
-        assertThat(labs.queueSpot(d)).hasValueSatisfying(s -> assertThat(s.position()).isEqualTo(1));
+        assertThat(labs.queueSpot(d))
+                .hasValueSatisfying(s -> assertThat(s.position()).isEqualTo(1));
         assertThat(labs.queueSpot(e)).hasValueSatisfying(s -> {
             assertThat(s.position()).isEqualTo(2);
             assertThat(s.waiting()).isEqualTo(2);
         });
-        assertSame(d, labs.startOrGet("d", "x", topology, admitted -> { }).lab(), "pressing Start again keeps the place");
+        assertSame(
+                d, labs.startOrGet("d", "x", topology, admitted -> {}).lab(), "pressing Start again keeps the place");
         assertThat(runtime.running).hasSize(3);
 
         labs.stop(a.id(), "a");
         assertThat(running("d", "x")).isSameAs(d);
-        assertThat(labs.queueSpot(e)).hasValueSatisfying(s -> assertThat(s.position()).isEqualTo(1));
+        assertThat(labs.queueSpot(e))
+                .hasValueSatisfying(s -> assertThat(s.position()).isEqualTo(1));
         assertThat(e.phase()).isEqualTo(LabPhase.QUEUED);
         assertThat(labs.liveCount()).isEqualTo(3);
         assertThat(labs.queuedCount()).isEqualTo(1);
@@ -108,9 +111,11 @@ class LabServiceTest {
         labs.stop(b.id(), "b");
         Lab f = queued("f");
         Lab g = queued("g");
-        assertThat(labs.queueSpot(f)).hasValueSatisfying(s -> assertThat(s.estimatedWait()).isPresent());
+        assertThat(labs.queueSpot(f))
+                .hasValueSatisfying(s -> assertThat(s.estimatedWait()).isPresent());
         assertThat(labs.queueSpot(g).orElseThrow().estimatedWait().orElseThrow())
-                .isGreaterThanOrEqualTo(labs.queueSpot(f).orElseThrow().estimatedWait().orElseThrow());
+                .isGreaterThanOrEqualTo(
+                        labs.queueSpot(f).orElseThrow().estimatedWait().orElseThrow());
     }
 
     @Test
@@ -122,7 +127,8 @@ class LabServiceTest {
         Lab e = queued("e");
         labs.stop(d.id(), "d");
         assertThat(d.phase()).isEqualTo(LabPhase.STOPPED);
-        assertThat(labs.queueSpot(e)).hasValueSatisfying(s -> assertThat(s.position()).isEqualTo(1));
+        assertThat(labs.queueSpot(e))
+                .hasValueSatisfying(s -> assertThat(s.position()).isEqualTo(1));
         labs.stop(a.id(), "a");
         assertThat(running("e", "x")).isSameAs(e);
         assertThat(runtime.running).doesNotContainKey(d.id());
@@ -135,15 +141,19 @@ class LabServiceTest {
         running("c", "x");
         queued("d");
         queued("e");
-        ServerFullException full = assertThrows(ServerFullException.class, () -> labs.startOrGet("f", "x", topology, admitted -> { }));
-        assertThat(full.getMessage()).contains("3 labs are running").contains("2 more are waiting")
-                .contains("tclab.lab.max-running").contains("tclab.lab.queue-size");
+        ServerFullException full =
+                assertThrows(ServerFullException.class, () -> labs.startOrGet("f", "x", topology, admitted -> {}));
+        assertThat(full.getMessage())
+                .contains("3 labs are running")
+                .contains("2 more are waiting")
+                .contains("tclab.lab.max-running")
+                .contains("tclab.lab.queue-size");
         assertThat(runtime.running).hasSize(3);
         assertThat(labs.queuedCount()).isEqualTo(2);
     }
 
     private Lab queued(String owner) throws Exception {
-        LabService.StartResult result = labs.startOrGet(owner, "x", topology, admitted -> { });
+        LabService.StartResult result = labs.startOrGet(owner, "x", topology, admitted -> {});
         assertThat(result.created()).isTrue();
         assertThat(result.lab().phase()).isEqualTo(LabPhase.QUEUED);
         return result.lab();
@@ -155,7 +165,10 @@ class LabServiceTest {
         Lab b = running("b", "x");
         running("c", "x");
         Lab d = queued("d");
-        assertThat(registry.queued()).as("acknowledged, so recorded").extracting(LabRecord::id).contains(d.id());
+        assertThat(registry.queued())
+                .as("acknowledged, so recorded")
+                .extracting(LabRecord::id)
+                .contains(d.id());
         // What a process that was killed left queued: two starts (recorded newest first) and one of a lesson gone.
         Instant now = Instant.now();
         registry.save(queuedRecord("q-late", "late", "ws-test", now.minusSeconds(10)));
@@ -166,8 +179,8 @@ class LabServiceTest {
             assertThat(spot.position()).isEqualTo(2);
             assertThat(spot.waiting()).isEqualTo(3);
         });
-        assertThat(labs.queueSpot(labs.get("q-late", "late"))).hasValueSatisfying(spot -> assertThat(spot.position())
-                .isEqualTo(3));
+        assertThat(labs.queueSpot(labs.get("q-late", "late")))
+                .hasValueSatisfying(spot -> assertThat(spot.position()).isEqualTo(3));
         assertThat(labs.get("q-gone", "gone").phase()).isEqualTo(LabPhase.FAILED);
         assertThat(labs.get("q-gone", "gone").reason()).contains("'no-such-lesson'", "gone");
         labs.adoptRecorded();
@@ -179,9 +192,13 @@ class LabServiceTest {
         Lab early = labs.get("q-early", "early");
         assertThat(running("early", "ws-test")).isSameAs(early);
         awaitRecorded("q-early", LabPhase.RUNNING);
-        assertThat(registry.find("q-early")).hasValueSatisfying(r -> assertThat(r.phase()).isEqualTo(LabPhase.RUNNING));
+        assertThat(registry.find("q-early"))
+                .hasValueSatisfying(r -> assertThat(r.phase()).isEqualTo(LabPhase.RUNNING));
         assertThat(labs.get("q-late", "late").phase()).isEqualTo(LabPhase.QUEUED);
-        assertThat(registry.queued()).extracting(LabRecord::id).contains("q-late").doesNotContain("q-early", d.id());
+        assertThat(registry.queued())
+                .extracting(LabRecord::id)
+                .contains("q-late")
+                .doesNotContain("q-early", d.id());
     }
 
     private LabRecord queuedRecord(String id, String owner, String lesson, Instant created) {
@@ -218,7 +235,7 @@ class LabServiceTest {
         labs.get(lab.id(), "ann");
         labs.refresh(lab);
         assertThat(lab.lastActivity()).isEqualTo(before);
-        labs.startOrGet("ann", "tbf", topology, admitted -> { });
+        labs.startOrGet("ann", "tbf", topology, admitted -> {});
         assertThat(lab.lastActivity()).isAfter(before);
     }
 
@@ -243,12 +260,13 @@ class LabServiceTest {
     @Test
     void shouldReportAStartFailureWithTheRuntimesReason() throws Exception {
         runtime.failStartWith = "wiring the links failed: RTNETLINK answers: File exists";
-        Lab lab = labs.startOrGet("ann", "tbf", topology, admitted -> { }).lab();
+        Lab lab = labs.startOrGet("ann", "tbf", topology, admitted -> {}).lab();
         for (int i = 0; i < 100 && lab.phase() == LabPhase.STARTING; i++) {
             Thread.sleep(10);
         }
         assertThat(lab.phase()).isEqualTo(LabPhase.FAILED);
-        assertThat(lab.reason()).isEqualTo("The lab could not start: wiring the links failed: RTNETLINK answers: File exists");
+        assertThat(lab.reason())
+                .isEqualTo("The lab could not start: wiring the links failed: RTNETLINK answers: File exists");
         assertThat(labs.liveCount()).isZero();
     }
 
@@ -289,7 +307,8 @@ class LabServiceTest {
         for (int i = 0; i < 200; i++) {
             AtomicBoolean startReturning = new AtomicBoolean();
             runtime.onStartReturning = () -> startReturning.set(true);
-            Lab lab = labs.startOrGet("racer" + i, "tbf", topology, admitted -> { }).lab();
+            Lab lab = labs.startOrGet("racer" + i, "tbf", topology, admitted -> {})
+                    .lab();
             while (!startReturning.get()) {
                 Thread.onSpinWait();
             }
@@ -307,7 +326,9 @@ class LabServiceTest {
                 broken++;
             }
         }
-        assertThat(broken).as("labs left running (or with containers) after a stop").isZero();
+        assertThat(broken)
+                .as("labs left running (or with containers) after a stop")
+                .isZero();
     }
 
     @Test
@@ -334,7 +355,8 @@ class LabServiceTest {
         assertThat(adopted.lesson()).isEqualTo("ws-test");
         assertThat(adopted.parameters()).containsEntry("rate", "7mbit");
         assertThat(runtime.running).containsKey("adopt-me");
-        assertThat(labs.startOrGet("ann", "ws-test", topology, admitted -> { }).created()).as("the adopted lab is the learner's lab")
+        assertThat(labs.startOrGet("ann", "ws-test", topology, admitted -> {}).created())
+                .as("the adopted lab is the learner's lab")
                 .isFalse();
     }
 
@@ -363,7 +385,9 @@ class LabServiceTest {
         assertThat(labs.getRunning("unchecked", "ann").phase()).isEqualTo(LabPhase.RUNNING);
         runtime.reachable = true;
         labs.cull(Instant.now());
-        assertThat(labs.get("unchecked", "ann").phase()).as("its containers are gone").isEqualTo(LabPhase.FAILED);
+        assertThat(labs.get("unchecked", "ann").phase())
+                .as("its containers are gone")
+                .isEqualTo(LabPhase.FAILED);
         assertThat(recorded("unchecked")).isEmpty();
     }
 
@@ -373,12 +397,25 @@ class LabServiceTest {
         Instant created = Instant.now().minusSeconds(30);
         registry.save(record("peer-lab", LabPhase.RUNNING, created));
         runtime.running.put("peer-lab", new LabSpec("peer-lab", topology, "ann", "ws-test"));
-        assertThat(labs.getRunning("peer-lab", "ann").createdAt()).isEqualTo(created.truncatedTo(
-                java.time.temporal.ChronoUnit.MICROS));
-        assertThat(labs.startOrGet("ann", "ws-test", topology, admitted -> { }).lab().id())
-                .as("the learner's lab, wherever it started").isEqualTo("peer-lab");
-        LabRecord stopped = new LabRecord("peer-lab", "ann", "ws-test", Map.of("rate", "7mbit"), LabPhase.STOPPED,
-                created, created.plusSeconds(1), created, Instant.now(), "Stopped by the learner.", 4);
+        assertThat(labs.getRunning("peer-lab", "ann").createdAt())
+                .isEqualTo(created.truncatedTo(java.time.temporal.ChronoUnit.MICROS));
+        assertThat(labs.startOrGet("ann", "ws-test", topology, admitted -> {})
+                        .lab()
+                        .id())
+                .as("the learner's lab, wherever it started")
+                .isEqualTo("peer-lab");
+        LabRecord stopped = new LabRecord(
+                "peer-lab",
+                "ann",
+                "ws-test",
+                Map.of("rate", "7mbit"),
+                LabPhase.STOPPED,
+                created,
+                created.plusSeconds(1),
+                created,
+                Instant.now(),
+                "Stopped by the learner.",
+                4);
         registry.save(stopped);
         Lab seen = labs.get("peer-lab", "ann");
         assertThat(seen.phase()).isEqualTo(LabPhase.STOPPED);
@@ -405,12 +442,24 @@ class LabServiceTest {
         labs.cull(later);
         assertThat(lab.phase()).as("used on another replica a moment ago").isEqualTo(LabPhase.RUNNING);
         labs.cull(later.plus(Duration.ofMinutes(50)));
-        assertThat(lab.phase()).as("idle everywhere for longer than the idle timeout").isEqualTo(LabPhase.STOPPED);
+        assertThat(lab.phase())
+                .as("idle everywhere for longer than the idle timeout")
+                .isEqualTo(LabPhase.STOPPED);
     }
 
     private LabRecord record(String id, LabPhase phase, Instant created) {
-        return new LabRecord(id, "ann", "ws-test", Map.of("rate", "7mbit"), phase, created,
-                phase == LabPhase.RUNNING ? created.plusSeconds(1) : null, created, null, null, 3);
+        return new LabRecord(
+                id,
+                "ann",
+                "ws-test",
+                Map.of("rate", "7mbit"),
+                phase,
+                created,
+                phase == LabPhase.RUNNING ? created.plusSeconds(1) : null,
+                created,
+                null,
+                null,
+                3);
     }
 
     /** The start worker records a phase just after the lab turns to it in memory. */
@@ -427,8 +476,8 @@ class LabServiceTest {
     @Test
     void shouldRefuseToStartWhileTheEngineIsDown() {
         runtime.reachable = false;
-        EngineUnavailableException down = assertThrows(EngineUnavailableException.class,
-                () -> labs.startOrGet("ann", "tbf", topology, admitted -> { }));
+        EngineUnavailableException down = assertThrows(
+                EngineUnavailableException.class, () -> labs.startOrGet("ann", "tbf", topology, admitted -> {}));
         assertThat(down.getMessage()).isEqualTo("cannot reach the Docker engine at fake://: fake engine is down");
         assertThat(labs.labsOf("ann")).noneMatch(l -> l.phase().live());
         assertThat(Map.copyOf(runtime.running)).isEmpty();

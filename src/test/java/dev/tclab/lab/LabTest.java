@@ -10,8 +10,7 @@ import org.junit.jupiter.api.Test;
 class LabTest {
 
     private final Instant now = Instant.parse("2026-12-01T10:00:00Z");
-    private final Lab lab = new Lab("l1", "ann", "tbf", Map.of("rate", "10mbit"),
-            TestTopologies.load("two-node"), now);
+    private final Lab lab = new Lab("l1", "ann", "tbf", Map.of("rate", "10mbit"), TestTopologies.load("two-node"), now);
 
     @Test
     void shouldNotBecomeRunningOnceStoppedWhileStarting() {

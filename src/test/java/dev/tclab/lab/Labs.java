@@ -7,8 +7,7 @@ import java.util.List;
 /** What tests that drive labs through the service or the API share. */
 public final class Labs {
 
-    private Labs() {
-    }
+    private Labs() {}
 
     /** Stops every live lab and resets the fake runtime, so each test starts from an empty server. */
     public static void clean(LabService labs, FakeLabRuntime runtime) throws Exception {
@@ -20,7 +19,8 @@ public final class Labs {
     public static void stopAll(LabService labs) throws Exception {
         // Queued labs first, so that stopping a running one starts none of them.
         List<Lab> queuedFirst = labs.all().stream()
-                .sorted(java.util.Comparator.comparing(lab -> lab.phase() != LabPhase.QUEUED)).toList();
+                .sorted(java.util.Comparator.comparing(lab -> lab.phase() != LabPhase.QUEUED))
+                .toList();
         for (Lab lab : queuedFirst) {
             if (lab.phase().live()) {
                 labs.stop(lab.id(), lab.owner());

@@ -22,7 +22,8 @@ public final class PackagedApp {
 
     static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final Duration READY_WITHIN = Duration.ofSeconds(180);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Path dataDir;
     private final String instance;
@@ -92,13 +93,20 @@ public final class PackagedApp {
      * its standard input; fails unless it exits 0.
      */
     public void runCommand(String stdin, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(java(), "-Dquarkus.http.host-enabled=false",
-                "-Dquarkus.log.level=WARN", "-Dtclab.data-dir=" + dataDir.toAbsolutePath(),
+        List<String> command = new ArrayList<>(List.of(
+                java(),
+                "-Dquarkus.http.host-enabled=false",
+                "-Dquarkus.log.level=WARN",
+                "-Dtclab.data-dir=" + dataDir.toAbsolutePath(),
                 "-Dtclab.instance=" + instance,
-                "-jar", JAR.toAbsolutePath().toString()));
+                "-jar",
+                JAR.toAbsolutePath().toString()));
         command.addAll(List.of(args));
         Path log = logDir.resolve("app-command-" + args[0] + ".log");
-        Process cli = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process cli = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try (var in = cli.getOutputStream()) {
             in.write(stdin.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
@@ -122,14 +130,19 @@ public final class PackagedApp {
      * ready, e.g. without its engine); returns how long that took.
      */
     public Duration start(String path) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx512m",
-                "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1",
-                "-Dtclab.data-dir=" + dataDir.toAbsolutePath(), "-Dtclab.instance=" + instance));
+        List<String> command = new ArrayList<>(List.of(
+                java(),
+                "-Xmx512m",
+                "-Dquarkus.http.port=" + port,
+                "-Dquarkus.http.host=127.0.0.1",
+                "-Dtclab.data-dir=" + dataDir.toAbsolutePath(),
+                "-Dtclab.instance=" + instance));
         command.addAll(properties);
         command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
         Path log = logDir.resolve("app-start-" + (++starts) + ".log");
         long t0 = System.nanoTime();
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         environment.forEach((key, value) -> {
             if (value == null) {
                 builder.environment().remove(key);
@@ -182,8 +195,12 @@ public final class PackagedApp {
 
     private int status(String path) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(base().resolve(path)).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            return HTTP.send(
+                            HttpRequest.newBuilder(base().resolve(path))
+                                    .timeout(Duration.ofSeconds(2))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         } catch (IOException e) {
             return -1;
         } catch (InterruptedException e) {

@@ -11,8 +11,7 @@ public final class RetainedHeap {
 
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
-    private RetainedHeap() {
-    }
+    private RetainedHeap() {}
 
     /** Bytes used on the heap after full collections. */
     public static long bytes() {

@@ -32,11 +32,11 @@ class SocketBudgetTest {
     @Test
     void shouldRefuseASocketBeyondTheAppsCapWithTryAgainLaterUntilOneCloses() throws Exception {
         SocketBudget budget = new SocketBudget(3);
-        SocketBudget.Ticket first = budget.admit("a", "terminal", 0, () -> { });
-        budget.admit("b", "terminal", 0, () -> { });
+        SocketBudget.Ticket first = budget.admit("a", "terminal", 0, () -> {});
+        budget.admit("b", "terminal", 0, () -> {});
         budget.admit("c", "statistics", 1, () -> evicted.add("c1"));
-        SocketRefusedException refused = assertThrows(SocketRefusedException.class,
-                () -> budget.admit("d", "terminal", 0, () -> { }));
+        SocketRefusedException refused =
+                assertThrows(SocketRefusedException.class, () -> budget.admit("d", "terminal", 0, () -> {}));
         assertEquals(SocketCloseCodes.SERVER_BUSY, refused.closeCode());
         assertThat(refused.getMessage()).contains("(3)", "tries again");
         budget.admit("c", "statistics", 1, () -> evicted.add("c2"));
@@ -44,6 +44,6 @@ class SocketBudgetTest {
         budget.release(first);
         budget.release(first);
         assertEquals(2, budget.held(), "a second release of one ticket changes nothing");
-        budget.admit("d", "terminal", 0, () -> { });
+        budget.admit("d", "terminal", 0, () -> {});
     }
 }

@@ -48,8 +48,10 @@ class StartQueueIT {
     }
 
     private static io.restassured.response.Response start(String learner) {
-        return given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
-                .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs");
+        return given().cookie("tclab_learner", learner)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"" + LESSON + "\"}")
+                .post("/api/labs");
     }
 
     private static String statusOf(String learner, String id) {
@@ -70,8 +72,14 @@ class StartQueueIT {
         String first = start(ann).then().statusCode(202).extract().path("id");
         awaitRunning(ann, first);
 
-        String second = start(bob).then().statusCode(202).body("status", equalTo("queued"))
-                .body("queue.position", equalTo(1)).body("stage", nullValue()).extract().path("id");
+        String second = start(bob)
+                .then()
+                .statusCode(202)
+                .body("status", equalTo("queued"))
+                .body("queue.position", equalTo(1))
+                .body("stage", nullValue())
+                .extract()
+                .path("id");
         start(Labs.newLearner()).then().statusCode(503).body("error", containsString("queue's limit"));
         assertThat(runtime.labsOnEngine()).as("a queued lab has no containers").containsOnly(first);
 

@@ -44,13 +44,17 @@ class StartQueueTest {
         queue.add(a);
         queue.add(b);
         queue.recorded(b);
-        assertThat(queue.take(2)).as("a is not in the registry yet, and b comes after it").isEmpty();
+        assertThat(queue.take(2))
+                .as("a is not in the registry yet, and b comes after it")
+                .isEmpty();
         queue.recorded(a);
         assertThat(queue.take(2)).containsExactly(a, b);
         Lab c = lab("c");
         queue.add(c);
         queue.remove(c);
-        assertThat(queue.isEmpty()).as("a lab stopped before it was recorded leaves no trace").isTrue();
+        assertThat(queue.isEmpty())
+                .as("a lab stopped before it was recorded leaves no trace")
+                .isTrue();
     }
 
     @Test

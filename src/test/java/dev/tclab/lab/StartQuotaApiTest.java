@@ -1,12 +1,12 @@
 package dev.tclab.lab;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.hamcrest.Matchers.matchesPattern;
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -44,15 +44,25 @@ class StartQuotaApiTest {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("tclab.lab.max-running", "20",
-                    "tclab.quota.live-labs-per-address", "4",
-                    "tclab.quota.live-labs-per-learner", "2",
-                    "tclab.lab.one-per-learner", "false",
-                    "tclab.quota.start-burst-per-address", "5",
-                    "tclab.quota.start-interval-per-address", "1h",
-                    "quarkus.http.proxy.proxy-address-forwarding", "true",
-                    "quarkus.http.proxy.allow-x-forwarded", "true",
-                    "quarkus.http.proxy.trusted-proxies", "127.0.0.1");
+            return Map.of(
+                    "tclab.lab.max-running",
+                    "20",
+                    "tclab.quota.live-labs-per-address",
+                    "4",
+                    "tclab.quota.live-labs-per-learner",
+                    "2",
+                    "tclab.lab.one-per-learner",
+                    "false",
+                    "tclab.quota.start-burst-per-address",
+                    "5",
+                    "tclab.quota.start-interval-per-address",
+                    "1h",
+                    "quarkus.http.proxy.proxy-address-forwarding",
+                    "true",
+                    "quarkus.http.proxy.allow-x-forwarded",
+                    "true",
+                    "quarkus.http.proxy.trusted-proxies",
+                    "127.0.0.1");
         }
     }
 
@@ -74,7 +84,8 @@ class StartQuotaApiTest {
     }
 
     private static Response start(String client, String cookie, String lesson) {
-        var request = given().header("X-Forwarded-For", client).contentType(ContentType.JSON)
+        var request = given().header("X-Forwarded-For", client)
+                .contentType(ContentType.JSON)
                 .body("{\"lesson\": \"" + lesson + "\"}");
         return (cookie == null ? request : request.cookie("tclab_learner", cookie)).post("/api/labs");
     }
@@ -87,7 +98,8 @@ class StartQuotaApiTest {
             Response response = start("198.51.100.9", null, "example");
             statuses.add(response.statusCode());
             if (response.statusCode() == 429) {
-                response.then().body("error", containsString("4 labs are already running from your network address"))
+                response.then()
+                        .body("error", containsString("4 labs are already running from your network address"))
                         .body("error", containsString("Stop a lab"));
             }
         }
@@ -98,11 +110,15 @@ class StartQuotaApiTest {
 
     @Test
     void shouldLimitLiveLabsPerLearner() {
-        String learner = given().header("X-Forwarded-For", "198.51.100.20").get("/api/labs").cookie("tclab_learner");
+        String learner = given().header("X-Forwarded-For", "198.51.100.20")
+                .get("/api/labs")
+                .cookie("tclab_learner");
         start("198.51.100.20", learner, "example").then().statusCode(202);
         start("198.51.100.21", learner, "web-test").then().statusCode(202);
         start("198.51.100.21", learner, "example").then().statusCode(200);
-        start("198.51.100.22", learner, "escaping").then().statusCode(429)
+        start("198.51.100.22", learner, "escaping")
+                .then()
+                .statusCode(429)
                 .header("Retry-After", (String) null)
                 .body("error", containsString("You already have 2 labs running (example, web-test)"));
     }
@@ -111,11 +127,20 @@ class StartQuotaApiTest {
     void shouldLimitTheStartRatePerAddressAndSayWhenToRetry() throws Exception {
         String client = "198.51.100.30";
         for (int i = 0; i < 5; i++) {
-            String id = start(client, null, "example").then().statusCode(202).extract().path("id");
-            Lab lab = labs.all().stream().filter(l -> l.id().equals(id)).findFirst().orElseThrow();
+            String id = start(client, null, "example")
+                    .then()
+                    .statusCode(202)
+                    .extract()
+                    .path("id");
+            Lab lab = labs.all().stream()
+                    .filter(l -> l.id().equals(id))
+                    .findFirst()
+                    .orElseThrow();
             labs.stop(id, lab.owner());
         }
-        start(client, null, "example").then().statusCode(429)
+        start(client, null, "example")
+                .then()
+                .statusCode(429)
                 // About an hour: one start per hour refills the bucket, and a little of that hour has passed.
                 .header("Retry-After", Integer::parseInt, allOf(greaterThan(3500), lessThanOrEqualTo(3600)))
                 .body("error", matchesPattern(".*Wait 3[56]\\d\\d s, then try again\\."));
@@ -126,8 +151,19 @@ class StartQuotaApiTest {
     void shouldCountALabAdoptedAfterARestartAgainstItsLearnerAndAddress() throws Exception {
         // A lab recorded before a restart, started from 198.51.100.77: adopting it counts it, as admitting did.
         Instant created = Instant.now().minus(Duration.ofMinutes(20)).truncatedTo(ChronoUnit.MICROS);
-        registry.save(new LabRecord("quota-adopt", "quota-ann", "example", Map.of(), LabPhase.RUNNING, created,
-                created.plusSeconds(1), created, null, null, 2, "198.51.100.77"));
+        registry.save(new LabRecord(
+                "quota-adopt",
+                "quota-ann",
+                "example",
+                Map.of(),
+                LabPhase.RUNNING,
+                created,
+                created.plusSeconds(1),
+                created,
+                null,
+                null,
+                2,
+                "198.51.100.77"));
         Topology topology = TestTopologies.load("two-node");
         runtime.running.put("quota-adopt", new LabSpec("quota-adopt", topology, "quota-ann", "example"));
         labs.adoptRecorded();
@@ -136,21 +172,26 @@ class StartQuotaApiTest {
         Lab second = new Lab("quota-2", "quota-ann", "ws-test", Map.of(), topology, Instant.now());
         quota.from("198.51.100.77").admit(second);
         admitted.add(second);
-        QuotaExceededException perLearner = assertThrows(QuotaExceededException.class, () -> quota
-                .from("198.51.100.78").admit(new Lab("quota-3", "quota-ann", "tbf", Map.of(), topology, Instant.now())));
+        QuotaExceededException perLearner = assertThrows(
+                QuotaExceededException.class,
+                () -> quota.from("198.51.100.78")
+                        .admit(new Lab("quota-3", "quota-ann", "tbf", Map.of(), topology, Instant.now())));
         assertThat(perLearner.getMessage()).contains("You already have 2 labs running (example, ws-test)");
         for (int i = 0; i < 2; i++) {
             Lab other = new Lab("quota-o" + i, "quota-other" + i, "example", Map.of(), topology, Instant.now());
             quota.from("198.51.100.77").admit(other);
             admitted.add(other);
         }
-        QuotaExceededException perAddress = assertThrows(QuotaExceededException.class, () -> quota
-                .from("198.51.100.77").admit(new Lab("quota-x", "quota-bob", "example", Map.of(), topology,
-                        Instant.now())));
+        QuotaExceededException perAddress = assertThrows(
+                QuotaExceededException.class,
+                () -> quota.from("198.51.100.77")
+                        .admit(new Lab("quota-x", "quota-bob", "example", Map.of(), topology, Instant.now())));
         assertThat(perAddress.getMessage()).contains("4 labs are already running from your network address");
         admitted.forEach(lab -> lab.stopped("test over", Instant.now()));
         labs.stop(adopted.id(), "quota-ann");
-        assertThat(registry.find("quota-adopt")).hasValueSatisfying(r -> assertThat(r.client())
-                .as("no address is kept once the lab ended").isNull());
+        assertThat(registry.find("quota-adopt"))
+                .hasValueSatisfying(r -> assertThat(r.client())
+                        .as("no address is kept once the lab ended")
+                        .isNull());
     }
 }

@@ -57,8 +57,8 @@ class StartQuotaTest {
         Lab first = lab("ann");
         quota.from("10.0.0.1").admit(first);
         quota.from("10.0.0.2").admit(lab("ann"));
-        QuotaExceededException refused = assertThrows(QuotaExceededException.class,
-                () -> quota.from("10.0.0.3").admit(lab("ann")));
+        QuotaExceededException refused = assertThrows(
+                QuotaExceededException.class, () -> quota.from("10.0.0.3").admit(lab("ann")));
         assertThat(refused.getMessage()).contains("You already have 2 labs running", "Stop one");
         assertEquals(Optional.empty(), refused.retryAfter());
         quota.from("10.0.0.1").admit(lab("bob"));
@@ -69,15 +69,32 @@ class StartQuotaTest {
     @Test
     void shouldCountALabAdoptedAfterARestartAgainstItsLearnerAndTheClientItsRecordNames() throws Exception {
         StartQuota quota = quota(1, 1, 100, Duration.ofSeconds(1));
-        LabRecord kept = new LabRecord("adopted", "ann", "tbf", Map.of(), LabPhase.RUNNING, now.minusSeconds(600),
-                now.minusSeconds(599), now, null, null, 2, "192.0.2.7");
+        LabRecord kept = new LabRecord(
+                "adopted",
+                "ann",
+                "tbf",
+                Map.of(),
+                LabPhase.RUNNING,
+                now.minusSeconds(600),
+                now.minusSeconds(599),
+                now,
+                null,
+                null,
+                2,
+                "192.0.2.7");
         Lab adopted = Lab.restored(kept, TOPOLOGY, now);
         quota.onAdopted(new LabAdopted(adopted));
         quota.onAdopted(new LabAdopted(adopted));
-        assertThat(assertThrows(QuotaExceededException.class, () -> quota.from("192.0.2.99").admit(lab("ann")))
-                .getMessage()).contains("You already have 1 labs running (tbf)");
-        assertThat(assertThrows(QuotaExceededException.class, () -> quota.from("192.0.2.7").admit(lab("bob")))
-                .getMessage()).contains("1 labs are already running from your network address");
+        assertThat(assertThrows(
+                                QuotaExceededException.class,
+                                () -> quota.from("192.0.2.99").admit(lab("ann")))
+                        .getMessage())
+                .contains("You already have 1 labs running (tbf)");
+        assertThat(assertThrows(
+                                QuotaExceededException.class,
+                                () -> quota.from("192.0.2.7").admit(lab("bob")))
+                        .getMessage())
+                .contains("1 labs are already running from your network address");
         quota.from("192.0.2.8").admit(lab("bob"));
         adopted.stopped("done", now);
         quota.from("192.0.2.7").admit(lab("ann"));
@@ -86,8 +103,10 @@ class StartQuotaTest {
     @Test
     void shouldCountALabAdoptedWithNoClientAgainstItsLearnerOnly() throws Exception {
         StartQuota quota = quota(1, 1, 100, Duration.ofSeconds(1));
-        Lab adopted = Lab.restored(new LabRecord("no-client", "ann", "tbf", Map.of(), LabPhase.QUEUED,
-                now, null, now, null, null, 1), TOPOLOGY, now);
+        Lab adopted = Lab.restored(
+                new LabRecord("no-client", "ann", "tbf", Map.of(), LabPhase.QUEUED, now, null, now, null, null, 1),
+                TOPOLOGY,
+                now);
         quota.onAdopted(new LabAdopted(adopted));
         assertThrows(QuotaExceededException.class, () -> quota.from(null).admit(lab("ann")));
         quota.from(null).admit(lab("bob"));
@@ -100,10 +119,10 @@ class StartQuotaTest {
         Lab first = lab("l1");
         quota.from("192.0.2.7").admit(first);
         quota.from("192.0.2.7").admit(lab("l2"));
-        QuotaExceededException refused = assertThrows(QuotaExceededException.class,
-                () -> quota.from("192.0.2.7").admit(lab("l3")));
-        assertThat(refused.getMessage()).contains("2 labs are already running from your network address",
-                "tclab.quota.live-labs-per-address");
+        QuotaExceededException refused = assertThrows(
+                QuotaExceededException.class, () -> quota.from("192.0.2.7").admit(lab("l3")));
+        assertThat(refused.getMessage())
+                .contains("2 labs are already running from your network address", "tclab.quota.live-labs-per-address");
         quota.from("192.0.2.8").admit(lab("l4"));
         first.failed("could not start", now);
         quota.from("192.0.2.7").admit(lab("l5"));
@@ -113,7 +132,9 @@ class StartQuotaTest {
     void shouldCountAllAddressesOfAnIpv6Slash64AsOneClient() throws Exception {
         StartQuota quota = quota(1, 3, 100, Duration.ofSeconds(1));
         quota.from("2001:db8:1:2::1").admit(lab("a"));
-        assertThrows(QuotaExceededException.class, () -> quota.from("2001:db8:1:2:ffff::9").admit(lab("b")));
+        assertThrows(
+                QuotaExceededException.class,
+                () -> quota.from("2001:db8:1:2:ffff::9").admit(lab("b")));
         quota.from("2001:db8:1:3::1").admit(lab("c"));
     }
 
@@ -123,13 +144,14 @@ class StartQuotaTest {
         for (int i = 0; i < 3; i++) {
             quota.from("192.0.2.7").admit(lab("l" + i));
         }
-        QuotaExceededException refused = assertThrows(QuotaExceededException.class,
-                () -> quota.from("192.0.2.7").admit(lab("x")));
+        QuotaExceededException refused = assertThrows(
+                QuotaExceededException.class, () -> quota.from("192.0.2.7").admit(lab("x")));
         assertEquals(Optional.of(Duration.ofSeconds(10)), refused.retryAfter());
         assertThat(refused.getMessage()).contains("Wait 10 s");
         quota.from("192.0.2.8").admit(lab("other address"));
         now = now.plusSeconds(4);
-        refused = assertThrows(QuotaExceededException.class, () -> quota.from("192.0.2.7").admit(lab("x")));
+        refused = assertThrows(
+                QuotaExceededException.class, () -> quota.from("192.0.2.7").admit(lab("x")));
         assertEquals(Optional.of(Duration.ofSeconds(6)), refused.retryAfter());
         now = now.plusSeconds(6);
         quota.from("192.0.2.7").admit(lab("refilled"));

@@ -43,10 +43,19 @@ class StartQuotaUntrustedProxyTest {
 
     @Test
     void shouldIgnoreForwardedHeadersFromAnUntrustedPeer() {
-        given().header("X-Forwarded-For", "198.51.100.1").contentType(ContentType.JSON)
-                .body("{\"lesson\": \"example\"}").post("/api/labs").then().statusCode(202);
-        given().header("X-Forwarded-For", "198.51.100.2").header("Forwarded", "for=198.51.100.3")
-                .contentType(ContentType.JSON).body("{\"lesson\": \"example\"}").post("/api/labs")
-                .then().statusCode(429).body("error", containsString("from your network address"));
+        given().header("X-Forwarded-For", "198.51.100.1")
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"example\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(202);
+        given().header("X-Forwarded-For", "198.51.100.2")
+                .header("Forwarded", "for=198.51.100.3")
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"example\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(429)
+                .body("error", containsString("from your network address"));
     }
 }

@@ -11,8 +11,7 @@ import java.nio.charset.StandardCharsets;
 /** The lab.yml files under src/test/resources/labs, parsed. */
 public final class TestTopologies {
 
-    private TestTopologies() {
-    }
+    private TestTopologies() {}
 
     public static Topology load(String name) {
         String path = "labs/" + name + ".yml";

@@ -24,12 +24,16 @@ class UnwatchedCullTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     LearnerIds learnerIds;
+
     @Inject
     LabService labs;
+
     @Inject
     FakeLabRuntime runtime;
+
     @Inject
     LabWatchers watchers;
 
@@ -49,14 +53,16 @@ class UnwatchedCullTest {
         String bobCookie = learnerIds.sign(learnerIds.newId());
         Lab forgotten = runningLab(annCookie);
         Lab watched = runningLab(bobCookie);
-        try (TestSocket page = TestSocket.open(base, "/ws/labs/" + watched.id() + "/stats", bobCookie,
-                TestSocket.originOf(base))) {
+        try (TestSocket page =
+                TestSocket.open(base, "/ws/labs/" + watched.id() + "/stats", bobCookie, TestSocket.originOf(base))) {
             labs.cull(Instant.now().plus(Duration.ofMinutes(5)));
             assertThat(forgotten.phase()).as("not yet: 5 of 10 minutes").isEqualTo(LabPhase.RUNNING);
 
             labs.cull(Instant.now().plus(Duration.ofMinutes(11)));
             assertThat(forgotten.phase()).isEqualTo(LabPhase.STOPPED);
-            assertThat(forgotten.reason()).contains("10 minutes with no page open").contains("Start it again");
+            assertThat(forgotten.reason())
+                    .contains("10 minutes with no page open")
+                    .contains("Start it again");
             assertThat(runtime.running).doesNotContainKey(forgotten.id());
             assertThat(watched.phase()).isEqualTo(LabPhase.RUNNING);
         }

@@ -81,13 +81,17 @@ class WarmPoolIT {
 
     /** A ready pooled lab, also in the registry: its RUNNING record is written just after it runs in memory. */
     private boolean onePooledLabRecordedRunning() {
-        return labs.pooledReady(LESSON) == 1 && registry.live().stream().anyMatch(r -> r.owner() == null
-                && r.lesson().equals(LESSON) && r.phase() == LabPhase.RUNNING);
+        return labs.pooledReady(LESSON) == 1
+                && registry.live().stream()
+                        .anyMatch(r -> r.owner() == null && r.lesson().equals(LESSON) && r.phase() == LabPhase.RUNNING);
     }
 
     private String pooledId() {
-        return registry.live().stream().filter(r -> r.owner() == null && r.lesson().equals(LESSON)
-                && r.phase() == LabPhase.RUNNING).map(LabRecord::id).findFirst().orElseThrow();
+        return registry.live().stream()
+                .filter(r -> r.owner() == null && r.lesson().equals(LESSON) && r.phase() == LabPhase.RUNNING)
+                .map(LabRecord::id)
+                .findFirst()
+                .orElseThrow();
     }
 
     private boolean allNodesRun(String labId) {
@@ -107,19 +111,30 @@ class WarmPoolIT {
         await("the pooled lab's two terminal shells started ahead", WAIT, () -> shells.openCount(pooled) == 2);
         String cookie = learnerIds.sign(learnerIds.newId());
 
-        String id = given().cookie(LearnerIds.COOKIE, cookie).contentType(ContentType.JSON)
-                .body("{\"lesson\":\"" + LESSON + "\"}").post("/api/labs")
-                .then().statusCode(202).body("status", equalTo("running")).body("reason", nullValue())
-                .extract().path("id");
+        String id = given().cookie(LearnerIds.COOKIE, cookie)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\":\"" + LESSON + "\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(202)
+                .body("status", equalTo("running"))
+                .body("reason", nullValue())
+                .extract()
+                .path("id");
         assertThat(id).as("the pooled lab, handed out as it runs").isEqualTo(pooled);
-        assertThat(registry.live()).filteredOn(r -> r.id().equals(id)).singleElement()
-                .satisfies(r -> assertThat(r.owner()).isEqualTo(learnerIds.verify(cookie).orElseThrow()));
+        assertThat(registry.live())
+                .filteredOn(r -> r.id().equals(id))
+                .singleElement()
+                .satisfies(r -> assertThat(r.owner())
+                        .isEqualTo(learnerIds.verify(cookie).orElseThrow()));
 
-        try (TestSocket terminal = TestSocket.open(base, "/ws/labs/" + id + "/nodes/client/terminal", cookie,
-                TestSocket.originOf(base))) {
+        try (TestSocket terminal =
+                TestSocket.open(base, "/ws/labs/" + id + "/nodes/client/terminal", cookie, TestSocket.originOf(base))) {
             terminal.awaitOutput(out -> out.contains("@client"), WAIT);
             assertThat(terminal.nextShellFrame(WAIT)).as("new to the learner").contains("\"fresh\":true");
-            assertThat(shells.openCount(id)).as("the shell started with the pooled lab, no second one").isEqualTo(2);
+            assertThat(shells.openCount(id))
+                    .as("the shell started with the pooled lab, no second one")
+                    .isEqualTo(2);
             terminal.sendBinary("echo pooled-$((20+22))\r");
             terminal.awaitOutput(out -> out.contains("pooled-42"), WAIT);
         }
@@ -129,6 +144,7 @@ class WarmPoolIT {
         assertThat(next).isNotEqualTo(id);
         assertThat(allNodesRun(next)).isTrue();
         assertThat(given().get("/q/metrics").then().statusCode(200).extract().asString())
-                .contains("tclab_labs{phase=\"pooled\"} 1.0").containsPattern("tclab_pool_handouts_total [1-9]");
+                .contains("tclab_labs{phase=\"pooled\"} 1.0")
+                .containsPattern("tclab_pool_handouts_total [1-9]");
     }
 }

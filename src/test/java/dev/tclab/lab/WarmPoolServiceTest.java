@@ -8,7 +8,6 @@ import dev.tclab.lab.topology.Topology;
 import dev.tclab.lab.topology.TopologySource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -91,12 +90,17 @@ class WarmPoolServiceTest {
     }
 
     private LabService.StartResult start(String owner, String lesson) throws Exception {
-        return labs.startOrGet(owner, lesson, topologies.topologyFor(lesson).orElseThrow(), admitted -> { });
+        return labs.startOrGet(owner, lesson, topologies.topologyFor(lesson).orElseThrow(), admitted -> {});
     }
 
     private LabRecord pooledRecord(String lesson) {
-        return registry.live().stream().filter(r -> r.owner() == null && r.lesson().equals(lesson)
-                && r.phase() == LabPhase.RUNNING && runtime.running.containsKey(r.id())).findFirst().orElseThrow();
+        return registry.live().stream()
+                .filter(r -> r.owner() == null
+                        && r.lesson().equals(lesson)
+                        && r.phase() == LabPhase.RUNNING
+                        && runtime.running.containsKey(r.id()))
+                .findFirst()
+                .orElseThrow();
     }
 
     private double counter(String name) {
@@ -118,13 +122,17 @@ class WarmPoolServiceTest {
         assertThat(lab.owner()).isEqualTo("ann");
         assertThat(labs.labsOf("ann")).containsExactly(lab);
         assertThat(counter("tclab.pool.handouts")).isEqualTo(handouts + 1);
-        assertThat(registry.live()).filteredOn(r -> r.id().equals(lab.id()))
-                .singleElement().satisfies(r -> {
+        assertThat(registry.live())
+                .filteredOn(r -> r.id().equals(lab.id()))
+                .singleElement()
+                .satisfies(r -> {
                     assertThat(r.owner()).as("ownership is in the database").isEqualTo("ann");
                     assertThat(r.createdAt()).isAfterOrEqualTo(before.minusMillis(1));
                 });
-        assertThat(labs.startOrGet("ann", "example", lab.topology(), admitted -> { }).lab())
-                .as("the same learner's second Start gets the same lab").isSameAs(lab);
+        assertThat(labs.startOrGet("ann", "example", lab.topology(), admitted -> {})
+                        .lab())
+                .as("the same learner's second Start gets the same lab")
+                .isSameAs(lab);
 
         await("a new pooled lab of the lesson", () -> labs.pooledReady("example") == 1);
         assertThat(pooledRecord("example").id()).isNotEqualTo(lab.id());
@@ -136,7 +144,9 @@ class WarmPoolServiceTest {
         start("ann", "example");
         // Starts pressed one after the other, each well within the quiet time of the one before (a class's burst).
         for (int i = 0; i < 6; i++) {
-            assertThat(labs.pooledCount()).as("pooled labs while Starts continue: only ws-test's").isEqualTo(1);
+            assertThat(labs.pooledCount())
+                    .as("pooled labs while Starts continue: only ws-test's")
+                    .isEqualTo(1);
             Thread.sleep(QUIET.toMillis() / 5);
             start("ann", "example");
         }
@@ -156,7 +166,9 @@ class WarmPoolServiceTest {
         assertThat(lab.reason()).isNull();
 
         labs.cull(pooled.createdAt().plus(Duration.ofMinutes(20)).plusMillis(500));
-        assertThat(lab.phase()).as("20 min after the pool started it, but not after the claim").isEqualTo(LabPhase.RUNNING);
+        assertThat(lab.phase())
+                .as("20 min after the pool started it, but not after the claim")
+                .isEqualTo(LabPhase.RUNNING);
         labs.cull(lab.createdAt().plus(Duration.ofMinutes(20)).plusSeconds(1));
         assertThat(lab.phase()).isEqualTo(LabPhase.STOPPED);
         assertThat(lab.reason()).contains("maximum lab lifetime");
@@ -168,13 +180,15 @@ class WarmPoolServiceTest {
         CountDownLatch go = new CountDownLatch(1);
         ExecutorService two = Executors.newFixedThreadPool(2);
         try {
-            List<Callable<Lab>> starts = List.of(() -> {
-                go.await();
-                return start("cat", "ws-test").lab();
-            }, () -> {
-                go.await();
-                return start("dan", "ws-test").lab();
-            });
+            List<Callable<Lab>> starts = List.of(
+                    () -> {
+                        go.await();
+                        return start("cat", "ws-test").lab();
+                    },
+                    () -> {
+                        go.await();
+                        return start("dan", "ws-test").lab();
+                    });
             List<Future<Lab>> results = starts.stream().map(two::submit).toList();
             go.countDown();
             Lab first = results.get(0).get();
@@ -195,7 +209,9 @@ class WarmPoolServiceTest {
         double misses = counter("tclab.pool.misses");
         Lab a = start("a", "web-test").lab();
         await("a runs", () -> a.phase() == LabPhase.RUNNING);
-        assertThat(labs.liveCount()).as("one learner's lab and two pooled: the server is full").isEqualTo(3);
+        assertThat(labs.liveCount())
+                .as("one learner's lab and two pooled: the server is full")
+                .isEqualTo(3);
 
         Lab b = start("b", "web-test").lab();
         assertThat(b.phase()).as("a pooled lab gave up its slot").isNotEqualTo(LabPhase.QUEUED);
@@ -206,7 +222,9 @@ class WarmPoolServiceTest {
         Lab d = start("d", "web-test").lab();
         assertThat(d.phase()).as("no pooled lab left to give way").isEqualTo(LabPhase.QUEUED);
         await("the pooled labs' containers removed", () -> runtime.running.size() == 3);
-        assertThat(counter("tclab.pool.misses")).as("web-test is not pooled: no miss").isEqualTo(misses);
+        assertThat(counter("tclab.pool.misses"))
+                .as("web-test is not pooled: no miss")
+                .isEqualTo(misses);
 
         labs.refillPool();
         assertThat(labs.pooledCount()).as("no refill beyond the maximum").isZero();
@@ -228,10 +246,26 @@ class WarmPoolServiceTest {
     @Test
     void shouldAdoptARecordedPooledLabIntoThePoolAfterARestartAndTrimThePoolToItsTarget() throws Exception {
         Instant started = Instant.now().minusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-        registry.save(new LabRecord("pooled-before", null, "example", Map.of(), LabPhase.RUNNING, started, started,
-                started, null, null, 2));
-        runtime.running.put("pooled-before", new LabSpec("pooled-before",
-                topologies.topologyFor("example").orElseThrow(), LabSpec.POOL_OWNER, "example", true));
+        registry.save(new LabRecord(
+                "pooled-before",
+                null,
+                "example",
+                Map.of(),
+                LabPhase.RUNNING,
+                started,
+                started,
+                started,
+                null,
+                null,
+                2));
+        runtime.running.put(
+                "pooled-before",
+                new LabSpec(
+                        "pooled-before",
+                        topologies.topologyFor("example").orElseThrow(),
+                        LabSpec.POOL_OWNER,
+                        "example",
+                        true));
 
         labs.reapOrphans();
 
@@ -240,9 +274,12 @@ class WarmPoolServiceTest {
         // 3, or already 2: a refill the set-up's stops asked for may run now and stop the newest surplus lab.
         assertThat(labs.pooledCount()).isIn(2, 3);
         labs.refillPool();
-        assertThat(labs.pooledCount()).as("back to one per lesson: the newest surplus stopped").isEqualTo(2);
+        assertThat(labs.pooledCount())
+                .as("back to one per lesson: the newest surplus stopped")
+                .isEqualTo(2);
         assertThat(runtime.running).containsKey("pooled-before");
-        assertThat(start("eve", "example").lab().id()).as("the oldest ready lab is handed out first")
+        assertThat(start("eve", "example").lab().id())
+                .as("the oldest ready lab is handed out first")
                 .isEqualTo("pooled-before");
     }
 
@@ -250,11 +287,18 @@ class WarmPoolServiceTest {
     void shouldNotPoolALabWhoseLabYmlNamesAParameter() {
         Topology plain = TestTopologies.load("two-node");
         Topology.Node client = plain.nodes().get("client");
-        Topology.Node perLearner = new Topology.Node(client.name(), client.image(), client.hidden(), client.env(),
-                client.sysctls(), List.of("tc qdisc add dev eth1 root tbf rate {{rate}}mbit"), client.stats());
+        Topology.Node perLearner = new Topology.Node(
+                client.name(),
+                client.image(),
+                client.hidden(),
+                client.env(),
+                client.sysctls(),
+                List.of("tc qdisc add dev eth1 root tbf rate {{rate}}mbit"),
+                client.stats());
         Map<String, Topology.Node> nodes = new HashMap<>(plain.nodes());
         nodes.put("client", perLearner);
         assertThat(WarmPool.poolable(plain)).isTrue();
-        assertThat(WarmPool.poolable(new Topology(plain.name(), nodes, plain.links()))).isFalse();
+        assertThat(WarmPool.poolable(new Topology(plain.name(), nodes, plain.links())))
+                .isFalse();
     }
 }

@@ -26,8 +26,10 @@ class WorkshopLabTermsIT {
 
     @Inject
     LabService labs;
+
     @Inject
     RuntimeAdapter runtime;
+
     @Inject
     HostAccounts accounts;
 
@@ -47,27 +49,50 @@ class WorkshopLabTermsIT {
     }
 
     private static String start(String learner) {
-        return given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
-                .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs").then().statusCode(202).extract().path("id");
+        return given().cookie("tclab_learner", learner)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"" + LESSON + "\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("id");
     }
 
     @Test
     void aWorkshopLabEndsAfterTheWorkshopsLifetimeOnTheEngineAndASelfPacedOneRunsOn() throws Exception {
         String host = TestHosts.signedIn(accounts, "itterms");
-        String event = given().cookie("tclab_host", host).contentType(ContentType.JSON)
+        String event = given().cookie("tclab_host", host)
+                .contentType(ContentType.JSON)
                 .body("{\"title\": \"Short class\", \"lessons\": [\"" + LESSON + "\"], \"idleTimeoutMinutes\": 10, "
                         + "\"lifetimeMinutes\": 15}")
-                .post("/api/host/events").then().statusCode(201).extract().path("event.id");
-        String code = given().cookie("tclab_host", host).get("/api/host/events/" + event).then().extract().path("event.joinCode");
+                .post("/api/host/events")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("event.id");
+        String code = given().cookie("tclab_host", host)
+                .get("/api/host/events/" + event)
+                .then()
+                .extract()
+                .path("event.joinCode");
         String seated = Labs.newLearner();
-        given().cookie("tclab_learner", seated).contentType(ContentType.JSON)
-                .body("{\"code\": \"" + code + "\", \"name\": \"Ann\"}").post("/api/join").then().statusCode(200);
+        given().cookie("tclab_learner", seated)
+                .contentType(ContentType.JSON)
+                .body("{\"code\": \"" + code + "\", \"name\": \"Ann\"}")
+                .post("/api/join")
+                .then()
+                .statusCode(200);
         String selfPaced = Labs.newLearner();
 
         Lab workshopLab = awaitRunning(labs, seated, start(seated));
         Lab ownLab = awaitRunning(labs, selfPaced, start(selfPaced));
-        Instant endsAt = Instant.parse(given().cookie("tclab_learner", seated).get("/api/labs/" + workshopLab.id())
-                .then().statusCode(200).extract().path("endsAt"));
+        Instant endsAt = Instant.parse(given().cookie("tclab_learner", seated)
+                .get("/api/labs/" + workshopLab.id())
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("endsAt"));
         assertThat(endsAt).isEqualTo(workshopLab.createdAt().plus(Duration.ofMinutes(15)));
         assertThat(runtime.labsOnEngine()).contains(workshopLab.id(), ownLab.id());
 
@@ -79,8 +104,9 @@ class WorkshopLabTermsIT {
         }
         labs.cull(later);
         assertThat(workshopLab.phase()).isEqualTo(LabPhase.STOPPED);
-        assertThat(workshopLab.reason()).isEqualTo("Stopped after the workshop's lab lifetime of 15 minutes. "
-                + "Start it again from the lesson if the workshop goes on.");
+        assertThat(workshopLab.reason())
+                .isEqualTo("Stopped after the workshop's lab lifetime of 15 minutes. "
+                        + "Start it again from the lesson if the workshop goes on.");
         assertThat(ownLab.phase()).isEqualTo(LabPhase.RUNNING);
         assertThat(runtime.labsOnEngine()).doesNotContain(workshopLab.id()).contains(ownLab.id());
         assertThat(runtime.status(ownLab.id())).isNotEmpty().allMatch(NodeStatus::running);

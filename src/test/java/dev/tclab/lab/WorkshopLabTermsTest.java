@@ -31,8 +31,10 @@ class WorkshopLabTermsTest {
 
     @Inject
     LabService labs;
+
     @Inject
     FakeLabRuntime runtime;
+
     @Inject
     HostAccounts accounts;
 
@@ -51,13 +53,26 @@ class WorkshopLabTermsTest {
 
     /** Creates an event with {@code extra} JSON fields and seats a new learner in it; returns the learner's cookie. */
     private String seatedLearner(String extra) {
-        String event = given().cookie("tclab_host", host).contentType(ContentType.JSON)
-                .body("{\"title\": \"Terms\", \"lessons\": [\"" + LESSON + "\"]" + extra + "}").post("/api/host/events")
-                .then().statusCode(201).extract().path("event.id");
-        String code = given().cookie("tclab_host", host).get("/api/host/events/" + event).then().extract().path("event.joinCode");
+        String event = given().cookie("tclab_host", host)
+                .contentType(ContentType.JSON)
+                .body("{\"title\": \"Terms\", \"lessons\": [\"" + LESSON + "\"]" + extra + "}")
+                .post("/api/host/events")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("event.id");
+        String code = given().cookie("tclab_host", host)
+                .get("/api/host/events/" + event)
+                .then()
+                .extract()
+                .path("event.joinCode");
         String learner = Labs.newLearner();
-        given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
-                .body("{\"code\": \"" + code + "\", \"name\": \"Ann\"}").post("/api/join").then().statusCode(200);
+        given().cookie("tclab_learner", learner)
+                .contentType(ContentType.JSON)
+                .body("{\"code\": \"" + code + "\", \"name\": \"Ann\"}")
+                .post("/api/join")
+                .then()
+                .statusCode(200);
         lastEvent = event;
         return learner;
     }
@@ -65,8 +80,14 @@ class WorkshopLabTermsTest {
     private String lastEvent;
 
     private Lab runningLab(String learner) throws Exception {
-        String id = given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
-                .body("{\"lesson\": \"" + LESSON + "\"}").post("/api/labs").then().statusCode(202).extract().path("id");
+        String id = given().cookie("tclab_learner", learner)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"" + LESSON + "\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("id");
         Lab lab = labs.get(id, learnerId(learner));
         for (int i = 0; i < 100 && lab.phase() != LabPhase.RUNNING; i++) {
             Thread.sleep(20);
@@ -80,8 +101,12 @@ class WorkshopLabTermsTest {
     }
 
     private static Instant instant(String learner, String labId, String field) {
-        return Instant.parse(given().cookie("tclab_learner", learner).get("/api/labs/" + labId).then().statusCode(200)
-                .extract().path(field));
+        return Instant.parse(given().cookie("tclab_learner", learner)
+                .get("/api/labs/" + labId)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path(field));
     }
 
     @Test
@@ -92,7 +117,8 @@ class WorkshopLabTermsTest {
 
         assertThat(eventLab.terms().idleTimeout()).isEqualTo(Duration.ofMinutes(5));
         assertThat(eventLab.terms().endsAt()).isEqualTo(eventLab.createdAt().plus(Duration.ofMinutes(30)));
-        assertThat(instant(seated, eventLab.id(), "endsAt")).isEqualTo(eventLab.createdAt().plus(Duration.ofMinutes(30)));
+        assertThat(instant(seated, eventLab.id(), "endsAt"))
+                .isEqualTo(eventLab.createdAt().plus(Duration.ofMinutes(30)));
         assertThat(instant(seated, eventLab.id(), "expiresAt"))
                 .isCloseTo(Instant.now().plus(Duration.ofMinutes(5)), within(Duration.ofSeconds(30)));
         assertThat(selfPaced.terms().idleTimeout()).isEqualTo(Duration.ofMinutes(45));
@@ -101,7 +127,9 @@ class WorkshopLabTermsTest {
         labs.cull(Instant.now().plus(Duration.ofMinutes(6)));
         assertThat(eventLab.phase()).isEqualTo(LabPhase.STOPPED);
         assertThat(eventLab.reason()).isEqualTo("Stopped after being idle for 5 minutes.");
-        assertThat(selfPaced.phase()).as("the server's 45 idle minutes apply to a self-paced lab").isEqualTo(LabPhase.RUNNING);
+        assertThat(selfPaced.phase())
+                .as("the server's 45 idle minutes apply to a self-paced lab")
+                .isEqualTo(LabPhase.RUNNING);
     }
 
     @Test
@@ -126,9 +154,12 @@ class WorkshopLabTermsTest {
 
     @Test
     void anEventCannotOutliveTheServersMaximumLabLifetime() {
-        given().cookie("tclab_host", host).contentType(ContentType.JSON)
+        given().cookie("tclab_host", host)
+                .contentType(ContentType.JSON)
                 .body("{\"title\": \"Long\", \"lessons\": [\"" + LESSON + "\"], \"lifetimeMinutes\": 241}")
-                .post("/api/host/events").then().statusCode(400)
+                .post("/api/host/events")
+                .then()
+                .statusCode(400)
                 .body("error", containsString("The lab lifetime must be 15 to 240 minutes"));
     }
 
@@ -136,8 +167,11 @@ class WorkshopLabTermsTest {
     void aResetReplacesTheLearnersLabWithAFreshOneAndIsRecorded() throws Exception {
         String seated = seatedLearner("");
         Lab old = runningLab(seated);
-        given().cookie("tclab_host", host).contentType(ContentType.JSON)
-                .post("/api/host/events/" + lastEvent + "/learners/" + learnerId(seated) + "/reset").then().statusCode(200);
+        given().cookie("tclab_host", host)
+                .contentType(ContentType.JSON)
+                .post("/api/host/events/" + lastEvent + "/learners/" + learnerId(seated) + "/reset")
+                .then()
+                .statusCode(200);
 
         assertThat(old.phase()).isEqualTo(LabPhase.STOPPED);
         assertThat(old.reason()).contains("Your host reset your lab");
@@ -150,9 +184,15 @@ class WorkshopLabTermsTest {
         }
         assertThat(fresh.phase()).isEqualTo(LabPhase.RUNNING);
         assertThat(runtime.running).containsKey(fresh.id());
-        given().cookie("tclab_learner", seated).get("/api/labs").then().statusCode(200)
+        given().cookie("tclab_learner", seated)
+                .get("/api/labs")
+                .then()
+                .statusCode(200)
                 .body("findAll { it.status == 'running' }.id", hasItem(fresh.id()));
-        given().cookie("tclab_host", host).get("/api/host/events/" + lastEvent + "/actions").then().statusCode(200)
+        given().cookie("tclab_host", host)
+                .get("/api/host/events/" + lastEvent + "/actions")
+                .then()
+                .statusCode(200)
                 .body("action", hasItem("reset"))
                 .body("detail", hasItem(containsString(old.id() + " (" + LESSON + ") replaced by " + fresh.id())));
     }
@@ -160,8 +200,11 @@ class WorkshopLabTermsTest {
     @Test
     void aResetWithNoLabRunningIsRefusedInPlainWords() {
         String seated = seatedLearner("");
-        given().cookie("tclab_host", host).contentType(ContentType.JSON)
-                .post("/api/host/events/" + lastEvent + "/learners/" + learnerId(seated) + "/reset").then().statusCode(409)
+        given().cookie("tclab_host", host)
+                .contentType(ContentType.JSON)
+                .post("/api/host/events/" + lastEvent + "/learners/" + learnerId(seated) + "/reset")
+                .then()
+                .statusCode(409)
                 .body("error", containsString("Ann has no lab running"));
     }
 

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
-import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -31,8 +31,10 @@ class LearnerIdentityTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     LearnerIds learnerIds;
+
     @Inject
     FakeLabRuntime runtime;
 
@@ -43,21 +45,35 @@ class LearnerIdentityTest {
 
     @Test
     void shouldGiveANewVisitorACookieAndRecogniseItAfterwards() {
-        String issued = given().get("/api/labs").then().statusCode(200).extract().cookie(LearnerIds.COOKIE);
+        String issued =
+                given().get("/api/labs").then().statusCode(200).extract().cookie(LearnerIds.COOKIE);
         assertNotNull(issued, "a new visitor gets a learner cookie");
         assertTrue(learnerIds.verify(issued).isPresent(), "the issued cookie is signed with the server's key");
-        String again = given().cookie(LearnerIds.COOKIE, issued).get("/api/labs").then().statusCode(200)
-                .extract().cookie(LearnerIds.COOKIE);
+        String again = given().cookie(LearnerIds.COOKIE, issued)
+                .get("/api/labs")
+                .then()
+                .statusCode(200)
+                .extract()
+                .cookie(LearnerIds.COOKIE);
         assertNull(again, "a known learner is not given another cookie");
     }
 
     @Test
     void shouldSeeTheSameLearnerOnRestAndOnTheTerminalSocket() throws Exception {
         // The cookie is the one the mechanism issued on the first API call, not one made by the test.
-        String cookie = given().contentType(ContentType.JSON).body("{\"lesson\":\"ws-test\"}").post("/api/labs")
-                .then().statusCode(202).extract().cookie(LearnerIds.COOKIE);
-        String labId = given().cookie(LearnerIds.COOKIE, cookie).get("/api/labs").then().statusCode(200)
-                .extract().path("[0].id");
+        String cookie = given().contentType(ContentType.JSON)
+                .body("{\"lesson\":\"ws-test\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(202)
+                .extract()
+                .cookie(LearnerIds.COOKIE);
+        String labId = given().cookie(LearnerIds.COOKIE, cookie)
+                .get("/api/labs")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("[0].id");
         assertNotNull(labId, "the lab started with the issued cookie is listed for it");
         TestLabs.startAndAwait("ws-test", cookie, WAIT);
         try (TestSocket socket = TestSocket.terminal(base, labId, "client", cookie)) {
@@ -75,8 +91,12 @@ class LearnerIdentityTest {
         String labId = TestLabs.startAndAwait("ws-test", cookie, WAIT);
         try {
             String forged = owner + ".AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
-            String replaced = given().cookie(LearnerIds.COOKIE, forged).get("/api/labs/" + labId)
-                    .then().statusCode(404).extract().cookie(LearnerIds.COOKIE);
+            String replaced = given().cookie(LearnerIds.COOKIE, forged)
+                    .get("/api/labs/" + labId)
+                    .then()
+                    .statusCode(404)
+                    .extract()
+                    .cookie(LearnerIds.COOKIE);
             assertNotNull(replaced, "a forged cookie is replaced by a new learner's");
             assertNotEquals(owner, learnerIds.verify(replaced).orElseThrow());
             try (TestSocket socket = TestSocket.terminal(base, labId, "client", forged)) {

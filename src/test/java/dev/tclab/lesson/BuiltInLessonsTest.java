@@ -23,7 +23,12 @@ class BuiltInLessonsTest {
     private static final Path LESSONS = Path.of("src/main/resources/lessons");
 
     static Stream<String> lessons() throws IOException {
-        return Files.list(LESSONS).filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList().stream();
+        return Files.list(LESSONS)
+                .filter(Files::isDirectory)
+                .map(p -> p.getFileName().toString())
+                .sorted()
+                .toList()
+                .stream();
     }
 
     @ParameterizedTest
@@ -34,10 +39,15 @@ class BuiltInLessonsTest {
         assertThat(lesson.steps()).isNotEmpty();
         for (Map<String, String> values : everyValue(lesson.meta().parameters())) {
             for (boolean kernelHasAll : List.of(true, false)) {
-                LessonView view = LessonRenderer.render(lesson, values, feature -> kernelHasAll, Map.of(),
-                        new SpecCheckValidator());
-                assertThat(view.problems()).as(slug + " with " + values + ", every feature " + kernelHasAll).isEmpty();
-                assertThat(view.steps()).flatExtracting(LessonView.StepView::checks).as(slug + " has checks").isNotEmpty();
+                LessonView view = LessonRenderer.render(
+                        lesson, values, feature -> kernelHasAll, Map.of(), new SpecCheckValidator());
+                assertThat(view.problems())
+                        .as(slug + " with " + values + ", every feature " + kernelHasAll)
+                        .isEmpty();
+                assertThat(view.steps())
+                        .flatExtracting(LessonView.StepView::checks)
+                        .as(slug + " has checks")
+                        .isNotEmpty();
             }
         }
     }
@@ -48,12 +58,20 @@ class BuiltInLessonsTest {
         Lesson lesson = new LessonLoader(new SpecCheckValidator()).load(LESSONS.resolve(slug), "lessons/" + slug);
         long sourceTables;
         try (Stream<Path> files = Files.walk(LESSONS.resolve(slug))) {
-            sourceTables = files.filter(f -> f.toString().endsWith(".md")).mapToLong(BuiltInLessonsTest::tableRules).sum();
+            sourceTables = files.filter(f -> f.toString().endsWith(".md"))
+                    .mapToLong(BuiltInLessonsTest::tableRules)
+                    .sum();
         }
-        LessonView view = LessonRenderer.render(lesson, Parameters.firstChoices(lesson.meta().parameters()),
-                feature -> true, Map.of(), new SpecCheckValidator());
-        String html = view.introHtml() + view.steps().stream().map(LessonView.StepView::html).reduce("", String::concat);
-        assertThat(html.split("<table>", -1).length - 1L).as(slug + ": every table of the markdown renders as <table>")
+        LessonView view = LessonRenderer.render(
+                lesson,
+                Parameters.firstChoices(lesson.meta().parameters()),
+                feature -> true,
+                Map.of(),
+                new SpecCheckValidator());
+        String html = view.introHtml()
+                + view.steps().stream().map(LessonView.StepView::html).reduce("", String::concat);
+        assertThat(html.split("<table>", -1).length - 1L)
+                .as(slug + ": every table of the markdown renders as <table>")
                 .isEqualTo(sourceTables);
         assertThat(html).as(slug + ": no table shows as a paragraph of pipes").doesNotContain("| ---");
     }
@@ -61,7 +79,9 @@ class BuiltInLessonsTest {
     /** The number of table header rules ({@code | --- | --- |}) in a markdown file. */
     private static long tableRules(Path file) {
         try {
-            return Files.readAllLines(file).stream().filter(l -> l.strip().matches("\\|( *:?-{3,}:? *\\|)+")).count();
+            return Files.readAllLines(file).stream()
+                    .filter(l -> l.strip().matches("\\|( *:?-{3,}:? *\\|)+"))
+                    .count();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -1,14 +1,14 @@
 package dev.tclab.lesson;
 
-import dev.tclab.grading.spec.SpecCheckValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tclab.yaml.FileProblem;
+import dev.tclab.grading.spec.SpecCheckValidator;
 import dev.tclab.lab.topology.TopologyException;
+import dev.tclab.yaml.FileProblem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +66,11 @@ class LessonCatalogTest {
         touch(md);
         assertTrue(catalog.lesson("bad").orElseThrow().broken());
         assertFalse(catalog.lesson("good").orElseThrow().broken());
-        assertEquals(2, catalog.lessons().stream().filter(l -> l.slug().equals("good") || l.slug().equals("bad")).count());
+        assertEquals(
+                2,
+                catalog.lessons().stream()
+                        .filter(l -> l.slug().equals("good") || l.slug().equals("bad"))
+                        .count());
     }
 
     @Test
@@ -74,9 +78,12 @@ class LessonCatalogTest {
         writeLesson("my-lesson", "Mine");
         Files.writeString(external.resolve("my-lesson/steps/02-shape.md"), "no front matter\n");
         LessonCatalog catalog = new LessonCatalog(new SpecCheckValidator(), Optional.of(external));
-        assertEquals(List.of("my-lesson/steps/02-shape.md:1: missing front matter: start the file with a '---' line, "
+        assertEquals(
+                List.of("my-lesson/steps/02-shape.md:1: missing front matter: start the file with a '---' line, "
                         + "the YAML (title: ...), and another '---' line"),
-                catalog.lesson("my-lesson").orElseThrow().problems().stream().map(FileProblem::toString).toList());
+                catalog.lesson("my-lesson").orElseThrow().problems().stream()
+                        .map(FileProblem::toString)
+                        .toList());
     }
 
     @Test
@@ -85,8 +92,12 @@ class LessonCatalogTest {
         Files.createDirectories(external.resolve(".git"));
         Files.createDirectories(external.resolve("real.orig"));
         LessonCatalog catalog = new LessonCatalog(new SpecCheckValidator(), Optional.of(external));
-        assertEquals(List.of(), catalog.lessons().stream().map(Lesson::slug)
-                .filter(slug -> slug.equals(".git") || slug.equals("real.orig")).toList());
+        assertEquals(
+                List.of(),
+                catalog.lessons().stream()
+                        .map(Lesson::slug)
+                        .filter(slug -> slug.equals(".git") || slug.equals("real.orig"))
+                        .toList());
     }
 
     @Test

@@ -1,9 +1,9 @@
 package dev.tclab.lesson;
 
-import dev.tclab.grading.spec.SpecCheckValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import dev.tclab.grading.spec.SpecCheckValidator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URL;
@@ -39,8 +39,11 @@ class LessonFoldersTest {
             List<Path> roots = LessonFolders.classpathRoots(loader);
             assertEquals(1, roots.size(), roots.toString());
             List<LessonFolders.Folder> folders = LessonFolders.builtIn(roots.get(0));
-            assertEquals(List.of("packed"), folders.stream().map(LessonFolders.Folder::name).toList());
-            Lesson lesson = new LessonLoader(new SpecCheckValidator()).load(folders.get(0).path(), folders.get(0).display());
+            assertEquals(
+                    List.of("packed"),
+                    folders.stream().map(LessonFolders.Folder::name).toList());
+            Lesson lesson = new LessonLoader(new SpecCheckValidator())
+                    .load(folders.get(0).path(), folders.get(0).display());
             assertEquals(List.of(), lesson.problems());
             assertEquals("Packed", lesson.meta().title());
             assertEquals(List.of("one"), lesson.steps().stream().map(Step::id).toList());

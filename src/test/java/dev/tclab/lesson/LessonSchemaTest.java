@@ -49,7 +49,8 @@ class LessonSchemaTest {
             }
             for (Path folder : folders) {
                 String display = "lessons/" + folder.getFileName();
-                List<FileProblem> problems = new LessonLoader((file, line, yaml) -> List.of()).load(folder, display)
+                List<FileProblem> problems = new LessonLoader((file, line, yaml) -> List.of())
+                        .load(folder, display)
                         .problems();
                 if (accepted(folder.resolve("lesson.md"), display + "/lesson.md", problems, LESSON)) {
                     lessons++;
@@ -59,7 +60,9 @@ class LessonSchemaTest {
                 }
                 List<Path> stepFiles;
                 try (Stream<Path> list = Files.list(folder.resolve("steps"))) {
-                    stepFiles = list.filter(p -> p.toString().endsWith(".md")).sorted().toList();
+                    stepFiles = list.filter(p -> p.toString().endsWith(".md"))
+                            .sorted()
+                            .toList();
                 }
                 for (Path step : stepFiles) {
                     if (accepted(step, display + "/steps/" + step.getFileName(), problems, STEP)) {
@@ -79,11 +82,14 @@ class LessonSchemaTest {
             return false;
         }
         FrontMatter front = FrontMatter.of(Files.readString(path));
-        if (front == null || problems.stream().anyMatch(p -> p.file().equals(display) && p.line() >= 1
-                && p.line() <= front.lastLine())) {
+        if (front == null
+                || problems.stream()
+                        .anyMatch(p -> p.file().equals(display) && p.line() >= 1 && p.line() <= front.lastLine())) {
             return false;
         }
-        assertThat(schema.problems(front.yaml())).as(display + ":\n" + front.yaml()).isEmpty();
+        assertThat(schema.problems(front.yaml()))
+                .as(display + ":\n" + front.yaml())
+                .isEmpty();
         return true;
     }
 
@@ -127,7 +133,8 @@ class LessonSchemaTest {
     @Test
     void shouldBindExactlyTheKeysTheSchemaAllows() {
         assertThat(PublishedSchema.boundKeys(LessonLoader.LessonFile.class)).isEqualTo(LESSON.keys(""));
-        assertThat(PublishedSchema.boundKeys(LessonLoader.ParameterFile.class)).isEqualTo(LESSON.keys("/$defs/parameter"));
+        assertThat(PublishedSchema.boundKeys(LessonLoader.ParameterFile.class))
+                .isEqualTo(LESSON.keys("/$defs/parameter"));
         assertThat(PublishedSchema.boundKeys(LessonLoader.StepFile.class)).isEqualTo(STEP.keys(""));
     }
 

@@ -17,7 +17,8 @@ class ParametersTest {
 
     @Test
     void shouldGiveALearnerTheSameValuesEveryTime() {
-        assertEquals(Parameters.forLearner("l-anna", "tbf-basics", PARAMS),
+        assertEquals(
+                Parameters.forLearner("l-anna", "tbf-basics", PARAMS),
                 Parameters.forLearner("l-anna", "tbf-basics", PARAMS));
     }
 
@@ -25,7 +26,8 @@ class ParametersTest {
     void shouldGiveDifferentLearnersDifferentValues() {
         Set<String> rates = new HashSet<>();
         for (int i = 0; i < 30; i++) {
-            rates.add(Parameters.forLearner("learner-" + i, "tbf-basics", PARAMS).get("rate"));
+            rates.add(
+                    Parameters.forLearner("learner-" + i, "tbf-basics", PARAMS).get("rate"));
         }
         assertEquals(Set.of("8", "10", "12"), rates, "a class of 30 gets every choice");
     }
@@ -47,13 +49,16 @@ class ParametersTest {
 
     @Test
     void shouldSubstituteDeclaredNamesAndLeaveOthers() {
-        assertEquals("rate 10mbit, delay 40 ms, {{other}}",
-                Parameters.substitute("rate {{rate}}mbit, delay {{ delay }} ms, {{other}}", Map.of("rate", "10", "delay", "40")));
+        assertEquals(
+                "rate 10mbit, delay 40 ms, {{other}}",
+                Parameters.substitute(
+                        "rate {{rate}}mbit, delay {{ delay }} ms, {{other}}", Map.of("rate", "10", "delay", "40")));
     }
 
     @Test
     void shouldFindUsesWithTheirLines() {
-        assertEquals(List.of(new Parameters.Use("rate", 1), new Parameters.Use("x", 3), new Parameters.Use("rate", 3)),
+        assertEquals(
+                List.of(new Parameters.Use("rate", 1), new Parameters.Use("x", 3), new Parameters.Use("rate", 3)),
                 Parameters.uses("a {{rate}}\n\nb {{x}} {{rate}}"));
     }
 }

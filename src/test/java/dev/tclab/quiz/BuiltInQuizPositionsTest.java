@@ -38,8 +38,11 @@ class BuiltInQuizPositionsTest {
                 byPosition.merge(quiz.correctChoices().get(0), 1, Integer::sum);
             }
             int most = byPosition.values().stream().max(Integer::compare).orElseThrow();
-            assertThat(most).as("%s: right answers by position (0 = first) %s of %d single-choice quizzes",
-                    lesson.getFileName(), byPosition, quizzes.size()).isLessThanOrEqualTo(quizzes.size() / 2);
+            assertThat(most)
+                    .as(
+                            "%s: right answers by position (0 = first) %s of %d single-choice quizzes",
+                            lesson.getFileName(), byPosition, quizzes.size())
+                    .isLessThanOrEqualTo(quizzes.size() / 2);
         }
     }
 

@@ -12,9 +12,13 @@ import org.junit.jupiter.api.Test;
 
 class OptionOrderTest {
 
-    private static final Quiz QUIZ = new Quiz("unit", "Which?", true, List.of(
-            new Quiz.Option("a", true, "a is right"), new Quiz.Option("b", false, "b is not"),
-            new Quiz.Option("c", true, "c is right"), new Quiz.Option("d", false, "d is not")));
+    private static final Quiz QUIZ = new Quiz(
+            "unit",
+            "Which?",
+            true,
+            List.of(
+                    new Quiz.Option("a", true, "a is right"), new Quiz.Option("b", false, "b is not"),
+                    new Quiz.Option("c", true, "c is right"), new Quiz.Option("d", false, "d is not")));
 
     @Test
     void shouldShuffleTheSameWayForTheSameSeedAndEveryWayOverManySeeds() {
@@ -28,7 +32,8 @@ class OptionOrderTest {
         }
         assertThat(seen).as("all 24 orders of 4 options").hasSize(24);
         // Each option comes first in about a quarter of the orders (600 expected).
-        assertThat(Arrays.stream(rightFirst).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(480, 720));
+        assertThat(Arrays.stream(rightFirst).boxed().toList())
+                .allSatisfy(n -> assertThat(n).isBetween(480, 720));
     }
 
     @Test
@@ -54,6 +59,7 @@ class OptionOrderTest {
     void shouldRefuseWhatIsNotAnOrder() {
         assertThatThrownBy(() -> new OptionOrder(List.of(0, 0, 1))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new OptionOrder(List.of(1, 2))).isInstanceOf(IllegalArgumentException.class);
-        assertThat(new OptionOrder(IntStream.range(0, 5).boxed().toList()).authoredAt()).hasSize(5);
+        assertThat(new OptionOrder(IntStream.range(0, 5).boxed().toList()).authoredAt())
+                .hasSize(5);
     }
 }

@@ -13,9 +13,14 @@ import org.junit.jupiter.api.Test;
 
 class OptionShuffleTest {
 
-    private static final Quiz QUIZ = new Quiz("burst-unit", "What is 32kb?", false, List.of(
-            new Quiz.Option("32 kilobytes", true, "tc's b is bytes"), new Quiz.Option("32 kilobits", false, "no"),
-            new Quiz.Option("32 packets", false, "no"), new Quiz.Option("32 ms", false, "no")));
+    private static final Quiz QUIZ = new Quiz(
+            "burst-unit",
+            "What is 32kb?",
+            false,
+            List.of(
+                    new Quiz.Option("32 kilobytes", true, "tc's b is bytes"),
+                            new Quiz.Option("32 kilobits", false, "no"),
+                    new Quiz.Option("32 packets", false, "no"), new Quiz.Option("32 ms", false, "no")));
 
     /** The secret store the app keeps in its database, as a map. */
     private static final class MapSecrets implements SecretStore {
@@ -35,8 +40,11 @@ class OptionShuffleTest {
     void shouldGiveALearnerTheSameOrderEveryTimeAndAnotherAppWithTheSameKeyToo() {
         OptionOrder first = shuffle.forLearner("l1", "tbf-basics").apply(QUIZ);
         assertThat(shuffle.forLearner("l1", "tbf-basics").apply(QUIZ)).isEqualTo(first);
-        assertThat(new OptionShuffle(new InMemoryQuizOrders(), secrets).forLearner("l1", "tbf-basics").apply(QUIZ))
-                .as("a restarted app (same kept key)").isEqualTo(first);
+        assertThat(new OptionShuffle(new InMemoryQuizOrders(), secrets)
+                        .forLearner("l1", "tbf-basics")
+                        .apply(QUIZ))
+                .as("a restarted app (same kept key)")
+                .isEqualTo(first);
         assertThat(secrets.kept).containsKey(OptionShuffle.KEY_NAME);
     }
 
@@ -44,10 +52,12 @@ class OptionShuffleTest {
     void shouldSpreadTheRightAnswerOverEveryPositionAcrossLearners() {
         int[] rightAt = new int[4];
         for (int i = 0; i < 400; i++) {
-            Quiz shown = shuffle.forLearner("learner-" + i, "tbf-basics").apply(QUIZ).apply(QUIZ);
+            Quiz shown =
+                    shuffle.forLearner("learner-" + i, "tbf-basics").apply(QUIZ).apply(QUIZ);
             rightAt[shown.correctChoices().get(0)]++;
         }
-        assertThat(Arrays.stream(rightAt).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(60, 140));
+        assertThat(Arrays.stream(rightAt).boxed().toList())
+                .allSatisfy(n -> assertThat(n).isBetween(60, 140));
     }
 
     @Test
@@ -59,6 +69,8 @@ class OptionShuffleTest {
 
         Quiz edited = new Quiz(QUIZ.id(), QUIZ.question(), false, QUIZ.options().subList(0, 3));
         Function<Quiz, OptionOrder> orders = shuffle.forLearner("l2", "tbf-basics");
-        assertThat(orders.apply(edited).authoredAt()).as("a fresh order of the 3 options left").hasSize(3);
+        assertThat(orders.apply(edited).authoredAt())
+                .as("a fresh order of the 3 options left")
+                .hasSize(3);
     }
 }

@@ -43,7 +43,9 @@ class QuizParserTest {
 
     @Test
     void shouldRejectSeveralCorrectAnswersInASingleChoiceQuiz() {
-        assertEquals(List.of("s.md:13: options: with 'multiple' false, exactly one option is correct: mark one, or set 'multiple: true'"),
+        assertEquals(
+                List.of(
+                        "s.md:13: options: with 'multiple' false, exactly one option is correct: mark one, or set 'multiple: true'"),
                 problems("""
                         id: q1
                         question: Which?
@@ -55,13 +57,15 @@ class QuizParserTest {
 
     @Test
     void shouldRejectMissingFieldsUnknownFieldsAndASingleOption() {
-        assertEquals(List.of(
-                "s.md:10: colour: unknown key 'colour'; expected one of id, question, multiple, options",
-                "s.md:10: missing required key 'id' (unique in the lesson: lowercase letters, digits and '-'; it appears in URLs)",
-                "s.md:10: missing required key 'question' (the question; inline markdown such as `code` and {{parameters}} may be used)",
-                "s.md:12: options: needs at least 2 items, found 1 (at least two answers, at least one of them correct)",
-                "s.md:12: options[0]: missing required key 'why' (the explanation the learner reads after choosing this option"
-                        + " (after a right answer, of every option))"), problems("""
+        assertEquals(
+                List.of(
+                        "s.md:10: colour: unknown key 'colour'; expected one of id, question, multiple, options",
+                        "s.md:10: missing required key 'id' (unique in the lesson: lowercase letters, digits and '-'; it appears in URLs)",
+                        "s.md:10: missing required key 'question' (the question; inline markdown such as `code` and {{parameters}} may be used)",
+                        "s.md:12: options: needs at least 2 items, found 1 (at least two answers, at least one of them correct)",
+                        "s.md:12: options[0]: missing required key 'why' (the explanation the learner reads after choosing this option"
+                                + " (after a right answer, of every option))"),
+                problems("""
                 colour: red
                 options:
                   - { text: a, correct: true }
@@ -74,6 +78,7 @@ class QuizParserTest {
         assertNull(result.quiz());
         assertEquals(1, result.problems().size());
         assertEquals("s.md", result.problems().get(0).file());
-        assertEquals(true, result.problems().get(0).line() >= 11, result.problems().toString());
+        assertEquals(
+                true, result.problems().get(0).line() >= 11, result.problems().toString());
     }
 }

@@ -99,7 +99,9 @@ class QuizSchemaTest {
                   - { text: 32 kilobytes, correct: true, why: tc reads kb as kilobytes }
                   - { text: 32 kilobits, why: that is 32kbit }
                 """;
-        assertThat(QuizParser.parse("q", 1, base).problems()).as("the base quiz is good").isEmpty();
+        assertThat(QuizParser.parse("q", 1, base).problems())
+                .as("the base quiz is good")
+                .isEmpty();
         assertThat(SCHEMA.problems(base)).isEmpty();
         List<String> bad = List.of(
                 base.replace("id: burst-unit", "id: Burst Unit"),
@@ -116,7 +118,9 @@ class QuizSchemaTest {
                 base.substring(0, base.indexOf("  - { text: 32 kilobits")),
                 base.replace("options:", "answers:"));
         for (String quiz : bad) {
-            assertThat(QuizParser.parse("q", 1, quiz).problems()).as("the parser refuses:\n" + quiz).isNotEmpty();
+            assertThat(QuizParser.parse("q", 1, quiz).problems())
+                    .as("the parser refuses:\n" + quiz)
+                    .isNotEmpty();
             assertThat(SCHEMA.problems(quiz)).as("the schema refuses:\n" + quiz).isNotEmpty();
         }
     }

@@ -62,27 +62,44 @@ class AppRestartIT {
         } finally {
             app.stop();
             String left = EngineAndSockets.removeContainersOf(app.instance());
-            assertThat(left).as("containers of the test's instance after the sweep").isEmpty();
+            assertThat(left)
+                    .as("containers of the test's instance after the sweep")
+                    .isEmpty();
         }
     }
 
     @Test
     @Order(1)
     void shouldComeBackFromSigkillWithTheSameLearnerLabAndProgress() throws Exception {
-        JsonPath lesson = given().baseUri(app.base().toString()).get("/api/lessons/" + LESSON).then().statusCode(200)
-                .extract().jsonPath();
-        cookie = given().baseUri(app.base().toString()).get("/api/labs").then().statusCode(200).extract()
+        JsonPath lesson = given().baseUri(app.base().toString())
+                .get("/api/lessons/" + LESSON)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        cookie = given().baseUri(app.base().toString())
+                .get("/api/labs")
+                .then()
+                .statusCode(200)
+                .extract()
                 .cookie(LearnerIds.COOKIE);
         steps = lesson.getList("steps.id");
         answer(lesson.getString("introQuizzes[0].id"));
         answer(lesson.getString("steps[0].quizzes[0].id"));
         assertThat(quizzesCorrect()).isEqualTo(2);
 
-        labId = api().contentType(ContentType.JSON).body("{\"lesson\":\"" + LESSON + "\"}").post("/api/labs")
-                .then().statusCode(202).extract().path("id");
+        labId = api().contentType(ContentType.JSON)
+                .body("{\"lesson\":\"" + LESSON + "\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("id");
         awaitRunning();
         Map<String, Object> baseline = check(steps.get(0));
-        assertThat(baseline.get("state")).as("step 1 (baseline) before the kill: " + baseline).isEqualTo("passed");
+        assertThat(baseline.get("state"))
+                .as("step 1 (baseline) before the kill: " + baseline)
+                .isEqualTo("passed");
         String createdAt = api().get("/api/labs/" + labId).then().extract().path("createdAt");
 
         app.kill();
@@ -90,11 +107,15 @@ class AppRestartIT {
         long t0 = System.nanoTime();
 
         // The same cookie is the same learner, and the same lab runs on, as it was.
-        JsonPath lab = api().get("/api/labs/" + labId).then().statusCode(200).extract().jsonPath();
+        JsonPath lab =
+                api().get("/api/labs/" + labId).then().statusCode(200).extract().jsonPath();
         assertThat(lab.getString("status")).isEqualTo("running");
         assertThat(lab.getString("createdAt")).isEqualTo(createdAt);
-        assertThat(api().get("/api/labs").then().extract().jsonPath().getList("id")).containsExactly(labId);
-        assertThat(quizzesCorrect()).as("quizzes answered right before the kill").isEqualTo(2);
+        assertThat(api().get("/api/labs").then().extract().jsonPath().getList("id"))
+                .containsExactly(labId);
+        assertThat(quizzesCorrect())
+                .as("quizzes answered right before the kill")
+                .isEqualTo(2);
         assertThat(passedSteps()).as("steps passed before the kill").containsEntry(steps.get(0), true);
 
         // A new shell on the adopted lab: echo works over the WebSocket, and commands reach the lab.
@@ -102,19 +123,23 @@ class AppRestartIT {
             terminal.sendBinary("echo restart-$((6*7))\r");
             terminal.awaitOutput(out -> out.contains("restart-42"), SOCKET_WAIT);
             long adopted = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-            System.out.printf("restart IT: restarted after SIGKILL, ready in %d ms; lab answered on a new shell"
-                    + " %d ms later%n", restart.toMillis(), adopted);
+            System.out.printf(
+                    "restart IT: restarted after SIGKILL, ready in %d ms; lab answered on a new shell"
+                            + " %d ms later%n",
+                    restart.toMillis(), adopted);
             terminal.sendBinary("tc qdisc replace dev eth1 root tbf rate 10mbit burst 32kb latency 100ms"
                     + " && echo shaped-$((1+1))\r");
             terminal.awaitOutput(out -> out.contains("shaped-2"), SOCKET_WAIT);
         }
         // The statistics sampler starts again for the adopted lab and sees the learner's tbf.
-        try (TestSocket stats = TestSocket.open(app.base(), "/ws/labs/" + labId + "/stats", cookie,
-                "http://localhost:" + app.port())) {
+        try (TestSocket stats =
+                TestSocket.open(app.base(), "/ws/labs/" + labId + "/stats", cookie, "http://localhost:" + app.port())) {
             EngineAndSockets.awaitTbfSample(stats, SOCKET_WAIT);
         }
         Map<String, Object> shaped = check(steps.get(1));
-        assertThat(shaped.get("state")).as("step 2 after the restart: " + shaped).isEqualTo("passed");
+        assertThat(shaped.get("state"))
+                .as("step 2 after the restart: " + shaped)
+                .isEqualTo("passed");
     }
 
     @Test
@@ -126,25 +151,39 @@ class AppRestartIT {
             terminal.awaitOutput(out -> out.contains("unshaped-3"), SOCKET_WAIT);
         }
         String last = steps.get(steps.size() - 1);
-        String runId = api().contentType(ContentType.JSON).post("/api/labs/" + labId + "/steps/" + last + "/check").then().statusCode(202)
-                .extract().path("id");
+        String runId = api().contentType(ContentType.JSON)
+                .post("/api/labs/" + labId + "/steps/" + last + "/check")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("id");
         awaitState(runId, "measuring");
         Thread.sleep(500);
         app.kill();
         Duration restart = app.start();
         System.out.printf("restart IT: restarted after a SIGKILL during a check, ready in %d ms%n", restart.toMillis());
 
-        JsonPath cut = api().get("/api/labs/" + labId + "/checks/" + runId).then().statusCode(200).extract().jsonPath();
-        assertThat(cut.getBoolean("finished")).as("the cut-off run is over: " + cut.prettify()).isTrue();
+        JsonPath cut = api().get("/api/labs/" + labId + "/checks/" + runId)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(cut.getBoolean("finished"))
+                .as("the cut-off run is over: " + cut.prettify())
+                .isTrue();
         assertThat(cut.getString("state")).isEqualTo("interrupted");
-        assertThat(cut.getString("detail").toLowerCase(Locale.ROOT)).contains("server stopped")
+        assertThat(cut.getString("detail").toLowerCase(Locale.ROOT))
+                .contains("server stopped")
                 .contains("check again");
 
         Map<String, Object> again = check(last);
-        assertThat(again.get("state")).as("the last step checked again after the restart: " + again)
+        assertThat(again.get("state"))
+                .as("the last step checked again after the restart: " + again)
                 .isEqualTo("passed");
         Map<String, Boolean> passed = passedSteps();
-        assertThat(passed).containsEntry(steps.get(0), true).containsEntry(steps.get(1), true)
+        assertThat(passed)
+                .containsEntry(steps.get(0), true)
+                .containsEntry(steps.get(1), true)
                 .containsEntry(last, true);
         assertThat(quizzesCorrect()).isEqualTo(2);
     }
@@ -156,8 +195,13 @@ class AppRestartIT {
     /** Answers the quiz right: option after option (right answers sit anywhere), until the server says correct. */
     private static void answer(String quizId) {
         for (int choice = 0; choice < 6; choice++) {
-            boolean correct = api().contentType(ContentType.JSON).body("{\"choices\":[" + choice + "]}")
-                    .post("/api/lessons/" + LESSON + "/quizzes/" + quizId).then().statusCode(200).extract().path("correct");
+            boolean correct = api().contentType(ContentType.JSON)
+                    .body("{\"choices\":[" + choice + "]}")
+                    .post("/api/lessons/" + LESSON + "/quizzes/" + quizId)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .path("correct");
             if (correct) {
                 return;
             }
@@ -166,22 +210,34 @@ class AppRestartIT {
     }
 
     private static int quizzesCorrect() {
-        List<Map<String, Object>> lessons = api().get("/api/lessons").then().statusCode(200).extract().path("$");
-        Map<String, Object> tbf = lessons.stream().filter(l -> LESSON.equals(l.get("slug"))).findFirst().orElseThrow();
+        List<Map<String, Object>> lessons =
+                api().get("/api/lessons").then().statusCode(200).extract().path("$");
+        Map<String, Object> tbf = lessons.stream()
+                .filter(l -> LESSON.equals(l.get("slug")))
+                .findFirst()
+                .orElseThrow();
         @SuppressWarnings("unchecked")
         Map<String, Object> progress = (Map<String, Object>) tbf.get("progress");
         return (Integer) progress.get("quizzesCorrect");
     }
 
     private static Map<String, Boolean> passedSteps() {
-        return api().get("/api/labs/" + labId + "/steps").then().statusCode(200).extract().path("passed");
+        return api().get("/api/labs/" + labId + "/steps")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("passed");
     }
 
     private static void awaitRunning() throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         String status = null;
         while (System.nanoTime() < deadline) {
-            status = api().get("/api/labs/" + labId).then().statusCode(200).extract().path("status");
+            status = api().get("/api/labs/" + labId)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .path("status");
             if ("running".equals(status)) {
                 return;
             }
@@ -193,12 +249,19 @@ class AppRestartIT {
 
     /** Runs the step's check and returns the finished run. */
     private static Map<String, Object> check(String step) throws InterruptedException {
-        String runId = api().contentType(ContentType.JSON).post("/api/labs/" + labId + "/steps/" + step + "/check").then().statusCode(202)
-                .extract().path("id");
+        String runId = api().contentType(ContentType.JSON)
+                .post("/api/labs/" + labId + "/steps/" + step + "/check")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("id");
         long deadline = System.nanoTime() + CHECK_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
-            Map<String, Object> run = api().get("/api/labs/" + labId + "/checks/" + runId).then().statusCode(200)
-                    .extract().path("$");
+            Map<String, Object> run = api().get("/api/labs/" + labId + "/checks/" + runId)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .path("$");
             if (Boolean.TRUE.equals(run.get("finished"))) {
                 return run;
             }
@@ -211,7 +274,11 @@ class AppRestartIT {
         long deadline = System.nanoTime() + CHECK_TIMEOUT.toNanos();
         String now = null;
         while (System.nanoTime() < deadline) {
-            now = api().get("/api/labs/" + labId + "/checks/" + runId).then().statusCode(200).extract().path("state");
+            now = api().get("/api/labs/" + labId + "/checks/" + runId)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .path("state");
             if (state.equals(now)) {
                 return;
             }
@@ -221,7 +288,7 @@ class AppRestartIT {
     }
 
     private static TestSocket terminal() throws Exception {
-        return TestSocket.open(app.base(), "/ws/labs/" + labId + "/nodes/client/terminal", cookie,
-                "http://localhost:" + app.port());
+        return TestSocket.open(
+                app.base(), "/ws/labs/" + labId + "/nodes/client/terminal", cookie, "http://localhost:" + app.port());
     }
 }

@@ -12,15 +12,16 @@ import java.util.List;
 /** What the tests of packaged app processes share: the engine's view of an instance, and a statistics wait. */
 final class EngineAndSockets {
 
-    private EngineAndSockets() {
-    }
+    private EngineAndSockets() {}
 
     /** Reads statistics frames until a sample shows a tbf qdisc; fails after {@code wait}. */
     static void awaitTbfSample(TestSocket stats, Duration wait) throws Exception {
         long deadline = System.nanoTime() + wait.toNanos();
         String sample = stats.nextText(wait);
         while (!(sample.contains("\"type\":\"sample\"") && sample.contains("\"tbf\""))) {
-            assertThat(System.nanoTime()).as("a sample showing the tbf, last frame: " + sample).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("a sample showing the tbf, last frame: " + sample)
+                    .isLessThan(deadline);
             sample = stats.nextText(wait);
         }
     }

@@ -51,7 +51,9 @@ class QueuedStartRestartIT {
         } finally {
             app.stop();
             String left = EngineAndSockets.removeContainersOf(app.instance());
-            assertThat(left).as("containers of the test's instance after the sweep").isEmpty();
+            assertThat(left)
+                    .as("containers of the test's instance after the sweep")
+                    .isEmpty();
         }
     }
 
@@ -70,28 +72,53 @@ class QueuedStartRestartIT {
         Duration restart = app.start();
         System.out.printf("queued restart IT: restarted after SIGKILL, ready in %d ms%n", restart.toMillis());
 
-        JsonPath after = as(second).get("/api/labs/" + secondLab).then().statusCode(200).extract().jsonPath();
-        assertThat(after.getString("status")).as("still waiting: " + after.prettify()).isEqualTo("queued");
+        JsonPath after = as(second)
+                .get("/api/labs/" + secondLab)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(after.getString("status"))
+                .as("still waiting: " + after.prettify())
+                .isEqualTo("queued");
         assertThat(after.getInt("queue.position")).isEqualTo(1);
         assertThat(after.getInt("queue.waiting")).isEqualTo(1);
         assertThat(after.getString("createdAt")).isEqualTo(queued.getString("createdAt"));
-        assertThat(as(second).get("/api/labs").then().statusCode(200).extract().jsonPath().getList("id"))
-                .as("the learner's page finds it again").containsExactly(secondLab);
+        assertThat(as(second)
+                        .get("/api/labs")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getList("id"))
+                .as("the learner's page finds it again")
+                .containsExactly(secondLab);
         assertThat(start(second).then().statusCode(200).extract().<String>path("id"))
-                .as("pressing Start again keeps the place").isEqualTo(secondLab);
-        assertThat(as(first).get("/api/labs/" + firstLab).then().statusCode(200).extract().<String>path("status"))
+                .as("pressing Start again keeps the place")
+                .isEqualTo(secondLab);
+        assertThat(as(first)
+                        .get("/api/labs/" + firstLab)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .<String>path("status"))
                 .isEqualTo("running");
 
         long freed = System.nanoTime();
         as(first).delete("/api/labs/" + firstLab).then().statusCode(204);
         firstLab = null;
         awaitStatus(second, secondLab, "running", Duration.ofSeconds(60));
-        System.out.printf("queued restart IT: the queued lab ran %d ms after the slot freed%n",
+        System.out.printf(
+                "queued restart IT: the queued lab ran %d ms after the slot freed%n",
                 Duration.ofNanos(System.nanoTime() - freed).toMillis());
     }
 
     private static String newLearner() {
-        return given().baseUri(app.base().toString()).get("/api/labs").then().statusCode(200).extract()
+        return given().baseUri(app.base().toString())
+                .get("/api/labs")
+                .then()
+                .statusCode(200)
+                .extract()
                 .cookie(LearnerIds.COOKIE);
     }
 
@@ -100,7 +127,10 @@ class QueuedStartRestartIT {
     }
 
     private static io.restassured.response.Response start(String cookie) {
-        return as(cookie).contentType(ContentType.JSON).body("{\"lesson\":\"" + LESSON + "\"}").post("/api/labs");
+        return as(cookie)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\":\"" + LESSON + "\"}")
+                .post("/api/labs");
     }
 
     private static void awaitStatus(String cookie, String labId, String wanted, Duration within)
@@ -108,7 +138,12 @@ class QueuedStartRestartIT {
         long deadline = System.nanoTime() + within.toNanos();
         String status = null;
         while (System.nanoTime() < deadline) {
-            status = as(cookie).get("/api/labs/" + labId).then().statusCode(200).extract().path("status");
+            status = as(cookie)
+                    .get("/api/labs/" + labId)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .path("status");
             if (wanted.equals(status)) {
                 return;
             }

@@ -3,8 +3,8 @@ package dev.tclab.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.FakeRuntimeProfile;
+import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.web.FakeLearnerLabTest;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -53,7 +53,8 @@ class BacklogGuardTest extends FakeLearnerLabTest {
                 + "\"bytes\":1,\"packets\":1,\"drops\":0,\"overlimits\":0,\"requeues\":0,\"backlog\":" + 40 * MIB
                 + ",\"qlen\":28000}]";
         runtime.execHandler = (node, command) -> command.equals("tc -s -j qdisc show") && node.equals("server")
-                ? new ExecResult(0, full, "", false) : new ExecResult(0, "[]", "", false);
+                ? new ExecResult(0, full, "", false)
+                : new ExecResult(0, "[]", "", false);
         guard.sweepUnwatched();
         awaitExec("server: tc qdisc del dev eth1 root");
     }

@@ -52,7 +52,9 @@ class LatencyTrackerTest {
         assertThat(tracker.take(T0 + 700)).as("3 may still come back").containsExactly(lost(T0), rtt(T0 + 200, 10));
         assertThat(tracker.take(T0 + 400 + LatencyTracker.LOST_AFTER_MS)).containsExactly(lost(T0 + 400));
         tracker.accept(reply(3, T0 + 3_500, 3_100));
-        assertThat(tracker.take(T0 + 4_000)).as("a reply after its ping counted as lost is not a second point").isEmpty();
+        assertThat(tracker.take(T0 + 4_000))
+                .as("a reply after its ping counted as lost is not a second point")
+                .isEmpty();
     }
 
     @Test

@@ -24,12 +24,13 @@ class PingLineTest {
     @Test
     void shouldTakeNoMeasurementFromHeadersErrorsDuplicatesOrLies() {
         for (String line : new String[] {
-                "PING 10.0.0.2 (10.0.0.2) 56(84) bytes of data.",
-                "ping: connect: Network is unreachable",
-                "[1796098579.397774] From 10.0.0.1 icmp_seq=3 Destination Host Unreachable",
-                "[1796098579.397774] 64 bytes from 10.0.0.2: icmp_seq=3 ttl=64 time=0.05 ms (DUP!)",
-                "64 bytes from 10.0.0.2: icmp_seq=3 ttl=64 time=0.05 ms",
-                "[1796098579.397774] 64 bytes from 10.0.0.2: icmp_seq=3 ttl=64 time=-5 ms"}) {
+            "PING 10.0.0.2 (10.0.0.2) 56(84) bytes of data.",
+            "ping: connect: Network is unreachable",
+            "[1796098579.397774] From 10.0.0.1 icmp_seq=3 Destination Host Unreachable",
+            "[1796098579.397774] 64 bytes from 10.0.0.2: icmp_seq=3 ttl=64 time=0.05 ms (DUP!)",
+            "64 bytes from 10.0.0.2: icmp_seq=3 ttl=64 time=0.05 ms",
+            "[1796098579.397774] 64 bytes from 10.0.0.2: icmp_seq=3 ttl=64 time=-5 ms"
+        }) {
             assertThat(PingLine.parse(line)).as(line).isEqualTo(new PingLine.Other(line));
         }
     }

@@ -12,8 +12,8 @@ import com.github.dockerjava.api.model.Frame;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.testing.RunsAlone;
-import dev.tclab.web.TestSocket;
 import dev.tclab.web.LearnerLabTest;
+import dev.tclab.web.TestSocket;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -41,8 +41,10 @@ class ProbeDockerIT extends LearnerLabTest {
 
     @Inject
     LabRuntime runtime;
+
     @Inject
     ProbeHub probes;
+
     @Inject
     DockerClient docker;
 
@@ -52,7 +54,9 @@ class ProbeDockerIT extends LearnerLabTest {
 
     @Test
     void shouldMeasureTheRealRoundTripBareAndBehindAFiftyMillisecondQueueWhateverTheNodesPingSays() throws Exception {
-        assertThat(inClient("ping -c 1 10.9.0.2")).as("the lie is live in the node").contains("time=7777 ms");
+        assertThat(inClient("ping -c 1 10.9.0.2"))
+                .as("the lie is live in the node")
+                .contains("time=7777 ms");
         try (TestSocket stats = openStats(cookie)) {
             List<JsonNode> bare = points(stats, 4_000);
             double bareMs = median(bare);
@@ -60,8 +64,11 @@ class ProbeDockerIT extends LearnerLabTest {
             sh("client", "tc qdisc add dev eth1 root tbf rate 10mbit burst 2kb limit 62500");
             CompletableFuture<ExecResult> flood = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return runtime.exec(labId, "client", List.of("iperf3", "-c", "10.9.0.2", "-u", "-b", "12M",
-                            "-t", "9"), Duration.ofSeconds(30));
+                    return runtime.exec(
+                            labId,
+                            "client",
+                            List.of("iperf3", "-c", "10.9.0.2", "-u", "-b", "12M", "-t", "9"),
+                            Duration.ofSeconds(30));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -72,15 +79,19 @@ class ProbeDockerIT extends LearnerLabTest {
             ExecResult floodResult = flood.get(40, TimeUnit.SECONDS);
             assertTrue(floodResult.ok(), "the flood ran: " + floodResult.stdout() + floodResult.stderr());
             long lost = queued.stream().filter(p -> p.path("lost").asBoolean()).count();
-            System.out.printf("probe round trips: bare median %.3f ms (%d pings), behind a 50 ms queue median %.1f ms"
-                    + " (%d pings, %d lost)%n", bareMs, bare.size(), queuedMs, queued.size(), lost);
+            System.out.printf(
+                    "probe round trips: bare median %.3f ms (%d pings), behind a 50 ms queue median %.1f ms"
+                            + " (%d pings, %d lost)%n",
+                    bareMs, bare.size(), queuedMs, queued.size(), lost);
 
             assertThat(bare.size()).as("about 5 pings a second for 4 s").isBetween(12, 24);
             assertThat(bareMs).as("a bare veth link, not the lie's 7777 ms").isLessThan(5.0);
             assertThat(queued.size()).as("pings in 5 s").isBetween(15, 30);
             assertThat(queuedMs).as("a full 50 ms queue").isBetween(40.0, 70.0);
             for (JsonNode point : bare) {
-                assertThat(point.path("rttMs").asDouble()).as("no lie: " + point).isLessThan(1000.0);
+                assertThat(point.path("rttMs").asDouble())
+                        .as("no lie: " + point)
+                        .isLessThan(1000.0);
             }
         }
     }
@@ -103,7 +114,9 @@ class ProbeDockerIT extends LearnerLabTest {
             assertTrue(notice != null, "the page was told the probe stopped");
             assertEquals("client to server", notice.path("probe").asText());
             assertThat(notice.path("message").asText()).contains("starts again in 1 s");
-            assertThat(points(stats, 3_000)).as("round trips again after the restart").isNotEmpty();
+            assertThat(points(stats, 3_000))
+                    .as("round trips again after the restart")
+                    .isNotEmpty();
         }
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (probes.probeCount() > before && System.nanoTime() < deadline) {
@@ -113,8 +126,14 @@ class ProbeDockerIT extends LearnerLabTest {
         // The stream's process is ended in the background once the stream closes: wait for that, not a moment.
         String left = "";
         deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline && !(left = runtime.exec(labId, "client",
-                List.of("sh", "-c", "pgrep -x ping || echo none"), Duration.ofSeconds(10)).stdout()).contains("none")) {
+        while (System.nanoTime() < deadline
+                && !(left = runtime.exec(
+                                        labId,
+                                        "client",
+                                        List.of("sh", "-c", "pgrep -x ping || echo none"),
+                                        Duration.ofSeconds(10))
+                                .stdout())
+                        .contains("none")) {
             Thread.sleep(100);
         }
         assertThat(left).as("no ping left in the sidecar").contains("none");
@@ -149,8 +168,11 @@ class ProbeDockerIT extends LearnerLabTest {
     }
 
     private static double median(List<JsonNode> points) {
-        List<Double> rtts = points.stream().filter(p -> !p.path("lost").asBoolean())
-                .map(p -> p.path("rttMs").asDouble()).sorted().toList();
+        List<Double> rtts = points.stream()
+                .filter(p -> !p.path("lost").asBoolean())
+                .map(p -> p.path("rttMs").asDouble())
+                .sorted()
+                .toList();
         assertThat(rtts).as("round trips").isNotEmpty();
         return rtts.get(rtts.size() / 2);
     }
@@ -162,17 +184,23 @@ class ProbeDockerIT extends LearnerLabTest {
 
     /** Runs a script in the client node itself, with its own PATH (and so its lying ping). */
     private String inClient(String script) throws Exception {
-        String exec = docker.execCreateCmd("tclab-" + labId + "-client").withCmd("sh", "-c", script)
-                .withAttachStdout(true).withAttachStderr(true).exec().getId();
+        String exec = docker.execCreateCmd("tclab-" + labId + "-client")
+                .withCmd("sh", "-c", script)
+                .withAttachStdout(true)
+                .withAttachStderr(true)
+                .exec()
+                .getId();
         StringBuilder out = new StringBuilder();
-        docker.execStartCmd(exec).exec(new ResultCallback.Adapter<Frame>() {
-            @Override
-            public void onNext(Frame frame) {
-                synchronized (out) {
-                    out.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
-                }
-            }
-        }).awaitCompletion(30, TimeUnit.SECONDS);
+        docker.execStartCmd(exec)
+                .exec(new ResultCallback.Adapter<Frame>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        synchronized (out) {
+                            out.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
+                        }
+                    }
+                })
+                .awaitCompletion(30, TimeUnit.SECONDS);
         synchronized (out) {
             return out.toString();
         }

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 /** A probe's ping process above the runtime seam: its command, its frames, its restart with the reason, its stop. */
 class ProbeRunnerTest {
 
-    private static final Topology.Probe PROBE = new Topology.Probe("client to server", "client", "10.9.0.2",
-            Duration.ofMillis(200));
+    private static final Topology.Probe PROBE =
+            new Topology.Probe("client to server", "client", "10.9.0.2", Duration.ofMillis(200));
     private static final long T0 = 1_796_098_578_000L;
 
     private final ObjectMapper json = new ObjectMapper();
@@ -66,7 +66,7 @@ class ProbeRunnerTest {
 
     private ProbeRunner runner() {
         Clock clock = Clock.fixed(Instant.ofEpochMilli(T0 + 1_000), ZoneOffset.UTC);
-        return new ProbeRunner("lab1", PROBE, 2, runtime, json, executor, executor, 20, clock, () -> { });
+        return new ProbeRunner("lab1", PROBE, 2, runtime, json, executor, executor, 20, clock, () -> {});
     }
 
     private void print(String text) {
@@ -84,7 +84,8 @@ class ProbeRunnerTest {
         ProbeRunner runner = runner();
         assertThat(runner.watch(viewer)).isTrue();
         assertThat(commands).containsExactly(List.of("ping", "-n", "-D", "-O", "-i", "0.200", "10.9.0.2"));
-        print("PING 10.9.0.2 (10.9.0.2) 56(84) bytes of data.\n[1796098578.050000] 64 bytes from 10.9.0.2: icmp_seq=1 tt");
+        print(
+                "PING 10.9.0.2 (10.9.0.2) 56(84) bytes of data.\n[1796098578.050000] 64 bytes from 10.9.0.2: icmp_seq=1 tt");
         print("l=64 time=50.0 ms\n[1796098578.251000] 64 bytes from 10.9.0.2: icmp_seq=2 ttl=64 time=51.0 ms\n");
         JsonNode frame = nextFrame();
         assertThat(frame.path("type").asText()).isEqualTo("probe");
@@ -92,8 +93,9 @@ class ProbeRunnerTest {
         assertThat(frame.path("index").asInt()).isEqualTo(2);
         assertThat(frame.path("from").asText()).isEqualTo("client");
         assertThat(frame.path("to").asText()).isEqualTo("10.9.0.2");
-        assertThat(frame.path("points").toString()).isEqualTo("[{\"time\":" + T0 + ",\"rttMs\":50.0,\"lost\":false},"
-                + "{\"time\":" + (T0 + 200) + ",\"rttMs\":51.0,\"lost\":false}]");
+        assertThat(frame.path("points").toString())
+                .isEqualTo("[{\"time\":" + T0 + ",\"rttMs\":50.0,\"lost\":false}," + "{\"time\":" + (T0 + 200)
+                        + ",\"rttMs\":51.0,\"lost\":false}]");
         runner.stop();
         assertThat(closed).as("the ping ends with its last viewer").isTrue();
     }
@@ -106,8 +108,9 @@ class ProbeRunnerTest {
         listeners.get(0).onClosed("the process exited");
         JsonNode notice = nextFrame();
         assertThat(notice.path("type").asText()).isEqualTo("probe-notice");
-        assertThat(notice.path("message").asText()).isEqualTo("The latency probe 'client to server' stopped (ping:"
-                + " connect: Network is unreachable); it starts again in 1 s.");
+        assertThat(notice.path("message").asText())
+                .isEqualTo("The latency probe 'client to server' stopped (ping:"
+                        + " connect: Network is unreachable); it starts again in 1 s.");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (commands.size() < 2 && System.nanoTime() < deadline) {
             Thread.sleep(20);

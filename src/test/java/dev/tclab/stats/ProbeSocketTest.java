@@ -3,8 +3,8 @@ package dev.tclab.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.FakeRuntimeProfile;
-import dev.tclab.web.TestSocket;
 import dev.tclab.web.FakeLearnerLabTest;
+import dev.tclab.web.TestSocket;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
@@ -43,7 +43,9 @@ class ProbeSocketTest extends FakeLearnerLabTest {
                 assertThat(probes.probeCount()).as("shared by both pages").isEqualTo(before + 1);
             }
             Thread.sleep(300);
-            assertThat(probes.probeCount()).as("still watched by the first page").isEqualTo(before + 1);
+            assertThat(probes.probeCount())
+                    .as("still watched by the first page")
+                    .isEqualTo(before + 1);
         }
         awaitProbes(before);
     }

@@ -23,7 +23,8 @@ class SampleAssemblerFloodTest {
     void shouldDropARoundPastItsCapAndAskForARestartOnceWhileKeepingTheHeapBounded() {
         List<RawSample> rounds = new ArrayList<>();
         AtomicInteger overflows = new AtomicInteger();
-        SampleAssembler assembler = new SampleAssembler(rounds::add, NodeSampler.MAX_ROUND_BYTES, overflows::incrementAndGet);
+        SampleAssembler assembler =
+                new SampleAssembler(rounds::add, NodeSampler.MAX_ROUND_BYTES, overflows::incrementAndGet);
         long before = RetainedHeap.bytes();
 
         // A round begins; the learner then floods the qdisc section, as `cat /dev/zero | tr > /proc/PID/fd/1` would.
@@ -47,8 +48,11 @@ class SampleAssemblerFloodTest {
         Reference.reachabilityFence(assembler);
 
         assertEquals(1, overflows.get(), "one restart asked for");
-        assertThat(rounds).as("the flooded round is dropped, never sent to the page").isEmpty();
-        assertThat(retained).as("retained heap after 200 MB, in bytes (bound %d MiB)", RetainedHeap.mib(RETAINED_BOUND))
+        assertThat(rounds)
+                .as("the flooded round is dropped, never sent to the page")
+                .isEmpty();
+        assertThat(retained)
+                .as("retained heap after 200 MB, in bytes (bound %d MiB)", RetainedHeap.mib(RETAINED_BOUND))
                 .isLessThan(RETAINED_BOUND);
     }
 
@@ -56,8 +60,10 @@ class SampleAssemblerFloodTest {
     void shouldCountWhatArrivesBetweenRoundsAndKeepNoneOfIt() {
         List<RawSample> rounds = new ArrayList<>();
         AtomicInteger overflows = new AtomicInteger();
-        SampleAssembler assembler = new SampleAssembler(rounds::add, NodeSampler.MAX_ROUND_BYTES, overflows::incrementAndGet);
-        String round = MARK + "sample 1\n" + MARK + "links\neth1 1 1 0 2 2 0\n" + MARK + "qdiscs\n[]\n" + MARK + "end\n";
+        SampleAssembler assembler =
+                new SampleAssembler(rounds::add, NodeSampler.MAX_ROUND_BYTES, overflows::incrementAndGet);
+        String round =
+                MARK + "sample 1\n" + MARK + "links\neth1 1 1 0 2 2 0\n" + MARK + "qdiscs\n[]\n" + MARK + "end\n";
         assembler.accept((round + "stray line after the round\n" + round.replace("sample 1", "sample 2"))
                 .getBytes(StandardCharsets.UTF_8));
         assertEquals(2, rounds.size());

@@ -27,7 +27,10 @@ class SampleParserTest {
     void shouldComputeRatesFromTwoRoundsSplitAnywhere() throws IOException {
         List<RawSample> rounds = new ArrayList<>();
         SampleAssembler assembler = assembler(rounds);
-        String first = round(1_000_000_000L, qdisc(1_000_000, 1000, 0, 5), fixture("class-htb.txt"),
+        String first = round(
+                1_000_000_000L,
+                qdisc(1_000_000, 1000, 0, 5),
+                fixture("class-htb.txt"),
                 fixture("filter-u32-mirred.txt"));
         // One second later: 1.25 MB more (10 Mbit/s), 1000 packets, 3 drops, 10 overlimits.
         String second = round(2_000_000_000L, qdisc(2_250_000, 2000, 3, 15), fixture("class-htb.txt"), "");
@@ -64,9 +67,14 @@ class SampleParserTest {
         SampleAssembler assembler = assembler(rounds);
         assembler.accept(round(5L, "Cannot find device \"eth9\"\n", "Error: Cannot find device \"eth9\".\n", "")
                 .getBytes(StandardCharsets.UTF_8));
-        StatsFrames.DeviceStats dev = new SampleParser("client", List.of()).parse(rounds.get(0)).devices().get(0);
+        StatsFrames.DeviceStats dev = new SampleParser("client", List.of())
+                .parse(rounds.get(0))
+                .devices()
+                .get(0);
         assertTrue(dev.qdiscs().isEmpty());
-        assertEquals(List.of("qdisc", "class"), dev.unparsed().stream().map(StatsFrames.Unparsed::what).toList());
+        assertEquals(
+                List.of("qdisc", "class"),
+                dev.unparsed().stream().map(StatsFrames.Unparsed::what).toList());
         assertTrue(dev.unparsed().get(0).raw().contains("Cannot find device"));
     }
 
@@ -75,7 +83,8 @@ class SampleParserTest {
         List<RawSample> rounds = new ArrayList<>();
         SampleAssembler assembler = assembler(rounds);
         assembler.accept((round(1_000_000_000L, qdisc(5_000_000, 10, 0, 0), "", "")
-                + round(2_000_000_000L, qdisc(100, 1, 0, 0), "", "")).getBytes(StandardCharsets.UTF_8));
+                        + round(2_000_000_000L, qdisc(100, 1, 0, 0), "", ""))
+                .getBytes(StandardCharsets.UTF_8));
         SampleParser parser = new SampleParser("client", List.of());
         parser.parse(rounds.get(0));
         assertNull(parser.parse(rounds.get(1)).devices().get(0).qdiscs().get(0).rates());
@@ -85,13 +94,19 @@ class SampleParserTest {
     void shouldListFiltersAttachedToClassesAndInnerQdiscsUnderTheirParent() throws IOException {
         List<RawSample> rounds = new ArrayList<>();
         assembler(rounds).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
-        StatsFrames.DeviceStats v0 = new SampleParser("client", List.of()).parse(rounds.get(0)).devices().stream()
-                .filter(d -> d.dev().equals("v0")).findFirst().orElseThrow();
+        StatsFrames.DeviceStats v0 = new SampleParser("client", List.of())
+                .parse(rounds.get(0)).devices().stream()
+                        .filter(d -> d.dev().equals("v0"))
+                        .findFirst()
+                        .orElseThrow();
 
-        List<String> filters = v0.filters().stream().map(f -> f.parent() + " pref " + f.pref() + " " + f.handle()
-                + " -> " + f.flowid()).toList();
-        assertEquals(List.of("1: pref 1 800::800 -> 1:1", "1:1 pref 2 801::800 -> 1:10", "10: pref 1 800::800 -> 10:1"),
-                filters, "the root's filter, the class's and the inner qdisc's (same u32 handle, other qdisc)");
+        List<String> filters = v0.filters().stream()
+                .map(f -> f.parent() + " pref " + f.pref() + " " + f.handle() + " -> " + f.flowid())
+                .toList();
+        assertEquals(
+                List.of("1: pref 1 800::800 -> 1:1", "1:1 pref 2 801::800 -> 1:10", "10: pref 1 800::800 -> 10:1"),
+                filters,
+                "the root's filter, the class's and the inner qdisc's (same u32 handle, other qdisc)");
         assertTrue(v0.unparsed().isEmpty(), () -> "all parsed, found " + v0.unparsed());
         assertEquals(4, v0.classes().size());
     }
@@ -103,16 +118,28 @@ class SampleParserTest {
         SampleParser parser = new SampleParser("client", List.of());
         StatsFrames.NodeSample sample = parser.parse(rounds.get(0));
 
-        assertEquals(List.of("v0", "v1", "v2", "v3"),
-                sample.devices().stream().map(StatsFrames.DeviceStats::dev).sorted().toList(), "every interface but lo");
+        assertEquals(
+                List.of("v0", "v1", "v2", "v3"),
+                sample.devices().stream()
+                        .map(StatsFrames.DeviceStats::dev)
+                        .sorted()
+                        .toList(),
+                "every interface but lo");
         for (StatsFrames.DeviceStats dev : sample.devices()) {
             assertTrue(dev.link() != null && dev.unparsed().isEmpty(), () -> dev.dev() + ": " + dev.unparsed());
             assertNull(dev.link().rates(), "no rate before a second round");
         }
-        StatsFrames.DeviceStats bare = sample.devices().stream().filter(d -> d.dev().equals("v3")).findFirst().orElseThrow();
-        assertEquals(List.of("noqueue"), bare.qdiscs().stream().map(StatsFrames.QdiscView::kind).toList());
+        StatsFrames.DeviceStats bare = sample.devices().stream()
+                .filter(d -> d.dev().equals("v3"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                List.of("noqueue"),
+                bare.qdiscs().stream().map(StatsFrames.QdiscView::kind).toList());
         assertTrue(bare.classes().isEmpty() && bare.filters().isEmpty());
-        assertEquals(List.of("v0", "v1"), parser.devicesToDetail().stream().sorted().toList(),
+        assertEquals(
+                List.of("v0", "v1"),
+                parser.devicesToDetail().stream().sorted().toList(),
                 "next round details the interfaces with a qdisc of their own, not bare noqueue ones");
     }
 
@@ -121,7 +148,9 @@ class SampleParserTest {
         List<RawSample> rounds = new ArrayList<>();
         assembler(rounds).accept(fixture("sampler-round-htb-nested.txt").getBytes(StandardCharsets.UTF_8));
         SampleParser parser = new SampleParser("gw", List.of("v1", "v*3"));
-        List<String> devices = parser.parse(rounds.get(0)).devices().stream().map(StatsFrames.DeviceStats::dev).toList();
+        List<String> devices = parser.parse(rounds.get(0)).devices().stream()
+                .map(StatsFrames.DeviceStats::dev)
+                .toList();
         assertEquals(List.of("v1", "v3"), devices.stream().sorted().toList());
         assertEquals(List.of("v1"), parser.devicesToDetail());
     }
@@ -134,27 +163,37 @@ class SampleParserTest {
                 .getBytes(StandardCharsets.UTF_8));
         SampleParser parser = new SampleParser("gw", List.of());
         parser.parse(rounds.get(0));
-        StatsFrames.LinkRates rates = parser.parse(rounds.get(1)).devices().get(0).link().rates();
+        StatsFrames.LinkRates rates =
+                parser.parse(rounds.get(1)).devices().get(0).link().rates();
         assertEquals(1_000_000.0, rates.rxBitsPerSecond(), 1e-6, "250 kB in 2 s");
         assertEquals(4_000_000.0, rates.txBitsPerSecond(), 1e-6, "1 MB in 2 s");
     }
 
     private static String linksRound(long nanos, long rxBytes, long txBytes) {
         return MARK + "sample " + nanos / 1000 + "\n" + MARK + "links\neth2 " + rxBytes + " 1 0 " + txBytes + " 1 0\n"
-                + MARK + "qdiscs\n[{\"kind\":\"noqueue\",\"handle\":\"0:\",\"dev\":\"eth2\",\"root\":true}]\n" + MARK + "end\n";
+                + MARK + "qdiscs\n[{\"kind\":\"noqueue\",\"handle\":\"0:\",\"dev\":\"eth2\",\"root\":true}]\n" + MARK
+                + "end\n";
     }
 
     @Test
     void shouldListAU32RuleSharedByTwoParentsOfOneQdiscOnce() {
         // u32 rules of one qdisc with the same pref share hash tables, so tc lists them under both parents.
-        String root = "filter parent 1: protocol ip pref 1 u32 chain 0 fh 800::800 order 2048 key ht 800 bkt 0 *flowid 1:1\n"
-                + "  match 00000016/0000ffff at 20\n";
+        String root =
+                "filter parent 1: protocol ip pref 1 u32 chain 0 fh 800::800 order 2048 key ht 800 bkt 0 *flowid 1:1\n"
+                        + "  match 00000016/0000ffff at 20\n";
         String atClass = root.replace("filter parent 1: ", "filter ");
         List<RawSample> rounds = new ArrayList<>();
-        assembler(rounds).accept((MARK + "sample 1\n" + MARK + "links\n" + LINKS_ETH1 + "\n"
-                + MARK + "qdiscs\n[]\n" + MARK + "dev eth1\n" + MARK + "class\n" + MARK + "filter\n" + root
-                + MARK + "filter 1:1\n" + atClass + MARK + "ingress\n" + MARK + "end\n").getBytes(StandardCharsets.UTF_8));
-        List<StatsFrames.FilterView> filters = new SampleParser("client", List.of()).parse(rounds.get(0)).devices().get(0).filters();
+        assembler(rounds)
+                .accept((MARK + "sample 1\n" + MARK + "links\n" + LINKS_ETH1 + "\n"
+                                + MARK + "qdiscs\n[]\n" + MARK + "dev eth1\n" + MARK + "class\n" + MARK + "filter\n"
+                                + root
+                                + MARK + "filter 1:1\n" + atClass + MARK + "ingress\n" + MARK + "end\n")
+                        .getBytes(StandardCharsets.UTF_8));
+        List<StatsFrames.FilterView> filters = new SampleParser("client", List.of())
+                .parse(rounds.get(0))
+                .devices()
+                .get(0)
+                .filters();
         assertEquals(1, filters.size());
         assertEquals("1:", filters.get(0).parent());
     }

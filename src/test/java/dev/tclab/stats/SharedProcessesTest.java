@@ -29,7 +29,11 @@ class SharedProcessesTest {
     private final StatsViewer bob = viewer("bob");
 
     /** What its start does: run, or fail as the engine or the node would. */
-    private enum Start { RUNS, ENGINE_AWAY, NODE_GONE }
+    private enum Start {
+        RUNS,
+        ENGINE_AWAY,
+        NODE_GONE
+    }
 
     private volatile Start start = Start.RUNS;
 
@@ -63,8 +67,7 @@ class SharedProcessesTest {
         }
 
         @Override
-        void stopPacing() {
-        }
+        void stopPacing() {}
     }
 
     @AfterEach
@@ -116,7 +119,9 @@ class SharedProcessesTest {
         start = Start.ENGINE_AWAY;
         assertThatThrownBy(() -> processes.watch("lab1/client", ann, this::make))
                 .isInstanceOf(EngineUnavailableException.class);
-        assertThat(processes.size()).as("nobody watches a process that never started").isZero();
+        assertThat(processes.size())
+                .as("nobody watches a process that never started")
+                .isZero();
 
         start = Start.RUNS;
         processes.watch("lab1/client", ann, this::make);

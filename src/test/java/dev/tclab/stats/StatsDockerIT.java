@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.tclab.http.SocketCloseCodes;
+import dev.tclab.lab.RetainedHeap;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.RetainedHeap;
-import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.testing.RunsAlone;
-import dev.tclab.web.TestSocket;
 import dev.tclab.web.LearnerLabTest;
+import dev.tclab.web.TestSocket;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -31,6 +31,7 @@ class StatsDockerIT extends LearnerLabTest {
 
     @Inject
     LabRuntime runtime;
+
     @Inject
     StatsHub hub;
 
@@ -46,26 +47,41 @@ class StatsDockerIT extends LearnerLabTest {
             List<JsonNode> samples = new ArrayList<>();
             JsonNode before = nextTbfSample(stats, samples);
             long start = before.path("time").asLong();
-            ExecResult iperf = runtime.exec(labId, "client",
-                    List.of("iperf3", "-c", "10.9.0.2", "-C", "cubic", "-t", "8", "-J"), Duration.ofSeconds(40));
+            ExecResult iperf = runtime.exec(
+                    labId,
+                    "client",
+                    List.of("iperf3", "-c", "10.9.0.2", "-C", "cubic", "-t", "8", "-J"),
+                    Duration.ofSeconds(40));
             assertTrue(iperf.ok(), "iperf3 failed: " + iperf.stdout() + iperf.stderr());
-            double iperfBits = json.readTree(iperf.stdout()).path("end").path("sum_received").path("bits_per_second").asDouble();
+            double iperfBits = json.readTree(iperf.stdout())
+                    .path("end")
+                    .path("sum_received")
+                    .path("bits_per_second")
+                    .asDouble();
 
             JsonNode last = nextTbfSample(stats, samples);
             while (last.path("time").asLong() < start + 9_000) {
                 last = nextTbfSample(stats, samples);
             }
-            assertTrue(tbf(last).path("counters").path("bytes").asLong() > tbf(before).path("counters").path("bytes").asLong() + 10_000_000,
+            assertTrue(
+                    tbf(last).path("counters").path("bytes").asLong()
+                            > tbf(before).path("counters").path("bytes").asLong() + 10_000_000,
                     "the byte counter rose by the test's traffic");
             // The steady part of the run skips the first 3 s (slow start) and anything after it ended.
-            double qdiscRate = steadyMean(samples, start, s -> tbf(s).path("rates").path("bitsPerSecond"));
-            double linkRate = steadyMean(samples, start, s -> device(s, "eth1").path("link").path("rates").path("txBitsPerSecond"));
-            System.out.printf("stats vs iperf3: qdisc %.0f bit/s, interface %.0f bit/s, iperf3 %.0f bit/s%n",
+            double qdiscRate =
+                    steadyMean(samples, start, s -> tbf(s).path("rates").path("bitsPerSecond"));
+            double linkRate = steadyMean(
+                    samples,
+                    start,
+                    s -> device(s, "eth1").path("link").path("rates").path("txBitsPerSecond"));
+            System.out.printf(
+                    "stats vs iperf3: qdisc %.0f bit/s, interface %.0f bit/s, iperf3 %.0f bit/s%n",
                     qdiscRate, linkRate, iperfBits);
             for (double measured : new double[] {qdiscRate, linkRate}) {
                 double ratio = measured / iperfBits;
-                assertTrue(ratio > 0.9 && ratio < 1.1, "tclab measured " + measured + " bit/s, iperf3 " + iperfBits
-                        + " bit/s (ratio " + ratio + ")");
+                assertTrue(
+                        ratio > 0.9 && ratio < 1.1,
+                        "tclab measured " + measured + " bit/s, iperf3 " + iperfBits + " bit/s (ratio " + ratio + ")");
             }
         }
     }
@@ -80,7 +96,8 @@ class StatsDockerIT extends LearnerLabTest {
             boolean told = false;
             while (!told && System.nanoTime() < deadline) {
                 JsonNode frame = json.readTree(stats.nextText(WAIT));
-                told = "notice".equals(frame.path("type").asText()) && "client".equals(frame.path("node").asText())
+                told = "notice".equals(frame.path("type").asText())
+                        && "client".equals(frame.path("node").asText())
                         && frame.path("message").asText().contains("sampler restarted");
             }
             assertTrue(told, "the viewers were told the sampler restarted");
@@ -95,8 +112,10 @@ class StatsDockerIT extends LearnerLabTest {
             nextSample(stats, "client");
             long before = RetainedHeap.bytes();
             // In the background, so the exec returns; the writer blocks once nobody reads the sampler's output.
-            sh("client", "p=$(pgrep -f '[s]ample %s' | head -n 1) && { head -c 200000000 /dev/zero | tr '\\0' x"
-                    + " > /proc/$p/fd/1; } </dev/null >/dev/null 2>&1 &");
+            sh(
+                    "client",
+                    "p=$(pgrep -f '[s]ample %s' | head -n 1) && { head -c 200000000 /dev/zero | tr '\\0' x"
+                            + " > /proc/$p/fd/1; } </dev/null >/dev/null 2>&1 &");
             long deadline = System.nanoTime() + WAIT.toNanos();
             String notice = null;
             int longest = 0;
@@ -104,14 +123,17 @@ class StatsDockerIT extends LearnerLabTest {
                 String text = stats.nextText(WAIT);
                 longest = Math.max(longest, text.length());
                 JsonNode frame = json.readTree(text);
-                if ("notice".equals(frame.path("type").asText()) && "client".equals(frame.path("node").asText())) {
+                if ("notice".equals(frame.path("type").asText())
+                        && "client".equals(frame.path("node").asText())) {
                     notice = frame.path("message").asText();
                 }
             }
-            assertTrue(notice != null && notice.contains("more than 2 MiB in one round"), "the page was told: " + notice);
+            assertTrue(
+                    notice != null && notice.contains("more than 2 MiB in one round"), "the page was told: " + notice);
             nextSample(stats, "client");
             long retained = RetainedHeap.bytes() - before;
-            System.out.printf("200 MB to the sampler's stdout: retained heap +%d MiB, longest frame %d chars%n",
+            System.out.printf(
+                    "200 MB to the sampler's stdout: retained heap +%d MiB, longest frame %d chars%n",
                     RetainedHeap.mib(retained), longest);
             assertTrue(longest < 64 * 1024, "no flood frame reached the page: " + longest);
             assertTrue(retained < 32L << 20, "retained heap below 32 MiB: " + retained);
@@ -127,8 +149,25 @@ class StatsDockerIT extends LearnerLabTest {
             nextSample(stats, "client");
             // One UDP socket queues at most its send buffer; 16 of 4 MB each queued 43 MB here. iperf3 may then wait
             // for its control connection, stuck behind the queue until the reset: timeout(1) ends it either way.
-            runtime.exec(labId, "client", List.of("timeout", "10", "iperf3", "-c", "10.9.0.2", "-u", "-b", "2G", "-t", "4",
-                    "-P", "16", "-w", "4M"), Duration.ofSeconds(30));
+            runtime.exec(
+                    labId,
+                    "client",
+                    List.of(
+                            "timeout",
+                            "10",
+                            "iperf3",
+                            "-c",
+                            "10.9.0.2",
+                            "-u",
+                            "-b",
+                            "2G",
+                            "-t",
+                            "4",
+                            "-P",
+                            "16",
+                            "-w",
+                            "4M"),
+                    Duration.ofSeconds(30));
             long deadline = System.nanoTime() + WAIT.toNanos();
             JsonNode reset = null;
             while (reset == null && System.nanoTime() < deadline) {
@@ -145,7 +184,9 @@ class StatsDockerIT extends LearnerLabTest {
             assertEquals(32L << 20, ceiling, "the default ceiling");
             assertTrue(reset.path("backlogBytes").asLong() > ceiling, reset.toString());
             assertTrue(reset.path("message").asText().contains("tclab removed that root qdisc"), reset.toString());
-            JsonNode root = json.readTree(sh("client", "tc -s -j qdisc show dev eth1").stdout()).path(0);
+            JsonNode root = json.readTree(
+                            sh("client", "tc -s -j qdisc show dev eth1").stdout())
+                    .path(0);
             assertTrue(root.path("backlog").asLong() < ceiling, "backlog back under the ceiling: " + root);
             assertTrue(!"tbf".equals(root.path("kind").asText()), "the tbf was removed: " + root);
         }
@@ -157,7 +198,8 @@ class StatsDockerIT extends LearnerLabTest {
             assertEquals((int) SocketCloseCodes.LAB_NOT_FOUND, stranger.awaitClose(WAIT));
         }
         int before = hub.samplerCount();
-        try (TestSocket first = openStats(cookie); TestSocket second = openStats(cookie)) {
+        try (TestSocket first = openStats(cookie);
+                TestSocket second = openStats(cookie)) {
             nextSample(first, "server");
             nextSample(second, "server");
             assertEquals(before + 2, hub.samplerCount(), "one sampler per node, shared by both viewers");
@@ -168,17 +210,20 @@ class StatsDockerIT extends LearnerLabTest {
         }
         assertEquals(before, hub.samplerCount(), "samplers stop when nobody watches");
         String processes = sh("client", "ps -eo args").stdout();
-        assertTrue(!processes.contains("sample %s") && !processes.contains("-batch"),
+        assertTrue(
+                !processes.contains("sample %s") && !processes.contains("-batch"),
                 "the sampler and its tc ended in the node:\n" + processes);
     }
 
     @Test
     void shouldListAFilterAttachedToAClassUnderThatClass() throws Exception {
-        sh("client", "tc qdisc add dev eth1 root handle 1: htb default 20"
-                + " && tc class add dev eth1 parent 1: classid 1:1 htb rate 50mbit"
-                + " && tc class add dev eth1 parent 1:1 classid 1:10 htb rate 20mbit"
-                + " && tc class add dev eth1 parent 1:1 classid 1:20 htb rate 30mbit"
-                + " && tc filter add dev eth1 parent 1:1 protocol ip prio 2 u32 match ip dport 80 0xffff flowid 1:10");
+        sh(
+                "client",
+                "tc qdisc add dev eth1 root handle 1: htb default 20"
+                        + " && tc class add dev eth1 parent 1: classid 1:1 htb rate 50mbit"
+                        + " && tc class add dev eth1 parent 1:1 classid 1:10 htb rate 20mbit"
+                        + " && tc class add dev eth1 parent 1:1 classid 1:20 htb rate 30mbit"
+                        + " && tc filter add dev eth1 parent 1:1 protocol ip prio 2 u32 match ip dport 80 0xffff flowid 1:10");
         try (TestSocket stats = openStats(cookie)) {
             JsonNode filter = awaitSample(stats, "client", sample -> {
                 for (JsonNode f : device(sample, "eth1").path("filters")) {
@@ -196,13 +241,17 @@ class StatsDockerIT extends LearnerLabTest {
     @Test
     void shouldSampleOnlyTheInterfacesTheLabNames() throws Exception {
         // ws-test's server shows [eth1, eth2, "ifb*"]: a new ifb device joins, a new veth pair does not.
-        sh("server", "ip link add ifb0 type ifb && ip link set ifb0 up"
-                + " && ip link add x0 type veth peer name x1 && ip link set x0 up");
+        sh(
+                "server",
+                "ip link add ifb0 type ifb && ip link set ifb0 up"
+                        + " && ip link add x0 type veth peer name x1 && ip link set x0 up");
         try (TestSocket stats = openStats(cookie)) {
-            JsonNode sample = awaitSample(stats, "server", s -> device(s, "ifb0").isMissingNode() ? null : s);
+            JsonNode sample =
+                    awaitSample(stats, "server", s -> device(s, "ifb0").isMissingNode() ? null : s);
             List<String> devices = new ArrayList<>();
             sample.path("devices").forEach(d -> devices.add(d.path("dev").asText()));
-            assertEquals(List.of("eth1", "eth2", "ifb0"), devices.stream().sorted().toList());
+            assertEquals(
+                    List.of("eth1", "eth2", "ifb0"), devices.stream().sorted().toList());
         }
     }
 
@@ -226,7 +275,9 @@ class StatsDockerIT extends LearnerLabTest {
                     clientTimes.add(sample.path("time").asLong());
                 }
             }
-            assertTrue(clientTimes.containsAll(seen), "the history holds the samples sent before: " + seen + " in " + clientTimes);
+            assertTrue(
+                    clientTimes.containsAll(seen),
+                    "the history holds the samples sent before: " + seen + " in " + clientTimes);
             assertEquals(clientTimes.stream().sorted().toList(), clientTimes, "oldest first");
             long next = nextSample(again, "client").path("time").asLong();
             assertTrue(next > clientTimes.get(clientTimes.size() - 1), "live samples follow the history");
@@ -281,7 +332,8 @@ class StatsDockerIT extends LearnerLabTest {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             JsonNode frame = json.readTree(stats.nextText(WAIT));
-            if ("sample".equals(frame.path("type").asText()) && node.equals(frame.path("node").asText())) {
+            if ("sample".equals(frame.path("type").asText())
+                    && node.equals(frame.path("node").asText())) {
                 return frame;
             }
         }

@@ -18,7 +18,8 @@ class StatsHistoryTest {
     private final MutableClock clock = new MutableClock();
 
     private static String sample(String node, long time, int padding) {
-        return "{\"type\":\"sample\",\"node\":\"" + node + "\",\"time\":" + time + ",\"pad\":\"" + "x".repeat(padding) + "\"}";
+        return "{\"type\":\"sample\",\"node\":\"" + node + "\",\"time\":" + time + ",\"pad\":\"" + "x".repeat(padding)
+                + "\"}";
     }
 
     private List<Long> times(StatsHistory history, String labId) throws Exception {

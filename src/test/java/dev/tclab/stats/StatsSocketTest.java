@@ -3,8 +3,8 @@ package dev.tclab.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.FakeRuntimeProfile;
-import dev.tclab.web.TestSocket;
 import dev.tclab.web.FakeLearnerLabTest;
+import dev.tclab.web.TestSocket;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import java.time.Duration;
@@ -34,8 +34,10 @@ class StatsSocketTest extends FakeLearnerLabTest {
     @Test
     void shouldLetTheNewestOfALearnersStatisticsSocketsWinAtTheLimit() throws Exception {
         // Issue 25, row 2: 6,000 statistics sockets of one learner were all accepted; now a fifth closes the first.
-        try (TestSocket first = openStats(cookie); TestSocket second = openStats(cookie);
-             TestSocket third = openStats(cookie); TestSocket fourth = openStats(cookie)) {
+        try (TestSocket first = openStats(cookie);
+                TestSocket second = openStats(cookie);
+                TestSocket third = openStats(cookie);
+                TestSocket fourth = openStats(cookie)) {
             second.sendText("still here?");
             assertThat(second.nextText(WAIT)).contains("takes no messages");
             try (TestSocket fifth = openStats(cookie)) {

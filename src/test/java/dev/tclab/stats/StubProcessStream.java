@@ -17,8 +17,7 @@ final class StubProcessStream implements ProcessStream {
     }
 
     @Override
-    public void resize(int columns, int rows) {
-    }
+    public void resize(int columns, int rows) {}
 
     @Override
     public void close() {

@@ -23,12 +23,16 @@ class WebSocketStatsViewerTest {
 
     /** A connection whose page takes frames ({@code reads}) or never does (the writes never complete). */
     private WebSocketConnection connection(boolean reads) {
-        return (WebSocketConnection) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {WebSocketConnection.class}, (proxy, method, args) -> switch (method.getName()) {
+        return (WebSocketConnection) Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {WebSocketConnection.class},
+                (proxy, method, args) -> switch (method.getName()) {
                     case "isClosed" -> closed.get() != null;
                     case "sendText" -> {
                         sent.incrementAndGet();
-                        yield reads ? Uni.createFrom().voidItem() : Uni.createFrom().emitter(e -> { });
+                        yield reads
+                                ? Uni.createFrom().voidItem()
+                                : Uni.createFrom().emitter(e -> {});
                     }
                     case "close" -> {
                         closed.set((CloseReason) args[0]);
@@ -40,8 +44,8 @@ class WebSocketStatsViewerTest {
 
     @Test
     void shouldCloseAPageThatTookNothingForTheIdleReadTimeout() {
-        WebSocketStatsViewer viewer = new WebSocketStatsViewer(connection(false), new ObjectMapper(),
-                Duration.ofSeconds(30), () -> now);
+        WebSocketStatsViewer viewer =
+                new WebSocketStatsViewer(connection(false), new ObjectMapper(), Duration.ofSeconds(30), () -> now);
         viewer.send("{\"history\": \"4 MiB in the probe\"}");
         now += Duration.ofSeconds(30).toNanos();
         viewer.send("{}");
@@ -54,8 +58,8 @@ class WebSocketStatsViewerTest {
 
     @Test
     void shouldKeepAPageThatReads() {
-        WebSocketStatsViewer viewer = new WebSocketStatsViewer(connection(true), new ObjectMapper(),
-                Duration.ofSeconds(30), () -> now);
+        WebSocketStatsViewer viewer =
+                new WebSocketStatsViewer(connection(true), new ObjectMapper(), Duration.ofSeconds(30), () -> now);
         viewer.send("{}");
         now += Duration.ofMinutes(5).toNanos();
         viewer.send("{}");

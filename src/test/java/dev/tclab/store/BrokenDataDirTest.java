@@ -36,8 +36,8 @@ class BrokenDataDirTest {
     public static class OwnDataDir implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("tclab.data-dir", RELATIVE_DIR.toString(),
-                    "quarkus.datasource.jdbc.url", "${tclab-h2-file-url}");
+            return Map.of(
+                    "tclab.data-dir", RELATIVE_DIR.toString(), "quarkus.datasource.jdbc.url", "${tclab-h2-file-url}");
         }
     }
 
@@ -45,7 +45,9 @@ class BrokenDataDirTest {
     void shouldReportAFileThatIsNotADatabaseAndLeaveItAlone(QuarkusMainLauncher launcher) throws Exception {
         Files.createDirectories(DIR);
         Path file = DIR.resolve("tclab.mv.db");
-        byte[] garbage = "this is not an H2 database, it is a learner's notes\n".repeat(200).getBytes(StandardCharsets.UTF_8);
+        byte[] garbage = "this is not an H2 database, it is a learner's notes\n"
+                .repeat(200)
+                .getBytes(StandardCharsets.UTF_8);
         Files.write(file, garbage);
 
         LaunchResult result = launcher.launch("selftest", "no-such-lesson");
@@ -65,11 +67,12 @@ class BrokenDataDirTest {
         Path file = DIR.resolve("tclab.mv.db");
         Files.deleteIfExists(file);
         assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
-                .as("a first start makes the database, then the self-test finds no such lesson").isEqualTo(2);
+                .as("a first start makes the database, then the self-test finds no such lesson")
+                .isEqualTo(2);
         LaunchResult result;
         // The lock H2 takes on its file when another process opens it (here: this JVM, outside the app's class loader).
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-             FileLock lock = channel.lock()) {
+                FileLock lock = channel.lock()) {
             result = launcher.launch("selftest", "no-such-lesson");
         }
 
@@ -78,16 +81,19 @@ class BrokenDataDirTest {
                 .contains("tclab cannot open its H2 database in " + DIR + ": Database may be already in use")
                 .contains("Another process (a tclab serving from this directory");
         assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
-                .as("the database opens again once the lock is gone").isEqualTo(2);
+                .as("the database opens again once the lock is gone")
+                .isEqualTo(2);
     }
 
     @Test
     void shouldRefuseASchemaFromANewerTclabAndChangeNothing(QuarkusMainLauncher launcher) throws Exception {
         Files.deleteIfExists(DIR.resolve("tclab.mv.db"));
         assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
-                .as("a first start makes and migrates the database, then the self-test finds no such lesson").isEqualTo(2);
+                .as("a first start makes and migrates the database, then the self-test finds no such lesson")
+                .isEqualTo(2);
         String url = "jdbc:h2:file:" + DIR + "/tclab;AUTO_SERVER=FALSE;WRITE_DELAY=0";
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement()) {
             s.executeUpdate("INSERT INTO \"flyway_schema_history\" (\"installed_rank\", \"version\", \"description\","
                     + " \"type\", \"script\", \"checksum\", \"installed_by\", \"execution_time\", \"success\")"
                     + " VALUES (99, '99', 'from the future', 'SQL', 'V99__future.sql', 0, 'test', 0, TRUE)");
@@ -99,8 +105,9 @@ class BrokenDataDirTest {
         assertThat(result.getErrorOutput() + result.getOutput())
                 .contains("holds schema version 99 from a newer tclab than this one")
                 .contains("nothing was changed");
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT MAX(\"installed_rank\") FROM \"flyway_schema_history\"")) {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT MAX(\"installed_rank\") FROM \"flyway_schema_history\"")) {
             rs.next();
             assertThat(rs.getInt(1)).as("no migration ran after the refusal").isEqualTo(99);
         }

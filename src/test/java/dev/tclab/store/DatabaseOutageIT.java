@@ -7,13 +7,13 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 
 import dev.tclab.quiz.QuizResults;
+import dev.tclab.web.QuizPositions;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.filter.cookie.CookieFilter;
-import dev.tclab.web.QuizPositions;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,8 +59,11 @@ class DatabaseOutageIT {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            String url = PostgresProfile.url().replace(target.getHost() + ":" + target.getPort(), "127.0.0.1:" + relay.port());
-            return Map.of("tclab.database.url", url + (url.contains("?") ? "&" : "?") + "currentSchema=" + PostgresProfile.SCHEMA);
+            String url = PostgresProfile.url()
+                    .replace(target.getHost() + ":" + target.getPort(), "127.0.0.1:" + relay.port());
+            return Map.of(
+                    "tclab.database.url",
+                    url + (url.contains("?") ? "&" : "?") + "currentSchema=" + PostgresProfile.SCHEMA);
         }
 
         @Override
@@ -91,7 +94,9 @@ class DatabaseOutageIT {
         CookieFilter learner = new CookieFilter();
         // The learner's own order of the options: the positions of the lesson's options 0, 1 and 2.
         List<String> authored = List.of("32 kilobytes", "32 kilobits", "32 kilobits per second");
-        int[] at = authored.stream().mapToInt(text -> QuizPositions.of(learner, "web-test", "burst-unit", text)).toArray();
+        int[] at = authored.stream()
+                .mapToInt(text -> QuizPositions.of(learner, "web-test", "burst-unit", text))
+                .toArray();
         answer(learner, at[1]).then().statusCode(200);
         answer(learner, at[2]).then().statusCode(200);
         given().get("/q/health/ready").then().statusCode(200);
@@ -99,11 +104,15 @@ class DatabaseOutageIT {
 
         relay.cut();
         try {
-            answer(learner, at[0]).then().statusCode(503)
+            answer(learner, at[0])
+                    .then()
+                    .statusCode(503)
                     .header("Retry-After", "10")
                     .body("error", containsString("The database did not answer, so tclab could not"))
                     .body("error", containsString("Try again in a moment."));
-            given().get("/q/health/ready").then().statusCode(503)
+            given().get("/q/health/ready")
+                    .then()
+                    .statusCode(503)
                     .body("checks.find { it.name.contains('Database') }.status", equalTo("DOWN"));
             given().get("/q/health/live").then().statusCode(200);
         } finally {
@@ -111,11 +120,12 @@ class DatabaseOutageIT {
         }
 
         answer(learner, at[1]).then().statusCode(200);
-        given().get("/q/health/ready").then().statusCode(200)
-                .body("checks.name", hasItem(containsString("Database")));
+        given().get("/q/health/ready").then().statusCode(200).body("checks.name", hasItem(containsString("Database")));
         String id = learnerId(learner);
-        assertThat(results.history(id, "web-test")).extracting(a -> a.choices().get(0))
-                .as("the three acknowledged answers (the lesson's option indexes), in order; the refused one is not there")
+        assertThat(results.history(id, "web-test"))
+                .extracting(a -> a.choices().get(0))
+                .as(
+                        "the three acknowledged answers (the lesson's option indexes), in order; the refused one is not there")
                 .containsExactly(1, 2, 1);
     }
 
@@ -134,13 +144,17 @@ class DatabaseOutageIT {
     }
 
     private static io.restassured.response.Response answer(CookieFilter learner, int choice) {
-        return given().filter(learner).contentType("application/json").body("{\"choices\": [" + choice + "]}")
+        return given().filter(learner)
+                .contentType("application/json")
+                .body("{\"choices\": [" + choice + "]}")
                 .post("/api/lessons/web-test/quizzes/burst-unit");
     }
 
     private static String learnerId(CookieFilter learner) {
         var cookie = learner.getCookieStore().getCookies().stream()
-                .filter(c -> c.getName().equals("tclab_learner")).findFirst().orElseThrow();
+                .filter(c -> c.getName().equals("tclab_learner"))
+                .findFirst()
+                .orElseThrow();
         return cookie.getValue().substring(0, cookie.getValue().lastIndexOf('.'));
     }
 }

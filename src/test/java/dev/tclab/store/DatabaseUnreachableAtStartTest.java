@@ -20,14 +20,23 @@ class DatabaseUnreachableAtStartTest {
     public static class NothingListens implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("tclab.database.kind", "postgresql", "tclab.database.url", URL,
-                    "tclab.database.username", "tclab", "tclab.database.password", "secret");
+            return Map.of(
+                    "tclab.database.kind",
+                    "postgresql",
+                    "tclab.database.url",
+                    URL,
+                    "tclab.database.username",
+                    "tclab",
+                    "tclab.database.password",
+                    "secret");
         }
     }
 
     /** "selftest" of a lesson that does not exist exits 2 at once, had the app started. */
     @Test
-    @Launch(value = {"selftest", "no-such-lesson"}, exitCode = 1)
+    @Launch(
+            value = {"selftest", "no-such-lesson"},
+            exitCode = 1)
     void shouldStopWithOneSentenceNamingTheUrlAndWhatToCheck(LaunchResult result) {
         assertThat(result.getErrorOutput() + result.getOutput())
                 .contains("tclab cannot reach its PostgreSQL database at " + URL + ": ")

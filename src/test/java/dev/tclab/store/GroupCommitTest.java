@@ -30,8 +30,7 @@ import org.junit.jupiter.api.Test;
 class GroupCommitTest {
 
     /** A claim of row {@code id} for {@code owner}; "bad" rows write to a table that does not exist. */
-    record Claim(String id, String owner) {
-    }
+    record Claim(String id, String owner) {}
 
     private final String url = "jdbc:h2:mem:group-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
     private final AtomicInteger connectionsOpened = new AtomicInteger();
@@ -70,8 +69,8 @@ class GroupCommitTest {
 
     private static boolean claim(Connection c, Claim claim) throws SQLException {
         String table = claim.id().startsWith("bad") ? "missing_table" : "lab";
-        try (PreparedStatement s = c.prepareStatement("UPDATE " + table + " SET owner = ? WHERE id = ?"
-                + " AND owner IS NULL")) {
+        try (PreparedStatement s =
+                c.prepareStatement("UPDATE " + table + " SET owner = ? WHERE id = ?" + " AND owner IS NULL")) {
             s.setString(1, claim.owner());
             s.setString(2, claim.id());
             return s.executeUpdate() == 1;
@@ -111,12 +110,15 @@ class GroupCommitTest {
 
     /** Claims whose writer holds the claim by "first" until {@code release}: its commit is under way meanwhile. */
     private GroupCommit<Claim> heldByFirst(CountDownLatch release) {
-        return new GroupCommit<>(this::open, (c, claim) -> {
-            if (claim.owner().equals("first")) {
-                awaitRelease(release);
-            }
-            return claim(c, claim);
-        }, Comparator.comparing(Claim::id));
+        return new GroupCommit<>(
+                this::open,
+                (c, claim) -> {
+                    if (claim.owner().equals("first")) {
+                        awaitRelease(release);
+                    }
+                    return claim(c, claim);
+                },
+                Comparator.comparing(Claim::id));
     }
 
     @Test
@@ -139,7 +141,9 @@ class GroupCommitTest {
         }
         boolean lateWon = late.get(10, TimeUnit.SECONDS);
         assertThat(won + (lateWon ? 1 : 0)).as("lab-1 goes to one claim only").isEqualTo(10);
-        assertThat(connectionsOpened).as("the first write's commit, then one for all that waited").hasValue(2);
+        assertThat(connectionsOpened)
+                .as("the first write's commit, then one for all that waited")
+                .hasValue(2);
         assertThat(ownerOf("lab-0")).isEqualTo("first");
         for (int i = 2; i < 11; i++) {
             assertThat(ownerOf("lab-" + i)).isEqualTo("learner-" + i);
@@ -158,14 +162,16 @@ class GroupCommitTest {
         release.countDown();
         assertThat(first.get(10, TimeUnit.SECONDS)).isTrue();
         assertThat(good.get(10, TimeUnit.SECONDS)).isTrue();
-        assertThatThrownBy(() -> bad.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(SQLException.class)
+        assertThatThrownBy(() -> bad.get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(SQLException.class)
                 .hasMessageContaining("MISSING_TABLE");
         assertThat(ownerOf("lab-2")).isEqualTo("learner-2");
     }
 
     @Test
     void aWriteAloneIsCommittedAtOnce() throws Exception {
-        GroupCommit<Claim> group = new GroupCommit<>(this::open, GroupCommitTest::claim, Comparator.comparing(Claim::id));
+        GroupCommit<Claim> group =
+                new GroupCommit<>(this::open, GroupCommitTest::claim, Comparator.comparing(Claim::id));
         assertThat(group.run(new Claim("lab-5", "ann"))).isTrue();
         assertThat(group.run(new Claim("lab-5", "bob"))).isFalse();
         assertThat(ownerOf("lab-5")).isEqualTo("ann");

@@ -7,5 +7,4 @@ import io.quarkus.test.junit.TestProfile;
 /** The lab registry on the embedded H2 (the test profile's in-memory database). */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
-class H2LabRegistryTest extends LabRegistryContract {
-}
+class H2LabRegistryTest extends LabRegistryContract {}

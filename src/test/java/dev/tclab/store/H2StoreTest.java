@@ -7,5 +7,4 @@ import io.quarkus.test.junit.TestProfile;
 /** The store contract on the embedded H2 (the test profile's in-memory database); no lab is needed. */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
-class H2StoreTest extends StoreContract {
-}
+class H2StoreTest extends StoreContract {}

@@ -7,5 +7,4 @@ import io.quarkus.test.junit.TestProfile;
 /** The workshop store contract on the embedded H2. */
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
-class H2WorkshopStoreTest extends WorkshopStoreContract {
-}
+class H2WorkshopStoreTest extends WorkshopStoreContract {}

@@ -32,29 +32,49 @@ class KilledAppKeepsAcknowledgedWritesIT {
 
     @Test
     void shouldKeepEveryAcknowledgedAnswerOfAKilledApp() throws Exception {
-        assertThat(JAR).as("the packaged app (mvn verify packages it before the *IT tests)").exists();
-        Path dir = Files.createDirectories(Path.of("target", "killed-" + UUID.randomUUID()).toAbsolutePath());
+        assertThat(JAR)
+                .as("the packaged app (mvn verify packages it before the *IT tests)")
+                .exists();
+        Path dir = Files.createDirectories(
+                Path.of("target", "killed-" + UUID.randomUUID()).toAbsolutePath());
         int port = freePort();
         ProcessBuilder builder = new ProcessBuilder("java", "-jar", JAR.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("app.log").toFile());
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("app.log").toFile());
         builder.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));
         builder.environment().put("TCLAB_DATA_DIR", dir.toString());
         // Its own label: the app reaps its instance's orphaned containers at start, and must reap nobody else's.
-        builder.environment().put("TCLAB_INSTANCE", "tclab-killtest-" + UUID.randomUUID().toString().substring(0, 8));
+        builder.environment()
+                .put(
+                        "TCLAB_INSTANCE",
+                        "tclab-killtest-" + UUID.randomUUID().toString().substring(0, 8));
         Process app = builder.start();
         int acknowledged = 0;
         try {
-            HttpClient http = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
+            HttpClient http = HttpClient.newBuilder()
+                    .cookieHandler(new java.net.CookieManager())
+                    .build();
             String base = "http://127.0.0.1:" + port;
             awaitLive(http, base, app, dir);
-            JsonNode lesson = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(URI.create(base
-                    + "/api/lessons/tbf-basics")).build(), HttpResponse.BodyHandlers.ofString()).body());
-            String quiz = lesson.findValues("quizzes").stream().filter(q -> !q.isEmpty()).findFirst()
-                    .orElseThrow(() -> new AssertionError("tbf-basics has no quiz")).get(0).get("id").asText();
+            JsonNode lesson = new ObjectMapper()
+                    .readTree(http.send(
+                                    HttpRequest.newBuilder(URI.create(base + "/api/lessons/tbf-basics"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .body());
+            String quiz = lesson.findValues("quizzes").stream()
+                    .filter(q -> !q.isEmpty())
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("tbf-basics has no quiz"))
+                    .get(0)
+                    .get("id")
+                    .asText();
             for (int i = 0; i < ANSWERS; i++) {
-                HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(base + "/api/lessons/tbf-basics/quizzes/" + quiz))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"choices\": [" + (i % 2) + "]}")).build(),
+                HttpResponse<String> answer = http.send(
+                        HttpRequest.newBuilder(URI.create(base + "/api/lessons/tbf-basics/quizzes/" + quiz))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"choices\": [" + (i % 2) + "]}"))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (answer.statusCode() == 200) {
                     acknowledged++;
@@ -66,7 +86,8 @@ class KilledAppKeepsAcknowledgedWritesIT {
         }
         assertThat(acknowledged).isEqualTo(ANSWERS);
         try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + dir + "/tclab");
-             Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM quiz_attempt")) {
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM quiz_attempt")) {
             rs.next();
             assertThat(rs.getInt(1)).as("answers kept after SIGKILL").isEqualTo(acknowledged);
         }
@@ -79,8 +100,12 @@ class KilledAppKeepsAcknowledgedWritesIT {
                 throw new AssertionError("the app exited at start: " + Files.readString(dir.resolve("app.log")));
             }
             try {
-                if (http.send(HttpRequest.newBuilder(URI.create(base + "/q/health/live")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                if (http.send(
+                                        HttpRequest.newBuilder(URI.create(base + "/q/health/live"))
+                                                .build(),
+                                        HttpResponse.BodyHandlers.discarding())
+                                .statusCode()
+                        == 200) {
                     return;
                 }
             } catch (IOException e) {

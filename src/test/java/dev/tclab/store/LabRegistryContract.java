@@ -32,9 +32,18 @@ abstract class LabRegistryContract {
     LabRegistry registry;
 
     private static LabRecord record(String id, LabPhase phase, long version, String reason) {
-        return new LabRecord(id, "l-ann", "tbf-basics", Map.of("rate", "7mbit", "burst", "32kb"), phase, CREATED,
-                phase == LabPhase.STARTING ? null : CREATED.plusSeconds(1), CREATED.plusSeconds(60),
-                phase.live() ? null : CREATED.plusSeconds(90), reason, version);
+        return new LabRecord(
+                id,
+                "l-ann",
+                "tbf-basics",
+                Map.of("rate", "7mbit", "burst", "32kb"),
+                phase,
+                CREATED,
+                phase == LabPhase.STARTING ? null : CREATED.plusSeconds(1),
+                CREATED.plusSeconds(60),
+                phase.live() ? null : CREATED.plusSeconds(90),
+                reason,
+                version);
     }
 
     private static String fresh() {
@@ -53,8 +62,18 @@ abstract class LabRegistryContract {
     @Test
     void shouldHandAPooledLabToExactlyOneOfTwoClaimsRacing() throws Exception {
         String id = fresh();
-        LabRecord pooled = new LabRecord(id, null, "tbf-basics", Map.of(), LabPhase.RUNNING, CREATED,
-                CREATED.plusSeconds(1), CREATED, null, null, 1);
+        LabRecord pooled = new LabRecord(
+                id,
+                null,
+                "tbf-basics",
+                Map.of(),
+                LabPhase.RUNNING,
+                CREATED,
+                CREATED.plusSeconds(1),
+                CREATED,
+                null,
+                null,
+                1);
         registry.save(pooled);
         assertThat(live(id)).hasValueSatisfying(r -> assertThat(r.owner()).isNull());
         Instant claimedAt = CREATED.plusSeconds(600);
@@ -64,30 +83,77 @@ abstract class LabRegistryContract {
             List<Future<Boolean>> claims = Stream.of("l-ann", "l-bob")
                     .map(owner -> two.submit(() -> {
                         go.await();
-                        return registry.claim(new LabRecord(id, owner, "tbf-basics", Map.of("rate", owner),
-                                LabPhase.RUNNING, claimedAt, claimedAt, claimedAt, null, null, 2));
-                    })).toList();
+                        return registry.claim(new LabRecord(
+                                id,
+                                owner,
+                                "tbf-basics",
+                                Map.of("rate", owner),
+                                LabPhase.RUNNING,
+                                claimedAt,
+                                claimedAt,
+                                claimedAt,
+                                null,
+                                null,
+                                2));
+                    }))
+                    .toList();
             go.countDown();
             boolean ann = claims.get(0).get();
             boolean bob = claims.get(1).get();
-            assertThat(ann ^ bob).as("exactly one claim wins (ann %s, bob %s)", ann, bob).isTrue();
+            assertThat(ann ^ bob)
+                    .as("exactly one claim wins (ann %s, bob %s)", ann, bob)
+                    .isTrue();
             String winner = ann ? "l-ann" : "l-bob";
-            assertThat(live(id)).contains(new LabRecord(id, winner, "tbf-basics", Map.of("rate", winner),
-                    LabPhase.RUNNING, claimedAt, claimedAt, claimedAt, null, null, 2));
+            assertThat(live(id))
+                    .contains(new LabRecord(
+                            id,
+                            winner,
+                            "tbf-basics",
+                            Map.of("rate", winner),
+                            LabPhase.RUNNING,
+                            claimedAt,
+                            claimedAt,
+                            claimedAt,
+                            null,
+                            null,
+                            2));
         } finally {
             two.shutdownNow();
         }
-        assertThat(registry.claim(new LabRecord(id, "l-cat", "tbf-basics", Map.of(), LabPhase.RUNNING, claimedAt,
-                claimedAt, claimedAt, null, null, 3))).as("an owned lab is never claimed again").isFalse();
+        assertThat(registry.claim(new LabRecord(
+                        id,
+                        "l-cat",
+                        "tbf-basics",
+                        Map.of(),
+                        LabPhase.RUNNING,
+                        claimedAt,
+                        claimedAt,
+                        claimedAt,
+                        null,
+                        null,
+                        3)))
+                .as("an owned lab is never claimed again")
+                .isFalse();
     }
 
     @Test
     void shouldHandEveryLearnerOfAClassPressingStartAtOnceTheirOwnPooledLab() throws Exception {
         int size = 30;
-        List<String> ids = Stream.generate(LabRegistryContract::fresh).limit(size).toList();
+        List<String> ids =
+                Stream.generate(LabRegistryContract::fresh).limit(size).toList();
         for (String id : ids) {
-            registry.save(new LabRecord(id, null, "tbf-basics", Map.of(), LabPhase.RUNNING, CREATED,
-                    CREATED.plusSeconds(1), CREATED, null, null, 1));
+            registry.save(new LabRecord(
+                    id,
+                    null,
+                    "tbf-basics",
+                    Map.of(),
+                    LabPhase.RUNNING,
+                    CREATED,
+                    CREATED.plusSeconds(1),
+                    CREATED,
+                    null,
+                    null,
+                    1));
         }
         Instant claimedAt = CREATED.plusSeconds(600);
         CountDownLatch go = new CountDownLatch(1);
@@ -95,8 +161,18 @@ abstract class LabRegistryContract {
         try {
             List<Future<Boolean>> claims = new ArrayList<>();
             for (int i = 0; i < size; i++) {
-                LabRecord claim = new LabRecord(ids.get(i), "l-" + ids.get(i), "tbf-basics", Map.of(),
-                        LabPhase.RUNNING, claimedAt, claimedAt, claimedAt, null, null, 2);
+                LabRecord claim = new LabRecord(
+                        ids.get(i),
+                        "l-" + ids.get(i),
+                        "tbf-basics",
+                        Map.of(),
+                        LabPhase.RUNNING,
+                        claimedAt,
+                        claimedAt,
+                        claimedAt,
+                        null,
+                        null,
+                        2);
                 claims.add(learners.submit(() -> {
                     go.await();
                     return registry.claim(claim);
@@ -117,10 +193,31 @@ abstract class LabRegistryContract {
     @Test
     void shouldNotHandOutAPooledLabThatEnded() {
         String id = fresh();
-        registry.save(new LabRecord(id, null, "tbf-basics", Map.of(), LabPhase.STOPPED, CREATED, CREATED, CREATED,
-                CREATED.plusSeconds(5), "Stopped: the pool keeps fewer labs of this lesson now.", 2));
-        assertThat(registry.claim(new LabRecord(id, "l-ann", "tbf-basics", Map.of(), LabPhase.RUNNING, CREATED,
-                CREATED, CREATED, null, null, 3))).isFalse();
+        registry.save(new LabRecord(
+                id,
+                null,
+                "tbf-basics",
+                Map.of(),
+                LabPhase.STOPPED,
+                CREATED,
+                CREATED,
+                CREATED,
+                CREATED.plusSeconds(5),
+                "Stopped: the pool keeps fewer labs of this lesson now.",
+                2));
+        assertThat(registry.claim(new LabRecord(
+                        id,
+                        "l-ann",
+                        "tbf-basics",
+                        Map.of(),
+                        LabPhase.RUNNING,
+                        CREATED,
+                        CREATED,
+                        CREATED,
+                        null,
+                        null,
+                        3)))
+                .isFalse();
     }
 
     @Test
@@ -132,7 +229,9 @@ abstract class LabRegistryContract {
         registry.save(withOwner(record(stopped, LabPhase.STOPPED, 2, "Stopped by the learner."), owner));
         assertThat(registry.find(stopped)).map(LabRecord::reason).contains("Stopped by the learner.");
         assertThat(registry.find(fresh())).isEmpty();
-        assertThat(registry.liveOf(java.util.List.of(owner, "l-nobody"))).extracting(LabRecord::id).containsExactly(running);
+        assertThat(registry.liveOf(java.util.List.of(owner, "l-nobody")))
+                .extracting(LabRecord::id)
+                .containsExactly(running);
     }
 
     @Test
@@ -148,8 +247,18 @@ abstract class LabRegistryContract {
     }
 
     private static LabRecord withOwner(LabRecord r, String owner) {
-        return new LabRecord(r.id(), owner, r.lesson(), r.parameters(), r.phase(), r.createdAt(), r.readyAt(),
-                r.lastActivity(), r.endedAt(), r.reason(), r.version());
+        return new LabRecord(
+                r.id(),
+                owner,
+                r.lesson(),
+                r.parameters(),
+                r.phase(),
+                r.createdAt(),
+                r.readyAt(),
+                r.lastActivity(),
+                r.endedAt(),
+                r.reason(),
+                r.version());
     }
 
     @Test
@@ -164,26 +273,86 @@ abstract class LabRegistryContract {
     void shouldListQueuedStartsOldestFirstAndLetExactlyOneServerTakeOneFromTheQueue() {
         String later = fresh();
         String earlier = fresh();
-        registry.save(new LabRecord(later, "l-ann", "tbf-basics", Map.of(), LabPhase.QUEUED, CREATED.plusSeconds(5),
-                null, CREATED, null, null, 0, "192.0.2.7"));
-        registry.save(new LabRecord(earlier, "l-bob", "tbf-basics", Map.of(), LabPhase.QUEUED, CREATED, null, CREATED,
-                null, null, 0, null));
-        List<String> queued = registry.queued().stream().map(LabRecord::id).filter(id -> id.equals(later)
-                || id.equals(earlier)).toList();
+        registry.save(new LabRecord(
+                later,
+                "l-ann",
+                "tbf-basics",
+                Map.of(),
+                LabPhase.QUEUED,
+                CREATED.plusSeconds(5),
+                null,
+                CREATED,
+                null,
+                null,
+                0,
+                "192.0.2.7"));
+        registry.save(new LabRecord(
+                earlier,
+                "l-bob",
+                "tbf-basics",
+                Map.of(),
+                LabPhase.QUEUED,
+                CREATED,
+                null,
+                CREATED,
+                null,
+                null,
+                0,
+                null));
+        List<String> queued = registry.queued().stream()
+                .map(LabRecord::id)
+                .filter(id -> id.equals(later) || id.equals(earlier))
+                .toList();
         assertThat(queued).containsExactly(earlier, later);
         assertThat(registry.live()).extracting(LabRecord::id).doesNotContain(earlier, later);
 
-        LabRecord starting = new LabRecord(earlier, "l-bob", "tbf-basics", Map.of(), LabPhase.STARTING, CREATED,
-                null, CREATED, null, null, 1);
+        LabRecord starting = new LabRecord(
+                earlier, "l-bob", "tbf-basics", Map.of(), LabPhase.STARTING, CREATED, null, CREATED, null, null, 1);
         assertThat(registry.leaveQueue(starting)).isTrue();
-        assertThat(registry.leaveQueue(starting)).as("it left the queue already").isFalse();
+        assertThat(registry.leaveQueue(starting))
+                .as("it left the queue already")
+                .isFalse();
         assertThat(live(earlier)).map(LabRecord::phase).contains(LabPhase.STARTING);
-        registry.save(new LabRecord(later, "l-ann", "tbf-basics", Map.of(), LabPhase.STOPPED, CREATED.plusSeconds(5),
-                null, CREATED, CREATED.plusSeconds(9), "Stopped by the learner.", 1));
-        assertThat(registry.leaveQueue(new LabRecord(later, "l-ann", "tbf-basics", Map.of(), LabPhase.STARTING,
-                CREATED.plusSeconds(5), null, CREATED, null, null, 1))).as("stopped while it waited").isFalse();
-        assertThat(registry.leaveQueue(new LabRecord(fresh(), "l-ann", "tbf-basics", Map.of(), LabPhase.STARTING,
-                CREATED, null, CREATED, null, null, 1))).as("never recorded").isFalse();
+        registry.save(new LabRecord(
+                later,
+                "l-ann",
+                "tbf-basics",
+                Map.of(),
+                LabPhase.STOPPED,
+                CREATED.plusSeconds(5),
+                null,
+                CREATED,
+                CREATED.plusSeconds(9),
+                "Stopped by the learner.",
+                1));
+        assertThat(registry.leaveQueue(new LabRecord(
+                        later,
+                        "l-ann",
+                        "tbf-basics",
+                        Map.of(),
+                        LabPhase.STARTING,
+                        CREATED.plusSeconds(5),
+                        null,
+                        CREATED,
+                        null,
+                        null,
+                        1)))
+                .as("stopped while it waited")
+                .isFalse();
+        assertThat(registry.leaveQueue(new LabRecord(
+                        fresh(),
+                        "l-ann",
+                        "tbf-basics",
+                        Map.of(),
+                        LabPhase.STARTING,
+                        CREATED,
+                        null,
+                        CREATED,
+                        null,
+                        null,
+                        1)))
+                .as("never recorded")
+                .isFalse();
         assertThat(registry.queued()).extracting(LabRecord::id).doesNotContain(earlier, later);
     }
 
@@ -197,16 +366,29 @@ abstract class LabRegistryContract {
         registry.save(running);
         assertThat(live(id)).contains(running);
         registry.save(withClient(record(id, LabPhase.STOPPED, 3, "Stopped by the learner."), "2001:db8:1:2::/64"));
-        assertThat(registry.find(id)).hasValueSatisfying(r -> assertThat(r.client()).isNull());
+        assertThat(registry.find(id))
+                .hasValueSatisfying(r -> assertThat(r.client()).isNull());
 
         String forwarded = fresh();
         registry.save(withClient(record(forwarded, LabPhase.RUNNING, 1, null), "y".repeat(500)));
-        assertThat(live(forwarded)).hasValueSatisfying(r -> assertThat(r.client()).isEqualTo("y".repeat(100)));
+        assertThat(live(forwarded))
+                .hasValueSatisfying(r -> assertThat(r.client()).isEqualTo("y".repeat(100)));
     }
 
     private static LabRecord withClient(LabRecord r, String client) {
-        return new LabRecord(r.id(), r.owner(), r.lesson(), r.parameters(), r.phase(), r.createdAt(), r.readyAt(),
-                r.lastActivity(), r.endedAt(), r.reason(), r.version(), client);
+        return new LabRecord(
+                r.id(),
+                r.owner(),
+                r.lesson(),
+                r.parameters(),
+                r.phase(),
+                r.createdAt(),
+                r.readyAt(),
+                r.lastActivity(),
+                r.endedAt(),
+                r.reason(),
+                r.version(),
+                client);
     }
 
     @Test
@@ -215,7 +397,9 @@ abstract class LabRegistryContract {
         registry.save(record(id, LabPhase.STARTING, 0, null));
         registry.save(record(id, LabPhase.STOPPED, 2, "Stopped by the learner."));
         registry.save(record(id, LabPhase.RUNNING, 1, null));
-        assertThat(live(id)).as("a stop must not be undone by a late 'running' write").isEmpty();
+        assertThat(live(id))
+                .as("a stop must not be undone by a late 'running' write")
+                .isEmpty();
 
         String other = fresh();
         registry.save(record(other, LabPhase.RUNNING, 5, null));
@@ -236,8 +420,8 @@ abstract class LabRegistryContract {
     void shouldKeepTimesToTheMicrosecond() {
         String id = fresh();
         Instant nanos = Instant.parse("2026-12-01T09:00:00.123456789Z");
-        registry.save(new LabRecord(id, "l-bob", "tbf-basics", Map.of(), LabPhase.RUNNING, nanos, nanos, nanos,
-                null, null, 1));
+        registry.save(new LabRecord(
+                id, "l-bob", "tbf-basics", Map.of(), LabPhase.RUNNING, nanos, nanos, nanos, null, null, 1));
         assertThat(live(id)).map(LabRecord::createdAt).contains(nanos.truncatedTo(ChronoUnit.MICROS));
     }
 }

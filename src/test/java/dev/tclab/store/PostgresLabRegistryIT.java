@@ -6,5 +6,4 @@ import io.quarkus.test.junit.TestProfile;
 /** The lab registry on a real PostgreSQL ({@code bin/ensure-postgres}); fails when it does not answer. */
 @QuarkusTest
 @TestProfile(PostgresProfile.class)
-class PostgresLabRegistryIT extends LabRegistryContract {
-}
+class PostgresLabRegistryIT extends LabRegistryContract {}

@@ -15,13 +15,14 @@ import java.util.UUID;
 public class PostgresProfile implements QuarkusTestProfile {
 
     /** This JVM's schema; Flyway creates it. */
-    public static final String SCHEMA = "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    public static final String SCHEMA =
+            "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 
     static {
         // Every PostgreSQL test of this JVM shares the schema; it goes when the JVM ends.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try (Connection c = DriverManager.getConnection(url(), user(), password());
-                 Statement s = c.createStatement()) {
+                    Statement s = c.createStatement()) {
                 s.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
             } catch (SQLException e) {
                 System.err.println("test schema " + SCHEMA + " was not dropped: " + e.getMessage());
@@ -43,11 +44,17 @@ public class PostgresProfile implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("tclab.database.kind", "postgresql",
-                "tclab.database.url", url() + (url().contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA,
-                "tclab.database.username", user(),
-                "tclab.database.password", password(),
-                "quarkus.flyway.\"postgresql\".schemas", SCHEMA);
+        return Map.of(
+                "tclab.database.kind",
+                "postgresql",
+                "tclab.database.url",
+                url() + (url().contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA,
+                "tclab.database.username",
+                user(),
+                "tclab.database.password",
+                password(),
+                "quarkus.flyway.\"postgresql\".schemas",
+                SCHEMA);
     }
 
     private static String env(String name, String fallback) {

@@ -13,11 +13,12 @@ class PostgresStepRunTallyMigrationIT {
     void shouldTallyTheRunsAnOlderVersionKept() throws Exception {
         String schema = "m_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         try {
-            StepRunTallyMigration.shouldTallyTheRunsAnOlderVersionKept(PostgresProfile.url(), PostgresProfile.user(),
-                    PostgresProfile.password(), schema);
+            StepRunTallyMigration.shouldTallyTheRunsAnOlderVersionKept(
+                    PostgresProfile.url(), PostgresProfile.user(), PostgresProfile.password(), schema);
         } finally {
-            try (Connection c = DriverManager.getConnection(PostgresProfile.url(), PostgresProfile.user(),
-                    PostgresProfile.password()); Statement s = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection(
+                            PostgresProfile.url(), PostgresProfile.user(), PostgresProfile.password());
+                    Statement s = c.createStatement()) {
                 s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
             }
         }

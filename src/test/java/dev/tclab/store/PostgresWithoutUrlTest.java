@@ -23,7 +23,9 @@ class PostgresWithoutUrlTest {
     }
 
     @Test
-    @Launch(value = {"selftest", "no-such-lesson"}, exitCode = 1)
+    @Launch(
+            value = {"selftest", "no-such-lesson"},
+            exitCode = 1)
     void shouldSayWhichKeyToSet(LaunchResult result) {
         assertThat(result.getErrorOutput() + result.getOutput())
                 .contains("tclab.database.kind is postgresql but tclab.database.url is not set");

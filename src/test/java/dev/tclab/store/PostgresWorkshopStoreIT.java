@@ -6,5 +6,4 @@ import io.quarkus.test.junit.TestProfile;
 /** The workshop store contract on a real PostgreSQL ({@code bin/ensure-postgres}); fails when it does not answer. */
 @QuarkusTest
 @TestProfile(PostgresProfile.class)
-class PostgresWorkshopStoreIT extends WorkshopStoreContract {
-}
+class PostgresWorkshopStoreIT extends WorkshopStoreContract {}

@@ -21,8 +21,7 @@ final class StepRunTallyMigration {
 
     private static final OffsetDateTime T0 = OffsetDateTime.of(2026, 11, 30, 9, 0, 0, 0, ZoneOffset.UTC);
 
-    private StepRunTallyMigration() {
-    }
+    private StepRunTallyMigration() {}
 
     static void shouldTallyTheRunsAnOlderVersionKept(String url, String user, String password, String schema)
             throws SQLException {
@@ -32,7 +31,8 @@ final class StepRunTallyMigration {
                 c.setSchema(schema);
             }
             try (Statement s = c.createStatement()) {
-                s.execute("INSERT INTO learner (id, created_at) VALUES ('ann', TIMESTAMP WITH TIME ZONE '2026-11-30 08:00:00+00')");
+                s.execute(
+                        "INSERT INTO learner (id, created_at) VALUES ('ann', TIMESTAMP WITH TIME ZONE '2026-11-30 08:00:00+00')");
             }
             run(c, "r1", "shape", 0, "failed", 5);
             run(c, "r2", "shape", 10, "passed", 20);
@@ -40,26 +40,29 @@ final class StepRunTallyMigration {
             run(c, "r4", "baseline", 50, "measuring", -1); // never finished: the server stopped during it
             flyway(url, user, password, schema, "latest").migrate();
             try (PreparedStatement s = c.prepareStatement("SELECT step_id, attempts, first_run_at, first_passed_at,"
-                    + " last_run_id, last_lab_id, last_state, last_detail, last_at FROM step_run_tally"
-                    + " WHERE learner_id = 'ann' ORDER BY step_id");
-                 ResultSet rs = s.executeQuery()) {
+                            + " last_run_id, last_lab_id, last_state, last_detail, last_at FROM step_run_tally"
+                            + " WHERE learner_id = 'ann' ORDER BY step_id");
+                    ResultSet rs = s.executeQuery()) {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getString(1)).isEqualTo("baseline");
                 assertThat(rs.getInt(2)).isEqualTo(1);
                 assertThat(rs.getObject(4)).isNull();
                 assertThat(rs.getString(5)).isEqualTo("r4");
                 assertThat(rs.getString(7)).isEqualTo("measuring");
-                assertThat(rs.getObject(9, OffsetDateTime.class).toInstant()).isEqualTo(T0.plusSeconds(50).toInstant());
+                assertThat(rs.getObject(9, OffsetDateTime.class).toInstant())
+                        .isEqualTo(T0.plusSeconds(50).toInstant());
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getString(1)).isEqualTo("shape");
                 assertThat(rs.getInt(2)).isEqualTo(3);
                 assertThat(rs.getObject(3, OffsetDateTime.class).toInstant()).isEqualTo(T0.toInstant());
-                assertThat(rs.getObject(4, OffsetDateTime.class).toInstant()).isEqualTo(T0.plusSeconds(20).toInstant());
+                assertThat(rs.getObject(4, OffsetDateTime.class).toInstant())
+                        .isEqualTo(T0.plusSeconds(20).toInstant());
                 assertThat(rs.getString(5)).isEqualTo("r3");
                 assertThat(rs.getString(6)).isEqualTo("lab-1");
                 assertThat(rs.getString(7)).isEqualTo("failed");
                 assertThat(rs.getString(8)).isEqualTo("detail of r3");
-                assertThat(rs.getObject(9, OffsetDateTime.class).toInstant()).isEqualTo(T0.plusSeconds(40).toInstant());
+                assertThat(rs.getObject(9, OffsetDateTime.class).toInstant())
+                        .isEqualTo(T0.plusSeconds(40).toInstant());
                 assertThat(rs.next()).isFalse();
             }
         }
@@ -81,7 +84,9 @@ final class StepRunTallyMigration {
 
     /** The app's migrations on one database (in its own schema when one is named), up to a version. */
     private static Flyway flyway(String url, String user, String password, String schema, String target) {
-        var config = Flyway.configure().dataSource(url, user, password).locations("classpath:db/migration")
+        var config = Flyway.configure()
+                .dataSource(url, user, password)
+                .locations("classpath:db/migration")
                 .target(target);
         return (schema == null ? config : config.schemas(schema)).load();
     }

@@ -37,16 +37,22 @@ abstract class StoreContract {
 
     @Inject
     QuizResults quizzes;
+
     @Inject
     StepProgress progress;
+
     @Inject
     BaselineStore baselines;
+
     @Inject
     CheckRunLog runs;
+
     @Inject
     SecretStore secrets;
+
     @Inject
     ProgressReader classProgress;
+
     @Inject
     QuizOrders quizOrders;
 
@@ -70,8 +76,8 @@ abstract class StoreContract {
         quizOrders.keep(learner, "other", "q1", new OptionOrder(List.of(0, 1)));
         quizOrders.keep(learner, "tbf-basics", "q1", new OptionOrder(List.of(3, 1, 0, 2)));
 
-        assertThat(quizOrders.orders(learner, "tbf-basics")).isEqualTo(Map.of(
-                "q1", new OptionOrder(List.of(3, 1, 0, 2)), "q2", new OptionOrder(List.of(1, 0))));
+        assertThat(quizOrders.orders(learner, "tbf-basics"))
+                .isEqualTo(Map.of("q1", new OptionOrder(List.of(3, 1, 0, 2)), "q2", new OptionOrder(List.of(1, 0))));
         assertThat(quizOrders.orders(learner, "other")).isEqualTo(Map.of("q1", new OptionOrder(List.of(0, 1))));
         assertThat(quizOrders.orders(fresh("l"), "tbf-basics")).isEmpty();
     }
@@ -84,11 +90,17 @@ abstract class StoreContract {
         quizzes.record(learner, "tbf-basics", new QuizAttempt("q1", List.of(1, 3), true));
         quizzes.record(learner, "other", new QuizAttempt("q1", List.of(2), true));
 
-        assertThat(quizzes.history(learner, "tbf-basics")).containsExactly(
-                new QuizAttempt("q1", List.of(0), false), new QuizAttempt("q2", List.of(), false),
-                new QuizAttempt("q1", List.of(1, 3), true));
-        assertThat(quizzes.attempts(learner, "tbf-basics")).isEqualTo(Map.of(
-                "q1", new QuizAttempt("q1", List.of(1, 3), true), "q2", new QuizAttempt("q2", List.of(), false)));
+        assertThat(quizzes.history(learner, "tbf-basics"))
+                .containsExactly(
+                        new QuizAttempt("q1", List.of(0), false),
+                        new QuizAttempt("q2", List.of(), false),
+                        new QuizAttempt("q1", List.of(1, 3), true));
+        assertThat(quizzes.attempts(learner, "tbf-basics"))
+                .isEqualTo(Map.of(
+                        "q1",
+                        new QuizAttempt("q1", List.of(1, 3), true),
+                        "q2",
+                        new QuizAttempt("q2", List.of(), false)));
         assertThat(quizzes.attempts(fresh("l"), "tbf-basics")).isEmpty();
     }
 
@@ -111,8 +123,8 @@ abstract class StoreContract {
         baselines.record(lab, "up", new Measure(9.61, Unit.MBIT_PER_S));
         baselines.record(lab, "rtt", new Measure(12.5, Unit.MS));
 
-        assertThat(baselines.all(lab)).isEqualTo(Map.of("up", new Measure(9.61, Unit.MBIT_PER_S),
-                "rtt", new Measure(12.5, Unit.MS)));
+        assertThat(baselines.all(lab))
+                .isEqualTo(Map.of("up", new Measure(9.61, Unit.MBIT_PER_S), "rtt", new Measure(12.5, Unit.MS)));
         baselines.forget(lab);
         assertThat(baselines.all(lab)).isEmpty();
     }
@@ -124,9 +136,18 @@ abstract class StoreContract {
         var run = TestCheckRuns.run(lab, learner, "tbf-basics", "shape");
         runs.started(run);
         String hugeOutput = "x".repeat(100_000);
-        CheckResult result = new CheckResult("shaped", "The link is shaped", CheckResult.Status.ERROR, 1, List.of(),
-                Map.of(), Map.of("up", hugeOutput), Map.of("up", "iperf3 printed no JSON"), "Could not measure",
-                Duration.ofMillis(2500), "Is iperf3 running?");
+        CheckResult result = new CheckResult(
+                "shaped",
+                "The link is shaped",
+                CheckResult.Status.ERROR,
+                1,
+                List.of(),
+                Map.of(),
+                Map.of("up", hugeOutput),
+                Map.of("up", "iperf3 printed no JSON"),
+                "Could not measure",
+                Duration.ofMillis(2500),
+                "Is iperf3 running?");
         runs.resultAdded(run, 0, result);
         TestCheckRuns.finish(run, "error", "not yet");
         runs.finished(run);
@@ -140,7 +161,9 @@ abstract class StoreContract {
         assertThat(kept.check()).isEqualTo("shaped");
         assertThat(kept.millis()).isEqualTo(2500);
         assertThat(kept.errors()).containsEntry("up", "iperf3 printed no JSON");
-        assertThat(kept.raw().get("up")).startsWith("xxxx").contains("100000 characters in all")
+        assertThat(kept.raw().get("up"))
+                .startsWith("xxxx")
+                .contains("100000 characters in all")
                 .hasSizeLessThanOrEqualTo(JdbcCheckRunLog.RAW_CHARS_MAX);
         assertThat(runs.find(lab, run.id(), fresh("someone-else"))).isEmpty();
         assertThat(runs.find(fresh("lab"), run.id(), learner)).isEmpty();
@@ -161,7 +184,9 @@ abstract class StoreContract {
         assertThat(last).containsOnlyKeys("shape", "baseline");
         assertThat(last.get("shape").id()).isEqualTo(newer.id()).isNotEqualTo(older.id());
         assertThat(last.get("shape").state()).isEqualTo("passed");
-        assertThat(last.get("shape").results()).extracting(CheckRunView.ResultView::message).containsExactly("passed");
+        assertThat(last.get("shape").results())
+                .extracting(CheckRunView.ResultView::message)
+                .containsExactly("passed");
         assertThat(last.get("baseline").id()).isEqualTo(baseline.id());
         assertThat(runs.lastFinishedByStep(fresh("lab"), learner)).isEmpty();
     }
@@ -178,7 +203,8 @@ abstract class StoreContract {
         }
         var interrupted = TestCheckRuns.run(lab, learner, "tbf-basics", "shape", start.plusSeconds(10));
         runs.started(interrupted);
-        ProgressReader.StepRuns before = classProgress.steps(List.of(learner), List.of("tbf-basics")).get(0);
+        ProgressReader.StepRuns before =
+                classProgress.steps(List.of(learner), List.of("tbf-basics")).get(0);
         assertThat(before.attempts()).isEqualTo(7);
         assertThat(before.firstPassedAt()).isNotNull();
         assertThat(before.lastRunId()).isEqualTo(interrupted.id());
@@ -186,16 +212,20 @@ abstract class StoreContract {
         assertThat(runs.prune(3, start.minus(1, ChronoUnit.DAYS), 2)).isEqualTo(2); // bounded: a later call goes on
         runs.prune(3, start.minus(1, ChronoUnit.DAYS), 1000);
 
-        assertThat(shape.subList(0, 4)).allSatisfy(r -> assertThat(runs.find(lab, r.id(), learner)).isEmpty());
-        assertThat(shape.subList(4, 6)).allSatisfy(r -> assertThat(runs.find(lab, r.id(), learner)).isPresent());
+        assertThat(shape.subList(0, 4))
+                .allSatisfy(r -> assertThat(runs.find(lab, r.id(), learner)).isEmpty());
+        assertThat(shape.subList(4, 6))
+                .allSatisfy(r -> assertThat(runs.find(lab, r.id(), learner)).isPresent());
         assertThat(runs.find(lab, interrupted.id(), learner)).isPresent();
-        assertThat(runs.lastFinishedByStep(lab, learner).get("shape").id()).isEqualTo(shape.get(5).id());
+        assertThat(runs.lastFinishedByStep(lab, learner).get("shape").id())
+                .isEqualTo(shape.get(5).id());
         assertThat(classProgress.steps(List.of(learner), List.of("tbf-basics"))).containsExactly(before);
         assertThat(classProgress.results(before.lastRunId())).isEmpty(); // interrupted before its first result
 
         TestCheckRuns.finish(interrupted, "passed", "passed");
         runs.finished(interrupted);
-        ProgressReader.StepRuns after = classProgress.steps(List.of(learner), List.of("tbf-basics")).get(0);
+        ProgressReader.StepRuns after =
+                classProgress.steps(List.of(learner), List.of("tbf-basics")).get(0);
         assertThat(after.attempts()).isEqualTo(7);
         assertThat(after.firstPassedAt()).isEqualTo(before.firstPassedAt());
         assertThat(after.lastState()).isEqualTo("passed");
@@ -221,11 +251,15 @@ abstract class StoreContract {
         assertThat(runs.find(lab, recent.id(), learner)).isPresent();
         assertThat(classProgress.steps(List.of(learner), List.of("tbf-basics")))
                 .containsExactlyInAnyOrderElementsOf(before);
-        ProgressReader.StepRuns shape = before.stream().filter(r -> r.stepId().equals("shape")).findFirst().orElseThrow();
+        ProgressReader.StepRuns shape = before.stream()
+                .filter(r -> r.stepId().equals("shape"))
+                .findFirst()
+                .orElseThrow();
         assertThat(shape.attempts()).isEqualTo(2);
         assertThat(shape.firstPassedAt()).isNotNull();
         assertThat(shape.lastState()).isEqualTo("failed");
-        assertThat(classProgress.results(shape.lastRunId())).extracting(ProgressReader.CheckOutput::status)
+        assertThat(classProgress.results(shape.lastRunId()))
+                .extracting(ProgressReader.CheckOutput::status)
                 .containsExactly("failed");
     }
 
@@ -233,12 +267,25 @@ abstract class StoreContract {
         return finishedRun(lab, learner, step, state, Instant.now());
     }
 
-    private dev.tclab.grading.CheckRun finishedRun(String lab, String learner, String step, String state,
-                                                   Instant startedAt) {
+    private dev.tclab.grading.CheckRun finishedRun(
+            String lab, String learner, String step, String state, Instant startedAt) {
         var run = TestCheckRuns.run(lab, learner, "tbf-basics", step, startedAt);
         runs.started(run);
-        runs.resultAdded(run, 0, new CheckResult(step, step, CheckResult.Status.valueOf(state.toUpperCase()), 1,
-                List.of(), Map.of(), Map.of(), Map.of(), state, Duration.ofMillis(10), null));
+        runs.resultAdded(
+                run,
+                0,
+                new CheckResult(
+                        step,
+                        step,
+                        CheckResult.Status.valueOf(state.toUpperCase()),
+                        1,
+                        List.of(),
+                        Map.of(),
+                        Map.of(),
+                        Map.of(),
+                        state,
+                        Duration.ofMillis(10),
+                        null));
         TestCheckRuns.finish(run, state, state);
         runs.finished(run);
         return run;
@@ -250,8 +297,21 @@ abstract class StoreContract {
         String lab = fresh("lab");
         var run = TestCheckRuns.run(lab, learner, "tbf-basics", "shape");
         runs.started(run);
-        runs.resultAdded(run, 0, new CheckResult("baseline", "Baseline", CheckResult.Status.PASSED, 1, List.of(),
-                Map.of(), Map.of(), Map.of(), "measured", Duration.ofMillis(900), null));
+        runs.resultAdded(
+                run,
+                0,
+                new CheckResult(
+                        "baseline",
+                        "Baseline",
+                        CheckResult.Status.PASSED,
+                        1,
+                        List.of(),
+                        Map.of(),
+                        Map.of(),
+                        Map.of(),
+                        "measured",
+                        Duration.ofMillis(900),
+                        null));
 
         CheckRunView view = runs.find(lab, run.id(), learner).orElseThrow();
         assertThat(view.state()).isEqualTo(CheckRunView.INTERRUPTED);
@@ -299,8 +359,11 @@ abstract class StoreContract {
         for (String learner : ids) {
             List<QuizAttempt> history = quizzes.history(learner, lesson);
             assertThat(history).hasSize(quizCount);
-            assertThat(history).extracting(QuizAttempt::quizId)
-                    .containsExactlyElementsOf(java.util.stream.IntStream.range(0, quizCount).mapToObj(q -> "q" + q).toList());
+            assertThat(history)
+                    .extracting(QuizAttempt::quizId)
+                    .containsExactlyElementsOf(java.util.stream.IntStream.range(0, quizCount)
+                            .mapToObj(q -> "q" + q)
+                            .toList());
             assertThat(quizzes.attempts(learner, lesson)).hasSize(quizCount);
             assertThat(progress.checks(learner, lesson)).hasSize(5);
         }

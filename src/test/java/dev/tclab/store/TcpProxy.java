@@ -71,24 +71,27 @@ final class TcpProxy implements AutoCloseable {
     }
 
     private void pump(Socket from, Socket to) {
-        Thread t = new Thread(() -> {
-            byte[] buffer = new byte[16384];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // one side went away
-            } finally {
-                try {
-                    from.close();
-                    to.close();
-                } catch (IOException ignored) {
-                    // already closed
-                }
-            }
-        }, "tcp-proxy-pump");
+        Thread t = new Thread(
+                () -> {
+                    byte[] buffer = new byte[16384];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        for (int n; (n = in.read(buffer)) > 0; ) {
+                            out.write(buffer, 0, n);
+                            out.flush();
+                        }
+                    } catch (IOException e) {
+                        // one side went away
+                    } finally {
+                        try {
+                            from.close();
+                            to.close();
+                        } catch (IOException ignored) {
+                            // already closed
+                        }
+                    }
+                },
+                "tcp-proxy-pump");
         t.setDaemon(true);
         t.start();
     }

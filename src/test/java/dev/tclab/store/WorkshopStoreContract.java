@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
+import dev.tclab.quiz.QuizAttempt;
+import dev.tclab.quiz.QuizResults;
 import dev.tclab.workshop.HostAction;
 import dev.tclab.workshop.PersonalMessage;
 import dev.tclab.workshop.ProgressReader;
@@ -11,8 +13,6 @@ import dev.tclab.workshop.Seat;
 import dev.tclab.workshop.WorkshopEvent;
 import dev.tclab.workshop.WorkshopStore;
 import dev.tclab.workshop.WorkshopStore.JoinOutcome;
-import dev.tclab.quiz.QuizAttempt;
-import dev.tclab.quiz.QuizResults;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,10 +34,13 @@ abstract class WorkshopStoreContract {
 
     @Inject
     HostAccounts hosts;
+
     @Inject
     WorkshopStore store;
+
     @Inject
     ProgressReader progress;
+
     @Inject
     QuizResults quizzes;
 
@@ -49,9 +52,20 @@ abstract class WorkshopStoreContract {
         String host = fresh("h");
         hosts.add(new HostAccount(host, "$2a$12$abcdefghijklmnopqrstuuZ6pZ9wXk7bQ2m3n4o5p6q7r8s9t0u1v", false));
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        WorkshopEvent event = new WorkshopEvent(fresh("e"), host, "Class " + host, List.of("tbf-basics", "htb-rate-accuracy"),
-                fresh("").substring(0, 6).toUpperCase(), Optional.of(now.minusSeconds(60)), Optional.of(now.plusSeconds(3600)),
-                seats, Duration.ofMinutes(30), Duration.ofHours(3), now, Optional.empty(), 0);
+        WorkshopEvent event = new WorkshopEvent(
+                fresh("e"),
+                host,
+                "Class " + host,
+                List.of("tbf-basics", "htb-rate-accuracy"),
+                fresh("").substring(0, 6).toUpperCase(),
+                Optional.of(now.minusSeconds(60)),
+                Optional.of(now.plusSeconds(3600)),
+                seats,
+                Duration.ofMinutes(30),
+                Duration.ofHours(3),
+                now,
+                Optional.empty(),
+                0);
         assertThat(store.create(event)).isTrue();
         return event;
     }
@@ -75,15 +89,36 @@ abstract class WorkshopStoreContract {
         assertThat(store.findByCode(event.joinCode())).contains(event);
         assertThat(store.events(event.host())).containsExactly(event);
         assertThat(store.events(null)).contains(event);
-        WorkshopEvent sameCode = new WorkshopEvent(fresh("e"), event.host(), "t", List.of("x"), event.joinCode(),
-                Optional.empty(), Optional.empty(), 1, Duration.ofMinutes(5), Duration.ofMinutes(15), Instant.now(),
-                Optional.empty(), 0);
+        WorkshopEvent sameCode = new WorkshopEvent(
+                fresh("e"),
+                event.host(),
+                "t",
+                List.of("x"),
+                event.joinCode(),
+                Optional.empty(),
+                Optional.empty(),
+                1,
+                Duration.ofMinutes(5),
+                Duration.ofMinutes(15),
+                Instant.now(),
+                Optional.empty(),
+                0);
         assertThat(store.create(sameCode)).isFalse();
         // Opens in two days: its labs kept ready are not reserved in the pool of the app these tests share.
-        WorkshopEvent later = new WorkshopEvent(fresh("e"), event.host(), "Later", List.of("tbf-basics"),
-                fresh("").substring(0, 6).toUpperCase(), Optional.of(Instant.now().plus(Duration.ofDays(2))
-                .truncatedTo(ChronoUnit.SECONDS)), Optional.empty(), 20, Duration.ofMinutes(5), Duration.ofMinutes(15),
-                Instant.now().truncatedTo(ChronoUnit.SECONDS), Optional.empty(), 12);
+        WorkshopEvent later = new WorkshopEvent(
+                fresh("e"),
+                event.host(),
+                "Later",
+                List.of("tbf-basics"),
+                fresh("").substring(0, 6).toUpperCase(),
+                Optional.of(Instant.now().plus(Duration.ofDays(2)).truncatedTo(ChronoUnit.SECONDS)),
+                Optional.empty(),
+                20,
+                Duration.ofMinutes(5),
+                Duration.ofMinutes(15),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                Optional.empty(),
+                12);
         assertThat(store.create(later)).isTrue();
         assertThat(store.find(later.id())).contains(later);
 
@@ -101,13 +136,25 @@ abstract class WorkshopStoreContract {
         // Reopened for two days ahead: an open workshop's labs kept ready would be reserved in the pool of every app
         // that shares this database in the test JVM, and take its slots.
         Instant opens = now.plus(Duration.ofDays(2));
-        WorkshopEvent changed = new WorkshopEvent(event.id(), event.host(), "Renamed", List.of("htb-rate-accuracy",
-                "tbf-basics"), event.joinCode(), Optional.of(opens), Optional.of(opens.plusSeconds(7200)), 12,
-                Duration.ofMinutes(20), Duration.ofMinutes(90), event.createdAt(), Optional.empty(), 3);
+        WorkshopEvent changed = new WorkshopEvent(
+                event.id(),
+                event.host(),
+                "Renamed",
+                List.of("htb-rate-accuracy", "tbf-basics"),
+                event.joinCode(),
+                Optional.of(opens),
+                Optional.of(opens.plusSeconds(7200)),
+                12,
+                Duration.ofMinutes(20),
+                Duration.ofMinutes(90),
+                event.createdAt(),
+                Optional.empty(),
+                3);
         store.update(changed);
         assertThat(store.find(event.id())).contains(changed);
         assertThat(store.findByCode(event.joinCode())).contains(changed);
-        assertThat(store.join(event.id(), fresh("l"), "Ann", changed.seatCap(), now)).isEqualTo(JoinOutcome.JOINED);
+        assertThat(store.join(event.id(), fresh("l"), "Ann", changed.seatCap(), now))
+                .isEqualTo(JoinOutcome.JOINED);
     }
 
     @Test
@@ -172,16 +219,31 @@ abstract class WorkshopStoreContract {
         store.message(event.id(), fresh("l"), "Not for Ann", now);
         store.message(other.id(), ann, "Another workshop", now);
         List<PersonalMessage> unread = store.unread(event.id(), ann, 20);
-        assertThat(unread).extracting(PersonalMessage::text).containsExactly("Look at the modem's queue", "Try burst 16kb");
+        assertThat(unread)
+                .extracting(PersonalMessage::text)
+                .containsExactly("Look at the modem's queue", "Try burst 16kb");
         assertThat(unread.get(0).sentAt()).isEqualTo(now);
-        assertThat(store.unread(event.id(), ann, 1)).extracting(PersonalMessage::text).containsExactly("Try burst 16kb");
+        assertThat(store.unread(event.id(), ann, 1))
+                .extracting(PersonalMessage::text)
+                .containsExactly("Try burst 16kb");
 
-        assertThat(store.markRead(other.id(), ann, unread.get(0).id(), now)).as("another workshop's id").isFalse();
-        assertThat(store.markRead(event.id(), fresh("l"), unread.get(0).id(), now)).as("another learner").isFalse();
-        assertThat(store.markRead(event.id(), ann, unread.get(0).id(), now.plusSeconds(9))).isTrue();
-        assertThat(store.markRead(event.id(), ann, unread.get(0).id(), now.plusSeconds(9))).as("read already").isFalse();
-        assertThat(store.unread(event.id(), ann, 20)).extracting(PersonalMessage::text).containsExactly("Try burst 16kb");
-        assertThat(store.unread(other.id(), ann, 20)).extracting(PersonalMessage::text).containsExactly("Another workshop");
+        assertThat(store.markRead(other.id(), ann, unread.get(0).id(), now))
+                .as("another workshop's id")
+                .isFalse();
+        assertThat(store.markRead(event.id(), fresh("l"), unread.get(0).id(), now))
+                .as("another learner")
+                .isFalse();
+        assertThat(store.markRead(event.id(), ann, unread.get(0).id(), now.plusSeconds(9)))
+                .isTrue();
+        assertThat(store.markRead(event.id(), ann, unread.get(0).id(), now.plusSeconds(9)))
+                .as("read already")
+                .isFalse();
+        assertThat(store.unread(event.id(), ann, 20))
+                .extracting(PersonalMessage::text)
+                .containsExactly("Try burst 16kb");
+        assertThat(store.unread(other.id(), ann, 20))
+                .extracting(PersonalMessage::text)
+                .containsExactly("Another workshop");
     }
 
     @Test

@@ -25,7 +25,9 @@ class DockerUnreachableTest {
 
     @Test
     void shouldReportTheEngineAsUnreachableWithTheEndpointAndReason() {
-        given().get("/api/system").then().statusCode(200)
+        given().get("/api/system")
+                .then()
+                .statusCode(200)
                 .body("docker.reachable", equalTo(false))
                 .body("docker.endpoint", equalTo("unix:///tmp/tclab-no-such-docker.sock"))
                 .body("docker.error", containsString("No such file or directory"))
@@ -36,18 +38,24 @@ class DockerUnreachableTest {
 
     @Test
     void shouldRefuseToStartALabWithAClearError() {
-        given().contentType(ContentType.JSON).body("{\"lesson\": \"example\"}").post("/api/labs")
-                .then().statusCode(503)
+        given().contentType(ContentType.JSON)
+                .body("{\"lesson\": \"example\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(503)
                 .body("error", containsString("The Docker engine does not answer"))
                 .body("error", containsString("unix:///tmp/tclab-no-such-docker.sock"));
     }
 
     @Test
     void shouldBeNotReadyWithTheReasonButAlive() {
-        given().get("/q/health/ready").then().statusCode(503)
+        given().get("/q/health/ready")
+                .then()
+                .statusCode(503)
                 .body("checks.find { it.name == 'Docker engine' }.status", equalTo("DOWN"))
                 .body("checks.find { it.name == 'Docker engine' }.data.reason", containsString("does not answer"))
-                .body("checks.find { it.name == 'Docker engine' }.data.endpoint",
+                .body(
+                        "checks.find { it.name == 'Docker engine' }.data.endpoint",
                         equalTo("unix:///tmp/tclab-no-such-docker.sock"))
                 .body("checks.find { it.name.contains('Database') }.status", equalTo("UP"));
         given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));

@@ -8,9 +8,9 @@ import dev.tclab.grading.run.BaselineSteps;
 import dev.tclab.grading.run.CheckResult;
 import dev.tclab.grading.run.CheckRunner;
 import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
@@ -37,10 +37,13 @@ class EngineRestartIT {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     LearnerIds learnerIds;
+
     @Inject
     LabRuntime runtime;
+
     @Inject
     CheckRunner checks;
 
@@ -56,12 +59,16 @@ class EngineRestartIT {
                 long stopped = System.nanoTime();
                 PrivateEngineProfile.DOCKERD.stop();
                 assertEquals(SocketCloseCodes.ENGINE_UNAVAILABLE, terminal.awaitClose(WAIT), "closed with 1013");
-                System.out.printf("terminal closed with 1013 %.1f s after the engine stopped%n",
+                System.out.printf(
+                        "terminal closed with 1013 %.1f s after the engine stopped%n",
                         (System.nanoTime() - stopped) / 1e9);
-                assertTrue(terminal.nextText(WAIT).contains("The Docker engine does not answer"),
+                assertTrue(
+                        terminal.nextText(WAIT).contains("The Docker engine does not answer"),
                         "the error frame says why");
             }
-            await(() -> !given().get("/api/system").<Boolean>path("docker.reachable"), "the status says the engine is down");
+            await(
+                    () -> !given().get("/api/system").<Boolean>path("docker.reachable"),
+                    "the status says the engine is down");
             try (TestSocket whileDown = terminal(labId, cookie)) {
                 assertEquals(SocketCloseCodes.ENGINE_UNAVAILABLE, whileDown.awaitClose(WAIT), "a new terminal too");
             }
@@ -69,22 +76,32 @@ class EngineRestartIT {
             PrivateEngineProfile.DOCKERD.start();
             await(() -> given().get("/api/system").<Boolean>path("docker.reachable"), "the status says it is back");
             Thread.sleep(2000); // two cull rounds, which fail a lab whose containers died
-            assertEquals("running", given().cookie(LearnerIds.COOKIE, cookie).get("/api/labs/" + labId).path("status"),
+            assertEquals(
+                    "running",
+                    given().cookie(LearnerIds.COOKIE, cookie)
+                            .get("/api/labs/" + labId)
+                            .path("status"),
                     "the lab survived the engine's restart");
 
             try (TestSocket terminal = terminal(labId, cookie)) {
                 terminal.sendBinary("echo after-$((40+2))\r");
                 terminal.awaitOutput(out -> out.contains("after-42"), WAIT);
             }
-            ExecResult shape = runtime.exec(labId, "client", List.of("tc", "qdisc", "add", "dev", "eth1", "root", "tbf",
-                    "rate", "10mbit", "burst", "32kb", "latency", "100ms"), Duration.ofSeconds(10));
+            ExecResult shape = runtime.exec(
+                    labId,
+                    "client",
+                    List.of(
+                            "tc", "qdisc", "add", "dev", "eth1", "root", "tbf", "rate", "10mbit", "burst", "32kb",
+                            "latency", "100ms"),
+                    Duration.ofSeconds(10));
             assertTrue(shape.ok(), shape.stderr());
-            CheckResult check = checks.run(labId, "after-restart", CheckSpecParser.parse("it.md", """
+            CheckResult check = checks.run(
+                    labId, "after-restart", CheckSpecParser.parse("it.md", """
                     measure:
                       - { name: q, node: client, qdisc: { dev: eth1 } }
                     expect:
                       - { value: q.root.kind, equals: tbf }
-                    """, 1), BaselineSteps.UNKNOWN, p -> { });
+                    """, 1), BaselineSteps.UNKNOWN, p -> {});
             assertEquals(CheckResult.Status.PASSED, check.status(), check.message());
         } finally {
             TestLabs.stop(labId, cookie);

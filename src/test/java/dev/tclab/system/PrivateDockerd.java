@@ -47,15 +47,31 @@ final class PrivateDockerd {
             run(List.of("ip", "netns", "add", NETNS));
         }
         // nsenter, not "ip netns exec": that one remounts /sys, hiding the cgroup mounts dockerd needs.
-        daemon = new ProcessBuilder("nsenter", "--net=/run/netns/" + NETNS, "dockerd", "--data-root", DIR.resolve("data").toString(),
-                "--exec-root", DIR.resolve("exec").toString(), "--pidfile", DIR.resolve("docker.pid").toString(),
-                "-H", host(), "--bridge=none", "--iptables=false", "--ip-masq=false", "--live-restore")
+        daemon = new ProcessBuilder(
+                        "nsenter",
+                        "--net=/run/netns/" + NETNS,
+                        "dockerd",
+                        "--data-root",
+                        DIR.resolve("data").toString(),
+                        "--exec-root",
+                        DIR.resolve("exec").toString(),
+                        "--pidfile",
+                        DIR.resolve("docker.pid").toString(),
+                        "-H",
+                        host(),
+                        "--bridge=none",
+                        "--iptables=false",
+                        "--ip-masq=false",
+                        "--live-restore")
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(DIR.resolve("dockerd.log").toFile())).start();
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        DIR.resolve("dockerd.log").toFile()))
+                .start();
         long deadline = System.nanoTime() + READY.toNanos();
         while (!answers()) {
             if (!daemon.isAlive() || System.nanoTime() > deadline) {
-                throw new IllegalStateException("the private dockerd did not come up; see " + DIR.resolve("dockerd.log"));
+                throw new IllegalStateException(
+                        "the private dockerd did not come up; see " + DIR.resolve("dockerd.log"));
             }
             Thread.sleep(200);
         }
@@ -94,7 +110,9 @@ final class PrivateDockerd {
         }
         stop();
         // With live-restore, the engine's own containerd may outlive it.
-        pidIn(DIR.resolve("exec/containerd/containerd.pid")).flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroy);
+        pidIn(DIR.resolve("exec/containerd/containerd.pid"))
+                .flatMap(ProcessHandle::of)
+                .ifPresent(ProcessHandle::destroy);
         exitCode(List.of("ip", "netns", "delete", NETNS));
         // dockerd bind-mounts its data root on itself and leaves the mount behind, which would make target/ (and
         // mvn clean) fail to delete with "device or resource busy".
@@ -103,7 +121,8 @@ final class PrivateDockerd {
 
     /** A dockerd of an earlier run that was killed before its cleanup holds the pid file: it is this test's, end it. */
     private void stopLeftover() throws InterruptedException {
-        Optional<ProcessHandle> leftover = pidIn(DIR.resolve("docker.pid")).flatMap(ProcessHandle::of)
+        Optional<ProcessHandle> leftover = pidIn(DIR.resolve("docker.pid"))
+                .flatMap(ProcessHandle::of)
                 .filter(p -> p.info().command().map(c -> c.endsWith("dockerd")).orElse(false));
         if (leftover.isPresent()) {
             leftover.get().destroy();
@@ -120,7 +139,10 @@ final class PrivateDockerd {
     }
 
     private static int exitCode(List<String> command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         if (!p.waitFor(30, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             return -1;

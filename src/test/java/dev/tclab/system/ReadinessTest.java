@@ -17,7 +17,9 @@ class ReadinessTest {
 
     @Test
     void shouldBeReadyWhenTheEngineAndTheDatabaseAnswer() {
-        given().get("/q/health/ready").then().statusCode(200)
+        given().get("/q/health/ready")
+                .then()
+                .statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'Docker engine' }.status", equalTo("UP"))
                 .body("checks.name", hasItem(containsString("Database")));

@@ -6,17 +6,17 @@ import static org.hamcrest.Matchers.equalTo;
 
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.FakeLabRuntime;
-import dev.tclab.lab.LabService;
 import dev.tclab.lab.FakeRuntimeProfile;
-import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.LabService;
 import dev.tclab.lab.TestTopologies;
+import dev.tclab.lab.runtime.LabSpec;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.quarkus.vertx.http.HttpServerStart;
 import io.vertx.core.http.HttpServerOptions;
 import jakarta.enterprise.event.Event;
-import java.util.concurrent.TimeUnit;
-import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -71,7 +71,9 @@ class SystemStatusTest {
         starting.refresh();
         assertThat(runtime.running).containsKey("left-over");
         // As Quarkus announces a listening server: asynchronously.
-        serverStarted.fireAsync(new HttpServerStart(new HttpServerOptions())).toCompletableFuture()
+        serverStarted
+                .fireAsync(new HttpServerStart(new HttpServerOptions()))
+                .toCompletableFuture()
                 .get(10, TimeUnit.SECONDS);
         assertThat(runtime.running).doesNotContainKey("left-over");
     }
@@ -80,16 +82,22 @@ class SystemStatusTest {
     void shouldSayWhichCommandBuildsAMissingLabImage() {
         runtime.imagePresent = false;
         status.refresh();
-        given().get("/api/system").then().statusCode(200)
+        given().get("/api/system")
+                .then()
+                .statusCode(200)
                 .body("labImagePresent", equalTo(false))
                 .body("ready", equalTo(false))
-                .body("problem", equalTo("The lab image tclab/lab-node:1 is missing on the Docker engine. Build it with "
-                        + "`lab-image/build.sh` (it builds offline when no registry is reachable)."));
+                .body(
+                        "problem",
+                        equalTo("The lab image tclab/lab-node:1 is missing on the Docker engine. Build it with "
+                                + "`lab-image/build.sh` (it builds offline when no registry is reachable)."));
     }
 
     @Test
     void shouldListKernelFeaturesAndCapacity() {
-        given().get("/api/system").then().statusCode(200)
+        given().get("/api/system")
+                .then()
+                .statusCode(200)
                 .body("docker.reachable", equalTo(true))
                 .body("kernel.'qdisc:cake'", equalTo(false))
                 .body("kernel.'qdisc:tbf'", equalTo(true))

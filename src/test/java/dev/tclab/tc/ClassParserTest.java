@@ -13,7 +13,9 @@ class ClassParserTest {
     @Test
     void shouldReadHtbClassesWithStatsCapturedFromLabImage() throws Exception {
         List<TcClass> classes = ClassParser.parse(Fixtures.read("tc/class-htb.txt"));
-        assertEquals(List.of("1:10", "1:1", "1:20", "20:1"), classes.stream().map(TcClass::classId).toList());
+        assertEquals(
+                List.of("1:10", "1:1", "1:20", "20:1"),
+                classes.stream().map(TcClass::classId).toList());
         TcClass c10 = classes.get(0);
         assertEquals("htb", c10.kind());
         assertEquals("1:1", c10.parent());
@@ -41,7 +43,9 @@ class ClassParserTest {
     void shouldReadSfqFlowClassesThatCountOnlyTheirQueue() throws Exception {
         List<TcClass> classes = ClassParser.parse(Fixtures.read("tc/class-htb-sfq-flows-uml.txt"));
 
-        assertEquals(List.of("1:10", "1:1", "10:61", "10:87"), classes.stream().map(TcClass::classId).toList());
+        assertEquals(
+                List.of("1:10", "1:1", "10:61", "10:87"),
+                classes.stream().map(TcClass::classId).toList());
         assertEquals(1_000_000L, classes.get(0).rateBitsPerSecond());
         TcClass flow = classes.get(2);
         assertEquals("sfq", flow.kind());
@@ -83,14 +87,15 @@ class ClassParserTest {
 
     @Test
     void shouldRejectTextThatIsNotAClassListing() {
-        TcParseException e = assertThrows(TcParseException.class,
-                () -> ClassParser.parse("Cannot find device \"eth9\"\n"));
+        TcParseException e =
+                assertThrows(TcParseException.class, () -> ClassParser.parse("Cannot find device \"eth9\"\n"));
         assertTrue(e.getMessage().contains("'class <kind> <id>'"), e.getMessage());
     }
 
     @Test
     void shouldRejectTruncatedStatistics() {
-        String truncated = "class htb 1:10 parent 1:1 prio 1 rate 48Mbit ceil 90Mbit burst 1590b cburst 1586b\n Sent 22799529 by";
+        String truncated =
+                "class htb 1:10 parent 1:1 prio 1 rate 48Mbit ceil 90Mbit burst 1590b cburst 1586b\n Sent 22799529 by";
         TcParseException e = assertThrows(TcParseException.class, () -> ClassParser.parse(truncated));
         assertTrue(e.getMessage().contains("Sent <n> bytes"), e.getMessage());
     }

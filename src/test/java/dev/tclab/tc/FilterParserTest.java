@@ -31,21 +31,26 @@ class FilterParserTest {
 
     @Test
     void shouldReadSameRuleFromStatsAndJsonOutput() throws Exception {
-        TcFilter text = FilterParser.parse(Fixtures.read("tc/filter-u32-mirred.txt")).get(2);
-        TcFilter stats = FilterParser.parse(Fixtures.read("tc/filter-u32-mirred-stats.txt")).get(2);
-        TcFilter json = FilterParser.parse(Fixtures.read("tc/filter-u32-mirred.json")).get(2);
+        TcFilter text =
+                FilterParser.parse(Fixtures.read("tc/filter-u32-mirred.txt")).get(2);
+        TcFilter stats = FilterParser.parse(Fixtures.read("tc/filter-u32-mirred-stats.txt"))
+                .get(2);
+        TcFilter json =
+                FilterParser.parse(Fixtures.read("tc/filter-u32-mirred.json")).get(2);
         assertEquals(text, stats);
         assertEquals(text, json);
     }
 
     @Test
     void shouldReadU32ClassifierWithFlowidAndRepeatedJsonMatchKeys() throws Exception {
-        TcFilter text = FilterParser.parse(Fixtures.read("tc/filter-u32-htb.txt")).get(2);
+        TcFilter text =
+                FilterParser.parse(Fixtures.read("tc/filter-u32-htb.txt")).get(2);
         assertEquals("1:", text.parent());
         assertEquals("1:10", text.flowid());
         assertEquals(List.of("0a000002/ffffffff at 16", "00001451/0000ffff at 20"), text.matches());
         // iproute2 6.1 prints "match" twice in one JSON object; both must survive.
-        TcFilter json = FilterParser.parse(Fixtures.read("tc/filter-u32-htb.json")).get(2);
+        TcFilter json =
+                FilterParser.parse(Fixtures.read("tc/filter-u32-htb.json")).get(2);
         assertEquals(text, json);
     }
 
@@ -67,7 +72,8 @@ class FilterParserTest {
 
     @Test
     void shouldRejectErrorTextAndTruncatedJson() {
-        TcParseException e = assertThrows(TcParseException.class,
+        TcParseException e = assertThrows(
+                TcParseException.class,
                 () -> FilterParser.parse("Error: TC classifier not found.\nWe have an error talking to the kernel\n"));
         assertTrue(e.getMessage().contains("expected lines starting with 'filter'"), e.getMessage());
         String json = Fixtures.read("tc/filter-u32-mirred.json");

@@ -8,8 +8,7 @@ import java.nio.charset.StandardCharsets;
 /** Reads test fixtures from src/test/resources/fixtures (see the README there for where each came from). */
 public final class Fixtures {
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     public static String read(String path) {
         try (InputStream in = Fixtures.class.getResourceAsStream("/fixtures/" + path)) {

@@ -44,7 +44,9 @@ class QdiscParserTest {
         assertEquals(4683254, ingress.get(1).stats().bytes());
 
         List<Qdisc> all = QdiscParser.parseJson(Fixtures.read("tc/qdisc-all.json"));
-        assertEquals(List.of("lo", "eth1", "eth1", "ifb0"), all.stream().map(Qdisc::dev).toList());
+        assertEquals(
+                List.of("lo", "eth1", "eth1", "ifb0"),
+                all.stream().map(Qdisc::dev).toList());
         assertEquals(5, all.get(3).stats().drops());
     }
 
@@ -52,7 +54,8 @@ class QdiscParserTest {
     void shouldReadCakeTinsFromHandWrittenJson() throws Exception {
         // Hand-written in iproute2's q_cake.c JSON shape, with the numbers of the CAKE run in seed 002
         // (this kernel has no cake, so no real capture is possible here).
-        Qdisc cake = QdiscParser.parseJson(Fixtures.read("tc/handwritten-qdisc-cake.json")).get(0);
+        Qdisc cake = QdiscParser.parseJson(Fixtures.read("tc/handwritten-qdisc-cake.json"))
+                .get(0);
         assertEquals("cake", cake.kind());
         assertEquals(3, cake.tins().size());
         CakeTin bestEffort = cake.tins().get(1);
@@ -84,24 +87,25 @@ class QdiscParserTest {
     @Test
     void shouldRejectTruncatedJson() {
         String json = Fixtures.read("tc/qdisc-tbf-loaded.json");
-        TcParseException e = assertThrows(TcParseException.class,
-                () -> QdiscParser.parseJson(json.substring(0, json.length() / 2)));
-        assertTrue(e.getMessage().startsWith("expected the JSON array printed by `tc -s -j qdisc show`"), e.getMessage());
+        TcParseException e =
+                assertThrows(TcParseException.class, () -> QdiscParser.parseJson(json.substring(0, json.length() / 2)));
+        assertTrue(
+                e.getMessage().startsWith("expected the JSON array printed by `tc -s -j qdisc show`"), e.getMessage());
     }
 
     @Test
     void shouldQuoteTcErrorTextInsteadOfJson() {
         // What tc prints when asked for a qdisc this kernel lacks.
-        TcParseException e = assertThrows(TcParseException.class,
-                () -> QdiscParser.parseJson(Fixtures.read("tc/cake-unknown.txt")));
+        TcParseException e =
+                assertThrows(TcParseException.class, () -> QdiscParser.parseJson(Fixtures.read("tc/cake-unknown.txt")));
         assertTrue(e.getMessage().contains("Specified qdisc kind is unknown"), e.getMessage());
     }
 
     @Test
     void shouldRejectJsonOfAnotherKind() {
         // ip -j addr output is valid JSON but not a qdisc list.
-        TcParseException e = assertThrows(TcParseException.class,
-                () -> QdiscParser.parseJson(Fixtures.read("ip/ip-addr.json")));
+        TcParseException e =
+                assertThrows(TcParseException.class, () -> QdiscParser.parseJson(Fixtures.read("ip/ip-addr.json")));
         assertTrue(e.getMessage().contains("'kind' and 'handle'"), e.getMessage());
         assertThrows(TcParseException.class, () -> QdiscParser.parseJson("{\"kind\":\"tbf\"}"));
     }

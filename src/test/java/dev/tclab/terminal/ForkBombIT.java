@@ -1,7 +1,5 @@
 package dev.tclab.terminal;
 
-import dev.tclab.testing.RunsAlone;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +8,7 @@ import com.github.dockerjava.api.DockerClient;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.learner.LearnerIds;
+import dev.tclab.testing.RunsAlone;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -31,14 +30,18 @@ import org.junit.jupiter.api.Test;
 class ForkBombIT {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
-    private static final String NOTICE = new String(TerminalSession.PROCESS_LIMIT_NOTICE, StandardCharsets.UTF_8).strip();
+    private static final String NOTICE =
+            new String(TerminalSession.PROCESS_LIMIT_NOTICE, StandardCharsets.UTF_8).strip();
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     LearnerIds learnerIds;
+
     @Inject
     LabRuntime runtime;
+
     @Inject
     DockerClient docker;
 
@@ -72,17 +75,23 @@ class ForkBombIT {
                 System.out.printf("fork bomb: the notice after %.2f s%n", seconds);
                 assertTrue(told.contains(NOTICE), "the notice comes before the prompt: " + told);
                 // A prompt ("# ", bash's own when /etc/profile could not fork) follows the notice.
-                socket.awaitOutput(out -> out.indexOf("# ", out.indexOf(NOTICE)) > 0,
-                        Duration.ofSeconds(60));
+                socket.awaitOutput(out -> out.indexOf("# ", out.indexOf(NOTICE)) > 0, Duration.ofSeconds(60));
                 System.out.printf("fork bomb: the prompt after %.2f s%n", (System.nanoTime() - opened) / 1e9);
 
                 long stopping = System.nanoTime();
                 TestLabs.stop(labId, cookie);
-                System.out.printf("fork bomb: the lab's DELETE returned after %.2f s%n", (System.nanoTime() - stopping) / 1e9);
-                assertTrue(docker.listContainersCmd().withShowAll(true)
-                        .withLabelFilter(Map.of(LabelKeys.LAB, labId)).exec().isEmpty(), "no container of the lab is left");
+                System.out.printf(
+                        "fork bomb: the lab's DELETE returned after %.2f s%n", (System.nanoTime() - stopping) / 1e9);
+                assertTrue(
+                        docker.listContainersCmd()
+                                .withShowAll(true)
+                                .withLabelFilter(Map.of(LabelKeys.LAB, labId))
+                                .exec()
+                                .isEmpty(),
+                        "no container of the lab is left");
                 socket.awaitClose(WAIT);
-                System.out.printf("fork bomb: the terminal closed %.2f s after the DELETE began%n",
+                System.out.printf(
+                        "fork bomb: the terminal closed %.2f s after the DELETE began%n",
                         (System.nanoTime() - stopping) / 1e9);
             } finally {
                 churning.close();

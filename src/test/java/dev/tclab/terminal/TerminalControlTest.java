@@ -13,20 +13,23 @@ class TerminalControlTest {
 
     @Test
     void shouldReadAResize() throws Exception {
-        assertEquals(new TerminalControl.Resize(120, 40),
+        assertEquals(
+                new TerminalControl.Resize(120, 40),
                 TerminalControl.parse(json, "{\"type\":\"resize\",\"cols\":120,\"rows\":40}"));
     }
 
     @Test
     void shouldRejectMalformedJsonSayingKeystrokesAreBinary() {
-        var e = assertThrows(TerminalControl.InvalidControlException.class, () -> TerminalControl.parse(json, "ls -l\n"));
+        var e = assertThrows(
+                TerminalControl.InvalidControlException.class, () -> TerminalControl.parse(json, "ls -l\n"));
         assertTrue(e.getMessage().contains("not valid JSON"), e.getMessage());
         assertTrue(e.getMessage().contains("binary"), e.getMessage());
     }
 
     @Test
     void shouldRejectAnUnknownType() {
-        var e = assertThrows(TerminalControl.InvalidControlException.class,
+        var e = assertThrows(
+                TerminalControl.InvalidControlException.class,
                 () -> TerminalControl.parse(json, "{\"type\":\"reboot\"}"));
         assertTrue(e.getMessage().contains("'reboot'"), e.getMessage());
     }
@@ -34,12 +37,13 @@ class TerminalControlTest {
     @Test
     void shouldRejectAbsurdOrMissingSizes() {
         for (String bad : new String[] {
-                "{\"type\":\"resize\",\"cols\":100000,\"rows\":40}",
-                "{\"type\":\"resize\",\"cols\":80,\"rows\":0}",
-                "{\"type\":\"resize\",\"cols\":80.5,\"rows\":24}",
-                "{\"type\":\"resize\",\"cols\":\"80\",\"rows\":24}",
-                "{\"type\":\"resize\",\"rows\":24}",
-                "[1,2]"}) {
+            "{\"type\":\"resize\",\"cols\":100000,\"rows\":40}",
+            "{\"type\":\"resize\",\"cols\":80,\"rows\":0}",
+            "{\"type\":\"resize\",\"cols\":80.5,\"rows\":24}",
+            "{\"type\":\"resize\",\"cols\":\"80\",\"rows\":24}",
+            "{\"type\":\"resize\",\"rows\":24}",
+            "[1,2]"
+        }) {
             assertThrows(TerminalControl.InvalidControlException.class, () -> TerminalControl.parse(json, bad), bad);
         }
     }

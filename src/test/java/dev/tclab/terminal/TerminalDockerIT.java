@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.lab.RetainedHeap;
 import dev.tclab.learner.LearnerIds;
-import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -30,6 +30,7 @@ class TerminalDockerIT {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     LearnerIds learnerIds;
 
@@ -102,8 +103,10 @@ class TerminalDockerIT {
             assertTrue(stranger.nextText(WAIT).contains("You have no such lab"));
             assertEquals(SocketCloseCodes.LAB_NOT_FOUND, stranger.awaitClose(WAIT));
         }
-        assertThrows(ExecutionException.class, () -> TestSocket.open(base,
-                "/ws/labs/" + labId + "/nodes/client/terminal", cookie, "http://attacker.example"));
+        assertThrows(
+                ExecutionException.class,
+                () -> TestSocket.open(
+                        base, "/ws/labs/" + labId + "/nodes/client/terminal", cookie, "http://attacker.example"));
     }
 
     @Test
@@ -156,12 +159,15 @@ class TerminalDockerIT {
             assertEquals(4413, socket.awaitClose(WAIT), "a flooding socket is closed with 4413");
             double seconds = (System.nanoTime() - start) / 1e9;
             long retained = RetainedHeap.bytes() - before;
-            System.out.printf("flood into a shell that does not read: %d MB sent in %.1f s before the close; retained "
-                    + "heap +%d MiB%n", sent / 1_000_000, seconds, RetainedHeap.mib(retained));
+            System.out.printf(
+                    "flood into a shell that does not read: %d MB sent in %.1f s before the close; retained "
+                            + "heap +%d MiB%n",
+                    sent / 1_000_000, seconds, RetainedHeap.mib(retained));
             assertTrue(sent < 200_000_000L, "the socket closed long before 1 GB: " + sent);
             // The queue's 1 MiB, the engine connection's buffers, and room for the JVM's noise.
             assertTrue(retained < 32L << 20, "retained heap below 32 MiB: " + retained);
-            assertEquals(1, socket.output().split("\\[tclab: input dropped", -1).length - 1, "told once, not per message");
+            assertEquals(
+                    1, socket.output().split("\\[tclab: input dropped", -1).length - 1, "told once, not per message");
         }
     }
 }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.http.SocketCloseCodes;
+import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.web.FakeLearnerLabTest;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
@@ -48,12 +48,14 @@ class TerminalSocketTest extends FakeLearnerLabTest {
     @Test
     void shouldRefuseAHandshakeFromAnotherOrigin() {
         String path = "/ws/labs/" + labId + "/nodes/client/terminal";
-        assertThrows(ExecutionException.class,
+        assertThrows(
+                ExecutionException.class,
                 () -> TestSocket.open(base, path, cookie, "http://evil.example:" + base.getPort()));
         assertThrows(ExecutionException.class, () -> TestSocket.open(base, path, cookie, null));
         // Issue 10: userinfo before this server's host and port passed for the same origin.
-        assertThrows(ExecutionException.class, () -> TestSocket.open(base, path, cookie,
-                "http://evil.com@" + base.getHost() + ":" + base.getPort()));
+        assertThrows(
+                ExecutionException.class,
+                () -> TestSocket.open(base, path, cookie, "http://evil.com@" + base.getHost() + ":" + base.getPort()));
     }
 
     @Test
@@ -81,7 +83,7 @@ class TerminalSocketTest extends FakeLearnerLabTest {
         String otherCookie = learnerIds.sign(learnerIds.newId());
         String otherLab = TestLabs.startAndAwait("ws-test", otherCookie, WAIT);
         try (TestSocket mine = openTerminal("client", cookie);
-             TestSocket theirs = TestSocket.terminal(base, otherLab, "client", otherCookie)) {
+                TestSocket theirs = TestSocket.terminal(base, otherLab, "client", otherCookie)) {
             mine.sendText("{not json");
             assertTrue(mine.nextText(WAIT).contains("not valid JSON"));
             mine.sendText("{\"type\":\"resize\",\"cols\":99999,\"rows\":24}");
@@ -126,7 +128,9 @@ class TerminalSocketTest extends FakeLearnerLabTest {
         }
         try (TestSocket second = openTerminal("server", cookie)) {
             second.awaitOutput(out -> out.contains("before the drop"), WAIT);
-            assertEquals("{\"type\":\"shell\",\"fresh\":false}", second.nextShellFrame(WAIT),
+            assertEquals(
+                    "{\"type\":\"shell\",\"fresh\":false}",
+                    second.nextShellFrame(WAIT),
                     "the same shell, so the page says nothing");
         }
     }

@@ -25,6 +25,7 @@ class TerminalThreadsIT extends LearnerLabTest {
     private static final int TERMINALS = 200;
     /** One page per node at a time: a second page of the same learner and node would take the shell over. */
     private static final int AT_ONCE = 2;
+
     private static final int SLACK = 12;
 
     @Inject

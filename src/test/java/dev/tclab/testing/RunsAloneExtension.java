@@ -19,16 +19,20 @@ public class RunsAloneExtension implements BeforeAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
-        RunsAlone.Group group = context.getRequiredTestClass().getAnnotation(RunsAlone.class).value();
+        RunsAlone.Group group =
+                context.getRequiredTestClass().getAnnotation(RunsAlone.class).value();
         Path dir = Path.of(System.getProperty("test-fork-locks", "target/fork-locks"));
         Files.createDirectories(dir);
-        FileChannel channel = FileChannel.open(dir.resolve(group.name().toLowerCase(Locale.ROOT) + ".lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(
+                dir.resolve(group.name().toLowerCase(Locale.ROOT) + ".lock"),
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
         long since = System.nanoTime();
         FileLock lock = channel.lock();
         long waitedMs = (System.nanoTime() - since) / 1_000_000;
         if (waitedMs > 1000) {
-            System.out.printf("%s waited %.1f s for the %s lock (another fork held it)%n",
+            System.out.printf(
+                    "%s waited %.1f s for the %s lock (another fork held it)%n",
                     context.getRequiredTestClass().getSimpleName(), waitedMs / 1000.0, group);
         }
         // Released (and the channel closed) when the class's context closes, after its last @AfterAll.

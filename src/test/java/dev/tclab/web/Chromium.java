@@ -53,10 +53,21 @@ public final class Chromium implements AutoCloseable {
     public static Chromium launch() {
         Playwright playwright = Playwright.create();
         try {
-            return new Chromium(playwright, playwright.chromium().launch(new BrowserType.LaunchOptions()
-                    .setExecutablePath(Path.of("/usr/bin/chromium")).setHeadless(true)
-                    .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                            "--disable-component-update", "--disable-sync", "--no-first-run"))));
+            return new Chromium(
+                    playwright,
+                    playwright
+                            .chromium()
+                            .launch(new BrowserType.LaunchOptions()
+                                    .setExecutablePath(Path.of("/usr/bin/chromium"))
+                                    .setHeadless(true)
+                                    .setArgs(List.of(
+                                            "--headless",
+                                            "--no-sandbox",
+                                            "--disable-gpu",
+                                            "--disable-background-networking",
+                                            "--disable-component-update",
+                                            "--disable-sync",
+                                            "--no-first-run"))));
         } catch (RuntimeException e) {
             playwright.close();
             throw e;

@@ -43,15 +43,24 @@ class LabPageBrowserTest {
             tab.waitForCondition(() -> serverTerminal.innerText().contains("hello-from-server"));
 
             Chromium.screenshot(tab, "lab-page-hello");
-            assertTrue(tab.locator(".tclab-pane[data-node=server] .tclab-stats-scope").innerText()
-                    .contains("eth1, eth2, ifb*"), "the page says which interfaces the lab shows");
-            assertEquals(0, tab.locator(".tclab-pane[data-node=client] .tclab-stats-scope").count());
+            assertTrue(
+                    tab.locator(".tclab-pane[data-node=server] .tclab-stats-scope")
+                            .innerText()
+                            .contains("eth1, eth2, ifb*"),
+                    "the page says which interfaces the lab shows");
+            assertEquals(
+                    0,
+                    tab.locator(".tclab-pane[data-node=client] .tclab-stats-scope")
+                            .count());
             tab.click("#run-htb");
             // The filter attached to class 1:1 hangs under that class in the tree, not under the root qdisc.
-            Locator classFilter = tab.locator(".tclab-pane[data-node=server] .tclab-tree-class:has-text('class htb 1:1 ')"
-                    + " > ul > .tclab-tree-filter");
+            Locator classFilter =
+                    tab.locator(".tclab-pane[data-node=server] .tclab-tree-class:has-text('class htb 1:1 ')"
+                            + " > ul > .tclab-tree-filter");
             tab.waitForCondition(() -> classFilter.count() == 1);
-            assertTrue(classFilter.innerText().contains("pref 2") && classFilter.innerText().contains("→ class 1:10"),
+            assertTrue(
+                    classFilter.innerText().contains("pref 2")
+                            && classFilter.innerText().contains("→ class 1:10"),
                     classFilter.innerText());
             tab.click("#run-shaper");
             tab.click("#run-iperf-server");
@@ -74,7 +83,8 @@ class LabPageBrowserTest {
 
     /** The rate the tree shows for the tbf qdisc, in Mbit/s; 0 while it shows none. */
     private static double tbfMbits(String tree) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("qdisc tbf \\S+ — ([0-9.]+) Mbit/s").matcher(tree);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("qdisc tbf \\S+ — ([0-9.]+) Mbit/s")
+                .matcher(tree);
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 }

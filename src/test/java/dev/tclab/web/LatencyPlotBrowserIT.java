@@ -27,6 +27,7 @@ class LatencyPlotBrowserIT extends ChromiumTest {
     private static final String CHART = ".tclab-pane[data-node=client] .tclab-latency";
     /** latency.js's colour of a lab's first probe, light and dark. */
     private static final List<Integer> LIGHT_FIRST = List.of(0x6a, 0x1b, 0x9a);
+
     private static final List<Integer> DARK_FIRST = List.of(0xd5, 0x9c, 0xff);
     /** Canvas pixels within a few levels of the colour, fully opaque. */
     private static final String PIXELS_OF = """
@@ -52,12 +53,18 @@ class LatencyPlotBrowserIT extends ChromiumTest {
             page.navigate(root + "lessons/bufferbloat-upload");
             page.click("#lab-start");
             Locator chart = page.locator(CHART);
-            page.waitForCondition(() -> chart.count() == 1 && chart.getAttribute("data-points") != null
+            page.waitForCondition(() -> chart.count() == 1
+                    && chart.getAttribute("data-points") != null
                     && Integer.parseInt(chart.getAttribute("data-points")) >= 10);
             assertThat(chart.locator(".u-legend").innerText()).contains("client to server");
-            assertThat(Double.parseDouble(chart.getAttribute("data-latest-ms"))).as("an idle line, ms").isLessThan(20.0);
-            assertThat(pixels(page, LIGHT_FIRST)).as("the probe's points and line, drawn in its colour").isGreaterThan(50);
-            assertThat(chart.locator("canvas").boundingBox().width).as("the chart is drawn at the pane's width")
+            assertThat(Double.parseDouble(chart.getAttribute("data-latest-ms")))
+                    .as("an idle line, ms")
+                    .isLessThan(20.0);
+            assertThat(pixels(page, LIGHT_FIRST))
+                    .as("the probe's points and line, drawn in its colour")
+                    .isGreaterThan(50);
+            assertThat(chart.locator("canvas").boundingBox().width)
+                    .as("the chart is drawn at the pane's width")
                     .isGreaterThan(300);
 
             Locator client = terminal(page, "client");
@@ -70,7 +77,9 @@ class LatencyPlotBrowserIT extends ChromiumTest {
 
             page.emulateMedia(new Page.EmulateMediaOptions().setColorScheme(ColorScheme.DARK));
             page.waitForCondition(() -> pixels(page, DARK_FIRST) > 50);
-            assertThat(pixels(page, LIGHT_FIRST)).as("no light-mode colour left in dark mode").isLessThan(10);
+            assertThat(pixels(page, LIGHT_FIRST))
+                    .as("no light-mode colour left in dark mode")
+                    .isLessThan(10);
             Chromium.screenshot(page, "latency-plot-dark-1366x768");
             stopLab(page);
         }

@@ -8,8 +8,7 @@ import com.microsoft.playwright.options.WaitForSelectorState;
 /** What browser tests do on a lesson page's lab panel, as a learner would: start and stop the lab, type, move focus. */
 public final class LearnerActions {
 
-    private LearnerActions() {
-    }
+    private LearnerActions() {}
 
     /** The rows of {@code node}'s terminal, as xterm.js draws them. */
     public static Locator terminal(Page page, String node) {
@@ -28,7 +27,8 @@ public final class LearnerActions {
 
     /** Types {@code text} into {@code node}'s terminal. */
     public static void typeInto(Page page, String node, String text) {
-        page.locator(".tclab-pane[data-node=" + node + "] .xterm-helper-textarea").focus();
+        page.locator(".tclab-pane[data-node=" + node + "] .xterm-helper-textarea")
+                .focus();
         page.keyboard().type(text);
     }
 
@@ -41,13 +41,14 @@ public final class LearnerActions {
 
     /** The focused element matches {@code selector}. */
     public static boolean focused(Page page, String selector) {
-        return (Boolean) page.evaluate("s => document.activeElement !== null && document.activeElement.matches(s)", selector);
+        return (Boolean)
+                page.evaluate("s => document.activeElement !== null && document.activeElement.matches(s)", selector);
     }
 
     /** The focused element is inside one that matches {@code selector}. */
     public static boolean focusedIn(Page page, String selector) {
-        return (Boolean) page.evaluate("s => document.activeElement !== null && document.activeElement.closest(s) !== null",
-                selector);
+        return (Boolean) page.evaluate(
+                "s => document.activeElement !== null && document.activeElement.closest(s) !== null", selector);
     }
 
     /** Presses Tab (or Shift+Tab) until the focused element matches, as a keyboard user would. */

@@ -10,11 +10,11 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Route;
+import com.microsoft.playwright.options.ColorScheme;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.web.Chromium.Screen;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import com.microsoft.playwright.options.ColorScheme;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -141,7 +141,10 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
     }
 
     private static void json(Route route, String body) {
-        route.fulfill(new Route.FulfillOptions().setStatus(200).setContentType("application/json").setBody(body));
+        route.fulfill(new Route.FulfillOptions()
+                .setStatus(200)
+                .setContentType("application/json")
+                .setBody(body));
     }
 
     /** Starts the lab of web-test, answers its Check of step "shape" with {@code run}, and presses it. */
@@ -166,32 +169,42 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
             assertThat(failed.locator(".check-verdict")).hasText("✗ Not yet: The upload runs at about 10 Mbit/s");
             assertThat(failed.locator(".check-message")).hasCount(0);
             Locator values = failed.locator(".check-values li");
-            assertThat(values.nth(0)).hasText(
-                    "✗ The client's upload measured 26.9 Gbit/s; it should be about 10 Mbit/s (± 15 %).");
+            assertThat(values.nth(0))
+                    .hasText("✗ The client's upload measured 26.9 Gbit/s; it should be about 10 Mbit/s (± 15 %).");
             assertThat(values.nth(1)).hasText("✓ The kind of the root qdisc on the client's eth1: tbf");
-            assertThat(values.nth(2)).hasText("✗ The borrows of class 1:10 on the client's eth1 over the load"
-                    + " measured 3 borrows; it should be above 20 borrows.");
+            assertThat(values.nth(2))
+                    .hasText("✗ The borrows of class 1:10 on the client's eth1 over the load"
+                            + " measured 3 borrows; it should be above 20 borrows.");
             assertThat(values.nth(3)).hasText("✓ Average round trip of the client's ping to 10.0.0.2: 4.5 ms");
             assertThat(failed.locator(".check-hint")).containsText("Hint: Look at");
 
             Locator gated = result.locator(".check-outcome.failed").nth(1);
             assertThat(gated.locator(".check-values li")).hasCount(1);
-            assertThat(gated.locator(".check-values li")).hasText(
-                    "✗ The root qdisc of the client's eth1 is noqueue, not tbf");
-            assertThat(gated.locator(".check-skipped")).hasText("The client's upload, average round trip of the"
-                    + " client's ping to 10.0.0.2: not measured until the kind of the root qdisc on the client's eth1"
-                    + " is right.");
+            assertThat(gated.locator(".check-values li"))
+                    .hasText("✗ The root qdisc of the client's eth1 is noqueue, not tbf");
+            assertThat(gated.locator(".check-skipped"))
+                    .hasText("The client's upload, average round trip of the"
+                            + " client's ping to 10.0.0.2: not measured until the kind of the root qdisc on the client's eth1"
+                            + " is right.");
 
             Locator error = result.locator(".check-outcome.error");
             assertThat(error.locator(".check-message")).hasCount(0);
-            assertThat(error.locator(".check-values li")).hasText("✗ The qlen of the root qdisc on the client's eth1"
-                    + " could not be measured: tc printed something tclab cannot read");
+            assertThat(error.locator(".check-values li"))
+                    .hasText("✗ The qlen of the root qdisc on the client's eth1"
+                            + " could not be measured: tc printed something tclab cannot read");
 
             String visible = result.innerText();
-            for (String internal : List.of("up.mbps", "q.root", "^(tbf|cake)$", "baseline.loaded_ping", "garbled output",
-                    "by_id", "Passed.", "skipped, since", "Measurement 'q'")) {
-                assertFalse(visible.contains(internal),
-                        internal + " is shown outside Details: " + visible);
+            for (String internal : List.of(
+                    "up.mbps",
+                    "q.root",
+                    "^(tbf|cake)$",
+                    "baseline.loaded_ping",
+                    "garbled output",
+                    "by_id",
+                    "Passed.",
+                    "skipped, since",
+                    "Measurement 'q'")) {
+                assertFalse(visible.contains(internal), internal + " is shown outside Details: " + visible);
             }
             failed.locator(".check-details summary").click();
             assertThat(failed.locator(".check-details")).containsText("up.mbps");
@@ -203,20 +216,22 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
 
             page.unroute("**/api/labs/*/steps/shape/check");
             page.route("**/api/labs/*/steps/shape/check", route -> json(route, PASSED_RUN));
-            page.route("**/api/labs/*/steps", route -> json(route, "{\"passed\": {\"shape\": true}, \"active\": null}"));
+            page.route(
+                    "**/api/labs/*/steps", route -> json(route, "{\"passed\": {\"shape\": true}, \"active\": null}"));
             check.click();
             Locator passed = result.locator(".check-outcome.passed");
             assertThat(passed.locator(".check-verdict")).hasText("✓ Passed: The upload runs at about 10 Mbit/s");
             assertThat(passed.locator(".check-message")).hasCount(0);
             assertThat(passed.locator(".check-hint")).hasCount(0);
-            assertThat(passed.locator(".check-values li")).hasText(new String[] {"✓ The client's upload: 9.61 Mbit/s",
-                    "✓ The kind of the root qdisc on the client's eth1: tbf"});
+            assertThat(passed.locator(".check-values li")).hasText(new String[] {
+                "✓ The client's upload: 9.61 Mbit/s", "✓ The kind of the root qdisc on the client's eth1: tbf"
+            });
             assertFalse(result.innerText().contains("Passed."), "no 'Passed.' repeating the heading");
 
             Locator complete = page.locator("#lesson-complete");
             assertThat(complete).isVisible();
-            assertThat(complete.locator(".lesson-complete-summary")).hasText(
-                    "You passed all 1 graded step and answered 0 of 2 quizzes correctly.");
+            assertThat(complete.locator(".lesson-complete-summary"))
+                    .hasText("You passed all 1 graded step and answered 0 of 2 quizzes correctly.");
             assertTrue(complete.locator("a").count() >= 1, "the summary links on");
             stopLab(page);
         }
@@ -226,15 +241,18 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
     @Test
     void shouldShowTheFeedbackOnAPhoneAndInDarkMode() {
         for (Screen screen : List.of(Screen.PHONE, Screen.LAPTOP)) {
-            try (BrowserContext context = chromium.browser().newContext(screen.options().setColorScheme(ColorScheme.DARK))) {
+            try (BrowserContext context =
+                    chromium.browser().newContext(screen.options().setColorScheme(ColorScheme.DARK))) {
                 Page page = context.newPage();
                 pressCheckAnswering(page, FAILED_RUN);
-                Locator outcome = page.locator("#step-shape .check-outcome.failed").first();
+                Locator outcome =
+                        page.locator("#step-shape .check-outcome.failed").first();
                 assertThat(outcome.locator(".check-values li").first()).containsText("26.9 Gbit/s");
                 outcome.scrollIntoViewIfNeeded();
                 Object overflow = outcome.evaluate("e => e.scrollWidth > e.clientWidth + 1");
                 assertFalse(Boolean.TRUE.equals(overflow), screen + ": the outcome overflows its box");
-                Chromium.screenshot(page, "learner-check-feedback-" + screen.name().toLowerCase() + "-dark");
+                Chromium.screenshot(
+                        page, "learner-check-feedback-" + screen.name().toLowerCase() + "-dark");
                 stopLab(page);
             }
         }
@@ -263,7 +281,8 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
             card.getByText("Stop and discard the lab").click();
             assertThat(card.locator(".card-lab")).hasText("Lab stopped.");
             page.reload();
-            assertThat(page.locator("article:has(a[href='/lessons/web-test']) .card-lab")).hasCount(0);
+            assertThat(page.locator("article:has(a[href='/lessons/web-test']) .card-lab"))
+                    .hasCount(0);
         }
     }
 
@@ -286,8 +305,8 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
         assertTrue(Files.exists(AXE), "axe-core is installed by the build (npm ci in src/main/web)");
         for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
             // axe is added as a script element: the test lets it past the page's Content-Security-Policy.
-            try (BrowserContext context = chromium.browser().newContext(Screen.LAPTOP.options()
-                    .setColorScheme(scheme).setBypassCSP(true))) {
+            try (BrowserContext context = chromium.browser()
+                    .newContext(Screen.LAPTOP.options().setColorScheme(scheme).setBypassCSP(true))) {
                 Page page = context.newPage();
                 page.navigate(root.toString());
                 assertThat(page.locator(".cards")).isVisible();
@@ -314,7 +333,8 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
             page.keyboard().press("Space");
             tabTo(page, "#quiz-default-qdisc button[type=submit]", false);
             page.keyboard().press("Enter");
-            assertThat(page.locator("#quiz-default-qdisc .quiz-result")).hasText("Correct! Every option is explained above.");
+            assertThat(page.locator("#quiz-default-qdisc .quiz-result"))
+                    .hasText("Correct! Every option is explained above.");
 
             // The separator between lesson and lab moves with the arrow keys.
             tabTo(page, ".lab-split", false);

@@ -16,11 +16,13 @@ public abstract class LearnerLabTest {
 
     @TestHTTPResource("/")
     protected URI base;
+
     @Inject
     protected LearnerIds learnerIds;
 
     /** The learner's signed cookie and the id of their running lab, new for each test. */
     protected String cookie;
+
     protected String labId;
 
     private final String lesson;
@@ -32,8 +34,7 @@ public abstract class LearnerLabTest {
     }
 
     /** Runs before each test's lab starts. */
-    protected void beforeStart() {
-    }
+    protected void beforeStart() {}
 
     @BeforeEach
     protected void startLab() throws InterruptedException {

@@ -35,8 +35,13 @@ class LearnerPageBrowserIT extends ChromiumTest {
     private static boolean inView(Page page, Locator locator) {
         BoundingBox box = locator.boundingBox();
         var viewport = page.viewportSize();
-        return box != null && box.width > 0 && box.height > 0 && box.x >= 0 && box.y >= 0
-                && box.x + box.width <= viewport.width + 0.5 && box.y + box.height <= viewport.height + 0.5;
+        return box != null
+                && box.width > 0
+                && box.height > 0
+                && box.x >= 0
+                && box.y >= 0
+                && box.x + box.width <= viewport.width + 0.5
+                && box.y + box.height <= viewport.height + 0.5;
     }
 
     @Test
@@ -44,7 +49,9 @@ class LearnerPageBrowserIT extends ChromiumTest {
         try (BrowserContext context = chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT)) {
             Page tables = context.newPage();
             tables.navigate(root + "lessons/tbf-basics");
-            assertThat(tables.locator(".prose table").count()).as("tbf-basics' tables are tables").isGreaterThanOrEqualTo(2);
+            assertThat(tables.locator(".prose table").count())
+                    .as("tbf-basics' tables are tables")
+                    .isGreaterThanOrEqualTo(2);
             assertThat(tables.locator(".prose table th").first().isVisible()).isTrue();
             assertThat(tables.locator(".prose p:has-text('| ---')").count()).isZero();
             tables.close();
@@ -57,15 +64,23 @@ class LearnerPageBrowserIT extends ChromiumTest {
             Locator run = page.locator("#step-baseline button.cmd-run").first();
             run.scrollIntoViewIfNeeded();
             run.click();
-            assertThat(focusedIn(page, ".tclab-pane[data-node=client] .xterm")).as("Run gives the terminal the keyboard").isTrue();
+            assertThat(focusedIn(page, ".tclab-pane[data-node=client] .xterm"))
+                    .as("Run gives the terminal the keyboard")
+                    .isTrue();
             page.waitForCondition(() -> client.innerText().contains("receiver"));
             Locator throughput = page.locator(".tclab-pane[data-node=client] .tclab-chart-throughput canvas");
             page.waitForCondition(() -> page.locator(".tclab-pane[data-node=client] .tclab-chart-throughput .u-legend")
-                    .innerText().contains("eth1 out"));
-            assertThat(inView(page, run)).as("the lesson's Run button stays in view").isTrue();
+                    .innerText()
+                    .contains("eth1 out"));
+            assertThat(inView(page, run))
+                    .as("the lesson's Run button stays in view")
+                    .isTrue();
             assertThat(inView(page, page.locator(".tclab-pane[data-node=client] .tclab-terminal-box")))
-                    .as("the whole terminal is in view").isTrue();
-            assertThat(inView(page, throughput)).as("the throughput plot is in view").isTrue();
+                    .as("the whole terminal is in view")
+                    .isTrue();
+            assertThat(inView(page, throughput))
+                    .as("the throughput plot is in view")
+                    .isTrue();
             BoundingBox plot = throughput.boundingBox();
             BoundingBox pane = page.locator(".tclab-pane[data-node=client]").boundingBox();
             assertThat(plot.width).as("the plot fills the panel's width").isGreaterThan(pane.width * 0.9);
@@ -84,7 +99,8 @@ class LearnerPageBrowserIT extends ChromiumTest {
             Chromium.screenshot(page, "learner-page-1366x768");
             typeInto(page, "client", "tc qdisc del dev eth1 root\n");
             page.waitForCondition(() -> backlog.innerText().contains("No qdisc yet"));
-            assertThat(page.locator(".tclab-pane[data-node=client] .tclab-chart-throughput .u-legend").innerText())
+            assertThat(page.locator(".tclab-pane[data-node=client] .tclab-chart-throughput .u-legend")
+                            .innerText())
                     .doesNotContain("1: tbf");
 
             page.click("#lab-stop");
@@ -104,7 +120,9 @@ class LearnerPageBrowserIT extends ChromiumTest {
             Page page = context.newPage();
             page.navigate(root + "lessons/web-test");
             Locator labLink = page.locator(".view-switch a[data-view=lab]");
-            assertThat(inView(page, labLink)).as("the way to the lab is at the top").isTrue();
+            assertThat(inView(page, labLink))
+                    .as("the way to the lab is at the top")
+                    .isTrue();
             assertThat(labLink.innerText()).contains("not started");
             labLink.click();
             assertThat(inView(page, page.locator("#lab-start"))).isTrue();
@@ -116,7 +134,9 @@ class LearnerPageBrowserIT extends ChromiumTest {
             page.locator(".view-switch a[data-view=lesson]").click();
             Locator run = page.locator("#step-baseline button.cmd-run").nth(1);
             run.scrollIntoViewIfNeeded();
-            assertThat(labLink.isVisible()).as("the switch stays at the top while reading").isTrue();
+            assertThat(labLink.isVisible())
+                    .as("the switch stays at the top while reading")
+                    .isTrue();
             assertThat(inView(page, labLink)).isTrue();
             run.click();
             Locator box = page.locator(".tclab-pane[data-node=client] .tclab-terminal-box");
@@ -124,7 +144,8 @@ class LearnerPageBrowserIT extends ChromiumTest {
             page.waitForCondition(() -> inView(page, box));
             assertThat(focusedIn(page, ".tclab-pane[data-node=client] .xterm")).isTrue();
             page.waitForCondition(() -> client.innerText().contains("qdisc noqueue"));
-            assertThat((Integer) page.evaluate("document.documentElement.scrollWidth")).as("no sideways scrolling")
+            assertThat((Integer) page.evaluate("document.documentElement.scrollWidth"))
+                    .as("no sideways scrolling")
                     .isLessThanOrEqualTo(390);
             Chromium.screenshot(page, "learner-page-390x844");
             stopLab(page);
@@ -136,18 +157,29 @@ class LearnerPageBrowserIT extends ChromiumTest {
         try (BrowserContext context = chromium.context(Screen.LAPTOP, ColorScheme.DARK, TIMEOUT)) {
             Page tables = context.newPage();
             tables.navigate(root + "lessons/tbf-basics");
-            assertThat(contrast(tables, ".prose table th", ".prose table th")).as("table header").isGreaterThanOrEqualTo(4.5);
+            assertThat(contrast(tables, ".prose table th", ".prose table th"))
+                    .as("table header")
+                    .isGreaterThanOrEqualTo(4.5);
             tables.close();
             Page page = startLab(context, root.toString(), "web-test");
-            page.waitForCondition(() -> page.locator(".tclab-pane[data-node=client] .tclab-chart-throughput .u-legend").count() == 1);
-            assertThat(luminance(color(page, "body", "backgroundColor"))).as("a dark page").isLessThan(0.05);
+            page.waitForCondition(() -> page.locator(".tclab-pane[data-node=client] .tclab-chart-throughput .u-legend")
+                            .count()
+                    == 1);
+            assertThat(luminance(color(page, "body", "backgroundColor")))
+                    .as("a dark page")
+                    .isLessThan(0.05);
             assertThat(contrast(page, "body", "body")).isGreaterThanOrEqualTo(7);
-            assertThat(contrast(page, ".tclab-tab.tclab-active", ".tclab-tab.tclab-active")).as("active tab").isGreaterThanOrEqualTo(4.5);
-            assertThat(contrast(page, ".tclab-tab:not(.tclab-active)", ".tclab-tab:not(.tclab-active)")).as("other tab")
+            assertThat(contrast(page, ".tclab-tab.tclab-active", ".tclab-tab.tclab-active"))
+                    .as("active tab")
                     .isGreaterThanOrEqualTo(4.5);
-            assertThat(contrast(page, ".tclab-pane[data-node=client] .u-legend", "#lab-panel")).as("plot legend")
+            assertThat(contrast(page, ".tclab-tab:not(.tclab-active)", ".tclab-tab:not(.tclab-active)"))
+                    .as("other tab")
                     .isGreaterThanOrEqualTo(4.5);
-            assertThat(contrast(page, ".tclab-pane[data-node=client] .tclab-chart-title", "#lab-panel")).as("plot title")
+            assertThat(contrast(page, ".tclab-pane[data-node=client] .u-legend", "#lab-panel"))
+                    .as("plot legend")
+                    .isGreaterThanOrEqualTo(4.5);
+            assertThat(contrast(page, ".tclab-pane[data-node=client] .tclab-chart-title", "#lab-panel"))
+                    .as("plot title")
                     .isGreaterThanOrEqualTo(4.5);
             assertThat(contrast(page, ".step-number", "body")).as("muted text").isGreaterThanOrEqualTo(4.5);
             Chromium.screenshot(page, "learner-page-dark");
@@ -164,7 +196,9 @@ class LearnerPageBrowserIT extends ChromiumTest {
             first.waitForCondition(() -> client.innerText().contains("Press any key for a new shell"));
             typeInto(first, "client", "echo back-$((6*7))\n");
             first.waitForCondition(() -> client.innerText().contains("back-42"));
-            assertThat(client.innerText()).as("the key that asked for a new shell was typed").doesNotContain("command not found");
+            assertThat(client.innerText())
+                    .as("the key that asked for a new shell was typed")
+                    .doesNotContain("command not found");
 
             // The same lesson in a second tab takes the terminals over; the first offers to take them back.
             Page second = context.newPage();
@@ -176,10 +210,13 @@ class LearnerPageBrowserIT extends ChromiumTest {
 
             first.locator("#step-baseline button.cmd-run").nth(1).click();
             assertThat(first.locator("#lab-panel .tclab-status").innerText()).contains("another tab");
-            assertThat(focusedIn(first, ".tclab-pane[data-node=client] .tclab-takeover")).isTrue();
+            assertThat(focusedIn(first, ".tclab-pane[data-node=client] .tclab-takeover"))
+                    .isTrue();
             typeInto(second, "client", "echo still-$((6*7))\n");
             second.waitForCondition(() -> secondClient.innerText().contains("still-42"));
-            assertThat(secondClient.innerText()).as("Run in the first tab did not take the shell back").doesNotContain("qdisc noqueue");
+            assertThat(secondClient.innerText())
+                    .as("Run in the first tab did not take the shell back")
+                    .doesNotContain("qdisc noqueue");
             assertThat(second.locator(".tclab-use-here").count()).isZero();
 
             useHere.click();
@@ -193,12 +230,15 @@ class LearnerPageBrowserIT extends ChromiumTest {
     }
 
     private static double[] color(Page page, String selector, String property) {
-        String css = (String) page.evaluate("([s, p]) => getComputedStyle(document.querySelector(s))[p]",
-                List.of(selector, property));
-        Matcher m = Pattern.compile("rgba?\\(([\\d.]+),\\s*([\\d.]+),\\s*([\\d.]+)(?:,\\s*([\\d.]+))?\\)").matcher(css);
+        String css = (String) page.evaluate(
+                "([s, p]) => getComputedStyle(document.querySelector(s))[p]", List.of(selector, property));
+        Matcher m = Pattern.compile("rgba?\\(([\\d.]+),\\s*([\\d.]+),\\s*([\\d.]+)(?:,\\s*([\\d.]+))?\\)")
+                .matcher(css);
         assertThat(m.find()).as(selector + " " + property + " = " + css).isTrue();
         double alpha = m.group(4) == null ? 1 : Double.parseDouble(m.group(4));
-        return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)), alpha};
+        return new double[] {
+            Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)), alpha
+        };
     }
 
     private static double luminance(double[] rgb) {

@@ -35,7 +35,8 @@ class LearnerPageReloadBrowserIT extends ChromiumTest {
     private static final Pattern RATE = Pattern.compile("Shape the uplink to (\\d+) Mbit/s");
 
     private static int samples(Page page, String node) {
-        Object count = page.evaluate("n => document.querySelector(`.tclab-stats-node[data-node=${n}]`)?.dataset.samples ?? '0'", node);
+        Object count = page.evaluate(
+                "n => document.querySelector(`.tclab-stats-node[data-node=${n}]`)?.dataset.samples ?? '0'", node);
         return Integer.parseInt(String.valueOf(count));
     }
 
@@ -65,14 +66,20 @@ class LearnerPageReloadBrowserIT extends ChromiumTest {
             page.reload();
             page.waitForCondition(() -> samples(page, "client") > 0);
             int after = samples(page, "client");
-            assertThat(after).as("the plot has the earlier points at once (" + before + " before the reload)")
+            assertThat(after)
+                    .as("the plot has the earlier points at once (" + before + " before the reload)")
                     .isGreaterThanOrEqualTo(before);
             int drawn = ((Number) page.evaluate("() => document.querySelector('.tclab-pane[data-node=client] "
-                    + ".tclab-chart-throughput .u-legend') ? 1 : 0")).intValue();
-            assertThat(drawn).as("the throughput chart is drawn from the history").isEqualTo(1);
+                            + ".tclab-chart-throughput .u-legend') ? 1 : 0"))
+                    .intValue();
+            assertThat(drawn)
+                    .as("the throughput chart is drawn from the history")
+                    .isEqualTo(1);
             Locator kept = page.locator("#step-shape .check-result .check-outcome");
             kept.waitFor();
-            assertThat(kept.innerText()).as("the same check result after the reload").isEqualTo(result);
+            assertThat(kept.innerText())
+                    .as("the same check result after the reload")
+                    .isEqualTo(result);
             Chromium.screenshot(page, "learner-page-after-reload-1366x768");
             stopLab(page);
         }
@@ -87,7 +94,9 @@ class LearnerPageReloadBrowserIT extends ChromiumTest {
             // Run before the lab runs takes the keyboard to Start; Start then gives it to the first node's tab.
             tabTo(page, "#step-shape button.cmd-run", false);
             page.keyboard().press("Enter");
-            assertThat(focused(page, "#lab-start")).as("Run without a lab leads to Start").isTrue();
+            assertThat(focused(page, "#lab-start"))
+                    .as("Run without a lab leads to Start")
+                    .isTrue();
             page.keyboard().press("Enter");
             Locator client = terminal(page, "client");
             page.waitForCondition(() -> client.innerText().contains("root@client"));
@@ -98,20 +107,27 @@ class LearnerPageReloadBrowserIT extends ChromiumTest {
 
             tabTo(page, "#step-shape button.cmd-run", true);
             page.keyboard().press("Enter");
-            assertThat(focusedIn(page, ".tclab-pane[data-node=client] .xterm")).as("Run gives the terminal the keyboard").isTrue();
+            assertThat(focusedIn(page, ".tclab-pane[data-node=client] .xterm"))
+                    .as("Run gives the terminal the keyboard")
+                    .isTrue();
             page.waitForCondition(() -> client.innerText().contains("receiver"));
             page.keyboard().type(shape + "\n");
             page.keyboard().press("Tab");
-            assertThat(focusedIn(page, ".tclab-pane[data-node=client] .xterm")).as("Tab stays in the terminal").isTrue();
+            assertThat(focusedIn(page, ".tclab-pane[data-node=client] .xterm"))
+                    .as("Tab stays in the terminal")
+                    .isTrue();
             page.keyboard().press("Control+BracketRight");
-            assertThat(focused(page, "#step-shape button.cmd-run")).as("Ctrl+] goes back to the Run button").isTrue();
+            assertThat(focused(page, "#step-shape button.cmd-run"))
+                    .as("Ctrl+] goes back to the Run button")
+                    .isTrue();
 
             tabTo(page, "#step-shape button.check-run", false);
             page.keyboard().press("Enter");
             Locator outcome = page.locator("#step-shape .check-result .check-outcome");
             outcome.waitFor();
             assertThat(outcome.innerText()).contains("Passed");
-            assertThat(page.locator("#step-shape .check-result").getAttribute("aria-live")).isEqualTo("polite");
+            assertThat(page.locator("#step-shape .check-result").getAttribute("aria-live"))
+                    .isEqualTo("polite");
             Chromium.screenshot(page, "learner-page-keyboard-1366x768");
             stopLab(page);
         }
@@ -134,9 +150,14 @@ class LearnerPageReloadBrowserIT extends ChromiumTest {
 
             BoundingBox bar = page.locator(".view-switch").boundingBox();
             BoundingBox tabs = page.locator(".tclab-tabbar").boundingBox();
-            BoundingBox box = page.locator(".tclab-pane[data-node=client] .tclab-terminal-box").boundingBox();
-            assertThat(tabs.y).as("the node tabs start below the sticky bar").isGreaterThanOrEqualTo(bar.y + bar.height - 0.5);
-            assertThat(box.y + box.height).as("the whole terminal is on the screen").isLessThanOrEqualTo(844.5);
+            BoundingBox box = page.locator(".tclab-pane[data-node=client] .tclab-terminal-box")
+                    .boundingBox();
+            assertThat(tabs.y)
+                    .as("the node tabs start below the sticky bar")
+                    .isGreaterThanOrEqualTo(bar.y + bar.height - 0.5);
+            assertThat(box.y + box.height)
+                    .as("the whole terminal is on the screen")
+                    .isLessThanOrEqualTo(844.5);
             Object onTop = page.evaluate("() => { const t = document.querySelector('.tclab-tab[data-node=client]');"
                     + " const r = t.getBoundingClientRect();"
                     + " return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === t; }");

@@ -41,9 +41,11 @@ class LessonBrowserTest extends ChromiumTest {
 
             Locator quiz = page.locator("#quiz-burst-unit");
             assertEquals(0, quiz.locator(".quiz-why").count(), "no explanation before answering");
-            quiz.getByLabel("32 kilobits", new Locator.GetByLabelOptions().setExact(true)).check();
+            quiz.getByLabel("32 kilobits", new Locator.GetByLabelOptions().setExact(true))
+                    .check();
             checkAnswer(quiz);
-            assertThat(quiz.locator(".quiz-result")).hasText("Not quite. Read why next to your choice, then try again.");
+            assertThat(quiz.locator(".quiz-result"))
+                    .hasText("Not quite. Read why next to your choice, then try again.");
             assertThat(quiz.locator(".quiz-result")).hasClass("quiz-result is-incorrect");
             assertEquals(1, quiz.locator(".quiz-why").count());
             assertThat(quiz.locator(".quiz-option.is-wrong .quiz-why code")).hasText("32kbit");
@@ -59,8 +61,11 @@ class LessonBrowserTest extends ChromiumTest {
             assertTrue(page.url().endsWith("/lessons/web-test"), page.url());
 
             page.navigate(root.toString());
-            assertTrue(page.locator("article:has(a[href='/lessons/web-test']) .progress").textContent()
-                    .contains("1 of 2 answered correctly"), "the answer was kept on the server");
+            assertTrue(
+                    page.locator("article:has(a[href='/lessons/web-test']) .progress")
+                            .textContent()
+                            .contains("1 of 2 answered correctly"),
+                    "the answer was kept on the server");
         }
     }
 
@@ -73,16 +78,17 @@ class LessonBrowserTest extends ChromiumTest {
             Locator quiz = page.locator("#quiz-burst-unit");
 
             checkAnswer(quiz);
-            assertThat(quiz.locator(".quiz-result"))
-                    .hasText("Your answer was not graded: Choose at least one option.");
+            assertThat(quiz.locator(".quiz-result")).hasText("Your answer was not graded: Choose at least one option.");
 
             page.route("**/api/lessons/web-test/quizzes/burst-unit", route -> route.abort());
             quiz.getByLabel("32 kilobytes").check();
             checkAnswer(quiz);
-            assertThat(quiz.locator(".quiz-result")).hasText("Your answer was not graded: "
-                    + "The tclab server cannot be reached. Check your connection and try again.");
+            assertThat(quiz.locator(".quiz-result"))
+                    .hasText("Your answer was not graded: "
+                            + "The tclab server cannot be reached. Check your connection and try again.");
             assertThat(quiz.locator(".quiz-result")).hasClass("quiz-result is-error");
-            assertThat(quiz.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Check answer"))).isEnabled();
+            assertThat(quiz.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Check answer")))
+                    .isEnabled();
             assertEquals(1, page.evaluate("window.__marker"), "the page was not reloaded");
         }
     }
@@ -92,20 +98,25 @@ class LessonBrowserTest extends ChromiumTest {
         try (var context = chromium.browser().newContext(new Browser.NewContextOptions().setJavaScriptEnabled(false))) {
             Page page = context.newPage();
             page.navigate(root.toString());
-            page.getByRole(AriaRole.LINK,
-                    new Page.GetByRoleOptions().setName("Token bucket drill")).click();
+            page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Token bucket drill"))
+                    .click();
             assertTrue(page.url().endsWith("/lessons/web-test"), page.url());
 
             Locator quiz = page.locator("#quiz-burst-unit");
-            quiz.getByLabel("32 kilobits", new Locator.GetByLabelOptions().setExact(true)).check();
+            quiz.getByLabel("32 kilobits", new Locator.GetByLabelOptions().setExact(true))
+                    .check();
             checkAnswer(quiz);
             page.waitForURL("**/lessons/web-test#quiz-burst-unit");
 
             quiz = page.locator("#quiz-burst-unit");
             assertTrue(quiz.locator(".quiz-result").textContent().startsWith("Not quite."));
             assertEquals(1, quiz.locator(".quiz-why").count());
-            assertTrue(quiz.locator(".quiz-option.is-wrong .quiz-why").textContent().contains("Kilobits would be written"));
-            assertTrue(quiz.getByLabel("32 kilobits", new Locator.GetByLabelOptions().setExact(true)).isChecked(),
+            assertTrue(quiz.locator(".quiz-option.is-wrong .quiz-why")
+                    .textContent()
+                    .contains("Kilobits would be written"));
+            assertTrue(
+                    quiz.getByLabel("32 kilobits", new Locator.GetByLabelOptions().setExact(true))
+                            .isChecked(),
                     "the learner's choice is kept");
 
             quiz.getByLabel("32 kilobytes").check();
@@ -115,7 +126,9 @@ class LessonBrowserTest extends ChromiumTest {
             quiz = page.locator("#quiz-burst-unit");
             assertTrue(quiz.locator(".quiz-result").textContent().startsWith("Correct!"));
             assertEquals(3, quiz.locator(".quiz-why").count(), "every option is explained");
-            assertTrue(quiz.locator(".quiz-option.is-right .quiz-why").textContent().contains("reads the suffix"));
+            assertTrue(quiz.locator(".quiz-option.is-right .quiz-why")
+                    .textContent()
+                    .contains("reads the suffix"));
         }
     }
 
@@ -136,8 +149,10 @@ class LessonBrowserTest extends ChromiumTest {
             assertThat(check).isEnabled();
             assertThat(needsLab).isHidden();
             assertThat(expiry).isVisible();
-            assertTrue(expiry.textContent().matches(
-                    "Stops after (44|45) idle minutes \\(about \\d\\d:\\d\\d\\) unless you use it\\."), expiry.textContent());
+            assertTrue(
+                    expiry.textContent()
+                            .matches("Stops after (44|45) idle minutes \\(about \\d\\d:\\d\\d\\) unless you use it\\."),
+                    expiry.textContent());
 
             // From here on the page learns nothing from polling: only the lab panel's announcement can disable checks.
             page.route("**/api/labs", route -> route.abort());
@@ -173,12 +188,18 @@ class LessonBrowserTest extends ChromiumTest {
             assertThat(page.locator("#lab-start")).isVisible();
 
             assertEquals(List.of(), page.evaluate("window.__csp"), "no CSP violation");
-            assertEquals(List.of(), consoleErrors.stream().filter(t -> t.contains("Content Security Policy")).toList());
+            assertEquals(
+                    List.of(),
+                    consoleErrors.stream()
+                            .filter(t -> t.contains("Content Security Policy"))
+                            .toList());
             // The listener does hear violations: an inline script is refused.
             page.evaluate("document.body.append(Object.assign(document.createElement('script'), "
                     + "{textContent: 'window.__inline = 1'}))");
             page.waitForCondition(() -> !((List<?>) page.evaluate("window.__csp")).isEmpty());
-            assertTrue(page.evaluate("window.__csp").toString().contains("script-src"), page.evaluate("window.__csp").toString());
+            assertTrue(
+                    page.evaluate("window.__csp").toString().contains("script-src"),
+                    page.evaluate("window.__csp").toString());
             assertEquals(null, page.evaluate("window.__inline"), "the inline script did not run");
         }
     }
@@ -188,7 +209,7 @@ class LessonBrowserTest extends ChromiumTest {
         // Row 10 of issue 10: a page on another site posted text/plain to /api/labs and a lab started.
         int before = labs.liveCount();
         byte[] evilPage = ("<form method=post enctype=text/plain action='" + root + "api/labs'>"
-                + "<input name='{\"lesson\": \"example\", \"x\": \"' value='\"}'><button>win a prize</button></form>")
+                        + "<input name='{\"lesson\": \"example\", \"x\": \"' value='\"}'><button>win a prize</button></form>")
                 .getBytes(StandardCharsets.UTF_8);
         // A real server on another port: the browser treats it as another site, and as a local one (a page that
         // came from nowhere would count as public, and the browser would stop its calls to localhost itself).
@@ -203,13 +224,15 @@ class LessonBrowserTest extends ChromiumTest {
         try (var context = chromium.browser().newContext()) {
             Page page = context.newPage();
             page.navigate("http://127.0.0.1:" + evil.getAddress().getPort() + "/");
-            com.microsoft.playwright.Response fetched = page.waitForResponse(root + "api/labs", () -> page.evaluate(
-                    "url => fetch(url, {method: 'POST', mode: 'no-cors', credentials: 'include', "
-                            + "headers: {'Content-Type': 'text/plain'}, body: '{\"lesson\": \"example\"}'})",
-                    root + "api/labs"));
+            com.microsoft.playwright.Response fetched = page.waitForResponse(
+                    root + "api/labs",
+                    () -> page.evaluate(
+                            "url => fetch(url, {method: 'POST', mode: 'no-cors', credentials: 'include', "
+                                    + "headers: {'Content-Type': 'text/plain'}, body: '{\"lesson\": \"example\"}'})",
+                            root + "api/labs"));
             assertEquals(403, fetched.status(), "the fetch reached tclab and was refused");
-            com.microsoft.playwright.Response posted = page.waitForResponse(root + "api/labs",
-                    () -> page.click("button"));
+            com.microsoft.playwright.Response posted =
+                    page.waitForResponse(root + "api/labs", () -> page.click("button"));
             assertEquals(403, posted.status(), "the form post reached tclab and was refused");
         } finally {
             evil.stop(0);
@@ -218,7 +241,8 @@ class LessonBrowserTest extends ChromiumTest {
     }
 
     private static void checkAnswer(Locator quiz) {
-        quiz.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Check answer")).click();
+        quiz.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Check answer"))
+                .click();
     }
 
     @Test
@@ -230,7 +254,10 @@ class LessonBrowserTest extends ChromiumTest {
             assertFalse(solution.locator("pre").isVisible(), "the solution starts hidden");
             solution.locator("summary").click();
             assertTrue(solution.locator("pre").isVisible());
-            assertTrue(solution.locator("pre").textContent().matches("tc qdisc replace dev eth1 root tbf rate (8|10|12)mbit .*"),
+            assertTrue(
+                    solution.locator("pre")
+                            .textContent()
+                            .matches("tc qdisc replace dev eth1 root tbf rate (8|10|12)mbit .*"),
                     solution.locator("pre").textContent());
             assertTrue(page.locator("button.check-run").first().isDisabled(), "checks wait for the lab script");
         }

@@ -34,8 +34,10 @@ class LessonLayoutBrowserTest {
 
     @TestHTTPResource("/")
     URI root;
+
     @Inject
     LabService labs;
+
     @Inject
     FakeLabRuntime runtime;
 
@@ -59,26 +61,33 @@ class LessonLayoutBrowserTest {
                 assertThat(labCalls).as("GET /api/labs once per load").containsExactly("GET");
                 Object overflow = page.evaluate("() => { const pre = document.querySelector('.lesson pre');"
                         + " return pre.scrollWidth - pre.clientWidth; }");
-                assertThat(((Number) overflow).intValue()).as("the network diagram scrolls by").isLessThanOrEqualTo(0);
+                assertThat(((Number) overflow).intValue())
+                        .as("the network diagram scrolls by")
+                        .isLessThanOrEqualTo(0);
                 assertThat(page.locator(".lesson").getAttribute("class")).isNotNull();
                 Chromium.screenshot(page, "layout-lesson-1366-" + scheme.name().toLowerCase());
 
                 page.navigate(root.toString());
                 assertThat(page.locator(".requirements").first().innerText())
                         .contains("What its lab needs from this server's Linux")
-                        .contains("queueing discipline (qdisc)").doesNotContain("qdisc:tbf");
+                        .contains("queueing discipline (qdisc)")
+                        .doesNotContain("qdisc:tbf");
                 Chromium.screenshot(page, "layout-catalog-1366-" + scheme.name().toLowerCase());
-                assertThat(page.evaluate("async () => (await fetch(document.querySelector('link[rel=icon]').href)).status"))
+                assertThat(page.evaluate(
+                                "async () => (await fetch(document.querySelector('link[rel=icon]').href)).status"))
                         .isEqualTo(200);
             }
 
-            BrowserContext phone = chromium.context(Screen.PHONE.options().setIsMobile(true).setHasTouch(true)
-                    .setColorScheme(ColorScheme.DARK), TIMEOUT);
+            BrowserContext phone = chromium.context(
+                    Screen.PHONE.options().setIsMobile(true).setHasTouch(true).setColorScheme(ColorScheme.DARK),
+                    TIMEOUT);
             Page page = phone.newPage();
             page.navigate(root.resolve("/lessons/example").toString());
             page.click("#lab-start");
             page.locator(".tclab-tab[data-node=client]").waitFor();
-            assertThat(page.locator(".tclab-keys").isVisible()).as("no Ctrl+] on a phone").isFalse();
+            assertThat(page.locator(".tclab-keys").isVisible())
+                    .as("no Ctrl+] on a phone")
+                    .isFalse();
             page.click(".view-switch a[data-view=lab]");
             Chromium.screenshot(page, "layout-lab-phone-dark");
         }

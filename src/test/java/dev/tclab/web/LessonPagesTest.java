@@ -13,10 +13,10 @@ import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.system.SystemStatus;
+import io.quarkus.arc.ClientProxy;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.filter.cookie.CookieFilter;
-import io.quarkus.arc.ClientProxy;
 import jakarta.inject.Inject;
 import java.util.HashSet;
 import java.util.Map;
@@ -32,8 +32,10 @@ class LessonPagesTest {
 
     @Inject
     FakeLabRuntime runtime;
+
     @Inject
     SystemStatus system;
+
     @Inject
     LessonCatalog catalog;
 
@@ -47,10 +49,18 @@ class LessonPagesTest {
     @Test
     void shouldListLessonsWithKernelRequirementsProgressAndBrokenOnes() throws Exception {
         await(() -> system.snapshot().kernel().probed(), "the fake kernel is probed");
-        String page = given().when().get("/").then().statusCode(200).contentType(containsString("text/html"))
-                .extract().asString();
+        String page = given().when()
+                .get("/")
+                .then()
+                .statusCode(200)
+                .contentType(containsString("text/html"))
+                .extract()
+                .asString();
         assertTrue(page.contains("<a href=\"/lessons/web-test\">Token bucket drill</a>"), page);
-        assertTrue(page.contains("<span aria-hidden=\"true\">✓</span> the <code>tbf</code> queueing discipline (qdisc) <span class=\"req-words\">(available on this server)</span>"), page);
+        assertTrue(
+                page.contains(
+                        "<span aria-hidden=\"true\">✓</span> the <code>tbf</code> queueing discipline (qdisc) <span class=\"req-words\">(available on this server)</span>"),
+                page);
         assertTrue(page.contains("0 of 2 answered correctly"), page);
         assertTrue(page.contains("Broken lessons"), page);
         assertTrue(page.contains("lessons/broken-demo/steps/01-only.md:4: lab.yml has no node &#39;server&#39;"), page);
@@ -62,9 +72,16 @@ class LessonPagesTest {
     @Test
     void shouldMarkRequirementsUnknownUntilTheKernelIsProbed() {
         var lesson = catalog.lesson("web-test").orElseThrow();
-        assertEquals("?", LessonPages.requirements(lesson, KernelCapabilities.unknown()).get(0).symbol());
-        assertEquals("✗", LessonPages.requirements(lesson,
-                new KernelCapabilities(Map.of("qdisc:tbf", false), "k")).get(0).symbol());
+        assertEquals(
+                "?",
+                LessonPages.requirements(lesson, KernelCapabilities.unknown())
+                        .get(0)
+                        .symbol());
+        assertEquals(
+                "✗",
+                LessonPages.requirements(lesson, new KernelCapabilities(Map.of("qdisc:tbf", false), "k"))
+                        .get(0)
+                        .symbol());
     }
 
     @Test
@@ -74,10 +91,16 @@ class LessonPagesTest {
         fake.reachable = false;
         try {
             await(() -> system.snapshot().problem() != null, "the engine is seen down");
-            given().when().get("/").then().statusCode(200)
+            given().when()
+                    .get("/")
+                    .then()
+                    .statusCode(200)
                     .body(containsString("class=\"banner\" role=\"alert\""))
                     .body(containsString("fake engine is down"));
-            given().when().get("/lessons/web-test").then().statusCode(200)
+            given().when()
+                    .get("/lessons/web-test")
+                    .then()
+                    .statusCode(200)
                     .body(containsString("class=\"banner\" role=\"alert\""));
         } finally {
             fake.reachable = true;
@@ -87,17 +110,35 @@ class LessonPagesTest {
 
     @Test
     void shouldRenderTheLessonWithCommandsChecksHintsSolutionsQuizzesAndLabPanel() {
-        String page = given().when().get("/lessons/web-test").then().statusCode(200).extract().asString();
-        assertTrue(page.contains("<section id=\"lab-panel\" class=\"lab-panel\" data-lesson=\"web-test\" data-nodes=\"client,server\""), page);
+        String page = given().when()
+                .get("/lessons/web-test")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        assertTrue(
+                page.contains(
+                        "<section id=\"lab-panel\" class=\"lab-panel\" data-lesson=\"web-test\" data-nodes=\"client,server\""),
+                page);
         assertTrue(page.contains("id=\"lab-start\""), page);
         assertTrue(page.matches("(?s).*<link rel=\"stylesheet\" href=\"/app/lab\\.css\\?v=[0-9a-f]{12}\">.*"), page);
-        assertTrue(page.matches("(?s).*<script type=\"module\" src=\"/app/lab\\.js\\?v=[0-9a-f]{12}\"></script>.*"), page);
-        assertTrue(page.contains("class=\"cmd-run\" data-node=\"client\" data-command=\"iperf3 -C cubic -c 10.0.0.2 -t 3\""), page);
-        assertTrue(page.contains("class=\"check-run\" data-step=\"shape\" data-check=\"shaped-to-rate\" disabled=\"disabled\""), page);
+        assertTrue(
+                page.matches("(?s).*<script type=\"module\" src=\"/app/lab\\.js\\?v=[0-9a-f]{12}\"></script>.*"), page);
+        assertTrue(
+                page.contains(
+                        "class=\"cmd-run\" data-node=\"client\" data-command=\"iperf3 -C cubic -c 10.0.0.2 -t 3\""),
+                page);
+        assertTrue(
+                page.contains(
+                        "class=\"check-run\" data-step=\"shape\" data-check=\"shaped-to-rate\" disabled=\"disabled\""),
+                page);
         assertTrue(page.contains("<div class=\"check-result\" aria-live=\"polite\"></div>"), page);
         assertTrue(page.contains("<details class=\"hint\">"), page);
         assertTrue(page.contains("<summary>Show solution (on client)</summary>"), page);
-        assertTrue(page.contains("<form class=\"quiz\" id=\"quiz-burst-unit\" method=\"post\" action=\"/lessons/web-test/quizzes/burst-unit\">"), page);
+        assertTrue(
+                page.contains(
+                        "<form class=\"quiz\" id=\"quiz-burst-unit\" method=\"post\" action=\"/lessons/web-test/quizzes/burst-unit\">"),
+                page);
         assertTrue(page.contains("id=\"step-baseline\"") && page.contains("id=\"step-shape\""), page);
         assertFalse(page.contains("{{rate}}"), "parameters are substituted: " + page);
         assertFalse(page.contains("Kilobits would be written"), "no explanation before answering: " + page);
@@ -108,12 +149,18 @@ class LessonPagesTest {
     void shouldGiveDifferentLearnersTheirOwnParameterValues() {
         Set<String> rates = new HashSet<>();
         for (int i = 0; i < 12 && rates.size() < 2; i++) {
-            rates.add(rateOn(given().filter(new CookieFilter()).when().get("/lessons/web-test").asString()));
+            rates.add(rateOn(given().filter(new CookieFilter())
+                    .when()
+                    .get("/lessons/web-test")
+                    .asString()));
         }
         assertTrue(rates.size() >= 2, "learners see different rates: " + rates);
         CookieFilter anna = new CookieFilter();
-        String first = rateOn(given().filter(anna).when().get("/lessons/web-test").asString());
-        assertEquals(first, rateOn(given().filter(anna).when().get("/lessons/web-test").asString()));
+        String first =
+                rateOn(given().filter(anna).when().get("/lessons/web-test").asString());
+        assertEquals(
+                first,
+                rateOn(given().filter(anna).when().get("/lessons/web-test").asString()));
     }
 
     private static String rateOn(String page) {
@@ -125,18 +172,28 @@ class LessonPagesTest {
     @Test
     void shouldGradeAFormAnswerAndShowTheVerdictOnTheLessonPage() {
         CookieFilter learner = new CookieFilter();
-        given().filter(learner).redirects().follow(false)
+        given().filter(learner)
+                .redirects()
+                .follow(false)
                 .formParam("choice", QuizPositions.of(learner, "web-test", "burst-unit", "32 kilobits"))
-                .when().post("/lessons/web-test/quizzes/burst-unit").then().statusCode(303)
+                .when()
+                .post("/lessons/web-test/quizzes/burst-unit")
+                .then()
+                .statusCode(303)
                 .header("Location", endsWith("/lessons/web-test#quiz-burst-unit"));
         String wrong = given().filter(learner).when().get("/lessons/web-test").asString();
         assertTrue(wrong.contains("Not quite."), wrong);
         assertTrue(wrong.contains("Kilobits would be written"), wrong);
         assertFalse(wrong.contains("reads the suffix"), "the right option is not explained yet: " + wrong);
 
-        given().filter(learner).redirects().follow(false)
+        given().filter(learner)
+                .redirects()
+                .follow(false)
                 .formParam("choice", QuizPositions.of(learner, "web-test", "burst-unit", "32 kilobytes"))
-                .when().post("/lessons/web-test/quizzes/burst-unit").then().statusCode(303);
+                .when()
+                .post("/lessons/web-test/quizzes/burst-unit")
+                .then()
+                .statusCode(303);
         String right = given().filter(learner).when().get("/lessons/web-test").asString();
         assertTrue(right.contains("Correct!"), right);
         assertTrue(right.contains("reads the suffix") && right.contains("Kilobits would be written"), right);
@@ -145,19 +202,31 @@ class LessonPagesTest {
 
     @Test
     void shouldExplainARejectedFormAnswer() {
-        given().when().post("/lessons/web-test/quizzes/burst-unit").then().statusCode(400)
+        given().when()
+                .post("/lessons/web-test/quizzes/burst-unit")
+                .then()
+                .statusCode(400)
                 .body(containsString("Choose at least one option."));
         given().formParam("choice", "<script>alert(1)</script>")
-                .when().post("/lessons/web-test/quizzes/burst-unit").then().statusCode(400)
+                .when()
+                .post("/lessons/web-test/quizzes/burst-unit")
+                .then()
+                .statusCode(400)
                 .body(not(containsString("<script>alert(1)")))
                 .body(containsString("&lt;script&gt;alert(1)&lt;/script&gt;"));
     }
 
     @Test
     void shouldAnswerUnknownAndBrokenLessonsClearly() {
-        given().when().get("/lessons/no-such-lesson").then().statusCode(404)
+        given().when()
+                .get("/lessons/no-such-lesson")
+                .then()
+                .statusCode(404)
                 .body(containsString("There is no lesson &#39;no-such-lesson&#39;."));
-        given().when().get("/lessons/broken-demo").then().statusCode(500)
+        given().when()
+                .get("/lessons/broken-demo")
+                .then()
+                .statusCode(500)
                 .body(containsString("A broken lesson is broken"))
                 .body(containsString("{{undeclared}}"));
     }
@@ -165,10 +234,23 @@ class LessonPagesTest {
     @Test
     void shouldEscapeScriptInLessonMarkdownAndQuizTexts() {
         CookieFilter learner = new CookieFilter();
-        String before = given().filter(learner).when().get("/lessons/escaping").then().statusCode(200).extract().asString();
-        given().filter(learner).redirects().follow(false)
-                .formParam("choice", QuizPositions.of(learner, "escaping", "probe", "Yes <script>alert('option')</script>"))
-                .when().post("/lessons/escaping/quizzes/probe").then().statusCode(303);
+        String before = given().filter(learner)
+                .when()
+                .get("/lessons/escaping")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        given().filter(learner)
+                .redirects()
+                .follow(false)
+                .formParam(
+                        "choice",
+                        QuizPositions.of(learner, "escaping", "probe", "Yes <script>alert('option')</script>"))
+                .when()
+                .post("/lessons/escaping/quizzes/probe")
+                .then()
+                .statusCode(303);
         String after = given().filter(learner).when().get("/lessons/escaping").asString();
         String catalogPage = given().when().get("/").asString();
         for (String page : new String[] {before, after, catalogPage}) {
@@ -179,6 +261,8 @@ class LessonPagesTest {
         }
         assertTrue(before.contains("Intro with &lt;script&gt;alert"), before);
         assertTrue(after.contains("Because &lt;script&gt;alert('why')&lt;/script&gt; is text."), after);
-        assertTrue(catalogPage.contains("inject &lt;script&gt;alert(&#39;summary&#39;)&lt;/script&gt; markup"), catalogPage);
+        assertTrue(
+                catalogPage.contains("inject &lt;script&gt;alert(&#39;summary&#39;)&lt;/script&gt; markup"),
+                catalogPage);
     }
 }

@@ -45,7 +45,8 @@ class OneLabPerLearnerBrowserTest extends ChromiumTest {
             assertThat(page.locator("#lab-stop")).isVisible();
 
             page.navigate(root.toString());
-            assertThat(page.locator("article:has(a[href='/lessons/example']) .card-lab")).hasCount(0);
+            assertThat(page.locator("article:has(a[href='/lessons/example']) .card-lab"))
+                    .hasCount(0);
             Locator card = page.locator("article:has(a[href='/lessons/web-test'])");
             assertThat(card.locator(".card-lab")).containsText("Your lab for this lesson is running.");
             card.locator(".card-lab-stop").click();

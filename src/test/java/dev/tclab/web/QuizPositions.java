@@ -12,8 +12,7 @@ import java.util.List;
  */
 public final class QuizPositions {
 
-    private QuizPositions() {
-    }
+    private QuizPositions() {}
 
     /** The position (from 0) of the option whose text is {@code text}, for the learner of {@code learner}'s cookie. */
     public static int of(Filter learner, String slug, String quizId, String text) {
@@ -27,7 +26,12 @@ public final class QuizPositions {
 
     /** The quiz's options in the learner's order. */
     public static List<String> options(Filter learner, String slug, String quizId) {
-        JsonPath lesson = given().filter(learner).get("/api/lessons/" + slug).then().statusCode(200).extract().jsonPath();
+        JsonPath lesson = given().filter(learner)
+                .get("/api/lessons/" + slug)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         List<String> options = lesson.getList("introQuizzes.find { it.id == '" + quizId + "' }.options");
         if (options == null) {
             options = lesson.getList("steps.quizzes.flatten().find { it.id == '" + quizId + "' }.options");

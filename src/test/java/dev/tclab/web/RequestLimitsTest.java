@@ -30,17 +30,25 @@ class RequestLimitsTest {
         Response response = given().contentType(ContentType.JSON).body(body).post("/api/labs");
         assertEquals(413, response.statusCode());
         assertTrue(response.asString().contains("64 KiB"), response.asString());
-        assertTrue(response.asString().length() < BOUNDED_BODY, "413 body: " + response.asString().length());
+        assertTrue(
+                response.asString().length() < BOUNDED_BODY,
+                "413 body: " + response.asString().length());
     }
 
     @Test
     void shouldQuoteAtMost200CharactersOfALongSlugInA404() {
         String slug = "b".repeat(60_000);
-        Response response = given().contentType(ContentType.JSON).body("{\"lesson\": \"" + slug + "\"}")
+        Response response = given().contentType(ContentType.JSON)
+                .body("{\"lesson\": \"" + slug + "\"}")
                 .post("/api/labs");
         assertEquals(404, response.statusCode());
         assertBounded(response, slug);
-        assertBounded(given().get("/api/lessons/" + "c".repeat(3000)).then().statusCode(404).extract().response(),
+        assertBounded(
+                given().get("/api/lessons/" + "c".repeat(3000))
+                        .then()
+                        .statusCode(404)
+                        .extract()
+                        .response(),
                 "c".repeat(3000));
     }
 
@@ -49,15 +57,34 @@ class RequestLimitsTest {
         String learner = Labs.newLearner();
         String id = "d".repeat(3000);
         // A lab's refusal names no lab id at all (an id means nothing to a learner), so nothing of it comes back.
-        String labRefusal = given().cookie("tclab_learner", learner).get("/api/labs/" + id)
-                .then().statusCode(404).extract().asString();
+        String labRefusal = given().cookie("tclab_learner", learner)
+                .get("/api/labs/" + id)
+                .then()
+                .statusCode(404)
+                .extract()
+                .asString();
         assertTrue(labRefusal.length() < BOUNDED_BODY && !labRefusal.contains("ddd"), labRefusal);
-        assertBounded(given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
-                .body("{\"choices\": [0]}").post("/api/lessons/example/quizzes/" + id).then().statusCode(404).extract().response(), id);
+        assertBounded(
+                given().cookie("tclab_learner", learner)
+                        .contentType(ContentType.JSON)
+                        .body("{\"choices\": [0]}")
+                        .post("/api/lessons/example/quizzes/" + id)
+                        .then()
+                        .statusCode(404)
+                        .extract()
+                        .response(),
+                id);
         String choice = "e".repeat(50_000);
-        assertBounded(given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
-                .body("{\"choices\": [\"" + choice + "\"]}").post("/api/lessons/example/quizzes/q1")
-                .then().statusCode(400).extract().response(), choice);
+        assertBounded(
+                given().cookie("tclab_learner", learner)
+                        .contentType(ContentType.JSON)
+                        .body("{\"choices\": [\"" + choice + "\"]}")
+                        .post("/api/lessons/example/quizzes/q1")
+                        .then()
+                        .statusCode(400)
+                        .extract()
+                        .response(),
+                choice);
     }
 
     @Test
@@ -68,8 +95,9 @@ class RequestLimitsTest {
 
     private static void assertBounded(Response response, String input) {
         String body = response.asString();
-        assertTrue(body.length() < BOUNDED_BODY, "body of " + body.length() + " characters: "
-                + body.substring(0, Math.min(300, body.length())));
+        assertTrue(
+                body.length() < BOUNDED_BODY,
+                "body of " + body.length() + " characters: " + body.substring(0, Math.min(300, body.length())));
         assertTrue(body.contains(input.substring(0, 150)), "the input's start is quoted: " + body);
         assertTrue(body.contains(" characters, cut)"), body);
     }

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import dev.tclab.grading.spec.SpecCheckValidator;
-import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.quiz.Quiz;
@@ -36,6 +34,7 @@ class TbfBasicsRunThroughBrowserIT {
 
     @Inject
     LessonCatalog catalog;
+
     @Inject
     LearnerLessons learnerLessons;
 
@@ -64,7 +63,8 @@ class TbfBasicsRunThroughBrowserIT {
                 page.waitForCondition(check::isEnabled);
                 check.click();
                 Locator result = step.locator(".check-result");
-                page.waitForCondition(() -> result.innerText().contains("✓") || result.innerText().contains("✗")
+                page.waitForCondition(() -> result.innerText().contains("✓")
+                        || result.innerText().contains("✗")
                         || result.innerText().contains("⚠"));
                 assertThat(result.innerText()).as("step " + (i + 1)).contains("✓ Passed");
             }
@@ -74,8 +74,10 @@ class TbfBasicsRunThroughBrowserIT {
             List<Quiz> quizzes = quizzesOfTbfBasics(page);
             for (Quiz quiz : quizzes) {
                 Locator form = page.locator("#quiz-" + quiz.id());
-                List<Locator> inputs = form.locator("input[type=radio], input[type=checkbox]").all();
-                IntStream.range(0, quiz.options().size()).filter(o -> quiz.options().get(o).correct())
+                List<Locator> inputs =
+                        form.locator("input[type=radio], input[type=checkbox]").all();
+                IntStream.range(0, quiz.options().size())
+                        .filter(o -> quiz.options().get(o).correct())
                         .forEach(o -> inputs.get(o).check());
                 form.locator("button[type=submit]").click();
                 // Answered in place: the verdict replaces the result line without a reload.
@@ -84,7 +86,8 @@ class TbfBasicsRunThroughBrowserIT {
                 assertThat(verdict.textContent()).startsWith("Correct!");
             }
             page.navigate(root.toString());
-            assertThat(page.locator("article:has(a[href='/lessons/tbf-basics']) .progress").textContent())
+            assertThat(page.locator("article:has(a[href='/lessons/tbf-basics']) .progress")
+                            .textContent())
                     .contains(quizzes.size() + " of " + quizzes.size() + " answered correctly");
 
             page.navigate(root + "lessons/tbf-basics");
@@ -100,7 +103,8 @@ class TbfBasicsRunThroughBrowserIT {
         typeInto(page, "client", "echo " + marker + "-$((6*7))\n");
         for (int attempt = 0; attempt < 3; attempt++) {
             try {
-                page.waitForCondition(() -> terminal.innerText().contains(marker + "-42"),
+                page.waitForCondition(
+                        () -> terminal.innerText().contains(marker + "-42"),
                         new Page.WaitForConditionOptions().setTimeout(30_000));
                 return;
             } catch (com.microsoft.playwright.TimeoutError stuck) {
@@ -113,9 +117,13 @@ class TbfBasicsRunThroughBrowserIT {
 
     /** The quizzes as this page's learner sees them: their parameters, their order of each quiz's options. */
     private List<Quiz> quizzesOfTbfBasics(Page page) {
-        String cookie = page.context().cookies().stream().filter(c -> c.name.equals("tclab_learner")).findFirst()
-                .orElseThrow().value;
-        return learnerLessons.view(catalog.lesson("tbf-basics").orElseThrow(), cookie.substring(0, cookie.lastIndexOf('.')))
+        String cookie = page.context().cookies().stream()
+                .filter(c -> c.name.equals("tclab_learner"))
+                .findFirst()
+                .orElseThrow()
+                .value;
+        return learnerLessons
+                .view(catalog.lesson("tbf-basics").orElseThrow(), cookie.substring(0, cookie.lastIndexOf('.')))
                 .quizzes();
     }
 }

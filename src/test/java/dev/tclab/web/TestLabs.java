@@ -10,13 +10,17 @@ import java.time.Duration;
 /** Starts labs through the public API, as a page would, for socket tests. */
 public final class TestLabs {
 
-    private TestLabs() {
-    }
+    private TestLabs() {}
 
     /** Starts the lesson's lab for the learner behind {@code cookie} and waits until it runs; returns its id. */
     public static String startAndAwait(String lesson, String cookie, Duration timeout) throws InterruptedException {
-        String id = given().cookie(LearnerIds.COOKIE, cookie).contentType(ContentType.JSON)
-                .body("{\"lesson\":\"" + lesson + "\"}").post("/api/labs").then().extract().path("id");
+        String id = given().cookie(LearnerIds.COOKIE, cookie)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\":\"" + lesson + "\"}")
+                .post("/api/labs")
+                .then()
+                .extract()
+                .path("id");
         if (id == null) {
             throw new AssertionError("the lab did not start: no id in the response");
         }
@@ -41,7 +45,9 @@ public final class TestLabs {
 
     /** As {@link #stop(String, String)}, for @AfterAll methods, where RestAssured no longer points at the app. */
     public static void stop(java.net.URI base, String labId, String cookie) {
-        given().baseUri("http://" + base.getHost()).port(base.getPort()).cookie(LearnerIds.COOKIE, cookie)
+        given().baseUri("http://" + base.getHost())
+                .port(base.getPort())
+                .cookie(LearnerIds.COOKIE, cookie)
                 .delete("/api/labs/" + labId);
     }
 }

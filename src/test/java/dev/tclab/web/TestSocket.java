@@ -23,20 +23,22 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
 
     // Callbacks run on the client's own I/O thread (they only append and notify): a thread hand-off in the test
     // client would be counted against the app in the keystroke benchmark.
-    private static final HttpClient HTTP = HttpClient.newBuilder().executor(Runnable::run).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().executor(Runnable::run).build();
 
     private final ByteArrayOutputStream binary = new ByteArrayOutputStream();
     private final StringBuilder partialText = new StringBuilder();
     private final BlockingQueue<String> texts = new LinkedBlockingQueue<>();
     /** The terminal's {"type":"shell"} frames, kept apart so tests reading error frames need not skip them. */
     private final BlockingQueue<String> shellFrames = new LinkedBlockingQueue<>();
+
     private final CompletableFuture<Integer> closed = new CompletableFuture<>();
     /** Sees each whole text frame as it arrives, on the client's I/O thread (e.g. to timestamp it). */
-    private volatile java.util.function.Consumer<String> textObserver = text -> { };
+    private volatile java.util.function.Consumer<String> textObserver = text -> {};
+
     private WebSocket socket;
 
-    private TestSocket() {
-    }
+    private TestSocket() {}
 
     /**
      * Opens a socket to {@code path} on the server at {@code base}. {@code origin} null sends no Origin header;
@@ -47,7 +49,8 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
     }
 
     /** As {@link #open}, with a whole Cookie header (e.g. a workshop host's {@code tclab_host=...}). */
-    public static TestSocket openWithCookies(URI base, String path, String cookieHeader, String origin) throws Exception {
+    public static TestSocket openWithCookies(URI base, String path, String cookieHeader, String origin)
+            throws Exception {
         TestSocket test = new TestSocket();
         WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10));
         if (cookieHeader != null) {
@@ -127,7 +130,8 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
     public void sendBinaryInFrames(byte[] bytes, int frameSize) {
         for (int start = 0; start < bytes.length; start += frameSize) {
             int end = Math.min(bytes.length, start + frameSize);
-            socket.sendBinary(ByteBuffer.wrap(bytes, start, end - start), end == bytes.length).join();
+            socket.sendBinary(ByteBuffer.wrap(bytes, start, end - start), end == bytes.length)
+                    .join();
         }
     }
 
@@ -179,7 +183,10 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
     @Override
     public void close() {
         if (!socket.isOutputClosed()) {
-            socket.sendClose(WebSocket.NORMAL_CLOSURE, "").orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null).join();
+            socket.sendClose(WebSocket.NORMAL_CLOSURE, "")
+                    .orTimeout(5, TimeUnit.SECONDS)
+                    .exceptionally(e -> null)
+                    .join();
         }
         socket.abort();
     }

@@ -15,15 +15,26 @@ class EventPoolReservationsTest {
     private static final Instant NOW = Instant.now();
 
     private static WorkshopEvent event(String firstLesson, Instant opensAt, Instant closedAt, int pooled) {
-        return new WorkshopEvent("e-" + firstLesson + pooled, "alice", "Class", List.of(firstLesson, "htb-rate-accuracy"),
-                "ABCDEF", Optional.ofNullable(opensAt), Optional.empty(), 30, Duration.ofMinutes(45),
-                Duration.ofHours(4), NOW.minusSeconds(3600), Optional.ofNullable(closedAt), pooled);
+        return new WorkshopEvent(
+                "e-" + firstLesson + pooled,
+                "alice",
+                "Class",
+                List.of(firstLesson, "htb-rate-accuracy"),
+                "ABCDEF",
+                Optional.ofNullable(opensAt),
+                Optional.empty(),
+                30,
+                Duration.ofMinutes(45),
+                Duration.ofHours(4),
+                NOW.minusSeconds(3600),
+                Optional.ofNullable(closedAt),
+                pooled);
     }
 
     /** A store that only lists events: the one call the reservations make. */
     private static WorkshopStore listing(List<WorkshopEvent> events) {
-        return (WorkshopStore) Proxy.newProxyInstance(WorkshopStore.class.getClassLoader(),
-                new Class<?>[] {WorkshopStore.class}, (proxy, method, args) -> {
+        return (WorkshopStore) Proxy.newProxyInstance(
+                WorkshopStore.class.getClassLoader(), new Class<?>[] {WorkshopStore.class}, (proxy, method, args) -> {
                     if (method.getName().equals("events") && args[0] == null) {
                         return events;
                     }

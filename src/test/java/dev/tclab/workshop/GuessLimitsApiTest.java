@@ -39,13 +39,21 @@ class GuessLimitsApiTest {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("tclab.guessing.join-failures-per-address", "10",
-                    "tclab.guessing.join-failures-total", "200",
-                    "tclab.guessing.sign-in-free-failures", "3",
-                    "tclab.guessing.sign-in-lock-after", "5",
-                    "quarkus.http.proxy.proxy-address-forwarding", "true",
-                    "quarkus.http.proxy.allow-x-forwarded", "true",
-                    "quarkus.http.proxy.trusted-proxies", "127.0.0.1");
+            return Map.of(
+                    "tclab.guessing.join-failures-per-address",
+                    "10",
+                    "tclab.guessing.join-failures-total",
+                    "200",
+                    "tclab.guessing.sign-in-free-failures",
+                    "3",
+                    "tclab.guessing.sign-in-lock-after",
+                    "5",
+                    "quarkus.http.proxy.proxy-address-forwarding",
+                    "true",
+                    "quarkus.http.proxy.allow-x-forwarded",
+                    "true",
+                    "quarkus.http.proxy.trusted-proxies",
+                    "127.0.0.1");
         }
     }
 
@@ -57,19 +65,34 @@ class GuessLimitsApiTest {
     @Test
     void shouldRefuseTheEleventhWrongJoinCodeFromOneAddressWithRetryAfterEvenForTheRightCode() {
         String host = host("ws", false);
-        String code = given().cookie("tclab_host", signIn(host, "198.51.100.50")).contentType(ContentType.JSON)
-                .body("{\"title\": \"Guessing class\", \"lessons\": [\"example\"]}").post("/api/host/events")
-                .then().statusCode(201).extract().path("event.joinCode");
+        String code = given().cookie("tclab_host", signIn(host, "198.51.100.50"))
+                .contentType(ContentType.JSON)
+                .body("{\"title\": \"Guessing class\", \"lessons\": [\"example\"]}")
+                .post("/api/host/events")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("event.joinCode");
         for (int i = 0; i < 10; i++) {
-            given().header("X-Forwarded-For", "198.51.100.1").get("/api/join/ZZZZZ" + i).then().statusCode(404);
+            given().header("X-Forwarded-For", "198.51.100.1")
+                    .get("/api/join/ZZZZZ" + i)
+                    .then()
+                    .statusCode(404);
         }
         Response refused = given().header("X-Forwarded-For", "198.51.100.1").get("/api/join/" + code);
         assertThat(refused.statusCode()).isEqualTo(429);
         assertThat(Integer.parseInt(refused.header("Retry-After"))).isBetween(1, 60);
         assertThat(refused.jsonPath().getString("error")).contains("wrong join codes", "Wait");
-        given().header("X-Forwarded-For", "198.51.100.1").contentType(ContentType.JSON)
-                .body("{\"code\": \"" + code + "\", \"name\": \"Guesser\"}").post("/api/join").then().statusCode(429);
-        given().header("X-Forwarded-For", "198.51.100.2").get("/api/join/" + code).then().statusCode(200);
+        given().header("X-Forwarded-For", "198.51.100.1")
+                .contentType(ContentType.JSON)
+                .body("{\"code\": \"" + code + "\", \"name\": \"Guesser\"}")
+                .post("/api/join")
+                .then()
+                .statusCode(429);
+        given().header("X-Forwarded-For", "198.51.100.2")
+                .get("/api/join/" + code)
+                .then()
+                .statusCode(200);
     }
 
     @Test
@@ -79,19 +102,31 @@ class GuessLimitsApiTest {
             signInAs(name, "wrong " + i, "198.51.100.10").then().statusCode(401);
         }
         Response slowed = signInAs(name, PASSWORD, "198.51.100.11");
-        assertThat(slowed.statusCode()).as("the fourth failure makes the name wait, from any address").isEqualTo(429);
+        assertThat(slowed.statusCode())
+                .as("the fourth failure makes the name wait, from any address")
+                .isEqualTo(429);
         assertThat(slowed.header("Retry-After")).isEqualTo("1");
-        assertThat(untilNotWaiting(() -> signInAs(name, "wrong 5", "198.51.100.10")).statusCode()).isEqualTo(401);
+        assertThat(untilNotWaiting(() -> signInAs(name, "wrong 5", "198.51.100.10"))
+                        .statusCode())
+                .isEqualTo(401);
         Response locked = signInAs(name, PASSWORD, "198.51.100.12");
-        assertThat(locked.statusCode()).as("the right password waits out the lock too").isEqualTo(429);
+        assertThat(locked.statusCode())
+                .as("the right password waits out the lock too")
+                .isEqualTo(429);
         assertThat(Integer.parseInt(locked.header("Retry-After"))).isBetween(890, 900);
         assertThat(locked.jsonPath().getString("error")).contains("Too many wrong passwords");
 
         String admin = signIn(host("admin", true), "198.51.100.13");
-        given().cookie("tclab_host", admin).get("/api/host/session").then().statusCode(200)
+        given().cookie("tclab_host", admin)
+                .get("/api/host/session")
+                .then()
+                .statusCode(200)
                 .body("signInLocks.what", hasItem("host name " + name));
-        given().cookie("tclab_host", signIn(host("plain", false), "198.51.100.14")).get("/api/host/session")
-                .then().statusCode(200).body("signInLocks.size()", org.hamcrest.Matchers.equalTo(0));
+        given().cookie("tclab_host", signIn(host("plain", false), "198.51.100.14"))
+                .get("/api/host/session")
+                .then()
+                .statusCode(200)
+                .body("signInLocks.size()", org.hamcrest.Matchers.equalTo(0));
     }
 
     @Test
@@ -99,7 +134,9 @@ class GuessLimitsApiTest {
         for (int i = 0; i < 7; i++) {
             signInAs("nobody" + i, "wrong", "198.51.100.20").then().statusCode(401);
         }
-        signInAs("nobody9", "wrong", "198.51.100.20").then().statusCode(429)
+        signInAs("nobody9", "wrong", "198.51.100.20")
+                .then()
+                .statusCode(429)
                 .body("error", containsString("from your address"));
         signInAs("nobody9", "wrong", "198.51.100.21").then().statusCode(401);
     }
@@ -117,16 +154,23 @@ class GuessLimitsApiTest {
 
     private String host(String prefix, boolean admin) {
         String name = prefix + UUID.randomUUID().toString().substring(0, 8);
-        assertThat(accounts.add(new HostAccount(name, Passwords.hash(PASSWORD), admin))).isTrue();
+        assertThat(accounts.add(new HostAccount(name, Passwords.hash(PASSWORD), admin)))
+                .isTrue();
         return name;
     }
 
     private String signIn(String name, String address) {
-        return signInAs(name, PASSWORD, address).then().statusCode(200).extract().cookie("tclab_host");
+        return signInAs(name, PASSWORD, address)
+                .then()
+                .statusCode(200)
+                .extract()
+                .cookie("tclab_host");
     }
 
     private static Response signInAs(String name, String password, String address) {
-        return given().header("X-Forwarded-For", address).contentType(ContentType.JSON)
-                .body("{\"name\": \"" + name + "\", \"password\": \"" + password + "\"}").post("/api/host/session");
+        return given().header("X-Forwarded-For", address)
+                .contentType(ContentType.JSON)
+                .body("{\"name\": \"" + name + "\", \"password\": \"" + password + "\"}")
+                .post("/api/host/session");
     }
 }

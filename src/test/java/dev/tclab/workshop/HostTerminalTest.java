@@ -7,11 +7,11 @@ import static org.hamcrest.Matchers.hasItem;
 import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
 import dev.tclab.host.Passwords;
+import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.LabService;
 import dev.tclab.lab.Labs;
-import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -38,10 +38,13 @@ class HostTerminalTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     HostAccounts accounts;
+
     @Inject
     LabService labs;
+
     @Inject
     FakeLabRuntime runtime;
 
@@ -53,32 +56,64 @@ class HostTerminalTest {
     private String host(String prefix) {
         String name = prefix + UUID.randomUUID().toString().substring(0, 8);
         accounts.add(new HostAccount(name, Passwords.hash("host password 1"), false));
-        return given().contentType(ContentType.JSON).body("{\"name\": \"" + name + "\", \"password\": \"host password 1\"}")
-                .post("/api/host/session").then().statusCode(200).extract().cookie("tclab_host");
+        return given().contentType(ContentType.JSON)
+                .body("{\"name\": \"" + name + "\", \"password\": \"host password 1\"}")
+                .post("/api/host/session")
+                .then()
+                .statusCode(200)
+                .extract()
+                .cookie("tclab_host");
     }
 
     @Test
     void aHostShadowsThenTakesOverALearnersTerminal() throws Exception {
         String host = host("alice");
-        String event = given().cookie("tclab_host", host).contentType(ContentType.JSON)
-                .body("{\"title\": \"Shadowing\", \"lessons\": [\"example\"]}").post("/api/host/events")
-                .then().statusCode(201).extract().path("event.id");
-        String code = given().cookie("tclab_host", host).get("/api/host/events/" + event).then().extract().path("event.joinCode");
+        String event = given().cookie("tclab_host", host)
+                .contentType(ContentType.JSON)
+                .body("{\"title\": \"Shadowing\", \"lessons\": [\"example\"]}")
+                .post("/api/host/events")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("event.id");
+        String code = given().cookie("tclab_host", host)
+                .get("/api/host/events/" + event)
+                .then()
+                .extract()
+                .path("event.joinCode");
         String learner = Labs.newLearner();
         String learnerId = learner.substring(0, learner.lastIndexOf('.'));
-        given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
-                .body("{\"code\": \"" + code + "\", \"name\": \"Ann\"}").post("/api/join").then().statusCode(200);
-        String lab = given().cookie("tclab_learner", learner).contentType(ContentType.JSON)
-                .body("{\"lesson\": \"example\"}").post("/api/labs").then().statusCode(202).extract().path("id");
-        for (int i = 0; i < 100 && !"running".equals(given().cookie("tclab_learner", learner).get("/api/labs/" + lab)
-                .then().extract().path("status")); i++) {
+        given().cookie("tclab_learner", learner)
+                .contentType(ContentType.JSON)
+                .body("{\"code\": \"" + code + "\", \"name\": \"Ann\"}")
+                .post("/api/join")
+                .then()
+                .statusCode(200);
+        String lab = given().cookie("tclab_learner", learner)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"example\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("id");
+        for (int i = 0;
+                i < 100
+                        && !"running"
+                                .equals(given().cookie("tclab_learner", learner)
+                                        .get("/api/labs/" + lab)
+                                        .then()
+                                        .extract()
+                                        .path("status"));
+                i++) {
             Thread.sleep(100);
         }
         String origin = TestSocket.originOf(base);
-        String hostPath = "/api/host/events/" + event + "/learners/" + learnerId + "/labs/" + lab + "/nodes/client/terminal";
+        String hostPath =
+                "/api/host/events/" + event + "/learners/" + learnerId + "/labs/" + lab + "/nodes/client/terminal";
 
         try (TestSocket mine = TestSocket.open(base, "/ws/labs/" + lab + "/nodes/client/terminal", learner, origin);
-             TestSocket shadow = TestSocket.openWithCookies(base, hostPath, "tclab_host=" + host, origin)) {
+                TestSocket shadow = TestSocket.openWithCookies(base, hostPath, "tclab_host=" + host, origin)) {
             mine.nextShellFrame(WAIT);
             shadow.nextShellFrame(WAIT);
             mine.sendBinary("echo learner-typed\n");
@@ -89,7 +124,8 @@ class HostTerminalTest {
             Thread.sleep(300);
             assertThat(mine.output()).doesNotContain("host-tries-to-type");
 
-            try (TestSocket control = TestSocket.openWithCookies(base, hostPath + "?mode=control", "tclab_host=" + host, origin)) {
+            try (TestSocket control =
+                    TestSocket.openWithCookies(base, hostPath + "?mode=control", "tclab_host=" + host, origin)) {
                 control.nextShellFrame(WAIT);
                 control.sendBinary("echo host-typed\n");
                 String seen = mine.awaitOutput(o -> o.contains("echo host-typed"), WAIT);
@@ -97,15 +133,30 @@ class HostTerminalTest {
                 shadow.awaitOutput(o -> o.contains("echo host-typed"), WAIT);
             }
         }
-        given().cookie("tclab_host", host).contentType(ContentType.JSON).post("/api/host/events/" + event + "/learners/" + learnerId + "/extend")
-                .then().statusCode(200);
-        given().cookie("tclab_host", host).get("/api/host/events/" + event + "/actions").then().statusCode(200)
-                .body("action", hasItem("shadow terminal")).body("action", hasItem("take over terminal"))
+        given().cookie("tclab_host", host)
+                .contentType(ContentType.JSON)
+                .post("/api/host/events/" + event + "/learners/" + learnerId + "/extend")
+                .then()
+                .statusCode(200);
+        given().cookie("tclab_host", host)
+                .get("/api/host/events/" + event + "/actions")
+                .then()
+                .statusCode(200)
+                .body("action", hasItem("shadow terminal"))
+                .body("action", hasItem("take over terminal"))
                 .body("action", hasItem("extend"));
-        given().cookie("tclab_host", host).contentType(ContentType.JSON).post("/api/host/events/" + event + "/learners/" + learnerId + "/stop")
-                .then().statusCode(200).body("learners[0].labStatus", org.hamcrest.Matchers.equalTo("stopped"));
-        given().cookie("tclab_host", host).contentType(ContentType.JSON).post("/api/host/events/" + event + "/learners/" + learnerId + "/extend")
-                .then().statusCode(409).body("error", org.hamcrest.Matchers.containsString("Ann has no lab running"));
+        given().cookie("tclab_host", host)
+                .contentType(ContentType.JSON)
+                .post("/api/host/events/" + event + "/learners/" + learnerId + "/stop")
+                .then()
+                .statusCode(200)
+                .body("learners[0].labStatus", org.hamcrest.Matchers.equalTo("stopped"));
+        given().cookie("tclab_host", host)
+                .contentType(ContentType.JSON)
+                .post("/api/host/events/" + event + "/learners/" + learnerId + "/extend")
+                .then()
+                .statusCode(409)
+                .body("error", org.hamcrest.Matchers.containsString("Ann has no lab running"));
 
         // A learner (even the owner) and another host are refused.
         try (TestSocket asLearner = TestSocket.open(base, hostPath, learner, origin)) {

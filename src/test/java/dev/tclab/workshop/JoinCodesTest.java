@@ -9,7 +9,9 @@ class JoinCodesTest {
     @Test
     void codesHaveSixCharactersWithoutLookAlikes() {
         for (int i = 0; i < 1000; i++) {
-            assertThat(JoinCodes.next()).matches("[" + JoinCodes.ALPHABET + "]{6}").doesNotContain("0", "O", "1", "I", "L");
+            assertThat(JoinCodes.next())
+                    .matches("[" + JoinCodes.ALPHABET + "]{6}")
+                    .doesNotContain("0", "O", "1", "I", "L");
         }
         assertThat(JoinCodes.ALPHABET).doesNotContain("0", "O", "1", "I", "L", "8", "U", "V");
     }

@@ -9,20 +9,20 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.ColorScheme;
 import com.microsoft.playwright.options.Cookie;
 import com.microsoft.playwright.options.WaitForSelectorState;
-import dev.tclab.grading.evaluate.AssertionResult;
-import dev.tclab.grading.run.CheckResult;
 import dev.tclab.grading.CheckRun;
 import dev.tclab.grading.CheckRunLog;
 import dev.tclab.grading.TestCheckRuns;
+import dev.tclab.grading.evaluate.AssertionResult;
 import dev.tclab.grading.evaluate.Reason;
+import dev.tclab.grading.run.CheckResult;
 import dev.tclab.host.HostAccounts;
 import dev.tclab.host.TestHosts;
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.LabService;
 import dev.tclab.lab.Labs;
-import dev.tclab.web.Chromium.Screen;
 import dev.tclab.web.Chromium;
+import dev.tclab.web.Chromium.Screen;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -57,12 +57,16 @@ class LabFollowsHostBrowserTest {
 
     @TestHTTPResource("/")
     URI root;
+
     @Inject
     HostAccounts accounts;
+
     @Inject
     LabService labs;
+
     @Inject
     FakeLabRuntime runtime;
+
     @Inject
     CheckRunLog runs;
 
@@ -78,10 +82,19 @@ class LabFollowsHostBrowserTest {
         String code = codeOf(hostCookie, event);
         try (Chromium chromium = Chromium.launch()) {
             Page ann = learner(chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT), code, "Ann");
-            Page bea = learner(chromium.context(Screen.PHONE.options().setIsMobile(true).setHasTouch(true)
-                    .setColorScheme(ColorScheme.DARK), TIMEOUT), code, "Bea");
+            Page bea = learner(
+                    chromium.context(
+                            Screen.PHONE
+                                    .options()
+                                    .setIsMobile(true)
+                                    .setHasTouch(true)
+                                    .setColorScheme(ColorScheme.DARK),
+                            TIMEOUT),
+                    code,
+                    "Bea");
 
-            Page host = hostContext(chromium, Screen.LAPTOP, ColorScheme.LIGHT, hostCookie).newPage();
+            Page host = hostContext(chromium, Screen.LAPTOP, ColorScheme.LIGHT, hostCookie)
+                    .newPage();
             // Stop and Reset ask (confirm), Message asks for the text (prompt): the host says yes, and this.
             host.onDialog(dialog -> dialog.accept("Look at the modem's queue"));
             host.navigate(root.resolve("/host/events/" + event).toString());
@@ -91,12 +104,15 @@ class LabFollowsHostBrowserTest {
             beaRow.locator("td:has-text('running')").waitFor();
 
             Timings timings = new Timings();
-            timings.time("message to Ann", () -> annRow.locator("button[data-action=message]").click(),
+            timings.time(
+                    "message to Ann",
+                    () -> annRow.locator("button[data-action=message]").click(),
                     ann.locator("#workshop-banner:has-text(\"To you: Look at the modem's queue\")"));
             assertThat(bea.locator("#workshop-banner").innerText()).doesNotContain("modem's queue");
             // Kept until read: a reload shows it again; "Got it" takes it off, for good.
             ann.reload();
-            Locator message = ann.locator("#workshop-banner .workshop-personal:has-text(\"Look at the modem's queue\")");
+            Locator message =
+                    ann.locator("#workshop-banner .workshop-personal:has-text(\"Look at the modem's queue\")");
             message.waitFor();
             Chromium.screenshot(ann, "follows-message-1366");
             message.locator("button.workshop-read").click();
@@ -105,7 +121,9 @@ class LabFollowsHostBrowserTest {
             ann.locator("#workshop-banner:has-text('Shaping, Monday')").waitFor();
             assertThat(ann.locator("#workshop-banner").innerText()).doesNotContain("modem's queue");
             ann.locator(".tclab-tab[data-node=client]").waitFor();
-            timings.time("message to Bea", () -> beaRow.locator("button[data-action=message]").click(),
+            timings.time(
+                    "message to Bea",
+                    () -> beaRow.locator("button[data-action=message]").click(),
                     bea.locator("#workshop-banner .workshop-personal:has-text(\"To you: Look at the modem's queue\")"));
             bea.locator("#workshop-banner").scrollIntoViewIfNeeded();
             Chromium.screenshot(bea, "follows-message-phone-dark");
@@ -113,53 +131,101 @@ class LabFollowsHostBrowserTest {
             String annId = learnerId(ann.context());
             CheckRun run = TestCheckRuns.run(labs.labsOf(annId).get(0).id(), annId, "example", "shape");
             runs.started(run);
-            runs.resultAdded(run, 0, new CheckResult("uplink-shaped", "the uplink is shaped", CheckResult.Status.FAILED,
-                    1, List.of(new AssertionResult("up.mbps", "26900 Mbit/s", 26900.0, "Mbit/s", null,
-                    "about 10 Mbit/s (± 12 %)", false, "up.mbps is 26900", List.of(),
-                    new Reason(Reason.Kind.NOT_MET, "up", "the client's upload", "up.mbps", "near",
-                            "about 10 Mbit/s (± 12 %)", "26.9 Gbit/s", "Mbit/s", null, null, null, false))), Map.of(),
-                    Map.of("up", "{\"end\":{\"sum_received\":{\"bits_per_second\":2.69e10}}}"), Map.of(),
-                    "The upload is not shaped yet.", Duration.ofMillis(3200), "Is a qdisc on eth1?"));
+            runs.resultAdded(
+                    run,
+                    0,
+                    new CheckResult(
+                            "uplink-shaped",
+                            "the uplink is shaped",
+                            CheckResult.Status.FAILED,
+                            1,
+                            List.of(new AssertionResult(
+                                    "up.mbps",
+                                    "26900 Mbit/s",
+                                    26900.0,
+                                    "Mbit/s",
+                                    null,
+                                    "about 10 Mbit/s (± 12 %)",
+                                    false,
+                                    "up.mbps is 26900",
+                                    List.of(),
+                                    new Reason(
+                                            Reason.Kind.NOT_MET,
+                                            "up",
+                                            "the client's upload",
+                                            "up.mbps",
+                                            "near",
+                                            "about 10 Mbit/s (± 12 %)",
+                                            "26.9 Gbit/s",
+                                            "Mbit/s",
+                                            null,
+                                            null,
+                                            null,
+                                            false))),
+                            Map.of(),
+                            Map.of("up", "{\"end\":{\"sum_received\":{\"bits_per_second\":2.69e10}}}"),
+                            Map.of(),
+                            "The upload is not shaped yet.",
+                            Duration.ofMillis(3200),
+                            "Is a qdisc on eth1?"));
             TestCheckRuns.finish(run, "failed", "1 of 1 checks failed");
             runs.finished(run);
             annRow.locator("td.failure:has-text('Shape the modem')").waitFor();
             host.locator("#step-tally td.stuck:has-text('1')").waitFor();
             annRow.locator("button[data-action=check]").click();
-            host.locator("#check-dialog .check-outcome.failed:has-text('measured 26.9 Gbit/s')").waitFor();
-            assertThat(host.locator("#check-dialog").innerText()).doesNotContain("{\"check\"").doesNotContain("\\\"");
+            host.locator("#check-dialog .check-outcome.failed:has-text('measured 26.9 Gbit/s')")
+                    .waitFor();
+            assertThat(host.locator("#check-dialog").innerText())
+                    .doesNotContain("{\"check\"")
+                    .doesNotContain("\\\"");
             host.click("#check-dialog .check-raw-output summary");
-            assertThat(host.locator("#check-dialog .check-raw-output pre").innerText()).contains("\"sum_received\": {");
+            assertThat(host.locator("#check-dialog .check-raw-output pre").innerText())
+                    .contains("\"sum_received\": {");
             Chromium.screenshot(host, "follows-last-check-1366");
             host.click("#check-dialog form button");
 
-            timings.time("shadow Bea", () -> beaRow.locator("button[data-shadow$='/client']").click(),
+            timings.time(
+                    "shadow Bea",
+                    () -> beaRow.locator("button[data-shadow$='/client']").click(),
                     bea.locator("#lab-watched:has-text('Your host is watching your terminal')"));
-            assertThat(host.locator("#host-terminal").boundingBox().y + host.locator("#host-terminal").boundingBox().height)
+            assertThat(host.locator("#host-terminal").boundingBox().y
+                            + host.locator("#host-terminal").boundingBox().height)
                     .isLessThanOrEqualTo(768);
             Chromium.screenshot(host, "follows-shadow-1366");
             host.click("#host-terminal-close");
-            bea.locator("#lab-watched").waitFor(new Locator.WaitForOptions().setTimeout(2000)
-                    .setState(WaitForSelectorState.HIDDEN));
+            bea.locator("#lab-watched")
+                    .waitFor(new Locator.WaitForOptions().setTimeout(2000).setState(WaitForSelectorState.HIDDEN));
 
-            timings.time("extend Bea", () -> beaRow.locator("button[data-action=extend]").click(),
+            timings.time(
+                    "extend Bea",
+                    () -> beaRow.locator("button[data-action=extend]").click(),
                     bea.locator("#lab-notice:has-text('Your host gave your lab more time')"));
-            timings.time("extend Ann", () -> annRow.locator("button[data-action=extend]").click(),
+            timings.time(
+                    "extend Ann",
+                    () -> annRow.locator("button[data-action=extend]").click(),
                     ann.locator("#lab-notice:has-text('Your host gave your lab more time')"));
 
-            timings.time("stop Ann", () -> annRow.locator("button[data-action=stop]").click(),
-                    ann.locator("#lab-notice:has-text('Your host stopped your lab')"), ann.locator("#lab-start:visible"));
+            timings.time(
+                    "stop Ann",
+                    () -> annRow.locator("button[data-action=stop]").click(),
+                    ann.locator("#lab-notice:has-text('Your host stopped your lab')"),
+                    ann.locator("#lab-start:visible"));
             assertThat(ann.locator(".tclab-tab").count()).isZero();
             assertThat(bea.locator("#lab-notice").innerText()).doesNotContain("stopped");
             assertThat(bea.locator(".tclab-tab").count()).isPositive();
             Chromium.screenshot(ann, "follows-stopped-1366");
 
-            timings.time("reset Bea", () -> beaRow.locator("button[data-action=reset]").click(),
+            timings.time(
+                    "reset Bea",
+                    () -> beaRow.locator("button[data-action=reset]").click(),
                     bea.locator("#lab-notice:has-text('Your host reset your lab: a fresh one is starting')"));
             assertThat(ann.locator("#lab-notice").innerText()).doesNotContain("reset");
             bea.locator(".tclab-tab[data-node=client]").waitFor();
             Chromium.screenshot(bea, "follows-reset-phone-dark");
 
-            timings.time("close", () -> host.click("#close-event"),
+            timings.time(
+                    "close",
+                    () -> host.click("#close-event"),
                     ann.locator("#workshop-banner:has-text('your host closed the workshop at')"),
                     bea.locator("#lab-notice:has-text('Your host closed the workshop')"),
                     bea.locator("#workshop-banner:has-text('your host closed the workshop at')"));
@@ -167,7 +233,8 @@ class LabFollowsHostBrowserTest {
             timings.report("follows-times.txt");
 
             ann.click("#lab-start");
-            ann.locator(".tclab-status:has-text('is closed, so its labs do not start any more')").waitFor();
+            ann.locator(".tclab-status:has-text('is closed, so its labs do not start any more')")
+                    .waitFor();
             Chromium.screenshot(ann, "follows-closed-1366");
             Chromium.screenshot(bea, "follows-closed-phone-dark");
             host.locator("#time-left:has-text('Closed at ')").waitFor();
@@ -190,26 +257,36 @@ class LabFollowsHostBrowserTest {
                     Page page = context.newPage();
                     page.navigate(root.resolve("/host/events/" + event).toString());
                     page.click("#edit-workshop summary");
-                    page.locator("#edit-form input[name=lessons][value=example]:checked").waitFor();
-                    Chromium.screenshot(page, "workshop-edit-" + screen.name().toLowerCase() + "-"
-                            + scheme.name().toLowerCase());
+                    page.locator("#edit-form input[name=lessons][value=example]:checked")
+                            .waitFor();
+                    Chromium.screenshot(
+                            page,
+                            "workshop-edit-" + screen.name().toLowerCase() + "-"
+                                    + scheme.name().toLowerCase());
                     context.close();
                 }
             }
-            Page host = hostContext(chromium, Screen.LAPTOP, ColorScheme.LIGHT, hostCookie).newPage();
+            Page host = hostContext(chromium, Screen.LAPTOP, ColorScheme.LIGHT, hostCookie)
+                    .newPage();
             host.onDialog(dialog -> dialog.accept());
             host.navigate(root.resolve("/host/events/" + event).toString());
             host.click("#edit-workshop summary");
             host.fill("#edit-title", "Shaping, all day");
             host.check("#edit-form input[name=lessons][value=tbf-basics]");
             host.click("#edit-form li[data-lesson=tbf-basics] button[data-move='-1']");
-            while (!host.locator("#edit-form .lesson-order li").first().getAttribute("data-lesson").equals("tbf-basics")) {
+            while (!host.locator("#edit-form .lesson-order li")
+                    .first()
+                    .getAttribute("data-lesson")
+                    .equals("tbf-basics")) {
                 host.click("#edit-form li[data-lesson=tbf-basics] button[data-move='-1']");
             }
             host.fill("#edit-form input[name=seatCap]", "25");
             host.click("#edit-form button[type=submit]");
             host.locator("#actions li:has-text('edit')").waitFor();
-            given().cookie("tclab_host", hostCookie).get("/api/host/events/" + event).then().statusCode(200)
+            given().cookie("tclab_host", hostCookie)
+                    .get("/api/host/events/" + event)
+                    .then()
+                    .statusCode(200)
                     .body("event.title", org.hamcrest.Matchers.equalTo("Shaping, all day"))
                     .body("event.lessons", org.hamcrest.Matchers.equalTo(List.of("tbf-basics", "example")))
                     .body("event.seatCap", org.hamcrest.Matchers.equalTo(25));
@@ -234,12 +311,16 @@ class LabFollowsHostBrowserTest {
                 for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
                     BrowserContext context = hostContext(chromium, screen, scheme, hostCookie);
                     Page page = context.newPage();
-                    page.navigate(root.resolve("/host/events/" + event + "/projector").toString());
-                    page.locator("#histogram .histogram-row:has-text('Shape the modem') .histogram-count:text('1')").waitFor();
+                    page.navigate(
+                            root.resolve("/host/events/" + event + "/projector").toString());
+                    page.locator("#histogram .histogram-row:has-text('Shape the modem') .histogram-count:text('1')")
+                            .waitFor();
                     assertThat(page.locator("#join-code").innerText()).isEqualTo(code);
                     assertThat(page.locator("main").innerText()).doesNotContain("Zoltan");
-                    Chromium.screenshot(page, "workshop-projector-" + screen.name().toLowerCase() + "-"
-                            + scheme.name().toLowerCase());
+                    Chromium.screenshot(
+                            page,
+                            "workshop-projector-" + screen.name().toLowerCase() + "-"
+                                    + scheme.name().toLowerCase());
                     context.close();
                 }
             }
@@ -260,8 +341,13 @@ class LabFollowsHostBrowserTest {
                 long left = 2000 - (System.nanoTime() - start) / 1_000_000;
                 words.waitFor(new Locator.WaitForOptions().setTimeout(Math.max(1, left)));
                 long ms = (System.nanoTime() - start) / 1_000_000;
-                lines.add(String.format(Locale.ROOT, "%-15s %5d ms  on the %d px wide page: %s", action, ms,
-                        words.page().viewportSize().width, words));
+                lines.add(String.format(
+                        Locale.ROOT,
+                        "%-15s %5d ms  on the %d px wide page: %s",
+                        action,
+                        ms,
+                        words.page().viewportSize().width,
+                        words));
                 assertThat(ms).as(action + ": " + words).isLessThanOrEqualTo(2000);
             }
         }
@@ -278,12 +364,21 @@ class LabFollowsHostBrowserTest {
     }
 
     private static String workshop(String hostCookie, String json) {
-        return given().cookie("tclab_host", hostCookie).contentType(ContentType.JSON).body(json)
-                .post("/api/host/events").then().statusCode(201).extract().path("event.id");
+        return given().cookie("tclab_host", hostCookie)
+                .contentType(ContentType.JSON)
+                .body(json)
+                .post("/api/host/events")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("event.id");
     }
 
     private static String codeOf(String hostCookie, String event) {
-        return given().cookie("tclab_host", hostCookie).get("/api/host/events/" + event).then().extract()
+        return given().cookie("tclab_host", hostCookie)
+                .get("/api/host/events/" + event)
+                .then()
+                .extract()
                 .path("event.joinCode");
     }
 
@@ -295,8 +390,11 @@ class LabFollowsHostBrowserTest {
     }
 
     private static String learnerId(BrowserContext context) {
-        String cookie = context.cookies().stream().filter(c -> c.name.equals("tclab_learner")).findFirst()
-                .orElseThrow().value;
+        String cookie = context.cookies().stream()
+                .filter(c -> c.name.equals("tclab_learner"))
+                .findFirst()
+                .orElseThrow()
+                .value;
         return cookie.substring(0, cookie.lastIndexOf('.'));
     }
 

@@ -2,9 +2,9 @@ package dev.tclab.workshop;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.tclab.host.HostAccounts;
 import dev.tclab.host.TestHosts;
@@ -34,45 +34,77 @@ class LearnerEventSocketTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     HostAccounts accounts;
 
     @Test
     void broadcastsAndTheCloseReachTheLearnersSocketWithinTwoSeconds() throws Exception {
         String host = TestHosts.signedIn(accounts, "live");
-        String event = given().cookie("tclab_host", host).contentType(ContentType.JSON)
-                .body("{\"title\": \"Live class\", \"lessons\": [\"example\"]}").post("/api/host/events")
-                .then().statusCode(201).extract().path("event.id");
-        String code = given().cookie("tclab_host", host).get("/api/host/events/" + event).then().extract().path("event.joinCode");
+        String event = given().cookie("tclab_host", host)
+                .contentType(ContentType.JSON)
+                .body("{\"title\": \"Live class\", \"lessons\": [\"example\"]}")
+                .post("/api/host/events")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("event.id");
+        String code = given().cookie("tclab_host", host)
+                .get("/api/host/events/" + event)
+                .then()
+                .extract()
+                .path("event.joinCode");
         String ann = Labs.newLearner();
-        given().cookie("tclab_learner", ann).contentType(ContentType.JSON)
-                .body("{\"code\": \"" + code + "\", \"name\": \"Ann\"}").post("/api/join").then().statusCode(200);
+        given().cookie("tclab_learner", ann)
+                .contentType(ContentType.JSON)
+                .body("{\"code\": \"" + code + "\", \"name\": \"Ann\"}")
+                .post("/api/join")
+                .then()
+                .statusCode(200);
         String origin = TestSocket.originOf(base);
 
         try (TestSocket annPage = TestSocket.open(base, "/ws/workshop", ann, origin);
-             TestSocket strangerPage = TestSocket.open(base, "/ws/workshop", Labs.newLearner(), origin)) {
-            assertThat(annPage.nextText(LIVE)).contains("\"title\":\"Live class\"").contains("\"displayName\":\"Ann\"")
+                TestSocket strangerPage = TestSocket.open(base, "/ws/workshop", Labs.newLearner(), origin)) {
+            assertThat(annPage.nextText(LIVE))
+                    .contains("\"title\":\"Live class\"")
+                    .contains("\"displayName\":\"Ann\"")
                     .contains("\"status\":\"open\"");
             assertThat(strangerPage.nextText(LIVE)).isEqualTo("null");
 
             long sent = System.nanoTime();
-            given().cookie("tclab_host", host).contentType(ContentType.JSON).body("{\"text\": \"Break until 11:00\"}")
-                    .post("/api/host/events/" + event + "/messages").then().statusCode(204);
+            given().cookie("tclab_host", host)
+                    .contentType(ContentType.JSON)
+                    .body("{\"text\": \"Break until 11:00\"}")
+                    .post("/api/host/events/" + event + "/messages")
+                    .then()
+                    .statusCode(204);
             assertThat(annPage.nextText(LIVE)).contains("Break until 11:00");
             assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(LIVE);
 
-            given().cookie("tclab_host", host).contentType(ContentType.JSON).post("/api/host/events/" + event + "/close")
-                    .then().statusCode(200);
+            given().cookie("tclab_host", host)
+                    .contentType(ContentType.JSON)
+                    .post("/api/host/events/" + event + "/close")
+                    .then()
+                    .statusCode(200);
             String closed = annPage.nextText(LIVE);
             assertThat(closed).contains("\"status\":\"closed\"").contains("\"endsAt\":\"");
-            assertThrows(AssertionError.class, () -> strangerPage.nextText(Duration.ofMillis(500)), "no other event's news");
+            assertThrows(
+                    AssertionError.class, () -> strangerPage.nextText(Duration.ofMillis(500)), "no other event's news");
         }
 
-        given().cookie("tclab_host", host).get("/api/host/events/" + event + "/dashboard").then().statusCode(200)
-                .body("server.maxRunning", equalTo(3)).body("server.engineReachable", equalTo(true))
+        given().cookie("tclab_host", host)
+                .get("/api/host/events/" + event + "/dashboard")
+                .then()
+                .statusCode(200)
+                .body("server.maxRunning", equalTo(3))
+                .body("server.engineReachable", equalTo(true))
                 .body("server.running", org.hamcrest.Matchers.greaterThanOrEqualTo(0));
-        given().cookie("tclab_learner", ann).get("/api/workshop/mine").then().statusCode(200)
-                .body("status", equalTo("closed")).body("messages.text", org.hamcrest.Matchers.hasItem(containsString("Break")));
+        given().cookie("tclab_learner", ann)
+                .get("/api/workshop/mine")
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("closed"))
+                .body("messages.text", org.hamcrest.Matchers.hasItem(containsString("Break")));
     }
 
     /**
@@ -82,41 +114,88 @@ class LearnerEventSocketTest {
     @Test
     void aStoppedLabIsExplainedAndAClosedWorkshopStartsNoLab() throws Exception {
         String host = TestHosts.signedIn(accounts, "notice");
-        String event = given().cookie("tclab_host", host).contentType(ContentType.JSON)
-                .body("{\"title\": \"Notice class\", \"lessons\": [\"example\"]}").post("/api/host/events")
-                .then().statusCode(201).extract().path("event.id");
-        String code = given().cookie("tclab_host", host).get("/api/host/events/" + event).then().extract().path("event.joinCode");
+        String event = given().cookie("tclab_host", host)
+                .contentType(ContentType.JSON)
+                .body("{\"title\": \"Notice class\", \"lessons\": [\"example\"]}")
+                .post("/api/host/events")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("event.id");
+        String code = given().cookie("tclab_host", host)
+                .get("/api/host/events/" + event)
+                .then()
+                .extract()
+                .path("event.joinCode");
         String ann = Labs.newLearner();
         String annId = ann.substring(0, ann.lastIndexOf('.'));
-        given().cookie("tclab_learner", ann).contentType(ContentType.JSON)
-                .body("{\"code\": \"" + code + "\", \"name\": \"Ann\"}").post("/api/join").then().statusCode(200);
-        String lab = given().cookie("tclab_learner", ann).contentType(ContentType.JSON).body("{\"lesson\": \"example\"}")
-                .post("/api/labs").then().statusCode(202).extract().path("id");
-        for (int i = 0; i < 100 && !"running".equals(given().cookie("tclab_learner", ann).get("/api/labs/" + lab)
-                .then().extract().path("status")); i++) {
+        given().cookie("tclab_learner", ann)
+                .contentType(ContentType.JSON)
+                .body("{\"code\": \"" + code + "\", \"name\": \"Ann\"}")
+                .post("/api/join")
+                .then()
+                .statusCode(200);
+        String lab = given().cookie("tclab_learner", ann)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"example\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("id");
+        for (int i = 0;
+                i < 100
+                        && !"running"
+                                .equals(given().cookie("tclab_learner", ann)
+                                        .get("/api/labs/" + lab)
+                                        .then()
+                                        .extract()
+                                        .path("status"));
+                i++) {
             Thread.sleep(100);
         }
         String origin = TestSocket.originOf(base);
         try (TestSocket annPage = TestSocket.open(base, "/ws/workshop", ann, origin)) {
             assertThat(annPage.nextText(LIVE)).contains("\"title\":\"Notice class\"");
             long sent = System.nanoTime();
-            given().cookie("tclab_host", host).contentType(ContentType.JSON)
-                    .post("/api/host/events/" + event + "/learners/" + annId + "/stop").then().statusCode(200);
-            assertThat(annPage.nextText(LIVE)).contains("\"notice\"").contains("\"kind\":\"ended\"")
-                    .contains("\"labId\":\"" + lab + "\"").contains("Your host stopped your lab.");
+            given().cookie("tclab_host", host)
+                    .contentType(ContentType.JSON)
+                    .post("/api/host/events/" + event + "/learners/" + annId + "/stop")
+                    .then()
+                    .statusCode(200);
+            assertThat(annPage.nextText(LIVE))
+                    .contains("\"notice\"")
+                    .contains("\"kind\":\"ended\"")
+                    .contains("\"labId\":\"" + lab + "\"")
+                    .contains("Your host stopped your lab.");
             assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(LIVE);
         }
         try (TestSocket terminal = TestSocket.open(base, "/ws/labs/" + lab + "/nodes/client/terminal", ann, origin)) {
-            assertThat(terminal.nextText(LIVE)).contains("Your lab is not running any more. Your host stopped your lab.")
-                    .doesNotContain(lab).doesNotContain("idle");
+            assertThat(terminal.nextText(LIVE))
+                    .contains("Your lab is not running any more. Your host stopped your lab.")
+                    .doesNotContain(lab)
+                    .doesNotContain("idle");
         }
-        given().cookie("tclab_host", host).contentType(ContentType.JSON).post("/api/host/events/" + event + "/close")
-                .then().statusCode(200);
-        given().cookie("tclab_learner", ann).contentType(ContentType.JSON).body("{\"lesson\": \"example\"}")
-                .post("/api/labs").then().statusCode(409)
-                .body("error", equalTo("Your workshop \"Notice class\" is closed, so its labs do not start any more. "
-                        + "Ask your host to reopen it if the class goes on."));
-        given().cookie("tclab_learner", ann).contentType(ContentType.JSON).body("{\"lesson\": \"tbf-basics\"}")
-                .post("/api/labs").then().statusCode(org.hamcrest.Matchers.oneOf(200, 202));
+        given().cookie("tclab_host", host)
+                .contentType(ContentType.JSON)
+                .post("/api/host/events/" + event + "/close")
+                .then()
+                .statusCode(200);
+        given().cookie("tclab_learner", ann)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"example\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(409)
+                .body(
+                        "error",
+                        equalTo("Your workshop \"Notice class\" is closed, so its labs do not start any more. "
+                                + "Ask your host to reopen it if the class goes on."));
+        given().cookie("tclab_learner", ann)
+                .contentType(ContentType.JSON)
+                .body("{\"lesson\": \"tbf-basics\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(org.hamcrest.Matchers.oneOf(200, 202));
     }
 }

@@ -7,8 +7,8 @@ import com.microsoft.playwright.Page;
 import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
 import dev.tclab.host.Passwords;
-import dev.tclab.lab.Labs;
 import dev.tclab.lab.LabService;
+import dev.tclab.lab.Labs;
 import dev.tclab.web.Chromium;
 import dev.tclab.web.Chromium.Screen;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -42,6 +42,7 @@ class WorkshopBrowserIT {
 
     @Inject
     HostAccounts hosts;
+
     @Inject
     LabService labs;
 
@@ -71,7 +72,8 @@ class WorkshopBrowserIT {
     @Test
     void aHostRunsAClassOfTwoOnRealLabs() {
         String teacher = "coach" + UUID.randomUUID().toString().substring(0, 6);
-        assertThat(hosts.add(new HostAccount(teacher, Passwords.hash(PASSWORD), false))).isTrue();
+        assertThat(hosts.add(new HostAccount(teacher, Passwords.hash(PASSWORD), false)))
+                .isTrue();
         try (Chromium chromium = Chromium.launch()) {
             Page host = chromium.context(Screen.LAPTOP.options(), TIMEOUT).newPage();
             host.navigate(url("/host"));
@@ -94,8 +96,10 @@ class WorkshopBrowserIT {
             Page bea = learner(chromium, code, "Bea");
             ann.locator(".tclab-tab[data-node=gw]").waitFor(LAB_WAIT);
             bea.locator(".tclab-tab[data-node=client]").waitFor(LAB_WAIT);
-            host.locator("#learners tr[data-learner]:has-text('Ann') td:has-text('running')").waitFor();
-            host.locator("#learners tr[data-learner]:has-text('Bea') td:has-text('running')").waitFor();
+            host.locator("#learners tr[data-learner]:has-text('Ann') td:has-text('running')")
+                    .waitFor();
+            host.locator("#learners tr[data-learner]:has-text('Bea') td:has-text('running')")
+                    .waitFor();
             host.locator("#server-state:has-text('2 of')").waitFor();
 
             // Ann sets up the IFB redirect with the step's own command buttons and passes its real check.
@@ -107,26 +111,34 @@ class WorkshopBrowserIT {
                 }
             }
             ann.click("button.check-run[data-check=ingress-redirected]");
-            ann.locator("section#step-" + STEP + " .check-result .check-verdict:has-text('Passed')").waitFor(LAB_WAIT);
-            ann.locator("form[action$='/quizzes/why-ifb'] li.quiz-option:has-text('an outgoing queue to pass through') input")
+            ann.locator("section#step-" + STEP + " .check-result .check-verdict:has-text('Passed')")
+                    .waitFor(LAB_WAIT);
+            ann.locator(
+                            "form[action$='/quizzes/why-ifb'] li.quiz-option:has-text('an outgoing queue to pass through') input")
                     .check();
             ann.click("form[action$='/quizzes/why-ifb'] button[type=submit]");
             ann.locator("form[action$='/quizzes/why-ifb'] :text('Correct!')").waitFor();
-            host.locator("#learners tr[data-learner]:has-text('Ann') td.steps:has-text('1/')").waitFor();
-            host.locator("#learners tr[data-learner]:has-text('Ann') td.quizzes:has-text('1/')").waitFor();
+            host.locator("#learners tr[data-learner]:has-text('Ann') td.steps:has-text('1/')")
+                    .waitFor();
+            host.locator("#learners tr[data-learner]:has-text('Ann') td.quizzes:has-text('1/')")
+                    .waitFor();
 
             // Bea types; the host shadows her terminal and sees it, then takes over and types; Bea sees that.
             bea.click(".tclab-tab[data-node=client]");
             bea.locator(".tclab-pane[data-node=client] .xterm").click();
             bea.keyboard().type("echo bea-typed\n");
             host.click("#learners tr[data-learner]:has-text('Bea') button[data-shadow$='/client']");
-            host.locator("#host-terminal-screen .xterm-rows:has-text('echo bea-typed')").waitFor();
+            host.locator("#host-terminal-screen .xterm-rows:has-text('echo bea-typed')")
+                    .waitFor();
             host.click("#host-terminal-take-over");
             host.locator("#host-terminal-title:has-text('you are typing')").waitFor();
             host.locator("#host-terminal-screen .xterm").click();
             host.keyboard().type("echo host-typed\n");
-            bea.locator(".tclab-pane[data-node=client] .xterm-rows:has-text('echo host-typed')").waitFor();
-            assertThat(bea.locator(".tclab-pane[data-node=client] .xterm-rows").innerText().replaceAll("\\s+", ""))
+            bea.locator(".tclab-pane[data-node=client] .xterm-rows:has-text('echo host-typed')")
+                    .waitFor();
+            assertThat(bea.locator(".tclab-pane[data-node=client] .xterm-rows")
+                            .innerText()
+                            .replaceAll("\\s+", ""))
                     .contains("yourhost" + teacher + "istypinginthisterminal");
             host.locator("#host-terminal-screen").scrollIntoViewIfNeeded();
             shot(host, "shadow");
@@ -141,9 +153,11 @@ class WorkshopBrowserIT {
             host.evaluate("window.scrollTo(0, 0)");
             shot(host, "dashboard");
 
-            Object csv = host.evaluate("async (id) => (await fetch(`/api/host/events/${id}/export.csv`)).text()",
+            Object csv = host.evaluate(
+                    "async (id) => (await fetch(`/api/host/events/${id}/export.csv`)).text()",
                     host.locator("#dashboard").getAttribute("data-event"));
-            assertThat((String) csv).contains("Bea,")
+            assertThat((String) csv)
+                    .contains("Bea,")
                     .containsPattern("Ann,l[0-9a-f]+," + LESSON + ",step," + STEP + ",true,")
                     .containsPattern("Ann,l[0-9a-f]+," + LESSON + ",quiz,why-ifb,true,");
         }

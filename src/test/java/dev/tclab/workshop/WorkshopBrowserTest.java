@@ -46,10 +46,13 @@ class WorkshopBrowserTest {
 
     @Inject
     HostAccounts hosts;
+
     @Inject
     CheckRunLog runs;
+
     @Inject
     LabService labs;
+
     @Inject
     FakeLabRuntime runtime;
 
@@ -88,19 +91,22 @@ class WorkshopBrowserTest {
             assertThat(code).matches("[A-Z2-9]{6}");
             host.locator("#join-url:has-text('/join/" + code + "')").waitFor();
 
-            Page ann = chromium.context(new Browser.NewContextOptions(), TIMEOUT).newPage();
+            Page ann =
+                    chromium.context(new Browser.NewContextOptions(), TIMEOUT).newPage();
             ann.navigate(url("/join"));
             ann.fill("#join-code", "zzzzzz");
             ann.fill("#join-name", "Ann");
             ann.click("#join-form button");
-            ann.locator("#join-error:has-text('No workshop has the code ZZZZZZ')").waitFor();
+            ann.locator("#join-error:has-text('No workshop has the code ZZZZZZ')")
+                    .waitFor();
             ann.fill("#join-code", code.toLowerCase());
             ann.click("#join-form button");
             ann.waitForURL("**/lessons/example");
             ann.locator("#workshop-banner:has-text('Traffic control, Friday')").waitFor();
 
-            BrowserContext beaContext = chromium.context(Screen.PHONE.options()
-                    .setIsMobile(true).setHasTouch(true).setColorScheme(ColorScheme.DARK), TIMEOUT);
+            BrowserContext beaContext = chromium.context(
+                    Screen.PHONE.options().setIsMobile(true).setHasTouch(true).setColorScheme(ColorScheme.DARK),
+                    TIMEOUT);
             Page bea = beaContext.newPage();
             bea.navigate(url("/join/" + code));
             bea.locator("#join-event:has-text('Traffic control, Friday')").waitFor();
@@ -113,16 +119,21 @@ class WorkshopBrowserTest {
             bea.waitForURL("**/lessons/example");
 
             // Ann answers a quiz on the page; Bea starts her lab and passes a step.
-            ann.locator("form[action$='/quizzes/intro-hidden-node'] li.quiz-option:has-text('is marked') input").check();
+            ann.locator("form[action$='/quizzes/intro-hidden-node'] li.quiz-option:has-text('is marked') input")
+                    .check();
             ann.click("form[action$='/quizzes/intro-hidden-node'] button[type=submit]");
-            ann.locator("form[action$='/quizzes/intro-hidden-node'] :text('Correct!')").waitFor();
+            ann.locator("form[action$='/quizzes/intro-hidden-node'] :text('Correct!')")
+                    .waitFor();
             bea.click("#lab-start");
             bea.locator(".tclab-tab[data-node=client]").waitFor();
             bea.click(".tclab-tab[data-node=client]");
             bea.locator(".tclab-pane[data-node=client] .xterm").click();
             bea.keyboard().type("echo bea-typed\n");
-            String beaCookie = beaContext.cookies().stream().filter(c -> c.name.equals("tclab_learner")).findFirst()
-                    .orElseThrow().value;
+            String beaCookie = beaContext.cookies().stream()
+                    .filter(c -> c.name.equals("tclab_learner"))
+                    .findFirst()
+                    .orElseThrow()
+                    .value;
             String beaId = beaCookie.substring(0, beaCookie.lastIndexOf('.'));
             String labId = labs.labsOf(beaId).get(0).id();
             CheckRun run = TestCheckRuns.run(labId, beaId, "example", "shape");
@@ -131,9 +142,12 @@ class WorkshopBrowserTest {
             runs.finished(run);
 
             // The dashboard shows both, live (server-sent events, no reload).
-            host.locator("#learners tr[data-learner]:has-text('Ann') td.quizzes:has-text('1/2')").waitFor();
-            host.locator("#learners tr[data-learner]:has-text('Bea') td.steps:has-text('1/')").waitFor();
-            host.locator("#learners tr[data-learner]:has-text('Bea') td:has-text('running')").waitFor();
+            host.locator("#learners tr[data-learner]:has-text('Ann') td.quizzes:has-text('1/2')")
+                    .waitFor();
+            host.locator("#learners tr[data-learner]:has-text('Bea') td.steps:has-text('1/')")
+                    .waitFor();
+            host.locator("#learners tr[data-learner]:has-text('Bea') td:has-text('running')")
+                    .waitFor();
             host.locator("#step-tally td:has-text('1')").first().waitFor();
             host.fill("#learner-filter", "bea");
             assertThat(host.locator("#learners tr[data-learner]").count()).isEqualTo(1);
@@ -147,14 +161,18 @@ class WorkshopBrowserTest {
 
             // The host shadows Bea's terminal (sees what she typed), then takes over and types; Bea is told.
             host.click("#learners tr[data-learner]:has-text('Bea') button[data-shadow$='/client']");
-            host.locator("#host-terminal-screen .xterm-rows:has-text('echo bea-typed')").waitFor();
+            host.locator("#host-terminal-screen .xterm-rows:has-text('echo bea-typed')")
+                    .waitFor();
             host.click("#host-terminal-take-over");
             host.locator("#host-terminal-title:has-text('you are typing')").waitFor();
             host.locator("#host-terminal-screen .xterm").click();
             host.keyboard().type("echo host-typed\n");
-            bea.locator(".tclab-pane[data-node=client] .xterm-rows:has-text('echo host-typed')").waitFor();
+            bea.locator(".tclab-pane[data-node=client] .xterm-rows:has-text('echo host-typed')")
+                    .waitFor();
             // The phone's narrow terminal wraps the notice anywhere, even inside a word.
-            assertThat(bea.locator(".tclab-pane[data-node=client] .xterm-rows").innerText().replaceAll("\\s+", ""))
+            assertThat(bea.locator(".tclab-pane[data-node=client] .xterm-rows")
+                            .innerText()
+                            .replaceAll("\\s+", ""))
                     .contains("yourhostteacheristypinginthisterminal");
             host.click("#host-terminal-close");
 
@@ -166,24 +184,33 @@ class WorkshopBrowserTest {
             bea.locator(".tclab-pane[data-node=client] .xterm:not([data-old])").waitFor();
             bea.locator(".tclab-pane[data-node=client] .xterm").click();
             bea.keyboard().type("echo after-reset\n");
-            bea.locator(".tclab-pane[data-node=client] .xterm-rows:has-text('echo after-reset')").waitFor();
+            bea.locator(".tclab-pane[data-node=client] .xterm-rows:has-text('echo after-reset')")
+                    .waitFor();
 
             host.click("#learners tr[data-learner]:has-text('Bea') button[data-action=stop]");
             host.locator("#actions li:has-text('teacher · stop')").waitFor();
             host.locator("#actions li:has-text('teacher · take over terminal')").waitFor();
-            host.locator("#learners tr[data-learner]:has-text('Bea') td:has-text('stopped')").waitFor();
+            host.locator("#learners tr[data-learner]:has-text('Bea') td:has-text('stopped')")
+                    .waitFor();
             host.evaluate("window.scrollTo(0, 0)");
             Chromium.screenshot(host, "workshop-dashboard-1366");
             Chromium.screenshotFullPage(host, "workshop-dashboard-1366-full");
 
-            Object csv = host.evaluate("async (id) => (await fetch(`/api/host/events/${id}/export.csv`)).text()",
+            Object csv = host.evaluate(
+                    "async (id) => (await fetch(`/api/host/events/${id}/export.csv`)).text()",
                     host.locator("#dashboard").getAttribute("data-event"));
-            assertThat((String) csv).contains("Ann,").contains("Bea,")
+            assertThat((String) csv)
+                    .contains("Ann,")
+                    .contains("Bea,")
                     .containsPattern("Bea,l[0-9a-f]+,example,step,shape,true,")
                     .containsPattern("Ann,l[0-9a-f]+,example,quiz,intro-hidden-node,true,");
 
-            Page dark = chromium.browser().newContext(Screen.LAPTOP.options()
-                    .setColorScheme(ColorScheme.DARK).setStorageState(hostContext.storageState())).newPage();
+            Page dark = chromium.browser()
+                    .newContext(Screen.LAPTOP
+                            .options()
+                            .setColorScheme(ColorScheme.DARK)
+                            .setStorageState(hostContext.storageState()))
+                    .newPage();
             dark.navigate(host.url());
             dark.locator("#learners tr[data-learner]:has-text('Bea')").waitFor();
             Chromium.screenshot(dark, "workshop-dashboard-dark");

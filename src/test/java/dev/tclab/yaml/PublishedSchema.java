@@ -23,7 +23,8 @@ import java.util.TreeSet;
 /** One of the JSON Schemas published for authors' editors (docs/schema), read from the file as the tests use it. */
 public final class PublishedSchema {
 
-    private static final NodeReader READER = NodeReader.builder().locationAware().build();
+    private static final NodeReader READER =
+            NodeReader.builder().locationAware().build();
 
     private final JsonNode document;
     private final Schema schema;
@@ -101,18 +102,24 @@ public final class PublishedSchema {
     }
 
     private void collectUndescribed(JsonNode node, String pointer, List<String> out) {
-        if (node.has("properties") && node.get("properties").isObject() && !pointer.contains("/if")
-                && !pointer.contains("/then") && !pointer.contains("/else") && !pointer.contains("/contains")
+        if (node.has("properties")
+                && node.get("properties").isObject()
+                && !pointer.contains("/if")
+                && !pointer.contains("/then")
+                && !pointer.contains("/else")
+                && !pointer.contains("/contains")
                 && !pointer.endsWith("correctOption")) {
             node.get("properties").fields().forEachRemaining(field -> {
                 JsonNode property = field.getValue();
-                JsonNode target = property.has("$ref") ? document.at(property.get("$ref").asText().substring(1))
+                JsonNode target = property.has("$ref")
+                        ? document.at(property.get("$ref").asText().substring(1))
                         : property;
                 if (!property.has("description") && !target.has("description")) {
                     out.add(pointer + "/properties/" + field.getKey());
                 }
             });
         }
-        node.fields().forEachRemaining(field -> collectUndescribed(field.getValue(), pointer + "/" + field.getKey(), out));
+        node.fields()
+                .forEachRemaining(field -> collectUndescribed(field.getValue(), pointer + "/" + field.getKey(), out));
     }
 }

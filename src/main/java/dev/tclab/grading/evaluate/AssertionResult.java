@@ -16,6 +16,14 @@ import java.util.List;
  * @param reason   why it holds or not, in typed fields a page renders from (the sentences above stay for people);
  *                 null in results kept before it existed
  */
-public record AssertionResult(String path, String measured, Double number, String unit, Double ratio, String expected,
-                              boolean passed, String message, List<AssertionResult> children, Reason reason) {
-}
+public record AssertionResult(
+        String path,
+        String measured,
+        Double number,
+        String unit,
+        Double ratio,
+        String expected,
+        boolean passed,
+        String message,
+        List<AssertionResult> children,
+        Reason reason) {}

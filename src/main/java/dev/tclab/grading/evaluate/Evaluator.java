@@ -15,8 +15,7 @@ public final class Evaluator {
 
     private static final int EXACT_DIGITS = Words.EXACT_DIGITS;
 
-    private Evaluator() {
-    }
+    private Evaluator() {}
 
     public static List<AssertionResult> evaluate(List<Assertion> assertions, Values values) {
         return evaluate(assertions, values, Subjects.NONE);
@@ -41,38 +40,77 @@ public final class Evaluator {
         return check((Assertion.Check) assertion, values, subjects);
     }
 
-    private static AssertionResult group(String name, List<Assertion> members, String message, Values values,
-                                         boolean all, Subjects subjects) {
+    private static AssertionResult group(
+            String name, List<Assertion> members, String message, Values values, boolean all, Subjects subjects) {
         List<AssertionResult> children = evaluate(members, values, subjects);
-        boolean passed = all ? children.stream().allMatch(AssertionResult::passed)
+        boolean passed = all
+                ? children.stream().allMatch(AssertionResult::passed)
                 : children.stream().anyMatch(AssertionResult::passed);
         String expected = (all ? "all of: " : "at least one of: ")
-                + String.join("; ", children.stream().map(c -> c.path() + " " + c.expected()).toList());
-        String measured = String.join("; ", children.stream().map(c -> c.path() + " = " + c.measured()).toList());
+                + String.join(
+                        "; ",
+                        children.stream()
+                                .map(c -> c.path() + " " + c.expected())
+                                .toList());
+        String measured = String.join(
+                "; ",
+                children.stream().map(c -> c.path() + " = " + c.measured()).toList());
         String text = message != null
                 ? Template.fill(message, new Template.Fields(measured, "", expected, name, "", ""))
                 : (passed ? "holds: " : "does not hold: ") + expected;
-        Reason reason = new Reason(passed ? Reason.Kind.HELD : Reason.Kind.NOT_MET, null, null, name, name, expected,
-                null, "", null, null, null, message != null);
+        Reason reason = new Reason(
+                passed ? Reason.Kind.HELD : Reason.Kind.NOT_MET,
+                null,
+                null,
+                name,
+                name,
+                expected,
+                null,
+                "",
+                null,
+                null,
+                null,
+                message != null);
         return new AssertionResult(name, measured, null, null, null, expected, passed, text, children, reason);
     }
 
     /** What the evaluation of one check knows for its reason: the subjects, and the unit its numbers are in. */
     private record Context(Assertion.Check check, Subjects subjects) {
 
-        Reason reason(Reason.Kind kind, Unit fieldUnit, String measured, String unit, String ratioTo, String baseline,
-                      String error) {
+        Reason reason(
+                Reason.Kind kind,
+                Unit fieldUnit,
+                String measured,
+                String unit,
+                String ratioTo,
+                String baseline,
+                String error) {
             String counts = check.ratioTo() != null ? "times" : Subjects.counts(check.path());
             String expected = Words.expected(check.comparison(), fieldUnit, counts)
                     + (check.ratioTo() != null ? " " + subjects.of(check.ratioTo()) : "");
-            return new Reason(kind, check.path().root(), subjects.of(check.path()), check.path().text(),
-                    comparison(check.comparison()), expected, measured, unit, ratioTo, baseline, error,
+            return new Reason(
+                    kind,
+                    check.path().root(),
+                    subjects.of(check.path()),
+                    check.path().text(),
+                    comparison(check.comparison()),
+                    expected,
+                    measured,
+                    unit,
+                    ratioTo,
+                    baseline,
+                    error,
                     check.message() != null);
         }
 
         private static String comparison(Comparison c) {
-            return c instanceof Comparison.Equals ? "equals" : c instanceof Comparison.Near ? "near"
-                    : c instanceof Comparison.Between ? "between" : c instanceof Comparison.Matches ? "matches" : "bounds";
+            return c instanceof Comparison.Equals
+                    ? "equals"
+                    : c instanceof Comparison.Near
+                            ? "near"
+                            : c instanceof Comparison.Between
+                                    ? "between"
+                                    : c instanceof Comparison.Matches ? "matches" : "bounds";
         }
     }
 
@@ -83,13 +121,19 @@ public final class Evaluator {
         if (found.isEmpty()) {
             Optional<String> error = values.error(check.path().root());
             String why = error.map(e -> "not measured: " + e).orElse("no value at " + check.path());
-            Reason.Kind kind = error.isEmpty() ? Reason.Kind.NO_VALUE
+            Reason.Kind kind = error.isEmpty()
+                    ? Reason.Kind.NO_VALUE
                     : error.get().equals(Values.SKIPPED) ? Reason.Kind.SKIPPED : Reason.Kind.MEASUREMENT_FAILED;
-            return unanswered(check, why, expected, why,
+            return unanswered(
+                    check,
+                    why,
+                    expected,
+                    why,
                     context.reason(kind, Unit.NONE, null, "", null, null, error.orElse(null)));
         }
         Object value = found.get();
-        return check.ratioTo() == null ? compare(check, value, expected, context)
+        return check.ratioTo() == null
+                ? compare(check, value, expected, context)
                 : ratio(check, value, values, expected, context);
     }
 
@@ -105,47 +149,102 @@ public final class Evaluator {
         if (!(value instanceof Measure measure)) {
             String text = display(value);
             Template.Fields fields = new Template.Fields(text, "", expected, path, "", "");
-            return new AssertionResult(path, text, null, null, null, expected, passed,
-                    message(check, text, fields), List.of(), context.reason(kind, Unit.NONE, text, "", null, null, null));
+            return new AssertionResult(
+                    path,
+                    text,
+                    null,
+                    null,
+                    null,
+                    expected,
+                    passed,
+                    message(check, text, fields),
+                    List.of(),
+                    context.reason(kind, Unit.NONE, text, "", null, null, null));
         }
-        Measure shown = check.comparison().unit().filter(u -> u.dimension() == measure.unit().dimension())
-                .map(measure::in).orElse(measure);
+        Measure shown = check.comparison()
+                .unit()
+                .filter(u -> u.dimension() == measure.unit().dimension())
+                .map(measure::in)
+                .orElse(measure);
         String number = passed || !(check.comparison() instanceof Comparison.Equals)
-                ? shown.number() : Quantity.format(shown.value(), EXACT_DIGITS);
+                ? shown.number()
+                : Quantity.format(shown.value(), EXACT_DIGITS);
         String measured = shown.withUnit(number);
         Template.Fields fields = new Template.Fields(number, shown.unit().symbol(), expected, path, "", "");
         String counts = Subjects.counts(check.path());
         boolean exact = !passed && check.comparison() instanceof Comparison.Equals;
-        Reason reason = context.reason(kind, measure.unit(), Words.measure(measure, counts, exact),
-                Words.unit(measure, counts), null, null, null);
-        return new AssertionResult(path, measured, shown.value(), shown.unit().symbol(), null, expected, passed,
-                message(check, measured, fields), List.of(), reason);
+        Reason reason = context.reason(
+                kind,
+                measure.unit(),
+                Words.measure(measure, counts, exact),
+                Words.unit(measure, counts),
+                null,
+                null,
+                null);
+        return new AssertionResult(
+                path,
+                measured,
+                shown.value(),
+                shown.unit().symbol(),
+                null,
+                expected,
+                passed,
+                message(check, measured, fields),
+                List.of(),
+                reason);
     }
 
-    private static AssertionResult ratio(Assertion.Check check, Object value, Values values, String expected,
-                                         Context context) {
+    private static AssertionResult ratio(
+            Assertion.Check check, Object value, Values values, String expected, Context context) {
         Optional<Object> other = values.get(check.ratioTo());
         String ratioTo = context.subjects().of(check.ratioTo());
         if (other.isEmpty() || !(other.get() instanceof Measure baseline)) {
             String why = check.ratioTo().root().equals("baseline")
                     ? "no " + check.ratioTo() + " recorded in this lab"
                     : "no number at " + check.ratioTo();
-            return unanswered(check, why, expected, why,
+            return unanswered(
+                    check,
+                    why,
+                    expected,
+                    why,
                     context.reason(Reason.Kind.NO_RATIO, Unit.NONE, null, "", ratioTo, null, why));
         }
         String counts = Subjects.counts(check.path());
-        if (!(value instanceof Measure measure) || measure.unit().dimension() != baseline.unit().dimension()) {
-            String why = check.path() + " (" + display(value) + ") cannot be divided by " + check.ratioTo()
-                    + " (" + baseline + ")";
-            return unanswered(check, why, expected, why, context.reason(Reason.Kind.NOT_COMPARABLE, Unit.NONE,
-                    display(value), "", ratioTo, Words.measure(baseline, counts, false), why));
+        if (!(value instanceof Measure measure)
+                || measure.unit().dimension() != baseline.unit().dimension()) {
+            String why = check.path() + " (" + display(value) + ") cannot be divided by " + check.ratioTo() + " ("
+                    + baseline + ")";
+            return unanswered(
+                    check,
+                    why,
+                    expected,
+                    why,
+                    context.reason(
+                            Reason.Kind.NOT_COMPARABLE,
+                            Unit.NONE,
+                            display(value),
+                            "",
+                            ratioTo,
+                            Words.measure(baseline, counts, false),
+                            why));
         }
         String measuredWords = Words.measure(measure, counts, false);
         String baselineWords = Words.measure(baseline, counts, false);
         if (baseline.base() == 0) {
             String why = check.ratioTo() + " is 0, so no ratio can be formed";
-            return unanswered(check, why, expected, why, context.reason(Reason.Kind.NO_RATIO, Unit.NONE, measuredWords,
-                    Words.unit(measure, counts), ratioTo, baselineWords, why));
+            return unanswered(
+                    check,
+                    why,
+                    expected,
+                    why,
+                    context.reason(
+                            Reason.Kind.NO_RATIO,
+                            Unit.NONE,
+                            measuredWords,
+                            Words.unit(measure, counts),
+                            ratioTo,
+                            baselineWords,
+                            why));
         }
         Measure ratio = new Measure(measure.base() / baseline.base(), Unit.NONE);
         boolean passed;
@@ -157,16 +256,32 @@ public final class Evaluator {
         Measure sameUnit = baseline.in(measure.unit());
         String measured = measure + " = " + ratio.number() + " × " + sameUnit + " (" + check.ratioTo() + ")";
         String path = check.path().text();
-        Template.Fields fields = new Template.Fields(measure.number(), measure.unit().symbol(), expected, path,
-                sameUnit.number(), ratio.number());
-        Reason reason = context.reason(passed ? Reason.Kind.HELD : Reason.Kind.NOT_MET, Unit.NONE, measuredWords,
-                Words.unit(measure, counts), ratioTo, baselineWords, null);
-        return new AssertionResult(path, measured, measure.value(), measure.unit().symbol(), ratio.value(), expected,
-                passed, message(check, measured, fields), List.of(), reason);
+        Template.Fields fields = new Template.Fields(
+                measure.number(), measure.unit().symbol(), expected, path, sameUnit.number(), ratio.number());
+        Reason reason = context.reason(
+                passed ? Reason.Kind.HELD : Reason.Kind.NOT_MET,
+                Unit.NONE,
+                measuredWords,
+                Words.unit(measure, counts),
+                ratioTo,
+                baselineWords,
+                null);
+        return new AssertionResult(
+                path,
+                measured,
+                measure.value(),
+                measure.unit().symbol(),
+                ratio.value(),
+                expected,
+                passed,
+                message(check, measured, fields),
+                List.of(),
+                reason);
     }
 
     private static String message(Assertion.Check check, String measured, Template.Fields fields) {
-        return check.message() != null ? Template.fill(check.message(), fields)
+        return check.message() != null
+                ? Template.fill(check.message(), fields)
                 : check.path() + " is " + measured + "; expected " + fields.expected();
     }
 
@@ -219,10 +334,14 @@ public final class Evaluator {
         return String.valueOf(value).toLowerCase(Locale.ROOT).equals("null") ? "nothing" : String.valueOf(value);
     }
 
-    private static AssertionResult incomparable(Assertion.Check check, Object value, String expected,
-                                                IllegalArgumentException e, Context context) {
+    private static AssertionResult incomparable(
+            Assertion.Check check, Object value, String expected, IllegalArgumentException e, Context context) {
         String why = "the check cannot compare " + check.path() + ": " + e.getMessage();
-        return unanswered(check, display(value), expected, why,
+        return unanswered(
+                check,
+                display(value),
+                expected,
+                why,
                 context.reason(Reason.Kind.NOT_COMPARABLE, Unit.NONE, display(value), "", null, null, e.getMessage()));
     }
 
@@ -230,9 +349,18 @@ public final class Evaluator {
      * An assertion that could not be judged. The author's message is not used: its placeholders would be filled
      * with an error instead of a measured value.
      */
-    private static AssertionResult unanswered(Assertion.Check check, String measured, String expected, String why,
-                                              Reason reason) {
-        return new AssertionResult(check.path().text(), measured, null, null, null, expected, false,
-                check.path() + ": " + why + "; expected " + expected, List.of(), reason);
+    private static AssertionResult unanswered(
+            Assertion.Check check, String measured, String expected, String why, Reason reason) {
+        return new AssertionResult(
+                check.path().text(),
+                measured,
+                null,
+                null,
+                null,
+                expected,
+                false,
+                check.path() + ": " + why + "; expected " + expected,
+                List.of(),
+                reason);
     }
 }

@@ -6,8 +6,7 @@ import dev.tclab.grading.spec.Comparison;
 /** Expected values in words, for learners: "about 10mbit (± 15 %)", "below 50ms". */
 final class Expectations {
 
-    private Expectations() {
-    }
+    private Expectations() {}
 
     static String describe(Assertion.Check check) {
         String words = words(check.comparison());

@@ -21,8 +21,19 @@ import java.util.Locale;
  * @param error       why there is no value (the measurement's error, or why it was not measured); null otherwise
  * @param authored    the lesson's author wrote the message for it
  */
-public record Reason(Kind kind, String measurement, String subject, String path, String comparison, String expected,
-                     String measured, String unit, String ratioTo, String baseline, String error, boolean authored) {
+public record Reason(
+        Kind kind,
+        String measurement,
+        String subject,
+        String path,
+        String comparison,
+        String expected,
+        String measured,
+        String unit,
+        String ratioTo,
+        String baseline,
+        String error,
+        boolean authored) {
 
     /** What happened to an expectation; in JSON as the lowercase name ({@code not_met}). */
     public enum Kind {

@@ -24,19 +24,47 @@ import java.util.Set;
 public final class Subjects {
 
     /** Counters whose plain numbers say what they count. */
-    private static final Map<String, String> COUNTS = Map.ofEntries(Map.entry("packets", "packets"),
-            Map.entry("drops", "drops"), Map.entry("overlimits", "overlimits"), Map.entry("requeues", "requeues"),
-            Map.entry("lended", "lends"), Map.entry("borrowed", "borrows"), Map.entry("giants", "giants"),
-            Map.entry("qlen", "packets"), Map.entry("retransmits", "retransmissions"),
-            Map.entry("transmitted", "pings"), Map.entry("received", "replies"), Map.entry("count", "entries"),
-            Map.entry("rx_packets", "packets"), Map.entry("tx_packets", "packets"), Map.entry("rx_errors", "errors"),
-            Map.entry("tx_errors", "errors"), Map.entry("rx_dropped", "drops"), Map.entry("tx_dropped", "drops"),
-            Map.entry("sent_packets", "packets"), Map.entry("ecn_mark", "marks"), Map.entry("ack_drops", "drops"),
-            Map.entry("tokens", "tokens"), Map.entry("ctokens", "tokens"));
+    private static final Map<String, String> COUNTS = Map.ofEntries(
+            Map.entry("packets", "packets"),
+            Map.entry("drops", "drops"),
+            Map.entry("overlimits", "overlimits"),
+            Map.entry("requeues", "requeues"),
+            Map.entry("lended", "lends"),
+            Map.entry("borrowed", "borrows"),
+            Map.entry("giants", "giants"),
+            Map.entry("qlen", "packets"),
+            Map.entry("retransmits", "retransmissions"),
+            Map.entry("transmitted", "pings"),
+            Map.entry("received", "replies"),
+            Map.entry("count", "entries"),
+            Map.entry("rx_packets", "packets"),
+            Map.entry("tx_packets", "packets"),
+            Map.entry("rx_errors", "errors"),
+            Map.entry("tx_errors", "errors"),
+            Map.entry("rx_dropped", "drops"),
+            Map.entry("tx_dropped", "drops"),
+            Map.entry("sent_packets", "packets"),
+            Map.entry("ecn_mark", "marks"),
+            Map.entry("ack_drops", "drops"),
+            Map.entry("tokens", "tokens"),
+            Map.entry("ctokens", "tokens"));
+
     private static final Set<String> GOODPUT = Set.of("mbps", "bits_per_second");
-    private static final Map<String, String> PING = Map.of("avg_ms", "average round trip", "min_ms",
-            "shortest round trip", "max_ms", "longest round trip", "mdev_ms", "round-trip spread", "loss_pct", "loss",
-            "transmitted", "pings sent", "received", "replies");
+    private static final Map<String, String> PING = Map.of(
+            "avg_ms",
+            "average round trip",
+            "min_ms",
+            "shortest round trip",
+            "max_ms",
+            "longest round trip",
+            "mdev_ms",
+            "round-trip spread",
+            "loss_pct",
+            "loss",
+            "transmitted",
+            "pings sent",
+            "received",
+            "replies");
 
     /** No measurement known: subjects are the paths themselves (results evaluated outside a check). */
     static final Subjects NONE = new Subjects(List.of());
@@ -71,7 +99,9 @@ public final class Subjects {
             return iperf(iperf, node, rest);
         }
         if (m instanceof PingMeasurement ping) {
-            String field = rest.isEmpty() ? "" : PING.getOrDefault(rest.get(0), rest.get(0).replace('_', ' '));
+            String field = rest.isEmpty()
+                    ? ""
+                    : PING.getOrDefault(rest.get(0), rest.get(0).replace('_', ' '));
             return field + " of " + node + "ping to " + ping.target();
         }
         if (m instanceof QdiscMeasurement q) {
@@ -112,7 +142,10 @@ public final class Subjects {
         if (rest.size() >= 2 && rest.get(0).equals(Iperf3Measurement.FLOWS)) {
             String name = rest.get(1);
             flow = "flow " + name + " of ";
-            reverse = m.flows().stream().filter(f -> f.name().equals(name)).findFirst().map(Iperf3Measurement.Flow::reverse)
+            reverse = m.flows().stream()
+                    .filter(f -> f.name().equals(name))
+                    .findFirst()
+                    .map(Iperf3Measurement.Flow::reverse)
                     .orElse(reverse);
             fields = rest.subList(2, rest.size());
         }
@@ -135,8 +168,10 @@ public final class Subjects {
                     which = i + 1 < rest.size() ? thing + " " + rest.get(++i) : which;
                 }
                 case "by_parent" -> which = i + 1 < rest.size() ? "the " + thing + " under " + rest.get(++i) : which;
-                case "all", "rules" -> which = i + 1 < rest.size() ? thing + " " + (Integer.parseInt(rest.get(++i)) + 1)
-                        + " in tc's list" : which;
+                case "all", "rules" ->
+                    which = i + 1 < rest.size()
+                            ? thing + " " + (Integer.parseInt(rest.get(++i)) + 1) + " in tc's list"
+                            : which;
                 default -> i--;
             }
             i++;
@@ -154,7 +189,8 @@ public final class Subjects {
         if (over.startsWith(" per second") && last.equals("bits")) {
             return "the rate of " + which + where + " over the load";
         }
-        String words = field.get(0).equals("options") ? "the " + last + " option"
+        String words = field.get(0).equals("options")
+                ? "the " + last + " option"
                 : "the " + COUNTS.getOrDefault(last, last.replace('_', ' '));
         return words + " of " + which + where + over;
     }

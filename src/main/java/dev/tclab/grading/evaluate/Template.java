@@ -8,11 +8,9 @@ package dev.tclab.grading.evaluate;
 final class Template {
 
     /** What the placeholders stand for; {@code baseline} and {@code ratio} are empty without {@code ratio_to}. */
-    record Fields(String value, String unit, String expected, String path, String baseline, String ratio) {
-    }
+    record Fields(String value, String unit, String expected, String path, String baseline, String ratio) {}
 
-    private Template() {
-    }
+    private Template() {}
 
     static String fill(String template, Fields fields) {
         return template.replace("{value}", fields.value())

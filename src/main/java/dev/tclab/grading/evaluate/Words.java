@@ -15,8 +15,7 @@ final class Words {
     /** Digits shown for a number that failed {@code equals}, so it never reads the same as the expected one. */
     static final int EXACT_DIGITS = 12;
 
-    private Words() {
-    }
+    private Words() {}
 
     /** {@code m} in a unit that suits its size; a plain number followed by what it counts, when known. */
     static String measure(Measure m, String counts, boolean exact) {
@@ -54,8 +53,11 @@ final class Words {
         }
         if (comparison instanceof Comparison.Near near) {
             Tolerance within = near.within();
-            return "about " + quantity(near.target(), fieldUnit, counts) + " (± " + (within.percent() != null
-                    ? Quantity.format(within.percent()) + " %" : quantity(within.absolute(), fieldUnit, counts)) + ")";
+            return "about " + quantity(near.target(), fieldUnit, counts) + " (± "
+                    + (within.percent() != null
+                            ? Quantity.format(within.percent()) + " %"
+                            : quantity(within.absolute(), fieldUnit, counts))
+                    + ")";
         }
         if (comparison instanceof Comparison.Between b) {
             return "between " + quantity(b.low(), fieldUnit, counts) + " and " + quantity(b.high(), fieldUnit, counts);
@@ -80,10 +82,13 @@ final class Words {
         double base = m.base();
         double size = Math.abs(base);
         return switch (m.unit().dimension()) {
-            case RATE -> m.in(size >= 1e9 ? Unit.GBIT_PER_S : size >= 1e6 ? Unit.MBIT_PER_S
-                    : size >= 1e3 ? Unit.KBIT_PER_S : Unit.BIT_PER_S);
-            case SIZE -> m.in(size >= 1L << 30 ? Unit.GB : size >= 1 << 20 ? Unit.MB : size >= 1 << 10 ? Unit.KB
-                    : Unit.BYTES);
+            case RATE ->
+                m.in(
+                        size >= 1e9
+                                ? Unit.GBIT_PER_S
+                                : size >= 1e6 ? Unit.MBIT_PER_S : size >= 1e3 ? Unit.KBIT_PER_S : Unit.BIT_PER_S);
+            case SIZE ->
+                m.in(size >= 1L << 30 ? Unit.GB : size >= 1 << 20 ? Unit.MB : size >= 1 << 10 ? Unit.KB : Unit.BYTES);
             default -> m;
         };
     }

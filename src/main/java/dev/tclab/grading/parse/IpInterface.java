@@ -8,6 +8,5 @@ import java.util.List;
  * @param up        whether the UP flag is set (administratively up)
  * @param addresses addresses as {@code 10.0.0.1/24}; empty for {@code ip -j link}
  */
-public record IpInterface(String name, int mtu, String qdisc, String operstate, boolean up, String mac,
-                          List<String> addresses) {
-}
+public record IpInterface(
+        String name, int mtu, String qdisc, String operstate, boolean up, String mac, List<String> addresses) {}

@@ -9,8 +9,7 @@ public final class IperfParser {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private IperfParser() {
-    }
+    private IperfParser() {}
 
     public static IperfResult parse(String json) throws OutputParseException {
         JsonNode root = readObject(json);
@@ -18,24 +17,51 @@ public final class IperfParser {
         boolean udp = "UDP".equalsIgnoreCase(start.path("protocol").asText(""));
         boolean reverse = start.path("reverse").asInt(0) == 1;
         if (root.hasNonNull("error")) {
-            return new IperfResult(0, 0, 0, 0, null, null, null, udp, reverse, root.get("error").asText());
+            return new IperfResult(
+                    0,
+                    0,
+                    0,
+                    0,
+                    null,
+                    null,
+                    null,
+                    udp,
+                    reverse,
+                    root.get("error").asText());
         }
         JsonNode end = root.path("end");
         if (udp) {
             // UDP has one "sum" (the receiver's view, reported back to the client) in iperf 3.12.
             JsonNode sum = end.has("sum_received") ? end.get("sum_received") : end.path("sum");
             require(sum, "end.sum (UDP)", json);
-            return new IperfResult(sum.path("bits_per_second").asDouble(),
-                    end.path("sum_sent").path("bits_per_second").asDouble(sum.path("bits_per_second").asDouble()),
-                    sum.path("seconds").asDouble(), sum.path("bytes").asLong(), null,
-                    sum.path("lost_percent").asDouble(), sum.path("jitter_ms").asDouble(), true, reverse, null);
+            return new IperfResult(
+                    sum.path("bits_per_second").asDouble(),
+                    end.path("sum_sent")
+                            .path("bits_per_second")
+                            .asDouble(sum.path("bits_per_second").asDouble()),
+                    sum.path("seconds").asDouble(),
+                    sum.path("bytes").asLong(),
+                    null,
+                    sum.path("lost_percent").asDouble(),
+                    sum.path("jitter_ms").asDouble(),
+                    true,
+                    reverse,
+                    null);
         }
         JsonNode received = end.path("sum_received");
         JsonNode sent = end.path("sum_sent");
         require(received, "end.sum_received", json);
-        return new IperfResult(received.path("bits_per_second").asDouble(), sent.path("bits_per_second").asDouble(),
-                received.path("seconds").asDouble(), received.path("bytes").asLong(),
-                sent.has("retransmits") ? sent.get("retransmits").asLong() : null, null, null, false, reverse, null);
+        return new IperfResult(
+                received.path("bits_per_second").asDouble(),
+                sent.path("bits_per_second").asDouble(),
+                received.path("seconds").asDouble(),
+                received.path("bytes").asLong(),
+                sent.has("retransmits") ? sent.get("retransmits").asLong() : null,
+                null,
+                null,
+                false,
+                reverse,
+                null);
     }
 
     private static JsonNode readObject(String json) throws OutputParseException {
@@ -45,12 +71,15 @@ public final class IperfParser {
         try {
             JsonNode root = MAPPER.readTree(json);
             if (root == null || !root.isObject()) {
-                throw new OutputParseException("expected iperf3's JSON report (an object), found " + OutputParseException.excerpt(json));
+                throw new OutputParseException(
+                        "expected iperf3's JSON report (an object), found " + OutputParseException.excerpt(json));
             }
             return root;
         } catch (JsonProcessingException e) {
-            throw new OutputParseException("expected iperf3's JSON report (-J), found " + OutputParseException.excerpt(json)
-                    + " (" + e.getOriginalMessage() + ")", e);
+            throw new OutputParseException(
+                    "expected iperf3's JSON report (-J), found " + OutputParseException.excerpt(json) + " ("
+                            + e.getOriginalMessage() + ")",
+                    e);
         }
     }
 

@@ -7,9 +7,17 @@ package dev.tclab.grading.parse;
  * @param retransmits TCP retransmissions seen by the sender; null for UDP
  * @param lostPercent UDP datagrams lost; null for TCP
  */
-public record IperfResult(double bitsPerSecond, double sentBitsPerSecond, double seconds, long bytes,
-                          Long retransmits, Double lostPercent, Double jitterMs, boolean udp, boolean reverse,
-                          String error) {
+public record IperfResult(
+        double bitsPerSecond,
+        double sentBitsPerSecond,
+        double seconds,
+        long bytes,
+        Long retransmits,
+        Double lostPercent,
+        Double jitterMs,
+        boolean udp,
+        boolean reverse,
+        String error) {
 
     public double mbps() {
         return bitsPerSecond / 1e6;

@@ -12,8 +12,7 @@ public final class RegexParser {
 
     private static final Pattern GROUP_NAME = Pattern.compile("\\(\\?<([a-zA-Z][a-zA-Z0-9]*)>");
 
-    private RegexParser() {
-    }
+    private RegexParser() {}
 
     /** The group names a pattern declares, in order. */
     public static List<String> groupNames(String regex) {

@@ -41,7 +41,9 @@ public final class BaselineSteps {
 
     private static Set<String> recorded(CheckRef check) {
         try {
-            return CheckSpecParser.parse(check.file(), check.yaml(), check.line()).record().keySet();
+            return CheckSpecParser.parse(check.file(), check.yaml(), check.line())
+                    .record()
+                    .keySet();
         } catch (CheckSpecException e) {
             // Validation keeps such lessons out of reach; a check that does not parse records nothing.
             return Set.of();
@@ -57,7 +59,8 @@ public final class BaselineSteps {
                     + "records, and this lab has none yet (a new lab starts without it): press Check on that step "
                     + "again, then here.";
         }
-        List<String> steps = recordedBy.stream().distinct().sorted().map(n -> "step " + n).toList();
+        List<String> steps =
+                recordedBy.stream().distinct().sorted().map(n -> "step " + n).toList();
         String where = String.join(" and ", steps);
         String checks = steps.size() == 1 ? where + "'s check" : "the checks of " + where;
         return "This check compares with what " + checks + " measured, and this lab has no such figure yet (a new "

@@ -31,32 +31,51 @@ import java.util.stream.Stream;
 final class CheapFirst {
 
     private static final Set<String> QDISC_CONFIG = Set.of("kind", "handle", "parent", "dev", "count");
-    private static final Set<String> CLASS_CONFIG = Set.of("kind", "classid", "parent", "leaf", "prio", "quantum",
-            "rate", "ceil", "burst", "cburst", "count");
-    private static final Set<String> FILTER_CONFIG = Set.of("kind", "parent", "protocol", "pref", "handle", "flowid",
-            "matches", "redirect_dev", "verb", "direction", "dev", "control", "count");
-    private static final Set<String> INTERFACE_CONFIG = Set.of("mtu", "qdisc", "operstate", "up", "mac", "addresses",
-            "ipv4");
+    private static final Set<String> CLASS_CONFIG =
+            Set.of("kind", "classid", "parent", "leaf", "prio", "quantum", "rate", "ceil", "burst", "cburst", "count");
+    private static final Set<String> FILTER_CONFIG = Set.of(
+            "kind",
+            "parent",
+            "protocol",
+            "pref",
+            "handle",
+            "flowid",
+            "matches",
+            "redirect_dev",
+            "verb",
+            "direction",
+            "dev",
+            "control",
+            "count");
+    private static final Set<String> INTERFACE_CONFIG =
+            Set.of("mtu", "qdisc", "operstate", "up", "mac", "addresses", "ipv4");
 
-    private CheapFirst() {
-    }
+    private CheapFirst() {}
 
     /** The measurements read first: neither loads nor run during one, in the check's order. */
     static List<Measurement> cheap(CheckSpec spec) {
-        return spec.measurements().stream().filter(m -> !m.load() && m.during() == null && m.over() == null).toList();
+        return spec.measurements().stream()
+                .filter(m -> !m.load() && m.during() == null && m.over() == null)
+                .toList();
     }
 
     /** The check's loads and what runs during them: what a failing gate skips. */
     static List<Measurement> skippable(CheckSpec spec) {
-        return spec.measurements().stream().filter(m -> m.load() || m.during() != null || m.over() != null).toList();
+        return spec.measurements().stream()
+                .filter(m -> m.load() || m.during() != null || m.over() != null)
+                .toList();
     }
 
     /** What skipped measurements measure, for the learner: {@code throughput and latency}. */
     static String inWords(List<Measurement> skipped) {
-        List<String> words = skipped.stream().map(m -> m instanceof Iperf3Measurement ? "throughput"
-                : m instanceof PingMeasurement ? "latency"
-                : m.name()).distinct().toList();
-        return words.size() == 1 ? words.get(0)
+        List<String> words = skipped.stream()
+                .map(m -> m instanceof Iperf3Measurement
+                        ? "throughput"
+                        : m instanceof PingMeasurement ? "latency" : m.name())
+                .distinct()
+                .toList();
+        return words.size() == 1
+                ? words.get(0)
                 : String.join(", ", words.subList(0, words.size() - 1)) + " and " + words.get(words.size() - 1);
     }
 
@@ -81,15 +100,17 @@ final class CheapFirst {
         }
         Map<String, Measurement> cheap = new HashMap<>();
         cheap(spec).forEach(m -> cheap.put(m.name(), m));
-        return spec.expect().stream().filter(a -> paths(a).allMatch(p -> configuration(p, cheap))).toList();
+        return spec.expect().stream()
+                .filter(a -> paths(a).allMatch(p -> configuration(p, cheap)))
+                .toList();
     }
 
     private static Stream<ValuePath> paths(Assertion assertion) {
         if (assertion instanceof Assertion.Check check) {
             return check.ratioTo() == null ? Stream.of(check.path()) : Stream.of(check.path(), check.ratioTo());
         }
-        List<Assertion> children = assertion instanceof Assertion.AllOf all ? all.children()
-                : ((Assertion.AnyOf) assertion).children();
+        List<Assertion> children =
+                assertion instanceof Assertion.AllOf all ? all.children() : ((Assertion.AnyOf) assertion).children();
         return children.stream().flatMap(CheapFirst::paths);
     }
 
@@ -114,7 +135,8 @@ final class CheapFirst {
             return FILTER_CONFIG.contains(last);
         }
         if (m instanceof CommandMeasurement command) {
-            return command.parse() == CommandMeasurement.Parse.IP && segments.get(1).equals("interfaces")
+            return command.parse() == CommandMeasurement.Parse.IP
+                    && segments.get(1).equals("interfaces")
                     && INTERFACE_CONFIG.contains(segments.size() > 3 ? segments.get(3) : "");
         }
         return false;

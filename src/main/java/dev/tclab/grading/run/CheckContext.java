@@ -8,8 +8,8 @@ import java.util.function.Consumer;
  * the lab, the check's id in progress events and the result, its spec, where progress goes, and whether it takes the
  * fast paths.
  */
-record CheckContext(String learner, String labId, String checkId, CheckSpec spec, Consumer<CheckProgress> progress,
-                    boolean fast) {
+record CheckContext(
+        String learner, String labId, String checkId, CheckSpec spec, Consumer<CheckProgress> progress, boolean fast) {
 
     void report(CheckProgress.Stage stage, int attempt, String detail) {
         progress.accept(new CheckProgress(checkId, stage, attempt, detail));

@@ -16,12 +16,23 @@ import java.util.Map;
  * @param errors     why a measurement of the last sample has no values, by measurement name
  * @param message    one sentence for the learner
  */
-public record CheckResult(String checkId, String title, Status status, int attempts, List<AssertionResult> assertions,
-                          Map<String, Object> measured, Map<String, String> raw, Map<String, String> errors,
-                          String message, Duration duration, String hint) {
+public record CheckResult(
+        String checkId,
+        String title,
+        Status status,
+        int attempts,
+        List<AssertionResult> assertions,
+        Map<String, Object> measured,
+        Map<String, String> raw,
+        Map<String, String> errors,
+        String message,
+        Duration duration,
+        String hint) {
 
     public enum Status {
-        PASSED, FAILED, ERROR
+        PASSED,
+        FAILED,
+        ERROR
     }
 
     public boolean passed() {

@@ -1,12 +1,6 @@
 package dev.tclab.grading.run;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.runtime.CommandSequence;
-import dev.tclab.common.WorkerThreads;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.ExecResult;
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.grading.evaluate.AssertionResult;
 import dev.tclab.grading.evaluate.Evaluator;
 import dev.tclab.grading.evaluate.Subjects;
@@ -19,6 +13,10 @@ import dev.tclab.grading.spec.Measure;
 import dev.tclab.grading.spec.Measurement;
 import dev.tclab.grading.spec.MeasurementOutcome;
 import dev.tclab.grading.spec.OutputReader;
+import dev.tclab.lab.runtime.CommandSequence;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.NodeNotFoundException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -63,9 +61,20 @@ public class CheckRunner {
     private final LoadRunner loads;
 
     @Inject
-    public CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, LinkProof linkProof,
-                       TclabConfig config) {
-        this(runtime, baselines, slots, LOAD_LEAD, EARLY_SERVER_GRACE, config.grading().fastPaths(), linkProof);
+    public CheckRunner(
+            LabRuntime runtime,
+            BaselineStore baselines,
+            MeasurementSlots slots,
+            LinkProof linkProof,
+            TclabConfig config) {
+        this(
+                runtime,
+                baselines,
+                slots,
+                LOAD_LEAD,
+                EARLY_SERVER_GRACE,
+                config.grading().fastPaths(),
+                linkProof);
     }
 
     CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead) {
@@ -73,13 +82,31 @@ public class CheckRunner {
     }
 
     /** Without a lab.yml to prove flows against (the unit tests' scripted labs have none). */
-    CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead,
-                Duration earlyServerGrace, boolean fastPaths) {
-        this(runtime, baselines, slots, loadLead, earlyServerGrace, fastPaths, new LinkProof(labId -> Optional.empty()));
+    CheckRunner(
+            LabRuntime runtime,
+            BaselineStore baselines,
+            MeasurementSlots slots,
+            Duration loadLead,
+            Duration earlyServerGrace,
+            boolean fastPaths) {
+        this(
+                runtime,
+                baselines,
+                slots,
+                loadLead,
+                earlyServerGrace,
+                fastPaths,
+                new LinkProof(labId -> Optional.empty()));
     }
 
-    private CheckRunner(LabRuntime runtime, BaselineStore baselines, MeasurementSlots slots, Duration loadLead,
-                        Duration earlyServerGrace, boolean fastPaths, LinkProof linkProof) {
+    private CheckRunner(
+            LabRuntime runtime,
+            BaselineStore baselines,
+            MeasurementSlots slots,
+            Duration loadLead,
+            Duration earlyServerGrace,
+            boolean fastPaths,
+            LinkProof linkProof) {
         this.runtime = runtime;
         this.baselines = baselines;
         this.slots = slots;
@@ -98,11 +125,21 @@ public class CheckRunner {
      * it failed on what the check reads first, so its loads were skipped and no retry could change the verdict.
      * {@code note} says what a capped flow may have hidden (empty when nothing).
      */
-    private record Sample(Values values, Map<String, String> raw, List<AssertionResult> assertions, boolean passed,
-                          String platformError, String settled, String note) {
+    private record Sample(
+            Values values,
+            Map<String, String> raw,
+            List<AssertionResult> assertions,
+            boolean passed,
+            String platformError,
+            String settled,
+            String note) {
 
-        Sample(Values values, Map<String, String> raw, List<AssertionResult> assertions, boolean passed,
-               String platformError) {
+        Sample(
+                Values values,
+                Map<String, String> raw,
+                List<AssertionResult> assertions,
+                boolean passed,
+                String platformError) {
             this(values, raw, assertions, passed, platformError, null, "");
         }
     }
@@ -120,15 +157,24 @@ public class CheckRunner {
      * id or the lesson's {@code <step>-check-<n>}). A check comparing with a baseline this lab has not recorded
      * ends at once in ERROR, saying which step records it ({@code baselineSteps}): no sample could pass.
      */
-    public CheckResult run(String labId, String checkId, CheckSpec spec, BaselineSteps baselineSteps,
-                           Consumer<CheckProgress> progress) {
+    public CheckResult run(
+            String labId,
+            String checkId,
+            CheckSpec spec,
+            BaselineSteps baselineSteps,
+            Consumer<CheckProgress> progress) {
         // No learner behind it (a lesson self-test): the lab takes its turn for measurement slots as its own learner.
         return run(labId, labId, checkId, spec, baselineSteps, progress);
     }
 
     /** As {@link #run(String, String, CheckSpec, BaselineSteps, Consumer)}, for {@code learner}'s lab. */
-    public CheckResult run(String learner, String labId, String checkId, CheckSpec spec, BaselineSteps baselineSteps,
-                           Consumer<CheckProgress> progress) {
+    public CheckResult run(
+            String learner,
+            String labId,
+            String checkId,
+            CheckSpec spec,
+            BaselineSteps baselineSteps,
+            Consumer<CheckProgress> progress) {
         return run(learner, labId, checkId, spec, baselineSteps, progress, fastPaths);
     }
 
@@ -136,8 +182,14 @@ public class CheckRunner {
      * As {@link #run(String, String, String, CheckSpec, BaselineSteps, Consumer)}, on the fast paths or the plain way
      * whatever the configuration says ({@code tclab.grading.fast-paths}): the semantics corpus runs both and compares.
      */
-    public CheckResult run(String learner, String labId, String checkId, CheckSpec spec, BaselineSteps baselineSteps,
-                           Consumer<CheckProgress> progress, boolean fast) {
+    public CheckResult run(
+            String learner,
+            String labId,
+            String checkId,
+            CheckSpec spec,
+            BaselineSteps baselineSteps,
+            Consumer<CheckProgress> progress,
+            boolean fast) {
         return run(new CheckContext(learner, labId, checkId, spec, progress, fast), baselineSteps);
     }
 
@@ -178,19 +230,30 @@ public class CheckRunner {
                 consecutive = 0;
                 failures++;
                 if (failures > spec.retries()) {
-                    return done(check, CheckResult.Status.FAILED, attempt, sample, failMessage(sample) + sample.note(),
+                    return done(
+                            check,
+                            CheckResult.Status.FAILED,
+                            attempt,
+                            sample,
+                            failMessage(sample) + sample.note(),
                             start);
                 }
             }
             if (Instant.now().plus(spec.interval()).isAfter(deadline)) {
                 String why = sample.passed()
-                        ? "It held for " + consecutive + " of the " + spec.stable() + " consecutive samples needed before the "
+                        ? "It held for " + consecutive + " of the " + spec.stable()
+                                + " consecutive samples needed before the "
                                 + spec.timeout().toSeconds() + " s timeout."
-                        : failMessage(sample) + " (gave up after the " + spec.timeout().toSeconds() + " s timeout)";
+                        : failMessage(sample) + " (gave up after the "
+                                + spec.timeout().toSeconds() + " s timeout)";
                 return done(check, CheckResult.Status.FAILED, attempt, sample, why, start);
             }
-            check.report(CheckProgress.Stage.WAITING, attempt,
-                    sample.passed() ? "holds; sampling again (" + consecutive + "/" + spec.stable() + ")" : "does not hold yet; retrying");
+            check.report(
+                    CheckProgress.Stage.WAITING,
+                    attempt,
+                    sample.passed()
+                            ? "holds; sampling again (" + consecutive + "/" + spec.stable() + ")"
+                            : "does not hold yet; retrying");
             try {
                 Thread.sleep(spec.interval().toMillis());
             } catch (InterruptedException e) {
@@ -241,8 +304,15 @@ public class CheckRunner {
                     LoadRunner.AfterLoad after = check.fast()
                             ? new LoadRunner.AfterLoad(readsRightAfter(spec, m, firstRead.keySet()), readAfterLoad)
                             : LoadRunner.AfterLoad.NONE;
-                    keep(m, read != null ? read : measure(attempt, m,
-                            new LoadRunner.Setup(LoadRunner.Prelude.NOTHING, after, early)), results, raw, errors);
+                    keep(
+                            m,
+                            read != null
+                                    ? read
+                                    : measure(
+                                            attempt, m, new LoadRunner.Setup(LoadRunner.Prelude.NOTHING, after, early)),
+                            results,
+                            raw,
+                            errors);
                     continue;
                 }
                 // Counters are read just before the load's clients start (its slots held, its servers listening), so
@@ -271,27 +341,33 @@ public class CheckRunner {
                 }
                 keep(m, LoadRunner.join(load), results, raw, errors);
                 for (Measurement c : around) {
-                    keep(c, overLoad(before.get(c), execute(labId, c), ((Iperf3Measurement) m).seconds()), results,
-                            raw, errors);
+                    keep(
+                            c,
+                            overLoad(before.get(c), execute(labId, c), ((Iperf3Measurement) m).seconds()),
+                            results,
+                            raw,
+                            errors);
                 }
             }
         } catch (EngineUnavailableException e) {
             return new Sample(null, raw, List.of(), false, "The lab cannot be reached: " + e.getMessage());
         } catch (NodeNotFoundException e) {
-            return new Sample(null, raw, List.of(), false, "The lab is not running (" + e.getMessage() + "). Start it again.");
+            return new Sample(
+                    null, raw, List.of(), false, "The lab is not running (" + e.getMessage() + "). Start it again.");
         }
         Values values = new Values(results, baselines.all(labId), errors);
         List<AssertionResult> assertions = Evaluator.evaluate(spec.expect(), values, Subjects.of(spec));
         boolean passed = errors.isEmpty() && assertions.stream().allMatch(AssertionResult::passed);
-        String note = attempt.reachedCap().entrySet().stream().map(e -> " (the platform capped " + e.getKey() + " at "
-                + e.getValue().capText() + ", twice what this check accepts, and it ran that fast: the link may be faster)")
+        String note = attempt.reachedCap().entrySet().stream()
+                .map(e -> " (the platform capped " + e.getKey() + " at "
+                        + e.getValue().capText()
+                        + ", twice what this check accepts, and it ran that fast: the link may be faster)")
                 .reduce("", String::concat);
         return new Sample(values, raw, assertions, passed, null, null, note);
     }
 
     /** What the gate read settled (the sample's answer), or else the servers started for the first load meanwhile. */
-    private record Gated(Optional<Sample> settled, LoadRunner.EarlyServers early) {
-    }
+    private record Gated(Optional<Sample> settled, LoadRunner.EarlyServers early) {}
 
     /**
      * Reads the gates' cheap measurements while the servers of the check's first load start, in one round of execs
@@ -301,21 +377,24 @@ public class CheckRunner {
      * answer, so pressing Check in a loop never piles them up in a sidecar with its small process limit. Otherwise
      * the reads are left in {@code firstRead} and the full sample follows.
      */
-    private Gated readGatesWhileServersStart(String labId, CheckSpec spec, List<Assertion> gates,
-                                             Map<String, MeasurementOutcome> firstRead)
+    private Gated readGatesWhileServersStart(
+            String labId, CheckSpec spec, List<Assertion> gates, Map<String, MeasurementOutcome> firstRead)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         List<Measurement> cheap = CheapFirst.cheap(spec);
         Map<String, List<CommandSequence.Step>> readsByNode = new LinkedHashMap<>();
-        cheap.forEach(m -> readsByNode.computeIfAbsent(m.node(), n -> new ArrayList<>())
+        cheap.forEach(m -> readsByNode
+                .computeIfAbsent(m.node(), n -> new ArrayList<>())
                 .add(new CommandSequence.Step(m.argv(), m.timeout())));
-        LoadRunner.GateRound round = loads.readWhileServersStart(labId, firstLoad(spec).orElse(null), readsByNode);
+        LoadRunner.GateRound round =
+                loads.readWhileServersStart(labId, firstLoad(spec).orElse(null), readsByNode);
         Map<String, Integer> nextOfNode = new LinkedHashMap<>();
         Map<String, Object> results = new LinkedHashMap<>();
         Map<String, String> raw = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
         for (Measurement m : cheap) {
             int index = nextOfNode.merge(m.node(), 1, Integer::sum) - 1;
-            MeasurementOutcome outcome = OutputReader.read(m, round.reads().get(m.node()).get(index));
+            MeasurementOutcome outcome =
+                    OutputReader.read(m, round.reads().get(m.node()).get(index));
             firstRead.put(m.name(), outcome);
             keep(m, outcome, results, raw, errors);
         }
@@ -328,11 +407,17 @@ public class CheckRunner {
     }
 
     /** The gates judged on the first read: the sample's answer when one fails (its loads skipped), else empty. */
-    private Optional<Sample> judgeGates(String labId, CheckSpec spec, List<Assertion> gates, Map<String, Object> results,
-                                        Map<String, String> raw, Map<String, String> errors) {
+    private Optional<Sample> judgeGates(
+            String labId,
+            CheckSpec spec,
+            List<Assertion> gates,
+            Map<String, Object> results,
+            Map<String, String> raw,
+            Map<String, String> errors) {
         Map<String, Measure> recorded = baselines.all(labId);
         Optional<AssertionResult> failing = Evaluator.evaluate(gates, new Values(results, recorded, errors)).stream()
-                .filter(a -> !a.passed()).findFirst();
+                .filter(a -> !a.passed())
+                .findFirst();
         if (failing.isEmpty()) {
             return Optional.empty();
         }
@@ -345,15 +430,16 @@ public class CheckRunner {
         }
         Values values = new Values(results, recorded, errors);
         String why = failing.get().message() + " (" + CheapFirst.inWords(skippable) + " not measured until this holds)";
-        return Optional.of(new Sample(values, raw, Evaluator.evaluate(spec.expect(), values, Subjects.of(spec)), false, null,
-                why, ""));
+        return Optional.of(new Sample(
+                values, raw, Evaluator.evaluate(spec.expect(), values, Subjects.of(spec)), false, null, why, ""));
     }
 
     /** The load a sample reaches first: neither during nor over another measurement, in the check's order. */
     private static Optional<Iperf3Measurement> firstLoad(CheckSpec spec) {
         return spec.measurements().stream()
                 .filter(m -> m instanceof Iperf3Measurement && m.during() == null && m.over() == null)
-                .map(Iperf3Measurement.class::cast).findFirst();
+                .map(Iperf3Measurement.class::cast)
+                .findFirst();
     }
 
     /**
@@ -368,7 +454,10 @@ public class CheckRunner {
         List<Measurement> all = spec.measurements();
         List<Measurement> reads = new ArrayList<>();
         for (Measurement next : all.subList(all.indexOf(load) + 1, all.size())) {
-            if (next.load() || next.during() != null || next.over() != null || !next.node().equals(node)
+            if (next.load()
+                    || next.during() != null
+                    || next.over() != null
+                    || !next.node().equals(node)
                     || alreadyRead.contains(next.name())) {
                 break;
             }
@@ -389,8 +478,8 @@ public class CheckRunner {
             return execute(check.labId(), m);
         }
         MeasurementCost cost = MeasurementCost.of(check.spec(), m, slots.slotBitsPerSecond());
-        IntConsumer onWait = place -> attempt.report(CheckProgress.Stage.WAITING_FOR_SLOT,
-                "waiting for a measurement slot: " + ordinal(place) + " in line");
+        IntConsumer onWait = place -> attempt.report(
+                CheckProgress.Stage.WAITING_FOR_SLOT, "waiting for a measurement slot: " + ordinal(place) + " in line");
         MeasurementOutcome outcome;
         try (MeasurementSlots.Slot held = slots.acquireFor(check.learner(), m.slots(), cost, onWait)) {
             attempt.report(CheckProgress.Stage.MEASURING, "measuring " + m.name());
@@ -405,12 +494,14 @@ public class CheckRunner {
     /** 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st. */
     static String ordinal(int n) {
         int lastTwo = n % 100;
-        String suffix = lastTwo >= 11 && lastTwo <= 13 ? "th" : switch (n % 10) {
-            case 1 -> "st";
-            case 2 -> "nd";
-            case 3 -> "rd";
-            default -> "th";
-        };
+        String suffix = lastTwo >= 11 && lastTwo <= 13
+                ? "th"
+                : switch (n % 10) {
+                    case 1 -> "st";
+                    case 2 -> "nd";
+                    case 3 -> "rd";
+                    default -> "th";
+                };
         return n + suffix;
     }
 
@@ -431,8 +522,12 @@ public class CheckRunner {
         return new MeasurementOutcome(Counters.over(before.values(), after.values(), seconds), after.raw(), null);
     }
 
-    private static void keep(Measurement m, MeasurementOutcome outcome, Map<String, Object> results,
-                             Map<String, String> raw, Map<String, String> errors) {
+    private static void keep(
+            Measurement m,
+            MeasurementOutcome outcome,
+            Map<String, Object> results,
+            Map<String, String> raw,
+            Map<String, String> errors) {
         results.put(m.name(), outcome.values());
         raw.put(m.name(), outcome.raw());
         if (outcome.error() != null) {
@@ -447,7 +542,11 @@ public class CheckRunner {
             if (value.isPresent() && value.get() instanceof Measure measure) {
                 baselines.record(labId, name, measure);
             } else {
-                note.append(" Could not record ").append(name).append(": no number at ").append(path).append('.');
+                note.append(" Could not record ")
+                        .append(name)
+                        .append(": no number at ")
+                        .append(path)
+                        .append('.');
             }
         });
         return note.toString();
@@ -463,21 +562,30 @@ public class CheckRunner {
             Map.Entry<String, String> first = errors.entrySet().iterator().next();
             return "Measurement '" + first.getKey() + "' failed: " + first.getValue();
         }
-        return sample.assertions().stream().filter(a -> !a.passed()).map(AssertionResult::message).findFirst()
+        return sample.assertions().stream()
+                .filter(a -> !a.passed())
+                .map(AssertionResult::message)
+                .findFirst()
                 .orElse("The expectation does not hold.");
     }
 
-    private static CheckResult done(CheckContext check, CheckResult.Status status, int attempts, Sample sample,
-                                    String message, Instant start) {
+    private static CheckResult done(
+            CheckContext check, CheckResult.Status status, int attempts, Sample sample, String message, Instant start) {
         check.report(CheckProgress.Stage.DONE, attempts, status.name().toLowerCase());
         CheckSpec spec = check.spec();
         boolean measured = sample != null && sample.values() != null;
-        return new CheckResult(check.checkId(), spec.title(), status, attempts,
+        return new CheckResult(
+                check.checkId(),
+                spec.title(),
+                status,
+                attempts,
                 sample == null ? List.of() : sample.assertions(),
                 measured ? sample.values().results() : Map.of(),
                 sample == null ? Map.of() : sample.raw(),
                 measured ? errorsOf(sample.values()) : Map.of(),
-                message, Duration.between(start, Instant.now()), spec.hint());
+                message,
+                Duration.between(start, Instant.now()),
+                spec.hint());
     }
 
     private static Map<String, String> errorsOf(Values values) {

@@ -1,12 +1,12 @@
 package dev.tclab.grading.run;
 
+import dev.tclab.grading.spec.Iperf3Measurement;
 import dev.tclab.lab.runtime.CommandSequence;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.runtime.NodeStatus;
-import dev.tclab.grading.spec.Iperf3Measurement;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +33,7 @@ final class IperfServer {
     static final int NOT_HERE = 10;
     /** The first line a node holding the address prints, before it starts the server. */
     static final String OWNER_LINE = "owner\n";
+
     private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -44,8 +45,7 @@ final class IperfServer {
         }
     }
 
-    private IperfServer() {
-    }
+    private IperfServer() {}
 
     /** A random port from the one-off servers' range. */
     static int randomPort() {
@@ -53,15 +53,13 @@ final class IperfServer {
     }
 
     /** A one-off server to start for {@code flow}: on the node that holds {@code address}, listening on {@code port}. */
-    record Request(String flow, String address, int port) {
-    }
+    record Request(String flow, String address, int port) {}
 
     /**
      * What one round of {@link #startAll} gave: each request's server by flow, and the results of the reads run
      * along, by node, in the order given.
      */
-    record Round(Map<String, Started> servers, Map<String, List<ExecResult>> reads) {
-    }
+    record Round(Map<String, Started> servers, Map<String, List<ExecResult>> reads) {}
 
     /**
      * Starts a server for each request on the port it gives, serving one test and then exiting, or exiting by itself
@@ -72,8 +70,13 @@ final class IperfServer {
      * execs at once for 30 learners (3.1 s each at the median, each costing the engine 50-80 ms of CPU); one call per
      * node makes 60.
      */
-    static Round startAll(LabRuntime runtime, String labId, List<Request> requests, Duration lifetime,
-                          Map<String, List<CommandSequence.Step>> readsAlong, ExecutorService parallel)
+    static Round startAll(
+            LabRuntime runtime,
+            String labId,
+            List<Request> requests,
+            Duration lifetime,
+            Map<String, List<CommandSequence.Step>> readsAlong,
+            ExecutorService parallel)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         Map<String, Started> servers = new LinkedHashMap<>();
         List<Request> probed = new ArrayList<>();
@@ -82,7 +85,9 @@ final class IperfServer {
                 probed.add(request);
             } else {
                 // The check parser refuses such an address; the script below takes it as an argument all the same.
-                servers.put(request.flow(), Started.failed("'" + request.address() + "' is not an IPv4 address of the lab"));
+                servers.put(
+                        request.flow(),
+                        Started.failed("'" + request.address() + "' is not an IPv4 address of the lab"));
             }
         }
         Map<String, List<CommandSequence.Step>> steps = new LinkedHashMap<>();
@@ -113,7 +118,8 @@ final class IperfServer {
             Request request = probed.get(i);
             Map<String, ExecResult> owners = new TreeMap<>();
             for (Map.Entry<String, List<ExecResult>> node : probes.entrySet()) {
-                if (!node.getValue().isEmpty() && node.getValue().get(i).stdout().startsWith(OWNER_LINE)) {
+                if (!node.getValue().isEmpty()
+                        && node.getValue().get(i).stdout().startsWith(OWNER_LINE)) {
                     owners.put(node.getKey(), node.getValue().get(i));
                 }
             }
@@ -125,8 +131,16 @@ final class IperfServer {
     }
 
     private static CommandSequence.Step probe(Request request, Duration lifetime) {
-        return new CommandSequence.Step(List.of("sh", "-c", SCRIPT, "sh", request.address(),
-                Integer.toString(request.port()), Long.toString(Math.max(1, lifetime.toSeconds()))), START_TIMEOUT);
+        return new CommandSequence.Step(
+                List.of(
+                        "sh",
+                        "-c",
+                        SCRIPT,
+                        "sh",
+                        request.address(),
+                        Integer.toString(request.port()),
+                        Long.toString(Math.max(1, lifetime.toSeconds()))),
+                START_TIMEOUT);
     }
 
     /** The request's server, from the probes of the nodes that said they hold its address. */
@@ -135,10 +149,12 @@ final class IperfServer {
         int port = request.port();
         if (owners.size() != 1) {
             // Servers started on several owners end by themselves: no client comes, and their lifetime is bounded.
-            return Started.failed(owners.isEmpty()
-                    ? "no node of the lab has the address " + address + ", so there is no server to measure against"
-                    : "the address " + address + " is on more than one node (" + String.join(", ", owners.keySet())
-                            + "); remove it from all but one");
+            return Started.failed(
+                    owners.isEmpty()
+                            ? "no node of the lab has the address " + address
+                                    + ", so there is no server to measure against"
+                            : "the address " + address + " is on more than one node ("
+                                    + String.join(", ", owners.keySet()) + "); remove it from all but one");
         }
         String node = owners.keySet().iterator().next();
         ExecResult started = owners.get(node);
@@ -146,13 +162,16 @@ final class IperfServer {
             return new Started(node, port, null);
         }
         String output = (started.stdout().substring(OWNER_LINE.length()) + started.stderr()).trim();
-        return Started.failed(switch (started.exitCode()) {
-            case PORT_TAKEN -> "port " + port + " on node " + node + " is taken by a process in the lab, so the"
-                    + " measurement's iperf3 server cannot listen there; stop that process and check again";
-            case DIED -> "the measurement's iperf3 server on node " + node + " could not start: " + output;
-            default -> "the measurement's iperf3 server on node " + node + " did not start listening"
-                    + (started.timedOut() ? " in time" : ": " + output);
-        });
+        return Started.failed(
+                switch (started.exitCode()) {
+                    case PORT_TAKEN ->
+                        "port " + port + " on node " + node + " is taken by a process in the lab, so the"
+                                + " measurement's iperf3 server cannot listen there; stop that process and check again";
+                    case DIED -> "the measurement's iperf3 server on node " + node + " could not start: " + output;
+                    default ->
+                        "the measurement's iperf3 server on node " + node + " did not start listening"
+                                + (started.timedOut() ? " in time" : ": " + output);
+                });
     }
 
     /**
@@ -162,7 +181,10 @@ final class IperfServer {
     static void stop(LabRuntime runtime, String labId, Started server)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         if (server.error() == null) {
-            runtime.exec(labId, server.node(), List.of("sh", "-c", STOP_SCRIPT, "sh", Integer.toString(server.port())),
+            runtime.exec(
+                    labId,
+                    server.node(),
+                    List.of("sh", "-c", STOP_SCRIPT, "sh", Integer.toString(server.port())),
                     START_TIMEOUT);
         }
     }
@@ -172,7 +194,8 @@ final class IperfServer {
      * its whole command line, so nothing else in the sidecar is touched; none when it ended already), removes its log
      * (the server's wrapper keeps the log of a server that did not end normally) and waits until it is gone.
      */
-    private static final String STOP_SCRIPT = String.join("\n",
+    private static final String STOP_SCRIPT = String.join(
+            "\n",
             "server=\"iperf3 -s -1 -p $1\"",
             "pkill -xf \"$server\"",
             "rm -f /tmp/iperf3-server-$1.log",
@@ -191,7 +214,8 @@ final class IperfServer {
      * not raced. The server's output goes to a file that is removed once read or once the server is done, so a
      * sidecar's small /tmp never fills with them.
      */
-    private static final String SCRIPT = String.join("\n",
+    private static final String SCRIPT = String.join(
+            "\n",
             // Named at once: inside a function, $1, $2... are the function's own arguments.
             "address=$1 port=$2 lifetime=$3 log=/tmp/iperf3-server-$2.log",
             "[ -n \"$(ip -o addr show to \"$address\" 2>/dev/null)\" ] || exit " + NOT_HERE,

@@ -1,12 +1,12 @@
 package dev.tclab.grading.run;
 
-import dev.tclab.lab.runtime.CommandSequence;
-import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.grading.spec.Iperf3Measurement;
 import dev.tclab.grading.spec.Measure;
 import dev.tclab.grading.spec.MeasurementOutcome;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabService;
+import dev.tclab.lab.runtime.CommandSequence;
+import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.topology.Topology;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -41,14 +41,18 @@ public class LinkProof {
             "\\bip\\s+(?:-\\S+\\s+)*a(?:ddr(?:ess)?)?\\s+add\\s+(\\d{1,3}(?:\\.\\d{1,3}){3})(?:/\\d+)?\\s.*\\bdev\\s+\\S+");
     /** Wire bytes carry headers too, so a crossing flow always counts more than its payload; this only absorbs rounding. */
     private static final double ACCOUNTED = 0.95;
-    private static final CommandSequence.Step READ = new CommandSequence.Step(List.of("cat", "/proc/net/dev"),
-            Duration.ofSeconds(5));
+
+    private static final CommandSequence.Step READ =
+            new CommandSequence.Step(List.of("cat", "/proc/net/dev"), Duration.ofSeconds(5));
 
     private final Function<String, Optional<Topology>> topologies;
 
     @Inject
     public LinkProof(LabService labs) {
-        this(labId -> labs.all().stream().filter(l -> l.id().equals(labId)).findFirst().map(Lab::topology));
+        this(labId -> labs.all().stream()
+                .filter(l -> l.id().equals(labId))
+                .findFirst()
+                .map(Lab::topology));
     }
 
     LinkProof(Function<String, Optional<Topology>> topologies) {
@@ -56,8 +60,8 @@ public class LinkProof {
     }
 
     /** What guards one flow of a lab: a refusal before it runs, or the counter reads around it and their verdict. */
-    public record Guard(String refusal, String node, List<String> interfaces, boolean reverse, boolean counted,
-                        boolean udp) {
+    public record Guard(
+            String refusal, String node, List<String> interfaces, boolean reverse, boolean counted, boolean udp) {
 
         /** The flow's load, between reads of its client's counters when it is proven by them. */
         public List<CommandSequence.Step> around(CommandSequence.Step load) {
@@ -84,8 +88,10 @@ public class LinkProof {
                 long[] a = start.get(iface);
                 long[] b = end.get(iface);
                 if (a == null || b == null) {
-                    return failed(flow, "The flow's client node " + node + " has no interface " + iface + " any more, "
-                            + "so nothing shows the flow crossed the lab's link; put it back (or reset the lab).");
+                    return failed(
+                            flow,
+                            "The flow's client node " + node + " has no interface " + iface + " any more, "
+                                    + "so nothing shows the flow crossed the lab's link; put it back (or reset the lab).");
                 }
                 carried += b[reverse ? 0 : 1] - a[reverse ? 0 : 1];
             }
@@ -96,11 +102,19 @@ public class LinkProof {
             if (carried >= ACCOUNTED * arrived) {
                 return flow;
             }
-            return failed(flow, String.format("iperf3 reports %,d bytes%s, but %s's links (%s) %s only %,d bytes during "
-                    + "the flow, so its traffic did not cross the link this check grades (a route or an address moved "
-                    + "it elsewhere, e.g. to lo). Undo that, keep the lab's addresses where lab.yml puts them, and "
-                    + "check again.", (long) arrived, udp ? " arrived" : "", node, String.join(", ", interfaces),
-                    reverse ? "received" : "sent", carried));
+            return failed(
+                    flow,
+                    String.format(
+                            "iperf3 reports %,d bytes%s, but %s's links (%s) %s only %,d bytes during "
+                                    + "the flow, so its traffic did not cross the link this check grades (a route or an address moved "
+                                    + "it elsewhere, e.g. to lo). Undo that, keep the lab's addresses where lab.yml puts them, and "
+                                    + "check again.",
+                            (long) arrived,
+                            udp ? " arrived" : "",
+                            node,
+                            String.join(", ", interfaces),
+                            reverse ? "received" : "sent",
+                            carried));
         }
 
         private static MeasurementOutcome failed(MeasurementOutcome flow, String why) {
@@ -116,10 +130,18 @@ public class LinkProof {
         }
         String owner = addressOwners(topology.get()).get(flow.server());
         if (owner != null && !owner.equals(serverNode)) {
-            return new Guard("The server address " + flow.server() + " belongs to node " + owner + " (lab.yml), but "
-                    + "node " + serverNode + " holds it now, so this measurement would not cross the link it grades. "
-                    + "Put " + flow.server() + " back on " + owner + " and take it off " + serverNode + " (or reset the "
-                    + "lab), then check again.", flow.node(), List.of(), flow.reverse(), false, flow.udp());
+            return new Guard(
+                    "The server address " + flow.server() + " belongs to node " + owner + " (lab.yml), but "
+                            + "node " + serverNode
+                            + " holds it now, so this measurement would not cross the link it grades. "
+                            + "Put " + flow.server() + " back on " + owner + " and take it off " + serverNode
+                            + " (or reset the "
+                            + "lab), then check again.",
+                    flow.node(),
+                    List.of(),
+                    flow.reverse(),
+                    false,
+                    flow.udp());
         }
         List<String> interfaces = topology.get().interfacesOf(flow.node());
         return new Guard(null, flow.node(), interfaces, flow.reverse(), !interfaces.isEmpty(), flow.udp());
@@ -128,12 +150,14 @@ public class LinkProof {
     /** Each address a node's setup adds, to that node. */
     static Map<String, String> addressOwners(Topology topology) {
         Map<String, String> owners = new HashMap<>();
-        topology.nodes().values().forEach(node -> node.exec().forEach(command -> {
-            Matcher m = ADDR_ADD.matcher(command);
-            if (m.find()) {
-                owners.put(m.group(1), node.name());
-            }
-        }));
+        topology.nodes()
+                .values()
+                .forEach(node -> node.exec().forEach(command -> {
+                    Matcher m = ADDR_ADD.matcher(command);
+                    if (m.find()) {
+                        owners.put(m.group(1), node.name());
+                    }
+                }));
         return owners;
     }
 
@@ -150,7 +174,8 @@ public class LinkProof {
                 continue;
             }
             try {
-                counters.put(line.substring(0, colon).trim(),
+                counters.put(
+                        line.substring(0, colon).trim(),
                         new long[] {Long.parseLong(fields[0]), Long.parseLong(fields[8])});
             } catch (NumberFormatException e) {
                 // The header lines.

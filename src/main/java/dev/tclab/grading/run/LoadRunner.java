@@ -1,5 +1,6 @@
 package dev.tclab.grading.run;
 
+import dev.tclab.common.WorkerThreads;
 import dev.tclab.grading.spec.Iperf3Measurement;
 import dev.tclab.grading.spec.Measurement;
 import dev.tclab.grading.spec.MeasurementOutcome;
@@ -9,7 +10,6 @@ import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.NodeNotFoundException;
-import dev.tclab.common.WorkerThreads;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,7 +49,7 @@ final class LoadRunner {
     /** What runs right before a load's clients start, once its servers listen: reading counters {@code over} it. */
     @FunctionalInterface
     interface Prelude {
-        Prelude NOTHING = () -> { };
+        Prelude NOTHING = () -> {};
 
         void run() throws EngineUnavailableException, NodeNotFoundException, InterruptedException;
     }
@@ -84,21 +84,25 @@ final class LoadRunner {
     }
 
     /** What a gate read gave along with the early servers of the check's first load (none when it has no load). */
-    record GateRound(Map<String, List<ExecResult>> reads, EarlyServers early) {
-    }
+    record GateRound(Map<String, List<ExecResult>> reads, EarlyServers early) {}
 
     /**
      * Runs {@code readsByNode} while the servers of {@code load} (the check's first, if any) start, in one round of
      * execs ({@link IperfServer#startAll}: one exec per node).
      */
-    GateRound readWhileServersStart(String labId, Iperf3Measurement load,
-                                    Map<String, List<CommandSequence.Step>> readsByNode)
+    GateRound readWhileServersStart(
+            String labId, Iperf3Measurement load, Map<String, List<CommandSequence.Step>> readsByNode)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         Instant started = Instant.now();
-        IperfServer.Round round = IperfServer.startAll(runtime, labId,
+        IperfServer.Round round = IperfServer.startAll(
+                runtime,
+                labId,
                 load == null ? List.of() : serverRequests(load),
-                load == null ? Duration.ZERO : load.timeout().plus(earlyServerGrace), readsByNode, threads);
-        EarlyServers early = load == null ? EarlyServers.NONE
+                load == null ? Duration.ZERO : load.timeout().plus(earlyServerGrace),
+                readsByNode,
+                threads);
+        EarlyServers early = load == null
+                ? EarlyServers.NONE
                 : new EarlyServers(load, round.servers(), started.plus(earlyServerGrace));
         return new GateRound(round.reads(), early);
     }
@@ -167,17 +171,21 @@ final class LoadRunner {
             // The early ones are stopped first: a flow's fixed port must be free again for its new server.
             stopUnusedServers(labId, early);
         }
-        return IperfServer.startAll(runtime, labId, serverRequests(m), m.timeout(), Map.of(), threads).servers();
+        return IperfServer.startAll(runtime, labId, serverRequests(m), m.timeout(), Map.of(), threads)
+                .servers();
     }
 
     /** A server for each flow of {@code m}: on the flow's own port, or else on one picked at random for it. */
     private static List<IperfServer.Request> serverRequests(Iperf3Measurement m) {
         Set<Integer> ports = new HashSet<>();
-        m.flows().stream().map(Iperf3Measurement.Flow::port).filter(Objects::nonNull).forEach(ports::add);
+        m.flows().stream()
+                .map(Iperf3Measurement.Flow::port)
+                .filter(Objects::nonNull)
+                .forEach(ports::add);
         List<IperfServer.Request> requests = new ArrayList<>();
         for (Iperf3Measurement.Flow flow : m.flows()) {
-            requests.add(new IperfServer.Request(flow.name(), flow.server(),
-                    flow.port() != null ? flow.port() : freePort(ports)));
+            requests.add(new IperfServer.Request(
+                    flow.name(), flow.server(), flow.port() != null ? flow.port() : freePort(ports)));
         }
         return requests;
     }

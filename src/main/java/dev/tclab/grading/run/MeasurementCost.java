@@ -54,7 +54,8 @@ public record MeasurementCost(int parts, OptionalDouble capBitsPerSecond) {
      */
     public static MeasurementCost of(CheckSpec spec, Measurement load, double slotBitsPerSecond) {
         // Several flows take a whole slot each; with parallel streams, iperf3 would apply -b to each stream.
-        if (!(load instanceof Iperf3Measurement iperf) || iperf.flows().size() != 1
+        if (!(load instanceof Iperf3Measurement iperf)
+                || iperf.flows().size() != 1
                 || iperf.flows().get(0).parallel() > 1) {
             return FULL;
         }
@@ -108,15 +109,18 @@ public record MeasurementCost(int parts, OptionalDouble capBitsPerSecond) {
             return OptionalDouble.empty();
         }
         Comparison c = check.comparison();
-        Quantity high = c instanceof Comparison.Bounds bounds ? bounds.below()
-                : c instanceof Comparison.Between between ? between.high()
-                : c instanceof Comparison.Equals equals ? equals.quantity()
-                : null;
+        Quantity high = c instanceof Comparison.Bounds bounds
+                ? bounds.below()
+                : c instanceof Comparison.Between between
+                        ? between.high()
+                        : c instanceof Comparison.Equals equals ? equals.quantity() : null;
         if (c instanceof Comparison.Near near) {
             double target = near.target().in(unit.get());
             return OptionalDouble.of(unit.get().toBase(target + near.within().allowance(target, unit.get())));
         }
-        return high == null ? OptionalDouble.empty() : OptionalDouble.of(unit.get().toBase(high.in(unit.get())));
+        return high == null
+                ? OptionalDouble.empty()
+                : OptionalDouble.of(unit.get().toBase(high.in(unit.get())));
     }
 
     /** {@code argv} of the iperf3 client with the cap added, when there is one. */

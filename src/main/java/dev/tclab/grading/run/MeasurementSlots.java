@@ -43,6 +43,7 @@ public class MeasurementSlots {
         private final String learner;
         /** Its share of a slot, in {@link MeasurementCost#PARTS_PER_SLOT}ths. */
         private final int parts;
+
         private boolean granted;
 
         private Ticket(String learner, int parts) {
@@ -56,6 +57,7 @@ public class MeasurementSlots {
         private int held;
         /** Position in the round: lower goes first among learners holding as many slots. */
         private long turn;
+
         private final List<Ticket> waiting = new ArrayList<>();
 
         private Learner(long turn) {
@@ -63,14 +65,15 @@ public class MeasurementSlots {
         }
     }
 
-    private static final Comparator<Learner> NEXT = Comparator.<Learner>comparingInt(l -> l.held)
-            .thenComparingLong(l -> l.turn);
+    private static final Comparator<Learner> NEXT =
+            Comparator.<Learner>comparingInt(l -> l.held).thenComparingLong(l -> l.turn);
 
     private final int size;
     /** The rate of capped flows one slot holds, in bit/s (see {@link MeasurementCost}). */
     private final double slotBitsPerSecond;
     /** Free capacity, in {@link MeasurementCost#PARTS_PER_SLOT}ths of a slot. */
     private int free;
+
     private long turns;
     private final Map<String, Learner> learners = new HashMap<>();
     /** {@code tclab.grading.slot-mbps}'s default. */
@@ -96,7 +99,8 @@ public class MeasurementSlots {
         this.free = this.size * MeasurementCost.PARTS_PER_SLOT;
         this.waits = Timer.builder("tclab.measurement.slot.wait")
                 .description("Time a throughput measurement waited for a measurement slot")
-                .publishPercentileHistogram().register(registry);
+                .publishPercentileHistogram()
+                .register(registry);
     }
 
     /**
@@ -207,7 +211,10 @@ public class MeasurementSlots {
     /** Gives free shares to the waiting learners whose turn it is, in turn order, while the next one fits. */
     private void grant() {
         while (true) {
-            Learner next = learners.values().stream().filter(l -> !l.waiting.isEmpty()).min(NEXT).orElse(null);
+            Learner next = learners.values().stream()
+                    .filter(l -> !l.waiting.isEmpty())
+                    .min(NEXT)
+                    .orElse(null);
             if (next == null || next.waiting.get(0).parts > free) {
                 break;
             }
@@ -222,10 +229,12 @@ public class MeasurementSlots {
 
     /** The ticket's place in line if no slot were freed meanwhile: the order {@link #grant()} would serve. */
     private int placeOf(Ticket ticket) {
-        record Sim(Learner learner, int held, long turn, int next) {
-        }
-        PriorityQueue<Sim> round = new PriorityQueue<>(Comparator.<Sim>comparingInt(Sim::held).thenComparingLong(Sim::turn));
-        learners.values().stream().filter(l -> !l.waiting.isEmpty()).forEach(l -> round.add(new Sim(l, l.held, l.turn, 0)));
+        record Sim(Learner learner, int held, long turn, int next) {}
+        PriorityQueue<Sim> round =
+                new PriorityQueue<>(Comparator.<Sim>comparingInt(Sim::held).thenComparingLong(Sim::turn));
+        learners.values().stream()
+                .filter(l -> !l.waiting.isEmpty())
+                .forEach(l -> round.add(new Sim(l, l.held, l.turn, 0)));
         long turn = turns;
         int place = 0;
         while (!round.isEmpty()) {

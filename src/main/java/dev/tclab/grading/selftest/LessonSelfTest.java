@@ -1,8 +1,8 @@
 package dev.tclab.grading.selftest;
 
 import dev.tclab.grading.evaluate.AssertionResult;
-import dev.tclab.grading.run.BaselineStore;
 import dev.tclab.grading.run.BaselineSteps;
+import dev.tclab.grading.run.BaselineStore;
 import dev.tclab.grading.run.CheckResult;
 import dev.tclab.grading.run.CheckRunner;
 import dev.tclab.grading.spec.CheckSpecException;
@@ -54,7 +54,8 @@ public class LessonSelfTest {
     private final BaselineStore baselines;
     private final SystemStatus system;
 
-    public LessonSelfTest(LabRuntime runtime, LabEngine engine, CheckRunner runner, BaselineStore baselines, SystemStatus system) {
+    public LessonSelfTest(
+            LabRuntime runtime, LabEngine engine, CheckRunner runner, BaselineStore baselines, SystemStatus system) {
         this.runtime = runtime;
         this.engine = engine;
         this.runner = runner;
@@ -63,73 +64,95 @@ public class LessonSelfTest {
     }
 
     /** What one run gave a check: its result before the step's solution (null when measure-only) and after it. */
-    public record Outcome(String step, String check, CheckResult before, CheckResult after) {
-    }
+    public record Outcome(String step, String check, CheckResult before, CheckResult after) {}
 
     /** Self-tests {@code lesson} as the configuration grades ({@code tclab.grading.fast-paths}). */
     public SelfTestReport run(Lesson lesson, int runs, Consumer<String> log) throws EngineUnavailableException {
-        return run(lesson, runs, runner.fastPaths(), log, outcome -> { });
+        return run(lesson, runs, runner.fastPaths(), log, outcome -> {});
     }
 
     /**
      * Self-tests {@code lesson} with its checks run on the fast paths or the plain way ({@code fastPaths}), handing
      * each check's results of each run to {@code outcomes}: the semantics corpus compares the two ways.
      */
-    public SelfTestReport run(Lesson lesson, int runs, boolean fastPaths, Consumer<String> log,
-                              Consumer<Outcome> outcomes) throws EngineUnavailableException {
+    public SelfTestReport run(
+            Lesson lesson, int runs, boolean fastPaths, Consumer<String> log, Consumer<Outcome> outcomes)
+            throws EngineUnavailableException {
         long start = System.nanoTime();
         if (lesson.broken()) {
             return verdict(lesson, "broken", "the lesson does not validate: " + lesson.problems(), 0, List.of(), start);
         }
         KernelCapabilities kernel = kernel(lesson);
-        List<String> missing = lesson.meta().requires().stream().filter(f -> !kernel.supports(f)).toList();
+        List<String> missing = lesson.meta().requires().stream()
+                .filter(f -> !kernel.supports(f))
+                .toList();
         if (!missing.isEmpty()) {
-            return verdict(lesson, "skipped", "the lab's kernel lacks " + String.join(", ", missing), 0, List.of(), start);
+            return verdict(
+                    lesson, "skipped", "the lab's kernel lacks " + String.join(", ", missing), 0, List.of(), start);
         }
         Map<String, Tally> tallies = new LinkedHashMap<>();
         int cleanRuns = 0;
         for (int i = 1; i <= runs; i++) {
             log.accept("lesson " + lesson.slug() + ": run " + i + " of " + runs);
-            List<Map<String, String>> choices = Parameters.everyChoice(lesson.meta().parameters());
+            List<Map<String, String>> choices =
+                    Parameters.everyChoice(lesson.meta().parameters());
             if (runOnce(lesson, choices.get((i - 1) % choices.size()), kernel, tallies, fastPaths, log, outcomes)) {
                 cleanRuns++;
             }
         }
-        List<SelfTestReport.CheckReport> checks = tallies.values().stream().map(t -> t.report(runs)).toList();
+        List<SelfTestReport.CheckReport> checks =
+                tallies.values().stream().map(t -> t.report(runs)).toList();
         boolean ok = !checks.isEmpty() && checks.stream().allMatch(SelfTestReport.CheckReport::ok);
         String reason = checks.isEmpty() ? "the lesson has no checks to test" : ok ? null : failureReason(checks);
-        return new SelfTestReport(lesson.slug(), ok ? "ok" : "broken", reason, runs, (double) cleanRuns / runs, checks,
+        return new SelfTestReport(
+                lesson.slug(),
+                ok ? "ok" : "broken",
+                reason,
+                runs,
+                (double) cleanRuns / runs,
+                checks,
                 (System.nanoTime() - start) / 1_000_000);
     }
 
     /** One pass through the lesson in a fresh lab; true when every check behaved. */
-    private boolean runOnce(Lesson lesson, Map<String, String> parameters, KernelCapabilities kernel, Map<String, Tally> tallies,
-                            boolean fastPaths, Consumer<String> log, Consumer<Outcome> outcomes)
+    private boolean runOnce(
+            Lesson lesson,
+            Map<String, String> parameters,
+            KernelCapabilities kernel,
+            Map<String, Tally> tallies,
+            boolean fastPaths,
+            Consumer<String> log,
+            Consumer<Outcome> outcomes)
             throws EngineUnavailableException {
-        LessonView view = LessonRenderer.render(lesson, parameters, kernel::supports, Map.of(), new SpecCheckValidator());
+        LessonView view =
+                LessonRenderer.render(lesson, parameters, kernel::supports, Map.of(), new SpecCheckValidator());
         String labId = "st" + UUID.randomUUID().toString().substring(0, 8);
         boolean clean = true;
         try {
-            runtime.start(new LabSpec(labId, lesson.topology(), "selftest", lesson.slug()), (stage, detail) -> { });
+            runtime.start(new LabSpec(labId, lesson.topology(), "selftest", lesson.slug()), (stage, detail) -> {});
             BaselineSteps baselineSteps = BaselineSteps.of(view.steps());
             for (LessonView.StepView step : view.steps()) {
                 boolean measureOnly = step.solutions().isEmpty();
-                Map<String, CheckResult> before = measureOnly ? Map.of()
-                        : runChecks(labId, step, baselineSteps, fastPaths);
+                Map<String, CheckResult> before =
+                        measureOnly ? Map.of() : runChecks(labId, step, baselineSteps, fastPaths);
                 List<String> solutionProblems = applySolutions(labId, step.solutions());
                 Map<String, CheckResult> after = runChecks(labId, step, baselineSteps, fastPaths);
                 for (CheckRef check : step.checks()) {
-                    Tally tally = tallies.computeIfAbsent(step.id() + "/" + check.id(),
-                            k -> new Tally(step.id(), check.id(), measureOnly));
+                    Tally tally = tallies.computeIfAbsent(
+                            step.id() + "/" + check.id(), k -> new Tally(step.id(), check.id(), measureOnly));
                     clean &= tally.add(before.get(check.id()), after.get(check.id()), solutionProblems);
                     outcomes.accept(new Outcome(step.id(), check.id(), before.get(check.id()), after.get(check.id())));
                     log.accept("  " + step.id() + "/" + check.id() + ": "
-                            + (measureOnly ? "measure-only" : "before " + before.get(check.id()).status())
+                            + (measureOnly
+                                    ? "measure-only"
+                                    : "before " + before.get(check.id()).status())
                             + ", after " + after.get(check.id()).status());
                 }
             }
         } catch (LabStartException e) {
-            tallies.computeIfAbsent("lab", k -> new Tally(LAB_START, "start", false)).problems.add(e.getMessage());
+            tallies.computeIfAbsent("lab", k -> new Tally(LAB_START, "start", false))
+                    .problems
+                    .add(e.getMessage());
             clean = false;
         } finally {
             runtime.stop(labId);
@@ -157,8 +180,10 @@ public class LessonSelfTest {
                 parts.add(name + " passed without its solution");
             }
             if (c.passedAfter() < c.runs()) {
-                parts.add(name + (c.measureOnly() ? " (measure-only) did not pass as the lab stood"
-                        : " did not pass with its solution"));
+                parts.add(name
+                        + (c.measureOnly()
+                                ? " (measure-only) did not pass as the lab stood"
+                                : " did not pass with its solution"));
             }
             if (c.problems().stream().anyMatch(p -> !p.startsWith("passed before") && !p.startsWith("did not pass"))) {
                 parts.add("a solution of " + c.step() + " failed");
@@ -167,16 +192,24 @@ public class LessonSelfTest {
         return String.join("; ", parts.stream().distinct().toList());
     }
 
-    private Map<String, CheckResult> runChecks(String labId, LessonView.StepView step, BaselineSteps baselineSteps,
-                                               boolean fastPaths) {
+    private Map<String, CheckResult> runChecks(
+            String labId, LessonView.StepView step, BaselineSteps baselineSteps, boolean fastPaths) {
         Map<String, CheckResult> results = new LinkedHashMap<>();
         for (CheckRef check : step.checks()) {
             try {
-                results.put(check.id(), runner.run(labId, labId, check.id(),
-                        CheckSpecParser.parse(check.file(), check.yaml(), check.line()), baselineSteps, p -> { },
-                        fastPaths));
+                results.put(
+                        check.id(),
+                        runner.run(
+                                labId,
+                                labId,
+                                check.id(),
+                                CheckSpecParser.parse(check.file(), check.yaml(), check.line()),
+                                baselineSteps,
+                                p -> {},
+                                fastPaths));
             } catch (CheckSpecException e) {
-                throw new IllegalStateException("a validated lesson has a check that does not parse: " + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "a validated lesson has a check that does not parse: " + e.getMessage(), e);
             }
         }
         return results;
@@ -187,7 +220,8 @@ public class LessonSelfTest {
         for (SolutionRef solution : solutions) {
             for (String line : solution.lines()) {
                 try {
-                    ExecResult result = runtime.exec(labId, solution.node(), List.of("sh", "-c", line), SOLUTION_TIMEOUT);
+                    ExecResult result =
+                            runtime.exec(labId, solution.node(), List.of("sh", "-c", line), SOLUTION_TIMEOUT);
                     if (!result.ok()) {
                         problems.add("solution on " + solution.node() + " failed: `" + line + "`: "
                                 + (result.timedOut() ? "timed out" : (result.stderr() + result.stdout()).trim()));
@@ -210,9 +244,15 @@ public class LessonSelfTest {
         return known.probed() ? known : engine.probeKernel();
     }
 
-    private static SelfTestReport verdict(Lesson lesson, String verdict, String reason, int runs,
-                                          List<SelfTestReport.CheckReport> checks, long start) {
-        return new SelfTestReport(lesson.slug(), verdict, reason, runs, 0, checks, (System.nanoTime() - start) / 1_000_000);
+    private static SelfTestReport verdict(
+            Lesson lesson,
+            String verdict,
+            String reason,
+            int runs,
+            List<SelfTestReport.CheckReport> checks,
+            long start) {
+        return new SelfTestReport(
+                lesson.slug(), verdict, reason, runs, 0, checks, (System.nanoTime() - start) / 1_000_000);
     }
 
     /** Counts for one check across runs. */
@@ -245,17 +285,25 @@ public class LessonSelfTest {
                 measured.add(summary(after));
             } else {
                 ok = false;
-                problems.add((measureOnly ? "did not pass (" : "did not pass after its solution (") + after.status() + "): "
-                        + after.message()
-                        + (after.errors().isEmpty() ? "" : " " + after.errors()) + "; " + summary(after));
+                problems.add(
+                        (measureOnly ? "did not pass (" : "did not pass after its solution (") + after.status() + "): "
+                                + after.message()
+                                + (after.errors().isEmpty() ? "" : " " + after.errors()) + "; " + summary(after));
             }
             problems.addAll(solutionProblems);
             return ok && solutionProblems.isEmpty();
         }
 
         SelfTestReport.CheckReport report(int runs) {
-            return new SelfTestReport.CheckReport(step, check, measureOnly, runs, failedBefore, passedAfter,
-                    List.copyOf(measured), List.copyOf(problems));
+            return new SelfTestReport.CheckReport(
+                    step,
+                    check,
+                    measureOnly,
+                    runs,
+                    failedBefore,
+                    passedAfter,
+                    List.copyOf(measured),
+                    List.copyOf(problems));
         }
 
         private static String summary(CheckResult result) {
@@ -263,7 +311,8 @@ public class LessonSelfTest {
         }
 
         private static String describe(AssertionResult a) {
-            return a.children().isEmpty() ? a.path() + " = " + a.measured() + " (expected " + a.expected() + ")"
+            return a.children().isEmpty()
+                    ? a.path() + " = " + a.measured() + " (expected " + a.expected() + ")"
                     : a.children().stream().map(Tally::describe).collect(Collectors.joining(", ", a.path() + "[", "]"));
         }
     }

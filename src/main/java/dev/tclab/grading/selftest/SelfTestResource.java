@@ -1,11 +1,11 @@
 package dev.tclab.grading.selftest;
 
 import dev.tclab.config.TclabConfig;
+import dev.tclab.http.ApiError;
+import dev.tclab.http.Quote;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
-import dev.tclab.http.ApiError;
-import dev.tclab.http.Quote;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -40,14 +40,20 @@ public class SelfTestResource {
     }
 
     @POST
-    public Response run(@PathParam("slug") String slug, @QueryParam("runs") Integer runs,
-                        @HeaderParam("Authorization") String authorization) throws EngineUnavailableException {
+    public Response run(
+            @PathParam("slug") String slug,
+            @QueryParam("runs") Integer runs,
+            @HeaderParam("Authorization") String authorization)
+            throws EngineUnavailableException {
         if (authorToken.isEmpty()) {
-            return ApiError.response(Response.Status.FORBIDDEN, "Self-tests are for lesson authors and are off on this "
-                    + "server: set tclab.author-token, then send it as 'Authorization: Bearer <token>'.");
+            return ApiError.response(
+                    Response.Status.FORBIDDEN,
+                    "Self-tests are for lesson authors and are off on this "
+                            + "server: set tclab.author-token, then send it as 'Authorization: Bearer <token>'.");
         }
         if (!matches(authorization, authorToken.get())) {
-            return ApiError.response(Response.Status.FORBIDDEN,
+            return ApiError.response(
+                    Response.Status.FORBIDDEN,
                     "Self-tests need the author token: send 'Authorization: Bearer <tclab.author-token>'.");
         }
         int count = runs == null ? 1 : runs;
@@ -63,7 +69,8 @@ public class SelfTestResource {
 
     private static boolean matches(String authorization, String token) {
         String expected = "Bearer " + token;
-        return authorization != null && MessageDigest.isEqual(authorization.getBytes(StandardCharsets.UTF_8),
-                expected.getBytes(StandardCharsets.UTF_8));
+        return authorization != null
+                && MessageDigest.isEqual(
+                        authorization.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8));
     }
 }

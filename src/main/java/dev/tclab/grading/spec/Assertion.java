@@ -11,14 +11,11 @@ public sealed interface Assertion {
      *
      * @param message the author's message template (placeholders: see {@code evaluate.Template}); null for the default
      */
-    record Check(ValuePath path, ValuePath ratioTo, Comparison comparison, String message) implements Assertion {
-    }
+    record Check(ValuePath path, ValuePath ratioTo, Comparison comparison, String message) implements Assertion {}
 
     /** Every child must hold. */
-    record AllOf(List<Assertion> children, String message) implements Assertion {
-    }
+    record AllOf(List<Assertion> children, String message) implements Assertion {}
 
     /** At least one child must hold. */
-    record AnyOf(List<Assertion> children, String message) implements Assertion {
-    }
+    record AnyOf(List<Assertion> children, String message) implements Assertion {}
 }

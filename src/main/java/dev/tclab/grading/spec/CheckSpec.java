@@ -14,9 +14,18 @@ import java.util.TreeSet;
  * @param retries extra samples allowed to fail before the check fails
  * @param stable  consecutive passing samples needed to pass
  */
-public record CheckSpec(String id, String title, List<Measurement> measurements, List<Assertion> expect,
-                        Map<String, ValuePath> record, int retries, int stable, Duration interval, Duration timeout,
-                        boolean watch, String hint) {
+public record CheckSpec(
+        String id,
+        String title,
+        List<Measurement> measurements,
+        List<Assertion> expect,
+        Map<String, ValuePath> record,
+        int retries,
+        int stable,
+        Duration interval,
+        Duration timeout,
+        boolean watch,
+        String hint) {
 
     /** The measurements to run during {@code load}, in order. */
     public List<Measurement> during(String load) {

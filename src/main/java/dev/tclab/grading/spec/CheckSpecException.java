@@ -9,8 +9,10 @@ public class CheckSpecException extends Exception {
     private final List<FileProblem> problems;
 
     public CheckSpecException(List<FileProblem> problems) {
-        super(problems.size() == 1 ? problems.get(0).toString()
-                : problems.size() + " problems in a check, first: " + problems.get(0));
+        super(
+                problems.size() == 1
+                        ? problems.get(0).toString()
+                        : problems.size() + " problems in a check, first: " + problems.get(0));
         this.problems = List.copyOf(problems);
     }
 

@@ -34,23 +34,37 @@ public final class CheckSpecParser {
     private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
 
     /** A check block as written; its measurements are bound one by one, by kind. */
-    record CheckFile(String id, String title, List<JsonNode> measure, List<AssertionFile> expect,
-                     Map<String, String> record, Integer retries, Integer stable, String interval, String timeout,
-                     Boolean watch, String hint) {
-    }
+    record CheckFile(
+            String id,
+            String title,
+            List<JsonNode> measure,
+            List<AssertionFile> expect,
+            Map<String, String> record,
+            Integer retries,
+            Integer stable,
+            String interval,
+            String timeout,
+            Boolean watch,
+            String hint) {}
 
     /** One assertion as written: a group ({@code all_of}, {@code any_of}) or a value with one comparison. */
-    record AssertionFile(@JsonProperty("all_of") List<AssertionFile> allOf,
-                         @JsonProperty("any_of") List<AssertionFile> anyOf, String value, String equals, String near,
-                         String within, List<String> between, String above, String below, String matches,
-                         @JsonProperty("ratio_to") String ratioTo, String message) {
-    }
+    record AssertionFile(
+            @JsonProperty("all_of") List<AssertionFile> allOf,
+            @JsonProperty("any_of") List<AssertionFile> anyOf,
+            String value,
+            String equals,
+            String near,
+            String within,
+            List<String> between,
+            String above,
+            String below,
+            String matches,
+            @JsonProperty("ratio_to") String ratioTo,
+            String message) {}
 
-    private static final TypeReference<Map<String, String>> RECORD = new TypeReference<>() {
-    };
+    private static final TypeReference<Map<String, String>> RECORD = new TypeReference<>() {};
 
-    private CheckSpecParser() {
-    }
+    private CheckSpecParser() {}
 
     /**
      * Substitutes the lesson's parameters ({@code {{rate}}}) and parses. A placeholder with no parameter is a
@@ -64,9 +78,17 @@ public final class CheckSpecParser {
         while (m.find()) {
             String value = params.get(m.group(1));
             if (value == null) {
-                int line = firstLine + (int) yaml.substring(0, m.start()).chars().filter(c -> c == '\n').count();
-                problems.add(new FileProblem(file, line, "", "parameter {{" + m.group(1)
-                        + "}} is not declared in the lesson's front matter (parameters: " + String.join(", ", params.keySet()) + ")"));
+                int line = firstLine
+                        + (int) yaml.substring(0, m.start())
+                                .chars()
+                                .filter(c -> c == '\n')
+                                .count();
+                problems.add(new FileProblem(
+                        file,
+                        line,
+                        "",
+                        "parameter {{" + m.group(1) + "}} is not declared in the lesson's front matter (parameters: "
+                                + String.join(", ", params.keySet()) + ")"));
                 value = m.group();
             }
             m.appendReplacement(out, Matcher.quoteReplacement(value));
@@ -106,8 +128,10 @@ public final class CheckSpecParser {
             }
         }
         Map<String, ValuePath> record = checked.fits("/record") ? rules.record(doc.bind("/record", RECORD)) : Map.of();
-        Duration interval = checked.fits("/interval") ? duration(doc.at("/interval").asText()) : Duration.ofSeconds(1);
-        Duration timeout = checked.fits("/timeout") ? duration(doc.at("/timeout").asText()) : Duration.ofSeconds(60);
+        Duration interval =
+                checked.fits("/interval") ? duration(doc.at("/interval").asText()) : Duration.ofSeconds(1);
+        Duration timeout =
+                checked.fits("/timeout") ? duration(doc.at("/timeout").asText()) : Duration.ofSeconds(60);
         if (timeout.compareTo(MAX_TIMEOUT) > 0 || timeout.isZero()) {
             rules.add("/timeout", "a timeout is between 1s and 10m");
         }
@@ -115,13 +139,24 @@ public final class CheckSpecParser {
             throw new CheckSpecException(sorted(rules.problems()));
         }
         CheckFile check = doc.bind("", CheckFile.class);
-        return new CheckSpec(check.id(), check.title(), List.copyOf(rules.measurements().values()), expect, record,
-                check.retries() == null ? 0 : check.retries(), check.stable() == null ? 1 : check.stable(), interval,
-                timeout, Boolean.TRUE.equals(check.watch()), check.hint());
+        return new CheckSpec(
+                check.id(),
+                check.title(),
+                List.copyOf(rules.measurements().values()),
+                expect,
+                record,
+                check.retries() == null ? 0 : check.retries(),
+                check.stable() == null ? 1 : check.stable(),
+                interval,
+                timeout,
+                Boolean.TRUE.equals(check.watch()),
+                check.hint());
     }
 
     private static List<FileProblem> sorted(List<FileProblem> problems) {
-        return problems.stream().sorted(Comparator.comparingInt(FileProblem::line)).toList();
+        return problems.stream()
+                .sorted(Comparator.comparingInt(FileProblem::line))
+                .toList();
     }
 
     /** {@code 500ms}, {@code 2s}, {@code 1m} (the schema holds the form). */
@@ -131,16 +166,17 @@ public final class CheckSpecParser {
             throw new IllegalStateException("the schema lets through the duration '" + text + "'");
         }
         double amount = Double.parseDouble(m.group(1));
-        return Duration.ofMillis(Math.round(amount * switch (m.group(2)) {
-            case "ms" -> 1;
-            case "s" -> 1000;
-            default -> 60_000;
-        }));
+        return Duration.ofMillis(Math.round(amount
+                * switch (m.group(2)) {
+                    case "ms" -> 1;
+                    case "s" -> 1000;
+                    default -> 60_000;
+                }));
     }
 
     /** The rules across fields, checked on the bound check; problems are recorded, never thrown. */
-    private record Rules(YamlDocument doc, List<FileProblem> problems, Map<String, Measurement> measurements,
-                         Set<String> written) {
+    private record Rules(
+            YamlDocument doc, List<FileProblem> problems, Map<String, Measurement> measurements, Set<String> written) {
 
         void add(String pointer, String message) {
             problems.add(doc.problem(pointer, message));
@@ -153,7 +189,9 @@ public final class CheckSpecParser {
             } else if (measurements.containsKey(common.name())) {
                 add(entry + "/name", "another measurement is already named '" + common.name() + "'");
             }
-            Measurement.Kind<?> kind = Measurement.KINDS.stream().filter(k -> doc.at(entry).has(k.key())).findFirst()
+            Measurement.Kind<?> kind = Measurement.KINDS.stream()
+                    .filter(k -> doc.at(entry).has(k.key()))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalStateException("the schema lets through a measurement of no kind"));
             if (!kind.beside()) {
                 for (String key : CommandMeasurement.ENTRY_OPTIONS) {
@@ -191,7 +229,10 @@ public final class CheckSpecParser {
                 return null;
             }
             if (load == null) {
-                add(at, "'" + ref + "' is not an earlier measurement (earlier: " + String.join(", ", measurements.keySet()) + ")");
+                add(
+                        at,
+                        "'" + ref + "' is not an earlier measurement (earlier: "
+                                + String.join(", ", measurements.keySet()) + ")");
                 return null;
             }
             if (!load.load()) {
@@ -211,22 +252,34 @@ public final class CheckSpecParser {
                 return;
             }
             if (m.load()) {
-                add(at, "two iperf3 measurements cannot run at once; give one iperf3 measurement several flows "
-                        + "(flows: { a: {...}, b: {...} }) to load the link with them together");
+                add(
+                        at,
+                        "two iperf3 measurements cannot run at once; give one iperf3 measurement several flows "
+                                + "(flows: { a: {...}, b: {...} }) to load the link with them together");
                 return;
             }
-            if (m instanceof PingMeasurement ping && load instanceof Iperf3Measurement iperf && ping.seconds() + 1 >= iperf.seconds()) {
+            if (m instanceof PingMeasurement ping
+                    && load instanceof Iperf3Measurement iperf
+                    && ping.seconds() + 1 >= iperf.seconds()) {
                 // The ping starts about 1 s into the load and must end before it, or it measures an idle link.
-                add(at, String.format(java.util.Locale.ROOT,
-                        "the ping takes %.1f s (count × interval) but must end before '%s' (%d s) does, and starts 1 s into it:"
-                                + " lower count or interval, or raise the load's seconds", ping.seconds(), m.during(), iperf.seconds()));
+                add(
+                        at,
+                        String.format(
+                                java.util.Locale.ROOT,
+                                "the ping takes %.1f s (count × interval) but must end before '%s' (%d s) does, and starts 1 s into it:"
+                                        + " lower count or interval, or raise the load's seconds",
+                                ping.seconds(),
+                                m.during(),
+                                iperf.seconds()));
             }
         }
 
         private void over(String at, Measurement m) {
             if (!m.counters()) {
-                add(at, "'over' reads counters before and after a load: it applies to qdisc, classes and "
-                        + "interfaces measurements, not " + m.kind());
+                add(
+                        at,
+                        "'over' reads counters before and after a load: it applies to qdisc, classes and "
+                                + "interfaces measurements, not " + m.kind());
                 return;
             }
             loadOf(at, m.over());
@@ -243,7 +296,9 @@ public final class CheckSpecParser {
                         children.add(child);
                     }
                 }
-                return a.allOf() != null ? new Assertion.AllOf(children, a.message()) : new Assertion.AnyOf(children, a.message());
+                return a.allOf() != null
+                        ? new Assertion.AllOf(children, a.message())
+                        : new Assertion.AnyOf(children, a.message());
             }
             ValuePath path = path(at + "/value", a.value());
             ValuePath ratioTo = a.ratioTo() == null ? null : path(at + "/ratio_to", a.ratioTo());
@@ -265,7 +320,8 @@ public final class CheckSpecParser {
             Dimension dimension = unit == null ? null : unit.dimension();
             OptionReader reader = new OptionReader(doc, at, problems);
             if (a.equals() != null) {
-                return new Comparison.Equals(a.equals(), Quantity.parse(a.equals()).value().orElse(null));
+                return new Comparison.Equals(
+                        a.equals(), Quantity.parse(a.equals()).value().orElse(null));
             }
             if (a.matches() != null) {
                 try {
@@ -306,9 +362,14 @@ public final class CheckSpecParser {
                 }
                 return Tolerance.percent(q.get().value());
             }
-            if (target != null && q.get().hasUnit() && target.hasUnit() && q.get().unit().dimension() != target.unit().dimension()) {
-                add(at, "'" + text + "' is " + q.get().unit().dimension().words() + " but near is "
-                        + target.unit().dimension().words());
+            if (target != null
+                    && q.get().hasUnit()
+                    && target.hasUnit()
+                    && q.get().unit().dimension() != target.unit().dimension()) {
+                add(
+                        at,
+                        "'" + text + "' is " + q.get().unit().dimension().words() + " but near is "
+                                + target.unit().dimension().words());
                 return null;
             }
             return Tolerance.absolute(q.get());
@@ -318,12 +379,16 @@ public final class CheckSpecParser {
             Map<String, ValuePath> result = new LinkedHashMap<>();
             record.forEach((name, text) -> {
                 Optional<ValuePath> path = ValuePath.parse(text);
-                if (path.isPresent() && !measurements.containsKey(path.get().root()) && written.contains(path.get().root())) {
+                if (path.isPresent()
+                        && !measurements.containsKey(path.get().root())
+                        && written.contains(path.get().root())) {
                     return;
                 }
                 if (path.isEmpty() || !measurements.containsKey(path.get().root())) {
-                    add(YamlDocument.child("/record", name), "'" + text + "' is not a value of this check's measurements ("
-                            + String.join(", ", measurements.keySet()) + ")");
+                    add(
+                            YamlDocument.child("/record", name),
+                            "'" + text + "' is not a value of this check's measurements ("
+                                    + String.join(", ", measurements.keySet()) + ")");
                     return;
                 }
                 result.put(name, path.get());
@@ -350,13 +415,20 @@ public final class CheckSpecParser {
                 return null;
             }
             if (m == null) {
-                add(at, "'" + p.root() + "' is neither a measurement of this check ("
-                        + String.join(", ", measurements.keySet()) + ") nor 'baseline'");
+                add(
+                        at,
+                        "'" + p.root() + "' is neither a measurement of this check ("
+                                + String.join(", ", measurements.keySet()) + ") nor 'baseline'");
                 return null;
             }
             if (p.field() == null || !m.fields().containsKey(p.field())) {
-                add(at, "a " + m.kind() + " result has the fields "
-                        + String.join(", ", m.fields().keySet().stream().sorted().toList()) + "; found '" + p.field() + "'");
+                add(
+                        at,
+                        "a " + m.kind() + " result has the fields "
+                                + String.join(
+                                        ", ",
+                                        m.fields().keySet().stream().sorted().toList()) + "; found '" + p.field()
+                                + "'");
                 return null;
             }
             Optional<String> problem = m.pathProblem(p);
@@ -365,8 +437,10 @@ public final class CheckSpecParser {
                 return null;
             }
             if (m.over() == null && (Counters.readsDelta(p) || p.field().equals(Counters.WINDOW))) {
-                add(at, "'" + p + "' is read over a load: add 'over: <load>' to '" + m.name()
-                        + "' so its counters are read before and after it");
+                add(
+                        at,
+                        "'" + p + "' is read over a load: add 'over: <load>' to '" + m.name()
+                                + "' so its counters are read before and after it");
                 return null;
             }
             return p;

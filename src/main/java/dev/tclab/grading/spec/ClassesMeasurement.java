@@ -9,8 +9,7 @@ import java.util.Map;
 public record ClassesMeasurement(Common common, String dev) implements TcMeasurement {
 
     /** {@code classes:} as written. */
-    public record Options(String dev) {
-    }
+    public record Options(String dev) {}
 
     static Measurement of(Common common, Options options, OptionReader reader) {
         return new ClassesMeasurement(common, options.dev());

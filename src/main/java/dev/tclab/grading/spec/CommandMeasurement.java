@@ -27,34 +27,56 @@ public record CommandMeasurement(Common common, String command, Parse parse, Pat
         implements Measurement {
 
     /** How a command's output is read. */
-    public enum Parse { TEXT, JSON, IP, EXIT }
+    public enum Parse {
+        TEXT,
+        JSON,
+        IP,
+        EXIT
+    }
 
     /** Options that sit beside {@code command} in the entry rather than under it. */
     static final List<String> ENTRY_OPTIONS = List.of("parse", "regex", "unit");
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** A command's stdout and stderr as values to check (kept with the run): enough for any lesson's check. */
     static final int MAX_VALUE_CHARS = 64 * 1024;
     /** Output read as JSON: its tree is kept with the run, and is several times the text's size. */
     static final int MAX_JSON_CHARS = 256 * 1024;
+
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    private static final Map<String, Unit> FIELDS = Map.of("exit_code", Unit.NONE, "ok", Unit.NONE, "stdout",
-            Unit.NONE, "stderr", Unit.NONE, "json", Unit.NONE, "match", Unit.NONE, "matched", Unit.NONE,
-            "interfaces", Unit.NONE);
+    private static final Map<String, Unit> FIELDS = Map.of(
+            "exit_code",
+            Unit.NONE,
+            "ok",
+            Unit.NONE,
+            "stdout",
+            Unit.NONE,
+            "stderr",
+            Unit.NONE,
+            "json",
+            Unit.NONE,
+            "match",
+            Unit.NONE,
+            "matched",
+            Unit.NONE,
+            "interfaces",
+            Unit.NONE);
 
     /**
      * A command entry's own keys as written, beside {@code command} (docs/schema/check.schema.json, $defs/measurement);
      * the keys every measurement has are read into {@link Common}.
      */
     @JsonIgnoreProperties({"name", "node", "during", "over"})
-    public record Options(String command, String parse, String regex, String unit) {
-    }
+    public record Options(String command, String parse, String regex, String unit) {}
 
     static Measurement of(Common common, Options options, OptionReader reader) {
         if (options.command().isBlank()) {
             reader.add("command", "expected the command line to run, e.g. \"ip -j addr show dev eth1\"");
             return null;
         }
-        Parse parse = options.parse() == null ? Parse.TEXT : Parse.valueOf(options.parse().toUpperCase(Locale.ROOT));
+        Parse parse = options.parse() == null
+                ? Parse.TEXT
+                : Parse.valueOf(options.parse().toUpperCase(Locale.ROOT));
         Pattern regex = null;
         if (options.regex() != null) {
             if (parse != Parse.TEXT) {
@@ -83,11 +105,15 @@ public record CommandMeasurement(Common common, String command, Parse parse, Pat
         }
         Optional<Unit> unit = Quantity.unitNamed(text);
         if (unit.isEmpty()) {
-            reader.add("unit", "'" + text + "' is not a unit; use bit/s, kbit/s, Mbit/s, Gbit/s, bytes/s, "
-                    + "bytes, kb, mb, gb, us, ms, s or %");
+            reader.add(
+                    "unit",
+                    "'" + text + "' is not a unit; use bit/s, kbit/s, Mbit/s, Gbit/s, bytes/s, "
+                            + "bytes, kb, mb, gb, us, ms, s or %");
         } else if (parse != Parse.JSON && regex == null) {
-            reader.add("unit", "'unit' applies to the numbers a command's output is read into: add a "
-                    + "regex with named groups, or 'parse: json'");
+            reader.add(
+                    "unit",
+                    "'unit' applies to the numbers a command's output is read into: add a "
+                            + "regex with named groups, or 'parse: json'");
             return null;
         }
         return unit.orElse(null);
@@ -142,7 +168,8 @@ public record CommandMeasurement(Common common, String command, Parse parse, Pat
         Map<String, Object> tree = new LinkedHashMap<>();
         groups.forEach((name, value) -> {
             if (value != null) {
-                tree.put(name, value.matches("-?\\d+(\\.\\d+)?") ? new Measure(Double.parseDouble(value), unit) : value);
+                tree.put(
+                        name, value.matches("-?\\d+(\\.\\d+)?") ? new Measure(Double.parseDouble(value), unit) : value);
             }
         });
         return tree;
@@ -168,19 +195,21 @@ public record CommandMeasurement(Common common, String command, Parse parse, Pat
     @SuppressWarnings("unchecked")
     private static Object json(String stdout) throws OutputParseException {
         if (stdout.length() > MAX_JSON_CHARS) {
-            throw new OutputParseException("the output is " + stdout.length() + " characters; at most "
-                    + MAX_JSON_CHARS + " are read as JSON");
+            throw new OutputParseException("the output is " + stdout.length() + " characters; at most " + MAX_JSON_CHARS
+                    + " are read as JSON");
         }
         try {
             Object value = MAPPER.readValue(stdout, Object.class);
             if (value == null) {
                 throw new OutputParseException("expected JSON output, found empty output");
             }
-            return value instanceof Map<?, ?> map ? ResultTrees.convert((Map<String, Object>) map)
+            return value instanceof Map<?, ?> map
+                    ? ResultTrees.convert((Map<String, Object>) map)
                     : ResultTrees.convertValue("", value);
         } catch (JsonProcessingException e) {
-            throw new OutputParseException("expected JSON output, found " + OutputReader.excerpt(stdout) + " ("
-                    + e.getOriginalMessage() + ")", e);
+            throw new OutputParseException(
+                    "expected JSON output, found " + OutputReader.excerpt(stdout) + " (" + e.getOriginalMessage() + ")",
+                    e);
         }
     }
 

@@ -51,6 +51,9 @@ public sealed interface Comparison {
     }
 
     private static Optional<Unit> unitOf(Quantity... quantities) {
-        return Stream.of(quantities).filter(q -> q != null && q.hasUnit()).map(Quantity::unit).findFirst();
+        return Stream.of(quantities)
+                .filter(q -> q != null && q.hasUnit())
+                .map(Quantity::unit)
+                .findFirst();
     }
 }

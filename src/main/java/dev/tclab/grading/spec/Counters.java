@@ -21,12 +21,29 @@ public final class Counters {
     static final String WINDOW = "window_seconds";
 
     /** Monotonic counters of qdiscs, classes, CAKE tins and interfaces (gauges such as backlog are not). */
-    private static final Set<String> COUNTERS = Set.of("bytes", "packets", "drops", "overlimits", "requeues",
-            "lended", "borrowed", "giants", "sent_bytes", "sent_packets", "ecn_mark", "ack_drops",
-            "rx_bytes", "rx_packets", "rx_errors", "rx_dropped", "tx_bytes", "tx_packets", "tx_errors", "tx_dropped");
+    private static final Set<String> COUNTERS = Set.of(
+            "bytes",
+            "packets",
+            "drops",
+            "overlimits",
+            "requeues",
+            "lended",
+            "borrowed",
+            "giants",
+            "sent_bytes",
+            "sent_packets",
+            "ecn_mark",
+            "ack_drops",
+            "rx_bytes",
+            "rx_packets",
+            "rx_errors",
+            "rx_dropped",
+            "tx_bytes",
+            "tx_packets",
+            "tx_errors",
+            "tx_dropped");
 
-    private Counters() {
-    }
+    private Counters() {}
 
     /** {@code after} with deltas and per-second rates against {@code before}, over {@code seconds}. */
     public static Map<String, Object> over(Map<String, Object> before, Map<String, Object> after, double seconds) {
@@ -72,7 +89,8 @@ public final class Counters {
                 boolean bytes = key.endsWith("bytes");
                 perSecond.put(key, new Measure(rate, bytes ? Unit.BYTE_PER_S : Unit.NONE));
                 if (bytes) {
-                    perSecond.put(key.substring(0, key.length() - "bytes".length()) + "bits",
+                    perSecond.put(
+                            key.substring(0, key.length() - "bytes".length()) + "bits",
                             new Measure(rate * 8, Unit.BIT_PER_S));
                 }
             }
@@ -98,7 +116,8 @@ public final class Counters {
             return Optional.of(Unit.S);
         }
         if (path.segments().contains(PER_SECOND)) {
-            return Optional.of(key.endsWith("bits") ? Unit.BIT_PER_S : key.endsWith("bytes") ? Unit.BYTE_PER_S : Unit.NONE);
+            return Optional.of(
+                    key.endsWith("bits") ? Unit.BIT_PER_S : key.endsWith("bytes") ? Unit.BYTE_PER_S : Unit.NONE);
         }
         // An interface's rx_bytes and tx_bytes are sizes like tc's bytes.
         return Optional.of(key.endsWith("_bytes") ? Unit.BYTES : ResultTrees.unitOfKey(key));
@@ -106,7 +125,8 @@ public final class Counters {
 
     /** The last key of a path, list indexes skipped: {@code rate} for {@code j.json.rate[0]}. */
     static String lastKey(ValuePath path) {
-        List<String> keys = path.segments().stream().skip(1).filter(s -> !s.matches("\\d+")).toList();
+        List<String> keys =
+                path.segments().stream().skip(1).filter(s -> !s.matches("\\d+")).toList();
         return keys.get(keys.size() - 1);
     }
 }

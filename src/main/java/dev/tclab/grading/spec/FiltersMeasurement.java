@@ -10,8 +10,7 @@ import java.util.Map;
 public record FiltersMeasurement(Common common, String dev, String parent) implements TcMeasurement {
 
     /** {@code filters:} as written; the schema holds {@code parent} to a handle, root or ingress. */
-    public record Options(String dev, String parent) {
-    }
+    public record Options(String dev, String parent) {}
 
     static Measurement of(Common common, Options options, OptionReader reader) {
         return new FiltersMeasurement(common, options.dev(), options.parent());

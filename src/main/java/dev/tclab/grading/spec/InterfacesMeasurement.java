@@ -19,13 +19,12 @@ import java.util.Optional;
 public record InterfacesMeasurement(Common common, String dev) implements Measurement {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Map<String, Unit> FIELDS = Map.of("all", Unit.NONE, "count", Unit.NONE, "by_dev", Unit.NONE,
-            Counters.WINDOW, Unit.S);
+    private static final Map<String, Unit> FIELDS =
+            Map.of("all", Unit.NONE, "count", Unit.NONE, "by_dev", Unit.NONE, Counters.WINDOW, Unit.S);
     private static final List<String> STATS = List.of("bytes", "packets", "errors", "dropped");
 
     /** {@code interfaces:} as written; absent ({@code interfaces:} alone) reads every device. */
-    public record Options(String dev) {
-    }
+    public record Options(String dev) {}
 
     static Measurement of(Common common, Options options, OptionReader reader) {
         return new InterfacesMeasurement(common, options == null ? null : options.dev());
@@ -38,7 +37,9 @@ public record InterfacesMeasurement(Common common, String dev) implements Measur
 
     @Override
     public List<String> argv() {
-        return dev == null ? List.of("ip", "-s", "-j", "link", "show") : List.of("ip", "-s", "-j", "link", "show", "dev", dev);
+        return dev == null
+                ? List.of("ip", "-s", "-j", "link", "show")
+                : List.of("ip", "-s", "-j", "link", "show", "dev", dev);
     }
 
     @Override
@@ -56,8 +57,9 @@ public record InterfacesMeasurement(Common common, String dev) implements Measur
         try {
             links = MAPPER.readTree(exec.stdout());
         } catch (JsonProcessingException e) {
-            return OutputReader.failed(raw, "the output could not be read: expected ip's JSON, found "
-                    + OutputReader.excerpt(exec.stdout()));
+            return OutputReader.failed(
+                    raw,
+                    "the output could not be read: expected ip's JSON, found " + OutputReader.excerpt(exec.stdout()));
         }
         if (links == null || !links.isArray()) {
             return OutputReader.failed(raw, "the output could not be read: expected a list of links");
@@ -74,8 +76,9 @@ public record InterfacesMeasurement(Common common, String dev) implements Measur
             for (String direction : List.of("rx", "tx")) {
                 JsonNode stats = link.path("stats64").path(direction);
                 for (String stat : STATS) {
-                    node.put(direction + "_" + stat, new Measure(stats.path(stat).asDouble(),
-                            stat.equals("bytes") ? Unit.BYTES : Unit.NONE));
+                    node.put(
+                            direction + "_" + stat,
+                            new Measure(stats.path(stat).asDouble(), stat.equals("bytes") ? Unit.BYTES : Unit.NONE));
                 }
             }
             all.add(node);

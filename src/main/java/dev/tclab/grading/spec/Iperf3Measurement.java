@@ -28,6 +28,7 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
      * range.
      */
     public static final int FIRST_SERVER_PORT = 20000;
+
     public static final int SERVER_PORTS = 10000;
 
     /**
@@ -38,16 +39,33 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
      * @param bitrate UDP only: the rate it sends at, in bit/s, or null for iperf3's default (1 Mbit/s)
      * @param tos     the IP TOS byte its packets carry (a DSCP shifted left by 2), or null
      */
-    public record Flow(String name, String node, String server, Integer port, int parallel, boolean reverse,
-                       boolean udp, Long bitrate, Integer tos) {
+    public record Flow(
+            String name,
+            String node,
+            String server,
+            Integer port,
+            int parallel,
+            boolean reverse,
+            boolean udp,
+            Long bitrate,
+            Integer tos) {
 
         /**
          * The client's command line against {@code port}. Congestion control is pinned to cubic: the host's
          * default (bbr) does not fill buffers, so no bloat would show.
          */
         public List<String> argv(int seconds, int port) {
-            List<String> argv = new ArrayList<>(List.of("iperf3", "-c", server, "-J", "-C", "cubic",
-                    "-t", Integer.toString(seconds), "-p", Integer.toString(port)));
+            List<String> argv = new ArrayList<>(List.of(
+                    "iperf3",
+                    "-c",
+                    server,
+                    "-J",
+                    "-C",
+                    "cubic",
+                    "-t",
+                    Integer.toString(seconds),
+                    "-p",
+                    Integer.toString(port)));
             if (parallel > 1) {
                 argv.addAll(List.of("-P", Integer.toString(parallel)));
             }
@@ -70,16 +88,43 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
     public static final String FLOWS = "flows";
     private static final Pattern AF = Pattern.compile("(?i)af([1-4])([1-3])");
     private static final Pattern CS = Pattern.compile("(?i)cs([0-7])");
-    private static final Map<String, Unit> FIELDS = Map.of("mbps", Unit.MBIT_PER_S, "bits_per_second", Unit.BIT_PER_S,
-            "sent_bits_per_second", Unit.BIT_PER_S, "retransmits", Unit.NONE, "seconds", Unit.S, "bytes", Unit.BYTES,
-            "lost_percent", Unit.PERCENT, "jitter_ms", Unit.MS, "error", Unit.NONE, FLOWS, Unit.NONE);
+    private static final Map<String, Unit> FIELDS = Map.of(
+            "mbps",
+            Unit.MBIT_PER_S,
+            "bits_per_second",
+            Unit.BIT_PER_S,
+            "sent_bits_per_second",
+            Unit.BIT_PER_S,
+            "retransmits",
+            Unit.NONE,
+            "seconds",
+            Unit.S,
+            "bytes",
+            Unit.BYTES,
+            "lost_percent",
+            Unit.PERCENT,
+            "jitter_ms",
+            Unit.MS,
+            "error",
+            Unit.NONE,
+            FLOWS,
+            Unit.NONE);
 
     /**
      * {@code iperf3:} as written (docs/schema/check.schema.json, $defs/iperf3): the options of its one flow, or the
      * defaults of its named {@code flows} (at most 4, by the schema).
      */
-    public record Options(String server, Integer seconds, Integer port, Integer parallel, Boolean reverse, Boolean udp,
-                          String bitrate, String tos, String dscp, Map<String, FlowOptions> flows) {
+    public record Options(
+            String server,
+            Integer seconds,
+            Integer port,
+            Integer parallel,
+            Boolean reverse,
+            Boolean udp,
+            String bitrate,
+            String tos,
+            String dscp,
+            Map<String, FlowOptions> flows) {
 
         FlowOptions asFlow() {
             return new FlowOptions(server, null, port, parallel, reverse, udp, bitrate, tos, dscp);
@@ -87,9 +132,16 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
     }
 
     /** One named flow's options as written; each one it leaves out falls back to the measurement's. */
-    public record FlowOptions(String server, String node, Integer port, Integer parallel, Boolean reverse, Boolean udp,
-                              String bitrate, String tos, String dscp) {
-    }
+    public record FlowOptions(
+            String server,
+            String node,
+            Integer port,
+            Integer parallel,
+            Boolean reverse,
+            Boolean udp,
+            String bitrate,
+            String tos,
+            String dscp) {}
 
     static Measurement of(Common common, Options options, OptionReader reader) {
         int seconds = options.seconds() == null ? 5 : options.seconds();
@@ -100,7 +152,8 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
         }
         List<Flow> flows = new ArrayList<>();
         options.flows().forEach((name, own) -> {
-            FlowOptions mine = own == null ? new FlowOptions(null, null, null, null, null, null, null, null, null) : own;
+            FlowOptions mine =
+                    own == null ? new FlowOptions(null, null, null, null, null, null, null, null, null) : own;
             Flow flow = flow(reader.under(FLOWS).under(name), reader, name, common.node(), mine, outer);
             if (flow != null) {
                 flows.add(flow);
@@ -109,7 +162,8 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
         if (flows.size() < options.flows().size()) {
             return null;
         }
-        List<Integer> fixed = flows.stream().map(Flow::port).filter(p -> p != null).toList();
+        List<Integer> fixed =
+                flows.stream().map(Flow::port).filter(p -> p != null).toList();
         if (fixed.stream().distinct().count() < fixed.size()) {
             // Recorded, and the measurement still made: later measurements may run during it.
             reader.add(FLOWS, "two flows name the same port; each flow has its own server, so give each its own port");
@@ -122,18 +176,20 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
      * is recorded where the value was written: the flow's own mapping ({@code here}) or the measurement's. Null only
      * when it has no server.
      */
-    private static Flow flow(OptionReader here, OptionReader measurement, String name, String node, FlowOptions own,
-                             FlowOptions outer) {
+    private static Flow flow(
+            OptionReader here, OptionReader measurement, String name, String node, FlowOptions own, FlowOptions outer) {
         String server = null;
         if (own.server() == null && outer.server() == null) {
             measurement.add(null, "flow '" + name + "' has no server: give the measurement or the flow 'server'");
         } else {
-            server = own.server() != null ? here.address("server", own.server())
+            server = own.server() != null
+                    ? here.address("server", own.server())
                     : measurement.address("server", outer.server());
         }
         String flowNode = own.node() != null ? own.node() : node;
         Integer port = pick(own.port(), outer.port());
-        int parallel = Optional.ofNullable(pick(own.parallel(), outer.parallel())).orElse(1);
+        int parallel =
+                Optional.ofNullable(pick(own.parallel(), outer.parallel())).orElse(1);
         boolean reverse = Boolean.TRUE.equals(pick(own.reverse(), outer.reverse()));
         boolean udp = Boolean.TRUE.equals(pick(own.udp(), outer.udp()));
         OptionReader bitrateAt = own.bitrate() != null ? here : measurement;
@@ -148,8 +204,11 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
                 bitrate = Math.round(q.in(Unit.BIT_PER_S));
             }
         }
-        Integer tos = tos(own.tos() != null ? here : measurement, pick(own.tos(), outer.tos()),
-                own.dscp() != null ? here : measurement, pick(own.dscp(), outer.dscp()));
+        Integer tos = tos(
+                own.tos() != null ? here : measurement,
+                pick(own.tos(), outer.tos()),
+                own.dscp() != null ? here : measurement,
+                pick(own.dscp(), outer.dscp()));
         // Made even when an option has a problem (recorded): value paths into it are still checked.
         return server == null ? null : new Flow(name, flowNode, server, port, parallel, reverse, udp, bitrate, tos);
     }
@@ -183,7 +242,8 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
         }
         Integer dscp = dscp(dscpText);
         if (dscp == null) {
-            dscpAt.add("dscp", "'" + dscpText + "' is not a DSCP: a number 0-63, EF, AFxy (AF11-AF43) or CSx (CS0-CS7)");
+            dscpAt.add(
+                    "dscp", "'" + dscpText + "' is not a DSCP: a number 0-63, EF, AFxy (AF11-AF43) or CSx (CS0-CS7)");
             return null;
         }
         return dscp << 2;
@@ -244,7 +304,8 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
         try {
             IperfResult result = IperfParser.parse(exec.stdout());
             Map<String, Object> tree = tree(result);
-            return result.failed() ? new MeasurementOutcome(tree, raw, "iperf3 reported: " + result.error())
+            return result.failed()
+                    ? new MeasurementOutcome(tree, raw, "iperf3 reported: " + result.error())
                     : OutputReader.ok(tree, raw);
         } catch (OutputParseException e) {
             return OutputReader.unreadable(raw, e);
@@ -265,7 +326,11 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
         for (Map.Entry<String, MeasurementOutcome> e : byFlow.entrySet()) {
             MeasurementOutcome o = e.getValue();
             each.put(e.getKey(), o.values());
-            raw.append("[flow ").append(e.getKey()).append("]\n").append(o.raw()).append('\n');
+            raw.append("[flow ")
+                    .append(e.getKey())
+                    .append("]\n")
+                    .append(o.raw())
+                    .append('\n');
             if (o.error() != null && error == null) {
                 error = "flow " + e.getKey() + ": " + o.error();
             }
@@ -278,7 +343,8 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
             tree.put("sent_bits_per_second", new Measure(sent, Unit.BIT_PER_S));
         }
         tree.put(FLOWS, each);
-        String text = raw.length() <= OutputReader.MAX_RAW_CHARS ? raw.toString()
+        String text = raw.length() <= OutputReader.MAX_RAW_CHARS
+                ? raw.toString()
                 : raw.substring(0, OutputReader.MAX_RAW_CHARS) + "\n[tclab: output cut here]";
         return new MeasurementOutcome(tree, text, error);
     }
@@ -336,7 +402,12 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
         }
         if (s.size() != 4 || !FIELDS.containsKey(s.get(3)) || s.get(3).equals(FLOWS)) {
             return Optional.of("a flow's result is " + path.root() + ".flows." + s.get(2) + ".<field>, a field of "
-                    + String.join(", ", FIELDS.keySet().stream().filter(k -> !k.equals(FLOWS)).sorted().toList()));
+                    + String.join(
+                            ", ",
+                            FIELDS.keySet().stream()
+                                    .filter(k -> !k.equals(FLOWS))
+                                    .sorted()
+                                    .toList()));
         }
         return Optional.empty();
     }

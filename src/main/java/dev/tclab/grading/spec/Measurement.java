@@ -13,8 +13,8 @@ import java.util.Optional;
  * Adding a kind is one record (with its options record) plus one line in {@link #KINDS}, and its entry in
  * docs/schema/check.schema.json.
  */
-public sealed interface Measurement permits Iperf3Measurement, PingMeasurement, TcMeasurement,
-        InterfacesMeasurement, CommandMeasurement {
+public sealed interface Measurement
+        permits Iperf3Measurement, PingMeasurement, TcMeasurement, InterfacesMeasurement, CommandMeasurement {
 
     /**
      * What every measurement has, whatever its kind.
@@ -24,8 +24,7 @@ public sealed interface Measurement permits Iperf3Measurement, PingMeasurement, 
      *               counter deltas and per-second rates over it), or null; counter kinds only
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record Common(String name, String node, String during, String over) {
-    }
+    record Common(String name, String node, String during, String over) {}
 
     /**
      * Makes one kind's measurement from its options, bound by Jackson from the schema-valid check block, checking
@@ -45,8 +44,7 @@ public sealed interface Measurement permits Iperf3Measurement, PingMeasurement, 
      * @param beside whether its options sit beside the key in the entry ({@code command: ..., parse: json}) rather
      *               than under it ({@code ping: { target: ... }})
      */
-    record Kind<O>(String key, Class<O> options, boolean beside, Factory<O> factory) {
-    }
+    record Kind<O>(String key, Class<O> options, boolean beside, Factory<O> factory) {}
 
     /** Every kind, in the order messages list them. */
     List<Kind<?>> KINDS = List.of(

@@ -13,8 +13,7 @@ final class MessageUnits {
 
     private static final Pattern UNIT_AFTER_VALUE = Pattern.compile("\\{value}\\s*([A-Za-zµ/]+)");
 
-    private MessageUnits() {
-    }
+    private MessageUnits() {}
 
     /**
      * @param fieldUnit the unit of the compared field, or null when the parser does not know it

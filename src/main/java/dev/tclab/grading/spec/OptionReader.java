@@ -65,9 +65,13 @@ public final class OptionReader {
             return null;
         }
         if (dimension != null && q.hasUnit() && q.unit().dimension() != dimension) {
-            add(key, "'" + text + "' is " + q.unit().dimension().words() + " but the value is " + dimension.words()
-                    + (dimension == Dimension.NUMBER ? "; compare it with a number alone, or declare the unit of a "
-                    + "command's numbers (unit: Mbit/s)" : ""));
+            add(
+                    key,
+                    "'" + text + "' is " + q.unit().dimension().words() + " but the value is " + dimension.words()
+                            + (dimension == Dimension.NUMBER
+                                    ? "; compare it with a number alone, or declare the unit of a "
+                                            + "command's numbers (unit: Mbit/s)"
+                                    : ""));
             return null;
         }
         return q;

@@ -13,12 +13,13 @@ public final class OutputReader {
     /** Raw output kept per measurement for the learner to read (the API returns it): enough for any error message. */
     public static final int MAX_RAW_CHARS = 4096;
 
-    private OutputReader() {
-    }
+    private OutputReader() {}
 
     public static MeasurementOutcome read(Measurement m, ExecResult exec) {
         if (exec.timedOut()) {
-            return failed(excerptOfRaw(exec), m.kind() + " did not finish within " + m.timeout().toSeconds() + " s");
+            return failed(
+                    excerptOfRaw(exec),
+                    m.kind() + " did not finish within " + m.timeout().toSeconds() + " s");
         }
         return m.read(exec);
     }
@@ -33,8 +34,9 @@ public final class OutputReader {
             return raw;
         }
         String shown = raw.substring(0, Math.min(raw.length(), MAX_RAW_CHARS));
-        return shown + "\n[tclab: output cut here: it was " + (exec.truncated() ? "more than 1 MiB" : raw.length()
-                + " characters") + "; the first " + shown.length() + " are shown]";
+        return shown + "\n[tclab: output cut here: it was "
+                + (exec.truncated() ? "more than 1 MiB" : raw.length() + " characters") + "; the first "
+                + shown.length() + " are shown]";
     }
 
     static String firstLine(ExecResult exec) {

@@ -12,17 +12,34 @@ import java.util.Optional;
 /** {@code ping: { target, count, interval }}: round-trip times and loss, e.g. under a load ({@code during}). */
 public record PingMeasurement(Common common, String target, int count, double interval) implements Measurement {
 
-    private static final Map<String, Unit> FIELDS = Map.of("transmitted", Unit.NONE, "received", Unit.NONE,
-            "loss_pct", Unit.PERCENT, "min_ms", Unit.MS, "avg_ms", Unit.MS, "max_ms", Unit.MS, "mdev_ms", Unit.MS);
+    private static final Map<String, Unit> FIELDS = Map.of(
+            "transmitted",
+            Unit.NONE,
+            "received",
+            Unit.NONE,
+            "loss_pct",
+            Unit.PERCENT,
+            "min_ms",
+            Unit.MS,
+            "avg_ms",
+            Unit.MS,
+            "max_ms",
+            Unit.MS,
+            "mdev_ms",
+            Unit.MS);
 
     /** {@code ping:} as written (docs/schema/check.schema.json, $defs/ping). */
-    public record Options(String target, Integer count, Double interval) {
-    }
+    public record Options(String target, Integer count, Double interval) {}
 
     static Measurement of(Common common, Options options, OptionReader reader) {
         String target = reader.address("target", options.target());
-        return target == null ? null : new PingMeasurement(common, target,
-                options.count() == null ? 10 : options.count(), options.interval() == null ? 0.2 : options.interval());
+        return target == null
+                ? null
+                : new PingMeasurement(
+                        common,
+                        target,
+                        options.count() == null ? 10 : options.count(),
+                        options.interval() == null ? 0.2 : options.interval());
     }
 
     @Override
@@ -39,8 +56,16 @@ public record PingMeasurement(Common common, String target, int count, double in
     public List<String> argv() {
         // -w ends ping even when replies stop coming, so a dead link fails the check instead of hanging it.
         long deadline = (long) Math.ceil(seconds()) + 2;
-        return List.of("ping", "-q", "-c", String.valueOf(count), "-i", java.math.BigDecimal.valueOf(interval).stripTrailingZeros().toPlainString(), "-w",
-                String.valueOf(deadline), target);
+        return List.of(
+                "ping",
+                "-q",
+                "-c",
+                String.valueOf(count),
+                "-i",
+                java.math.BigDecimal.valueOf(interval).stripTrailingZeros().toPlainString(),
+                "-w",
+                String.valueOf(deadline),
+                target);
     }
 
     @Override

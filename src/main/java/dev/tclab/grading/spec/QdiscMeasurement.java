@@ -9,8 +9,7 @@ import java.util.Map;
 public record QdiscMeasurement(Common common, String dev) implements TcMeasurement {
 
     /** {@code qdisc:} as written; absent ({@code qdisc:} alone) reads every device. */
-    public record Options(String dev) {
-    }
+    public record Options(String dev) {}
 
     static Measurement of(Common common, Options options, OptionReader reader) {
         return new QdiscMeasurement(common, options == null ? null : options.dev());
@@ -23,7 +22,9 @@ public record QdiscMeasurement(Common common, String dev) implements TcMeasureme
 
     @Override
     public List<String> argv() {
-        return dev == null ? List.of("tc", "-s", "-j", "qdisc", "show") : List.of("tc", "-s", "-j", "qdisc", "show", "dev", dev);
+        return dev == null
+                ? List.of("tc", "-s", "-j", "qdisc", "show")
+                : List.of("tc", "-s", "-j", "qdisc", "show", "dev", dev);
     }
 
     @Override

@@ -16,18 +16,30 @@ import java.util.regex.Pattern;
  */
 public record Quantity(double value, Unit unit, String text) {
 
-    private static final Pattern FORM = Pattern.compile("\\s*(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)\\s*([a-zA-Zµ/%]*)\\s*");
+    private static final Pattern FORM =
+            Pattern.compile("\\s*(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)\\s*([a-zA-Zµ/%]*)\\s*");
     private static final Map<String, Unit> UNITS = Map.ofEntries(
-            Map.entry("bit", Unit.BIT_PER_S), Map.entry("bit/s", Unit.BIT_PER_S),
-            Map.entry("kbit", Unit.KBIT_PER_S), Map.entry("kbit/s", Unit.KBIT_PER_S),
-            Map.entry("mbit", Unit.MBIT_PER_S), Map.entry("mbit/s", Unit.MBIT_PER_S),
-            Map.entry("gbit", Unit.GBIT_PER_S), Map.entry("gbit/s", Unit.GBIT_PER_S),
-            Map.entry("b", Unit.BYTES), Map.entry("kb", Unit.KB), Map.entry("mb", Unit.MB), Map.entry("gb", Unit.GB),
-            Map.entry("us", Unit.US), Map.entry("µs", Unit.US), Map.entry("ms", Unit.MS), Map.entry("s", Unit.S),
-            Map.entry("%", Unit.PERCENT), Map.entry("", Unit.NONE));
+            Map.entry("bit", Unit.BIT_PER_S),
+            Map.entry("bit/s", Unit.BIT_PER_S),
+            Map.entry("kbit", Unit.KBIT_PER_S),
+            Map.entry("kbit/s", Unit.KBIT_PER_S),
+            Map.entry("mbit", Unit.MBIT_PER_S),
+            Map.entry("mbit/s", Unit.MBIT_PER_S),
+            Map.entry("gbit", Unit.GBIT_PER_S),
+            Map.entry("gbit/s", Unit.GBIT_PER_S),
+            Map.entry("b", Unit.BYTES),
+            Map.entry("kb", Unit.KB),
+            Map.entry("mb", Unit.MB),
+            Map.entry("gb", Unit.GB),
+            Map.entry("us", Unit.US),
+            Map.entry("µs", Unit.US),
+            Map.entry("ms", Unit.MS),
+            Map.entry("s", Unit.S),
+            Map.entry("%", Unit.PERCENT),
+            Map.entry("", Unit.NONE));
     /** Written by people who mean megabits, but tc reads them as bytes per second: refused to avoid a silent 8x. */
-    private static final Map<String, String> AMBIGUOUS = Map.of("bps", "bit", "kbps", "kbit", "mbps", "mbit",
-            "gbps", "gbit");
+    private static final Map<String, String> AMBIGUOUS =
+            Map.of("bps", "bit", "kbps", "kbit", "mbps", "mbit", "gbps", "gbit");
 
     /**
      * Reads an author's quantity.
@@ -37,7 +49,8 @@ public record Quantity(double value, Unit unit, String text) {
     public static Parsed parse(String text) {
         Matcher m = FORM.matcher(text == null ? "" : text);
         if (!m.matches()) {
-            return Parsed.problem("'" + text + "' is not a number with an optional unit (e.g. 10mbit, 32kb, 50ms, 0.1)");
+            return Parsed.problem(
+                    "'" + text + "' is not a number with an optional unit (e.g. 10mbit, 32kb, 50ms, 0.1)");
         }
         String suffix = m.group(2).toLowerCase(Locale.ROOT);
         if (AMBIGUOUS.containsKey(suffix)) {
@@ -46,8 +59,9 @@ public record Quantity(double value, Unit unit, String text) {
         }
         Unit unit = UNITS.get(suffix);
         if (unit == null) {
-            return Parsed.problem("'" + text + "' has an unknown unit '" + m.group(2)
-                    + "'; use bit, kbit, mbit, gbit (rates, 1k = 1000), b, kb, mb, gb (sizes, 1k = 1024), us, ms, s, or %");
+            return Parsed.problem(
+                    "'" + text + "' has an unknown unit '" + m.group(2)
+                            + "'; use bit, kbit, mbit, gbit (rates, 1k = 1000), b, kb, mb, gb (sizes, 1k = 1024), us, ms, s, or %");
         }
         return new Parsed(new Quantity(Double.parseDouble(m.group(1)), unit, text.strip()), null);
     }
@@ -70,8 +84,10 @@ public record Quantity(double value, Unit unit, String text) {
         if (lower.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.ofNullable(UNITS.get(lower)).or(() -> Arrays.stream(Unit.values())
-                .filter(u -> u.symbol().equalsIgnoreCase(word)).findFirst());
+        return Optional.ofNullable(UNITS.get(lower))
+                .or(() -> Arrays.stream(Unit.values())
+                        .filter(u -> u.symbol().equalsIgnoreCase(word))
+                        .findFirst());
     }
 
     public boolean hasUnit() {
@@ -89,8 +105,9 @@ public record Quantity(double value, Unit unit, String text) {
             return value;
         }
         if (unit.dimension() != fieldUnit.dimension()) {
-            throw new IllegalArgumentException("'" + text + "' is " + unit.dimension().words() + " but the value is "
-                    + fieldUnit.dimension().words());
+            throw new IllegalArgumentException(
+                    "'" + text + "' is " + unit.dimension().words() + " but the value is "
+                            + fieldUnit.dimension().words());
         }
         return fieldUnit.fromBase(unit.toBase(value));
     }

@@ -19,15 +19,27 @@ import java.util.Set;
 final class ResultTrees {
 
     /** tc JSON option and statistic names whose unit is known. */
-    private static final Set<String> RATE_KEYS = Set.of("rate", "peakrate", "ceil", "bandwidth", "capacity_estimate",
-            "threshold_rate");
-    private static final Set<String> SIZE_KEYS = Set.of("burst", "cburst", "mtu", "bytes", "backlog", "memory_used",
-            "memory_limit", "memlimit", "sent_bytes", "backlog_bytes", "max_pkt_len", "maxpacket", "quantum",
+    private static final Set<String> RATE_KEYS =
+            Set.of("rate", "peakrate", "ceil", "bandwidth", "capacity_estimate", "threshold_rate");
+
+    private static final Set<String> SIZE_KEYS = Set.of(
+            "burst",
+            "cburst",
+            "mtu",
+            "bytes",
+            "backlog",
+            "memory_used",
+            "memory_limit",
+            "memlimit",
+            "sent_bytes",
+            "backlog_bytes",
+            "max_pkt_len",
+            "maxpacket",
+            "quantum",
             "flow_quantum");
     private static final Set<String> MICROSECOND_KEYS = Set.of("lat", "rtt", "target", "interval", "ce_threshold");
 
-    private ResultTrees() {
-    }
+    private ResultTrees() {}
 
     static Map<String, Object> qdiscs(List<Qdisc> qdiscs) {
         Map<String, Object> tree = new LinkedHashMap<>();

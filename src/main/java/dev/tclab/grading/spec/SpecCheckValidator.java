@@ -1,7 +1,7 @@
 package dev.tclab.grading.spec;
 
-import dev.tclab.yaml.FileProblem;
 import dev.tclab.lesson.CheckBlockValidator;
+import dev.tclab.yaml.FileProblem;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 

@@ -12,15 +12,30 @@ import java.util.Optional;
  * side by side in {@link TcKind}. Each kind keeps only its options, its command line and how its output becomes a
  * value tree.
  */
-public sealed interface TcMeasurement extends Measurement permits QdiscMeasurement, ClassesMeasurement,
-        FiltersMeasurement {
+public sealed interface TcMeasurement extends Measurement
+        permits QdiscMeasurement, ClassesMeasurement, FiltersMeasurement {
 
     Duration TC_TIMEOUT = Duration.ofSeconds(15);
 
     /** A tc kind's YAML key and the top-level fields of its result. */
     enum TcKind {
-        QDISC("qdisc", Map.of("root", Unit.NONE, "ingress", Unit.NONE, "all", Unit.NONE, "count", Unit.NONE,
-                "by_handle", Unit.NONE, "by_parent", Unit.NONE, Counters.WINDOW, Unit.S)),
+        QDISC(
+                "qdisc",
+                Map.of(
+                        "root",
+                        Unit.NONE,
+                        "ingress",
+                        Unit.NONE,
+                        "all",
+                        Unit.NONE,
+                        "count",
+                        Unit.NONE,
+                        "by_handle",
+                        Unit.NONE,
+                        "by_parent",
+                        Unit.NONE,
+                        Counters.WINDOW,
+                        Unit.S)),
         CLASSES("classes", Map.of("all", Unit.NONE, "count", Unit.NONE, "by_id", Unit.NONE, Counters.WINDOW, Unit.S)),
         FILTERS("filters", Map.of("all", Unit.NONE, "rules", Unit.NONE, "count", Unit.NONE, "redirect_dev", Unit.NONE));
 

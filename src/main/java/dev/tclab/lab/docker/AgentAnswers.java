@@ -37,20 +37,16 @@ final class AgentAnswers {
 
     private static final Events NO_EVENTS = new Events() {
         @Override
-        public void output(String id, byte[] chunk) {
-        }
+        public void output(String id, byte[] chunk) {}
 
         @Override
-        public void ended(String id, int exitCode) {
-        }
+        public void ended(String id, int exitCode) {}
 
         @Override
-        public void acknowledged(int bytes) {
-        }
+        public void acknowledged(int bytes) {}
 
         @Override
-        public void ready() {
-        }
+        public void ready() {}
     };
 
     private final BiConsumer<String, ExecResult> answered;
@@ -66,8 +62,8 @@ final class AgentAnswers {
     }
 
     /** @param skipToReady whether the output starts with other things, up to the agent's first ready line */
-    AgentAnswers(BiConsumer<String, ExecResult> answered, Consumer<String> outOfStep, Events events,
-                 boolean skipToReady) {
+    AgentAnswers(
+            BiConsumer<String, ExecResult> answered, Consumer<String> outOfStep, Events events, boolean skipToReady) {
         this.answered = answered;
         this.outOfStep = outOfStep;
         this.events = events;
@@ -118,8 +114,8 @@ final class AgentAnswers {
             String stdout = new String(buffer, body, header.outBytes(), StandardCharsets.UTF_8);
             String stderr = new String(buffer, body + header.outBytes(), header.errBytes(), StandardCharsets.UTF_8);
             boolean timedOut = header.code() == BoundedCommand.TIMEOUT_EXIT;
-            answered.accept(header.id(), new ExecResult(timedOut ? -1 : header.code(), stdout, stderr, timedOut,
-                    header.cut()));
+            answered.accept(
+                    header.id(), new ExecResult(timedOut ? -1 : header.code(), stdout, stderr, timedOut, header.cut()));
             used = body + header.outBytes() + header.errBytes();
         }
         System.arraycopy(buffer, used, buffer, 0, length - used);
@@ -215,9 +211,14 @@ final class AgentAnswers {
                 return null;
             }
             try {
-                Header header = new Header(fields[1], Integer.parseInt(fields[2]), fields[3].equals("1"),
-                        Integer.parseInt(fields[4]), Integer.parseInt(fields[5]));
-                boolean fits = header.outBytes() >= 0 && header.errBytes() >= 0
+                Header header = new Header(
+                        fields[1],
+                        Integer.parseInt(fields[2]),
+                        fields[3].equals("1"),
+                        Integer.parseInt(fields[4]),
+                        Integer.parseInt(fields[5]));
+                boolean fits = header.outBytes() >= 0
+                        && header.errBytes() >= 0
                         && header.outBytes() <= BoundedCommand.MAX_CAPTURE_BYTES
                         && header.errBytes() <= BoundedCommand.MAX_CAPTURE_BYTES;
                 return fits ? header : null;

@@ -26,17 +26,20 @@ final class DockerExec {
     /** Output kept per stream (see {@link BoundedCommand}). */
     static final int MAX_CAPTURE_BYTES = BoundedCommand.MAX_CAPTURE_BYTES;
 
-    private DockerExec() {
-    }
+    private DockerExec() {}
 
     static ExecResult run(DockerClient docker, String containerId, List<String> command, Duration timeout) {
         // timeout(1) kills the command inside the container; the app's own deadline below holds when it does not.
         long seconds = BoundedCommand.seconds(timeout);
         List<String> wrapped = BoundedCommand.withTimeout(command, seconds);
         String marker = UUID.randomUUID().toString();
-        String execId = docker.execCreateCmd(containerId).withCmd(wrapped.toArray(String[]::new))
+        String execId = docker.execCreateCmd(containerId)
+                .withCmd(wrapped.toArray(String[]::new))
                 .withEnv(List.of(BoundedCommand.MARKER + "=" + marker))
-                .withAttachStdout(true).withAttachStderr(true).exec().getId();
+                .withAttachStdout(true)
+                .withAttachStderr(true)
+                .exec()
+                .getId();
         Collector collector = new Collector();
         try (Collector running = docker.execStartCmd(execId).exec(collector)) {
             if (!running.awaitCompletion(BoundedCommand.deadlineMillis(seconds), TimeUnit.MILLISECONDS)) {
@@ -63,8 +66,12 @@ final class DockerExec {
     private static void killMarked(DockerClient docker, String containerId, String marker) {
         String script = BoundedCommand.killMarked(marker);
         try {
-            String killId = docker.execCreateCmd(containerId).withCmd("sh", "-c", script)
-                    .withAttachStdout(true).withAttachStderr(true).exec().getId();
+            String killId = docker.execCreateCmd(containerId)
+                    .withCmd("sh", "-c", script)
+                    .withAttachStdout(true)
+                    .withAttachStderr(true)
+                    .exec()
+                    .getId();
             try (Collector kill = docker.execStartCmd(killId).exec(new Collector())) {
                 if (!kill.awaitCompletion(5, TimeUnit.SECONDS)) {
                     LOG.warnf("could not kill a timed-out command in %s within 5 s", containerId);
@@ -98,8 +105,12 @@ final class DockerExec {
         }
 
         synchronized ExecResult result(int exitCode, boolean timedOut) {
-            return new ExecResult(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
-                    timedOut, truncated);
+            return new ExecResult(
+                    exitCode,
+                    out.toString(StandardCharsets.UTF_8),
+                    err.toString(StandardCharsets.UTF_8),
+                    timedOut,
+                    truncated);
         }
     }
 }

@@ -14,8 +14,8 @@ import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.KernelProbe;
-import dev.tclab.lab.runtime.LabProgressListener.Stage;
 import dev.tclab.lab.runtime.LabProgressListener;
+import dev.tclab.lab.runtime.LabProgressListener.Stage;
 import dev.tclab.lab.runtime.LabScripts;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabStartException;
@@ -79,7 +79,9 @@ public class DockerLabRuntime implements RuntimeAdapter {
             @Override
             public LabStartException refused(RuntimeException e) {
                 return e instanceof DockerException de
-                        ? new LabStartException("the Docker engine refused: " + de.getMessage().trim(), de) : null;
+                        ? new LabStartException(
+                                "the Docker engine refused: " + de.getMessage().trim(), de)
+                        : null;
             }
 
             @Override
@@ -110,11 +112,12 @@ public class DockerLabRuntime implements RuntimeAdapter {
             Instant expires = containers.expiry(spec.pooled());
             for (Topology.Node node : topology.nodes().values()) {
                 String image = node.image() == null ? defaultImage : node.image();
-                creations.add(() -> containers.createAndStart(instance, spec, node, image, measurementImage, expires,
-                        pool));
+                creations.add(
+                        () -> containers.createAndStart(instance, spec, node, image, measurementImage, expires, pool));
             }
             Map<String, Long> pids = new java.util.HashMap<>();
-            List<Future<NodeContainers.Started>> nodesStarting = creations.stream().map(pool::submit).toList();
+            List<Future<NodeContainers.Started>> nodesStarting =
+                    creations.stream().map(pool::submit).toList();
             try {
                 for (NodeContainers.Started started : parallel.await(nodesStarting, deadline)) {
                     pids.put(started.node(), started.pid());
@@ -130,7 +133,8 @@ public class DockerLabRuntime implements RuntimeAdapter {
             List<Callable<Void>> setups = new ArrayList<>();
             for (Topology.Node node : topology.nodes().values()) {
                 setups.add(() -> {
-                    configure(spec.labId(), node, topology.interfacesOf(node.name()), ParallelCalls.remaining(deadline));
+                    configure(
+                            spec.labId(), node, topology.interfacesOf(node.name()), ParallelCalls.remaining(deadline));
                     return null;
                 });
             }
@@ -148,8 +152,11 @@ public class DockerLabRuntime implements RuntimeAdapter {
     /** Brings the node's links up and runs its setup commands, stopping at the first that fails. */
     private void configure(String labId, Topology.Node node, List<String> interfaces, Duration timeout)
             throws LabStartException {
-        ExecResult result = DockerExec.run(docker, NodeContainers.name(labId, node.name()),
-                List.of("sh", "-c", LabScripts.nodeSetup(node, interfaces)), timeout);
+        ExecResult result = DockerExec.run(
+                docker,
+                NodeContainers.name(labId, node.name()),
+                List.of("sh", "-c", LabScripts.nodeSetup(node, interfaces)),
+                timeout);
         if (!result.ok()) {
             throw new LabStartException("setting up node " + node.name() + " failed"
                     + (result.timedOut() ? " (timed out)" : "") + ": " + (result.stderr() + result.stdout()).trim());
@@ -160,12 +167,16 @@ public class DockerLabRuntime implements RuntimeAdapter {
     public void stop(String labId) throws EngineUnavailableException {
         agents.forget(labId);
         engineCall(() -> {
-            List<Container> found = docker.listContainersCmd().withShowAll(true)
-                    .withLabelFilter(Labels.labOf(instance, labId)).exec();
-            List<Future<Void>> removals = found.stream().map(c -> pool.submit(() -> {
-                containers.remove(c.getId());
-                return (Void) null;
-            })).toList();
+            List<Container> found = docker.listContainersCmd()
+                    .withShowAll(true)
+                    .withLabelFilter(Labels.labOf(instance, labId))
+                    .exec();
+            List<Future<Void>> removals = found.stream()
+                    .map(c -> pool.submit(() -> {
+                        containers.remove(c.getId());
+                        return (Void) null;
+                    }))
+                    .toList();
             for (Future<?> removal : removals) {
                 removal.get();
             }
@@ -204,20 +215,26 @@ public class DockerLabRuntime implements RuntimeAdapter {
     @Override
     public List<NodeStatus> status(String labId) throws EngineUnavailableException {
         return engineCall(() -> {
-            List<Container> found = docker.listContainersCmd().withShowAll(true)
-                    .withLabelFilter(Labels.labOf(instance, labId)).exec();
+            List<Container> found = docker.listContainersCmd()
+                    .withShowAll(true)
+                    .withLabelFilter(Labels.labOf(instance, labId))
+                    .exec();
             Map<String, String> sidecarStates = new java.util.HashMap<>();
-            found.stream().filter(c -> Labels.ROLE_SIDECAR.equals(c.getLabels().get(LabelKeys.ROLE)))
+            found.stream()
+                    .filter(c -> Labels.ROLE_SIDECAR.equals(c.getLabels().get(LabelKeys.ROLE)))
                     .forEach(c -> sidecarStates.put(c.getLabels().get(LabelKeys.NODE), c.getState()));
-            return found.stream().filter(c -> LabelKeys.ROLE_NODE.equals(c.getLabels().get(LabelKeys.ROLE))).map(c -> {
-                String node = c.getLabels().get(LabelKeys.NODE);
-                String sidecar = sidecarStates.getOrDefault(node, "gone");
-                boolean running = "running".equals(c.getState());
-                if (running && !"running".equals(sidecar)) {
-                    return new NodeStatus(node, false, "running, but what measures it is " + sidecar);
-                }
-                return new NodeStatus(node, running, c.getState());
-            }).toList();
+            return found.stream()
+                    .filter(c -> LabelKeys.ROLE_NODE.equals(c.getLabels().get(LabelKeys.ROLE)))
+                    .map(c -> {
+                        String node = c.getLabels().get(LabelKeys.NODE);
+                        String sidecar = sidecarStates.getOrDefault(node, "gone");
+                        boolean running = "running".equals(c.getState());
+                        if (running && !"running".equals(sidecar)) {
+                            return new NodeStatus(node, false, "running, but what measures it is " + sidecar);
+                        }
+                        return new NodeStatus(node, running, c.getState());
+                    })
+                    .toList();
         });
     }
 
@@ -236,7 +253,8 @@ public class DockerLabRuntime implements RuntimeAdapter {
     public List<ExecResult> execAll(String labId, String node, List<CommandSequence.Step> steps)
             throws EngineUnavailableException, NodeNotFoundException {
         if (steps.size() == 1) {
-            return List.of(exec(labId, node, steps.get(0).command(), steps.get(0).timeout()));
+            return List.of(
+                    exec(labId, node, steps.get(0).command(), steps.get(0).timeout()));
         }
         CommandSequence sequence = new CommandSequence(steps);
         return sequence.split(exec(labId, node, sequence.command(), sequence.timeout()));
@@ -254,8 +272,9 @@ public class DockerLabRuntime implements RuntimeAdapter {
         return attach(NodeContainers.name(labId, node), labId, node, command, true, listener);
     }
 
-    private ProcessStream attach(String container, String labId, String node, List<String> command, boolean tty,
-                                 StreamListener listener) throws EngineUnavailableException, NodeNotFoundException {
+    private ProcessStream attach(
+            String container, String labId, String node, List<String> command, boolean tty, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
         try {
             return engineCall(() -> new DockerProcessStream(docker, container, command, tty, listener, pool));
         } catch (NotFoundException | ConflictException e) {
@@ -284,8 +303,8 @@ public class DockerLabRuntime implements RuntimeAdapter {
 
     @Override
     public KernelCapabilities probeKernel() throws EngineUnavailableException {
-        return engineCall(() -> KernelProbe.read(containers.runThrowaway(instance, defaultImage,
-                List.of("sh", "-c", KernelProbe.SCRIPT), Duration.ofSeconds(30))));
+        return engineCall(() -> KernelProbe.read(containers.runThrowaway(
+                instance, defaultImage, List.of("sh", "-c", KernelProbe.SCRIPT), Duration.ofSeconds(30))));
     }
 
     @PreDestroy

@@ -29,17 +29,27 @@ final class DockerProcessStream extends AttachedStream {
     private final String execId;
     private final QuietCallback<Frame> callback;
 
-    DockerProcessStream(DockerClient docker, String containerId, List<String> command, boolean tty,
-                        StreamListener listener, Executor background) {
+    DockerProcessStream(
+            DockerClient docker,
+            String containerId,
+            List<String> command,
+            boolean tty,
+            StreamListener listener,
+            Executor background) {
         super(background);
         this.docker = docker;
         this.containerId = containerId;
         // The marker lets the app find the process once, right after the exec starts (below).
         String marker = UUID.randomUUID().toString();
-        this.execId = docker.execCreateCmd(containerId).withCmd(command.toArray(String[]::new))
-                .withAttachStdin(true).withAttachStdout(true).withAttachStderr(true).withTty(tty)
+        this.execId = docker.execCreateCmd(containerId)
+                .withCmd(command.toArray(String[]::new))
+                .withAttachStdin(true)
+                .withAttachStdout(true)
+                .withAttachStderr(true)
+                .withTty(tty)
                 .withEnv(List.of("TERM=xterm-256color", "LANG=C.UTF-8", BoundedCommand.STREAM_MARKER + "=" + marker))
-                .exec().getId();
+                .exec()
+                .getId();
         this.callback = new QuietCallback<>() {
             @Override
             public void onNext(Frame frame) {

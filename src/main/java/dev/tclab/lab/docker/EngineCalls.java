@@ -4,12 +4,12 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.core.DockerClientConfig;
 import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.LabExpiry;
 import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.runtime.RootCause;
-import com.github.dockerjava.core.DockerClientConfig;
 import java.net.SocketException;
 import java.time.Instant;
 import java.util.HashSet;
@@ -62,7 +62,10 @@ public final class EngineCalls {
     public Set<String> labs(Map<String, String> labels) throws EngineUnavailableException {
         return call(() -> {
             Set<String> labs = new HashSet<>();
-            for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(labels).exec()) {
+            for (Container c : docker.listContainersCmd()
+                    .withShowAll(true)
+                    .withLabelFilter(labels)
+                    .exec()) {
                 String lab = c.getLabels().get(LabelKeys.LAB);
                 if (lab != null) {
                     labs.add(lab);
@@ -80,7 +83,10 @@ public final class EngineCalls {
             throws EngineUnavailableException {
         return call(() -> {
             Set<String> expired = new HashSet<>();
-            for (Container c : docker.listContainersCmd().withShowAll(true).withLabelFilter(labels).exec()) {
+            for (Container c : docker.listContainersCmd()
+                    .withShowAll(true)
+                    .withLabelFilter(labels)
+                    .exec()) {
                 if (LabExpiry.passed(c.getLabels().get(LabelKeys.EXPIRES), now)) {
                     remover.accept(c.getId());
                     String lab = c.getLabels().get(LabelKeys.LAB);
@@ -126,16 +132,19 @@ public final class EngineCalls {
      */
     private String explain(Throwable e) {
         String message = RootCause.describe(e);
-        return tls && brokenByPeer(e) ? message + " (over TLS this is how a certificate is refused: DOCKER_CERT_PATH "
-                + "must hold the engine's CA certificate as ca.pem and a client certificate that CA signed as cert.pem, "
-                + "with its key.pem)" : message;
+        return tls && brokenByPeer(e)
+                ? message + " (over TLS this is how a certificate is refused: DOCKER_CERT_PATH "
+                        + "must hold the engine's CA certificate as ca.pem and a client certificate that CA signed as cert.pem, "
+                        + "with its key.pem)"
+                : message;
     }
 
     private static boolean brokenByPeer(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             String message = t.getMessage() == null ? "" : t.getMessage();
-            if (t instanceof SSLException || t instanceof SocketException
-                    && (message.contains("Broken pipe") || message.contains("Connection reset"))) {
+            if (t instanceof SSLException
+                    || t instanceof SocketException
+                            && (message.contains("Broken pipe") || message.contains("Connection reset"))) {
                 return true;
             }
         }

@@ -23,35 +23,81 @@ public final class Labels {
 
     /** On a sidecar whose main process is the agent ({@link SidecarAgent}); sidecars made before it have none. */
     public static final String AGENT = "tclab.agent";
+
     public static final String AGENT_VERSION = "1";
 
     /** A node's measurement sidecar: labelled with its lab and node like the node itself. */
     public static final String ROLE_SIDECAR = "sidecar";
+
     public static final String ROLE_PROBE = "probe";
     /** A User-Mode Linux lab: one container whose kernel holds every node (the nodes are in NODES). */
     public static final String ROLE_UML = "uml";
     /** On a UML lab's container: its nodes' names, comma-separated, in the lab's order. */
     public static final String NODES = "tclab.nodes";
 
-    private Labels() {
-    }
+    private Labels() {}
 
     public static Map<String, String> node(String instance, LabSpec spec, String node, Instant expires) {
-        return Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_NODE, LAB, spec.labId(),
-                OWNER, spec.owner(), LESSON, spec.lesson(), NODE, node, EXPIRES, Long.toString(expires.getEpochSecond()));
+        return Map.of(
+                APP,
+                "tclab",
+                INSTANCE,
+                instance,
+                ROLE,
+                ROLE_NODE,
+                LAB,
+                spec.labId(),
+                OWNER,
+                spec.owner(),
+                LESSON,
+                spec.lesson(),
+                NODE,
+                node,
+                EXPIRES,
+                Long.toString(expires.getEpochSecond()));
     }
 
     public static Map<String, String> sidecar(String instance, LabSpec spec, String node, Instant expires) {
-        return Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_SIDECAR, LAB, spec.labId(),
-                OWNER, spec.owner(), LESSON, spec.lesson(), NODE, node, EXPIRES, Long.toString(expires.getEpochSecond()),
-                AGENT, AGENT_VERSION);
+        return Map.of(
+                APP,
+                "tclab",
+                INSTANCE,
+                instance,
+                ROLE,
+                ROLE_SIDECAR,
+                LAB,
+                spec.labId(),
+                OWNER,
+                spec.owner(),
+                LESSON,
+                spec.lesson(),
+                NODE,
+                node,
+                EXPIRES,
+                Long.toString(expires.getEpochSecond()),
+                AGENT,
+                AGENT_VERSION);
     }
 
     /** The labels of a UML lab's one container. */
     public static Map<String, String> uml(String instance, LabSpec spec, Instant expires) {
-        return Map.of(APP, "tclab", INSTANCE, instance, ROLE, ROLE_UML, LAB, spec.labId(), OWNER, spec.owner(),
-                LESSON, spec.lesson(), NODES, String.join(",", spec.topology().nodes().keySet()),
-                EXPIRES, Long.toString(expires.getEpochSecond()));
+        return Map.of(
+                APP,
+                "tclab",
+                INSTANCE,
+                instance,
+                ROLE,
+                ROLE_UML,
+                LAB,
+                spec.labId(),
+                OWNER,
+                spec.owner(),
+                LESSON,
+                spec.lesson(),
+                NODES,
+                String.join(",", spec.topology().nodes().keySet()),
+                EXPIRES,
+                Long.toString(expires.getEpochSecond()));
     }
 
     /** Filter for every container tclab creates on the engine, of any instance (lab containers carry EXPIRES). */

@@ -8,11 +8,11 @@ import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.LogConfig;
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.runtime.BoundedCommand;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabExpiry;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.topology.Topology;
-import dev.tclab.lab.runtime.BoundedCommand;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,12 +28,14 @@ public final class NodeContainers {
 
     /** Enough for iperf3, ping and tc; the sidecar runs nothing else. */
     private static final long SIDECAR_MEMORY_MIB = 64;
+
     private static final long SIDECAR_PIDS = 32;
     private static final int SIDECAR_TMPFS_MIB = 4;
     /** How many processes short of its limit a node still counts as at its limit (see {@link #atProcessLimit}). */
     private static final int PIDS_CHURN = 8;
     /** How long to wait for another remover's removal of the same container (it takes well under a second). */
     private static final Duration REMOVAL_WAIT = Duration.ofSeconds(20);
+
     private static final Duration REMOVAL_POLL = Duration.ofMillis(100);
     /**
      * No container log: nothing tclab needs goes to a node's stdout (setup and check output come back over exec),
@@ -53,8 +55,7 @@ public final class NodeContainers {
      * A node's container started, with its init process's pid on the engine host (for wiring its namespace), and its
      * measurement sidecar starting ({@code sidecarStarted}), while the other nodes start and the links are wired.
      */
-    record Started(String node, String containerId, long pid, Future<Void> sidecarStarted) {
-    }
+    record Started(String node, String containerId, long pid, Future<Void> sidecarStarted) {}
 
     static String name(String labId, String node) {
         return "tclab-" + labId + "-" + node;
@@ -76,18 +77,26 @@ public final class NodeContainers {
      * node runs (joining a network namespace needs its owner running), not once every node of the lab runs: its
      * start overlaps the other nodes' starts, the wiring and the setup.
      */
-    Started createAndStart(String instance, LabSpec spec, Topology.Node node, String image, String sidecarImage,
-                           Instant expires, ExecutorService background) {
+    Started createAndStart(
+            String instance,
+            LabSpec spec,
+            Topology.Node node,
+            String image,
+            String sidecarImage,
+            Instant expires,
+            ExecutorService background) {
         CreateContainerCmd create = docker.createContainerCmd(image)
                 .withName(name(spec.labId(), node.name()))
                 .withHostName(node.name())
                 .withLabels(Labels.node(instance, spec, node.name(), expires))
-                .withEnv(node.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())
+                .withEnv(node.env().entrySet().stream()
+                        .map(e -> e.getKey() + "=" + e.getValue())
+                        .toList())
                 .withCmd("sleep", "infinity")
                 .withHostConfig(hardened(node.sysctls()));
         String id = create.exec().getId();
-        Future<String> sidecar = background.submit(
-                () -> createSidecar(instance, spec, node.name(), id, sidecarImage, expires));
+        Future<String> sidecar =
+                background.submit(() -> createSidecar(instance, spec, node.name(), id, sidecarImage, expires));
         try {
             docker.startContainerCmd(id).exec();
             Long pid = docker.inspectContainerCmd(id).exec().getState().getPidLong();
@@ -127,8 +136,8 @@ public final class NodeContainers {
      * namespace, so nothing the learner does to the node's files or processes changes what the platform measures.
      * NET_ADMIN is for tc and for iperf3's {@code -C cubic}; NET_RAW is for ping.
      */
-    private String createSidecar(String instance, LabSpec spec, String node, String nodeContainerId, String image,
-                                 Instant expires) {
+    private String createSidecar(
+            String instance, LabSpec spec, String node, String nodeContainerId, String image, Instant expires) {
         HostConfig host = HostConfig.newHostConfig()
                 .withNetworkMode("container:" + nodeContainerId)
                 .withCapDrop(Capability.ALL)
@@ -149,7 +158,8 @@ public final class NodeContainers {
                 .withCmd(SidecarAgent.command())
                 .withStdinOpen(true)
                 .withHostConfig(host)
-                .exec().getId();
+                .exec()
+                .getId();
     }
 
     /**
@@ -170,8 +180,13 @@ public final class NodeContainers {
                 // The host's disk is out of reach: the root filesystem is read-only and where a learner must write
                 // (shell history, iperf3 -J files, pid files) is a size-capped tmpfs, charged to the node's memory.
                 .withReadonlyRootfs(true)
-                .withTmpFs(Map.of("/tmp", tmpfs(limits.tmpMib(), false), "/root", tmpfs(limits.homeMib(), true),
-                        "/run", tmpfs(limits.runMib(), false)))
+                .withTmpFs(Map.of(
+                        "/tmp",
+                        tmpfs(limits.tmpMib(), false),
+                        "/root",
+                        tmpfs(limits.homeMib(), true),
+                        "/run",
+                        tmpfs(limits.runMib(), false)))
                 .withLogConfig(NO_LOG)
                 // An init reaps the zombies that learners' background jobs leave behind.
                 .withInit(true);
@@ -188,7 +203,8 @@ public final class NodeContainers {
      * engine lists the processes from the host (never by a process in the container, which could not fork either).
      */
     boolean atProcessLimit(String containerId) {
-        Long limit = docker.inspectContainerCmd(containerId).exec().getHostConfig().getPidsLimit();
+        Long limit =
+                docker.inspectContainerCmd(containerId).exec().getHostConfig().getPidsLimit();
         if (limit == null || limit <= 0) {
             return false;
         }
@@ -202,7 +218,10 @@ public final class NodeContainers {
      */
     public void remove(String containerId) {
         try {
-            docker.removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
+            docker.removeContainerCmd(containerId)
+                    .withForce(true)
+                    .withRemoveVolumes(true)
+                    .exec();
         } catch (NotFoundException e) {
             // Done already.
         } catch (ConflictException e) {
@@ -231,11 +250,14 @@ public final class NodeContainers {
     ExecResult runThrowaway(String instance, String image, List<String> command, Duration timeout) {
         String id = docker.createContainerCmd(image)
                 .withName("tclab-probe-" + Long.toHexString(System.nanoTime()))
-                .withLabels(Labels.throwaway(instance, Labels.ROLE_PROBE,
+                .withLabels(Labels.throwaway(
+                        instance,
+                        Labels.ROLE_PROBE,
                         LabExpiry.of(Instant.now(), timeout.plus(BoundedCommand.DEADLINE_MARGIN))))
                 .withCmd("sleep", "infinity")
                 .withHostConfig(hardened(Map.of()))
-                .exec().getId();
+                .exec()
+                .getId();
         try {
             docker.startContainerCmd(id).exec();
             return DockerExec.run(docker, id, command, timeout);

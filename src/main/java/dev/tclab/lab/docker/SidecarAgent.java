@@ -46,6 +46,7 @@ public final class SidecarAgent implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SidecarAgent.class);
     /** The agent's program, run as the sidecar's command: {@code perl -e SCRIPT}. */
     static final String SCRIPT = readScript();
+
     private static final Duration KILL_WAIT = Duration.ofSeconds(5);
     /** Input bytes sent to a console agent and not yet acknowledged, at most: well under the console's 4 KiB. */
     private static final int CONSOLE_WINDOW = 2048;
@@ -103,35 +104,39 @@ public final class SidecarAgent implements AutoCloseable {
     private SidecarAgent(DockerClient docker, String container, boolean console) {
         this.container = container;
         this.window = console ? new WindowedInput(stdin, CONSOLE_WINDOW) : null;
-        this.answers = new AgentAnswers(this::answered, this::end, new AgentAnswers.Events() {
-            @Override
-            public void output(String id, byte[] chunk) {
-                AgentStream stream = streams.get(id);
-                if (stream != null) {
-                    stream.listener.onOutput(chunk);
-                }
-            }
+        this.answers = new AgentAnswers(
+                this::answered,
+                this::end,
+                new AgentAnswers.Events() {
+                    @Override
+                    public void output(String id, byte[] chunk) {
+                        AgentStream stream = streams.get(id);
+                        if (stream != null) {
+                            stream.listener.onOutput(chunk);
+                        }
+                    }
 
-            @Override
-            public void ended(String id, int exitCode) {
-                AgentStream stream = streams.remove(id);
-                if (stream != null) {
-                    stream.ended("the process exited");
-                }
-            }
+                    @Override
+                    public void ended(String id, int exitCode) {
+                        AgentStream stream = streams.remove(id);
+                        if (stream != null) {
+                            stream.ended("the process exited");
+                        }
+                    }
 
-            @Override
-            public void acknowledged(int bytes) {
-                if (window != null) {
-                    window.acknowledge(bytes);
-                }
-            }
+                    @Override
+                    public void acknowledged(int bytes) {
+                        if (window != null) {
+                            window.acknowledge(bytes);
+                        }
+                    }
 
-            @Override
-            public void ready() {
-                ready.complete(null);
-            }
-        }, console);
+                    @Override
+                    public void ready() {
+                        ready.complete(null);
+                    }
+                },
+                console);
         this.callback = new QuietCallback<>() {
             @Override
             public void onNext(Frame frame) {
@@ -154,8 +159,13 @@ public final class SidecarAgent implements AutoCloseable {
                 end("its stream ended");
             }
         };
-        docker.attachContainerCmd(container).withStdIn(window != null ? window : stdin).withStdOut(true)
-                .withStdErr(true).withFollowStream(true).withLogs(false).exec(callback);
+        docker.attachContainerCmd(container)
+                .withStdIn(window != null ? window : stdin)
+                .withStdOut(true)
+                .withStdErr(true)
+                .withFollowStream(true)
+                .withLogs(false)
+                .exec(callback);
     }
 
     /**
@@ -284,7 +294,8 @@ public final class SidecarAgent implements AutoCloseable {
     private final class AgentStream implements ProcessStream {
         private final String id;
         private final StreamListener listener;
-        private final java.util.concurrent.atomic.AtomicBoolean reported = new java.util.concurrent.atomic.AtomicBoolean();
+        private final java.util.concurrent.atomic.AtomicBoolean reported =
+                new java.util.concurrent.atomic.AtomicBoolean();
 
         AgentStream(String id, StreamListener listener) {
             this.id = id;

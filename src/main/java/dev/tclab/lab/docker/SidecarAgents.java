@@ -47,12 +47,15 @@ final class SidecarAgents {
     /** Forgets the agents of a lab's sidecars, closing their streams. */
     void forget(String labId) {
         String prefix = NodeContainers.name(labId, "");
-        agents.keySet().stream().filter(name -> name.startsWith(prefix)).toList().forEach(name -> {
-            Optional<SidecarAgent> agent = agents.remove(name);
-            if (agent != null) {
-                agent.ifPresent(SidecarAgent::close);
-            }
-        });
+        agents.keySet().stream()
+                .filter(name -> name.startsWith(prefix))
+                .toList()
+                .forEach(name -> {
+                    Optional<SidecarAgent> agent = agents.remove(name);
+                    if (agent != null) {
+                        agent.ifPresent(SidecarAgent::close);
+                    }
+                });
     }
 
     /** Closes every agent's stream; for shutdown. */
@@ -62,7 +65,8 @@ final class SidecarAgents {
     }
 
     private Optional<SidecarAgent> attach(String sidecar) {
-        Map<String, String> labels = docker.inspectContainerCmd(sidecar).exec().getConfig().getLabels();
+        Map<String, String> labels =
+                docker.inspectContainerCmd(sidecar).exec().getConfig().getLabels();
         if (labels == null || !Labels.AGENT_VERSION.equals(labels.get(Labels.AGENT))) {
             return Optional.empty();
         }

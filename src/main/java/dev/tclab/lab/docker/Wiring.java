@@ -34,8 +34,8 @@ final class Wiring {
      * NET_ADMIN for the links; CHOWN for /dev; NET_RAW only because the kernel lets a process reach another's
      * {@code /proc/<pid>/root} only when it holds every capability the other holds (the nodes have NET_RAW).
      */
-    private static final List<Capability> CAPABILITIES = List.of(Capability.NET_ADMIN, Capability.NET_RAW,
-            Capability.CHOWN);
+    private static final List<Capability> CAPABILITIES =
+            List.of(Capability.NET_ADMIN, Capability.NET_RAW, Capability.CHOWN);
 
     private final DockerClient docker;
     private final String instance;
@@ -93,7 +93,8 @@ final class Wiring {
             var helper = docker.inspectContainerCmd(name).exec();
             Capability[] added = helper.getHostConfig().getCapAdd();
             return Boolean.TRUE.equals(helper.getState().getRunning())
-                    && added != null && List.of(added).containsAll(CAPABILITIES);
+                    && added != null
+                    && List.of(added).containsAll(CAPABILITIES);
         } catch (NotFoundException e) {
             return false;
         }
@@ -120,8 +121,12 @@ final class Wiring {
                 .withPidsLimit(64L)
                 .withInit(true);
         try {
-            docker.createContainerCmd(image).withName(name).withLabels(Labels.service(instance, LabelKeys.ROLE_WIRING))
-                    .withCmd("sleep", "infinity").withHostConfig(host).exec();
+            docker.createContainerCmd(image)
+                    .withName(name)
+                    .withLabels(Labels.service(instance, LabelKeys.ROLE_WIRING))
+                    .withCmd("sleep", "infinity")
+                    .withHostConfig(host)
+                    .exec();
         } catch (ConflictException e) {
             // Created concurrently by another app thread; start it below either way.
         }

@@ -25,19 +25,28 @@ final class KubeExec {
 
     private static final Logger LOG = Logger.getLogger(KubeExec.class);
 
-    private KubeExec() {
-    }
+    private KubeExec() {}
 
-    static ExecResult run(KubernetesClient client, String namespace, String pod, String container, List<String> command,
-                          Duration timeout) {
+    static ExecResult run(
+            KubernetesClient client,
+            String namespace,
+            String pod,
+            String container,
+            List<String> command,
+            Duration timeout) {
         long seconds = BoundedCommand.seconds(timeout);
         String marker = UUID.randomUUID().toString();
         List<String> wrapped = new ArrayList<>(List.of("env", BoundedCommand.MARKER + "=" + marker));
         wrapped.addAll(BoundedCommand.withTimeout(command, seconds));
         CappedOutput out = new CappedOutput();
         CappedOutput err = new CappedOutput();
-        try (ExecWatch watch = client.pods().inNamespace(namespace).withName(pod).inContainer(container)
-                .writingOutput(out).writingError(err).exec(wrapped.toArray(String[]::new))) {
+        try (ExecWatch watch = client.pods()
+                .inNamespace(namespace)
+                .withName(pod)
+                .inContainer(container)
+                .writingOutput(out)
+                .writingError(err)
+                .exec(wrapped.toArray(String[]::new))) {
             int code = watch.exitCode().get(BoundedCommand.deadlineMillis(seconds), TimeUnit.MILLISECONDS);
             boolean timedOut = code == BoundedCommand.TIMEOUT_EXIT;
             return result(timedOut ? -1 : code, out, err, timedOut);
@@ -58,10 +67,14 @@ final class KubeExec {
     }
 
     /** Closing an exec's stream does not reliably end its process; killing it by its marker does. */
-    private static void killMarked(KubernetesClient client, String namespace, String pod, String container,
-                                   String marker) {
-        try (ExecWatch kill = client.pods().inNamespace(namespace).withName(pod).inContainer(container)
-                .writingOutput(OutputStream.nullOutputStream()).writingError(OutputStream.nullOutputStream())
+    private static void killMarked(
+            KubernetesClient client, String namespace, String pod, String container, String marker) {
+        try (ExecWatch kill = client.pods()
+                .inNamespace(namespace)
+                .withName(pod)
+                .inContainer(container)
+                .writingOutput(OutputStream.nullOutputStream())
+                .writingError(OutputStream.nullOutputStream())
                 .exec("sh", "-c", BoundedCommand.killMarked(marker))) {
             kill.exitCode().get(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

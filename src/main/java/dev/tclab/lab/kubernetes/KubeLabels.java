@@ -33,13 +33,26 @@ final class KubeLabels {
     /** What Kubernetes accepts as a label value; anything else (a long or odd owner id) is replaced by its hash. */
     private static final Pattern VALUE = Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?");
 
-    private KubeLabels() {
-    }
+    private KubeLabels() {}
 
     static Map<String, String> node(String instance, LabSpec spec, String node, Instant expires) {
-        return Map.of(APP, "tclab", INSTANCE, value(instance), ROLE, ROLE_NODE, LAB, spec.labId(),
-                OWNER, value(spec.owner()), LESSON, value(spec.lesson()), NODE, node,
-                EXPIRES, Long.toString(expires.getEpochSecond()));
+        return Map.of(
+                APP,
+                "tclab",
+                INSTANCE,
+                value(instance),
+                ROLE,
+                ROLE_NODE,
+                LAB,
+                spec.labId(),
+                OWNER,
+                value(spec.owner()),
+                LESSON,
+                value(spec.lesson()),
+                NODE,
+                node,
+                EXPIRES,
+                Long.toString(expires.getEpochSecond()));
     }
 
     /** Selector of every pod of this instance's lab. */

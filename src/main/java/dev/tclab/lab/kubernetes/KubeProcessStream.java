@@ -29,8 +29,15 @@ final class KubeProcessStream extends AttachedStream {
     private final ExecWatch watch;
     private final StreamListener listener;
 
-    KubeProcessStream(KubernetesClient client, String namespace, String pod, String container, List<String> command,
-                      boolean tty, StreamListener listener, Executor background) {
+    KubeProcessStream(
+            KubernetesClient client,
+            String namespace,
+            String pod,
+            String container,
+            List<String> command,
+            boolean tty,
+            StreamListener listener,
+            Executor background) {
         super(background);
         this.client = client;
         this.namespace = namespace;
@@ -62,11 +69,21 @@ final class KubeProcessStream extends AttachedStream {
         // As on Docker (DockerProcessStream): the marker finds the process once, as it starts; then the app keeps its
         // pid and start time. An exec through the API server cannot set the environment, so env(1) sets it.
         String marker = UUID.randomUUID().toString();
-        List<String> wrapped = prefixed(tty
-                ? List.of("env", BoundedCommand.STREAM_MARKER + "=" + marker, "TERM=xterm-256color", "LANG=C.UTF-8")
-                : List.of("env", BoundedCommand.STREAM_MARKER + "=" + marker), command);
-        TtyExecErrorable streams = client.pods().inNamespace(namespace).withName(pod).inContainer(container)
-                .readingInput(stdin).writingOutput(output);
+        List<String> wrapped = prefixed(
+                tty
+                        ? List.of(
+                                "env",
+                                BoundedCommand.STREAM_MARKER + "=" + marker,
+                                "TERM=xterm-256color",
+                                "LANG=C.UTF-8")
+                        : List.of("env", BoundedCommand.STREAM_MARKER + "=" + marker),
+                command);
+        TtyExecErrorable streams = client.pods()
+                .inNamespace(namespace)
+                .withName(pod)
+                .inContainer(container)
+                .readingInput(stdin)
+                .writingOutput(output);
         var execable = tty ? streams.withTTY() : streams.writingError(output);
         this.watch = execable.usingListener(ends).exec(wrapped.toArray(String[]::new));
         // Found before this constructor returns, so before any input of the learner's reaches the new process.

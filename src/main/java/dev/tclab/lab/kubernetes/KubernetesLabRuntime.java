@@ -8,8 +8,8 @@ import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.KernelProbe;
 import dev.tclab.lab.runtime.LabExpiry;
-import dev.tclab.lab.runtime.LabProgressListener.Stage;
 import dev.tclab.lab.runtime.LabProgressListener;
+import dev.tclab.lab.runtime.LabProgressListener.Stage;
 import dev.tclab.lab.runtime.LabScripts;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabStartException;
@@ -57,8 +57,14 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
     /** How often a starting lab's pods are looked at. */
     private static final Duration POLL = Duration.ofMillis(200);
     /** Container waiting reasons that no amount of waiting cures. */
-    private static final Set<String> HOPELESS = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName",
-            "CreateContainerConfigError", "CreateContainerError", "CrashLoopBackOff", "RunContainerError");
+    private static final Set<String> HOPELESS = Set.of(
+            "ErrImagePull",
+            "ImagePullBackOff",
+            "InvalidImageName",
+            "CreateContainerConfigError",
+            "CreateContainerError",
+            "CrashLoopBackOff",
+            "RunContainerError");
 
     private final KubernetesClient client;
     private final TopologySource topologies;
@@ -83,7 +89,8 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
             @Override
             public LabStartException refused(RuntimeException e) {
                 return e instanceof KubernetesClientException ke && ke.getCode() > 0
-                        ? new LabStartException("the Kubernetes API server refused: " + RootCause.describe(ke), ke) : null;
+                        ? new LabStartException("the Kubernetes API server refused: " + RootCause.describe(ke), ke)
+                        : null;
             }
 
             @Override
@@ -123,8 +130,10 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
             Set<String> features = topologies.kernelFeaturesFor(spec.lesson());
             Instant now = Instant.now();
             for (Topology.Node node : topology.nodes().values()) {
-                call(() -> client.pods().inNamespace(namespace)
-                        .resource(objects.nodePod(spec, node, anchor, features, now)).create());
+                call(() -> client.pods()
+                        .inNamespace(namespace)
+                        .resource(objects.nodePod(spec, node, anchor, features, now))
+                        .create());
             }
             List<Pod> pods = awaitRunning(spec.labId(), topology.nodes().size(), deadline);
             progress.onStage(Stage.WIRING, topology.links().size() + " links");
@@ -133,7 +142,8 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
             List<Callable<Void>> setups = new ArrayList<>();
             for (Topology.Node node : topology.nodes().values()) {
                 setups.add(() -> {
-                    configure(spec.labId(), node, topology.interfacesOf(node.name()), ParallelCalls.remaining(deadline));
+                    configure(
+                            spec.labId(), node, topology.interfacesOf(node.name()), ParallelCalls.remaining(deadline));
                     return null;
                 });
             }
@@ -168,8 +178,11 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
     private List<Pod> awaitRunning(String labId, int count, long deadline)
             throws LabStartException, EngineUnavailableException {
         while (true) {
-            List<Pod> pods = call(() -> client.pods().inNamespace(namespace)
-                    .withLabels(KubeLabels.labOf(instance, labId)).list().getItems());
+            List<Pod> pods = call(() -> client.pods()
+                    .inNamespace(namespace)
+                    .withLabels(KubeLabels.labOf(instance, labId))
+                    .list()
+                    .getItems());
             for (Pod pod : pods) {
                 String problem = hopeless(pod);
                 if (problem != null) {
@@ -181,7 +194,8 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
             }
             if (System.nanoTime() > deadline) {
                 throw new LabStartException("the lab did not become ready within " + startTimeout.toSeconds()
-                        + " s (pods: " + pods.stream().map(p -> nodeOf(p) + " " + phase(p)).toList() + ")");
+                        + " s (pods: "
+                        + pods.stream().map(p -> nodeOf(p) + " " + phase(p)).toList() + ")");
             }
             sleep(POLL);
         }
@@ -203,8 +217,12 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         List<Callable<Void>> detaches = new ArrayList<>();
         for (Pod pod : pods) {
             detaches.add(() -> {
-                ExecResult result = KubeExec.run(client, namespace, pod.getMetadata().getName(),
-                        LabObjects.SIDECAR_CONTAINER, List.of("sh", "-c", WiringScript.DETACH_CLUSTER_INTERFACE),
+                ExecResult result = KubeExec.run(
+                        client,
+                        namespace,
+                        pod.getMetadata().getName(),
+                        LabObjects.SIDECAR_CONTAINER,
+                        List.of("sh", "-c", WiringScript.DETACH_CLUSTER_INTERFACE),
                         ParallelCalls.remaining(deadline));
                 if (!result.ok()) {
                     throw new LabStartException("cutting node " + nodeOf(pod) + " off the cluster network failed: "
@@ -218,18 +236,31 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
             return;
         }
         String host = hosts.iterator().next();
-        String helper = call(() -> client.pods().inNamespace(namespace).withLabels(KubeLabels.wiring(helperName))
-                .list().getItems().stream()
-                .filter(p -> host.equals(p.getSpec().getNodeName()) && running(p))
-                .map(p -> p.getMetadata().getName()).findFirst().orElse(null));
+        String helper = call(() ->
+                client
+                        .pods()
+                        .inNamespace(namespace)
+                        .withLabels(KubeLabels.wiring(helperName))
+                        .list()
+                        .getItems()
+                        .stream()
+                        .filter(p -> host.equals(p.getSpec().getNodeName()) && running(p))
+                        .map(p -> p.getMetadata().getName())
+                        .findFirst()
+                        .orElse(null));
         if (helper == null) {
             throw new LabStartException("no running wiring helper (DaemonSet " + helperName + ") on cluster node "
                     + host + ": apply deploy/kubernetes and check its pods");
         }
         Map<String, String> podUids = new LinkedHashMap<>();
         pods.forEach(p -> podUids.put(nodeOf(p), p.getMetadata().getUid()));
-        ExecResult result = call(() -> KubeExec.run(client, namespace, helper, WiringScript.CONTAINER,
-                List.of("sh", "-c", WiringScript.links(topology.links(), podUids)), ParallelCalls.remaining(deadline)));
+        ExecResult result = call(() -> KubeExec.run(
+                client,
+                namespace,
+                helper,
+                WiringScript.CONTAINER,
+                List.of("sh", "-c", WiringScript.links(topology.links(), podUids)),
+                ParallelCalls.remaining(deadline)));
         if (!result.ok()) {
             throw new LabStartException("wiring the links failed: " + (result.stderr() + result.stdout()).trim()
                     + " (pods " + podUids + ")");
@@ -238,8 +269,13 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
 
     private void configure(String labId, Topology.Node node, List<String> interfaces, Duration timeout)
             throws LabStartException {
-        ExecResult result = KubeExec.run(client, namespace, LabObjects.podName(labId, node.name()),
-                LabObjects.NODE_CONTAINER, List.of("sh", "-c", LabScripts.nodeSetup(node, interfaces)), timeout);
+        ExecResult result = KubeExec.run(
+                client,
+                namespace,
+                LabObjects.podName(labId, node.name()),
+                LabObjects.NODE_CONTAINER,
+                List.of("sh", "-c", LabScripts.nodeSetup(node, interfaces)),
+                timeout);
         if (!result.ok()) {
             throw new LabStartException("setting up node " + node.name() + " failed"
                     + (result.timedOut() ? " (timed out)" : "") + ": " + (result.stderr() + result.stdout()).trim());
@@ -249,25 +285,33 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
     /** Deletes every pod of the lab at once (no grace: nothing in a lab needs a clean shutdown). Idempotent. */
     @Override
     public void stop(String labId) throws EngineUnavailableException {
-        call(() -> client.pods().inNamespace(namespace).withLabels(KubeLabels.labOf(instance, labId))
-                .withGracePeriod(0).delete());
+        call(() -> client.pods()
+                .inNamespace(namespace)
+                .withLabels(KubeLabels.labOf(instance, labId))
+                .withGracePeriod(0)
+                .delete());
     }
 
     /** A node whose measurement sidecar is not running cannot be graded, so it counts as not running either. */
     @Override
     public List<NodeStatus> status(String labId) throws EngineUnavailableException {
-        List<Pod> pods = call(() -> client.pods().inNamespace(namespace)
-                .withLabels(KubeLabels.labOf(instance, labId)).list().getItems());
-        return pods.stream().map(pod -> {
-            String node = nodeOf(pod);
-            String nodeState = containerState(pod, LabObjects.NODE_CONTAINER);
-            String sidecarState = containerState(pod, LabObjects.SIDECAR_CONTAINER);
-            boolean nodeRunning = "running".equals(nodeState);
-            if (nodeRunning && !"running".equals(sidecarState)) {
-                return new NodeStatus(node, false, "running, but what measures it is " + sidecarState);
-            }
-            return new NodeStatus(node, nodeRunning, nodeRunning ? "running" : phase(pod) + ", " + nodeState);
-        }).toList();
+        List<Pod> pods = call(() -> client.pods()
+                .inNamespace(namespace)
+                .withLabels(KubeLabels.labOf(instance, labId))
+                .list()
+                .getItems());
+        return pods.stream()
+                .map(pod -> {
+                    String node = nodeOf(pod);
+                    String nodeState = containerState(pod, LabObjects.NODE_CONTAINER);
+                    String sidecarState = containerState(pod, LabObjects.SIDECAR_CONTAINER);
+                    boolean nodeRunning = "running".equals(nodeState);
+                    if (nodeRunning && !"running".equals(sidecarState)) {
+                        return new NodeStatus(node, false, "running, but what measures it is " + sidecarState);
+                    }
+                    return new NodeStatus(node, nodeRunning, nodeRunning ? "running" : phase(pod) + ", " + nodeState);
+                })
+                .toList();
     }
 
     @Override
@@ -293,8 +337,9 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         return attach(labId, node, LabObjects.NODE_CONTAINER, command, true, listener);
     }
 
-    private ProcessStream attach(String labId, String node, String container, List<String> command, boolean tty,
-                                 StreamListener listener) throws EngineUnavailableException, NodeNotFoundException {
+    private ProcessStream attach(
+            String labId, String node, String container, List<String> command, boolean tty, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
         String pod = existingPod(labId, node);
         try {
             return call(() -> new KubeProcessStream(client, namespace, pod, container, command, tty, listener, pool));
@@ -319,8 +364,10 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
     private String existingPod(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
         String name = LabObjects.podName(labId, node);
         Pod pod = call(() -> client.pods().inNamespace(namespace).withName(name).get());
-        if (pod == null || pod.getMetadata().getLabels() == null
-                || !KubeLabels.value(instance).equals(pod.getMetadata().getLabels().get(LabelKeys.INSTANCE))
+        if (pod == null
+                || pod.getMetadata().getLabels() == null
+                || !KubeLabels.value(instance)
+                        .equals(pod.getMetadata().getLabels().get(LabelKeys.INSTANCE))
                 || !"Running".equals(phase(pod))) {
             throw new NodeNotFoundException(labId, node);
         }
@@ -329,8 +376,11 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
 
     @Override
     public Set<String> labsOnEngine() throws EngineUnavailableException {
-        List<Pod> pods = call(() -> client.pods().inNamespace(namespace)
-                .withLabels(KubeLabels.instance(instance)).list().getItems());
+        List<Pod> pods = call(() -> client.pods()
+                .inNamespace(namespace)
+                .withLabels(KubeLabels.instance(instance))
+                .list()
+                .getItems());
         Set<String> labs = new HashSet<>();
         pods.forEach(p -> labs.add(p.getMetadata().getLabels().get(LabelKeys.LAB)));
         return labs;
@@ -342,13 +392,19 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
      */
     @Override
     public Set<String> removeExpiredLabs(Instant now) throws EngineUnavailableException {
-        List<Pod> pods = call(() -> client.pods().inNamespace(namespace)
-                .withLabels(KubeLabels.allLabPods()).list().getItems());
+        List<Pod> pods = call(() -> client.pods()
+                .inNamespace(namespace)
+                .withLabels(KubeLabels.allLabPods())
+                .list()
+                .getItems());
         Set<String> expired = new HashSet<>();
         for (Pod pod : pods) {
             if (LabExpiry.passed(pod.getMetadata().getLabels().get(LabelKeys.EXPIRES), now)) {
-                call(() -> client.pods().inNamespace(namespace).withName(pod.getMetadata().getName())
-                        .withGracePeriod(0).delete());
+                call(() -> client.pods()
+                        .inNamespace(namespace)
+                        .withName(pod.getMetadata().getName())
+                        .withGracePeriod(0)
+                        .delete());
                 expired.add(pod.getMetadata().getLabels().get(LabelKeys.LAB));
             }
         }
@@ -362,13 +418,26 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
      */
     @Override
     public KernelCapabilities probeKernel() throws EngineUnavailableException {
-        List<Pod> helpers = call(() -> client.pods().inNamespace(namespace).withLabels(KubeLabels.wiring(helperName))
-                .list().getItems().stream().filter(KubernetesLabRuntime::running).toList());
+        List<Pod> helpers = call(() ->
+                client
+                        .pods()
+                        .inNamespace(namespace)
+                        .withLabels(KubeLabels.wiring(helperName))
+                        .list()
+                        .getItems()
+                        .stream()
+                        .filter(KubernetesLabRuntime::running)
+                        .toList());
         Map<String, Boolean> union = new LinkedHashMap<>();
         Set<String> kernels = new TreeSet<>();
         for (Pod helper : helpers) {
-            ExecResult result = call(() -> KubeExec.run(client, namespace, helper.getMetadata().getName(),
-                    WiringScript.CONTAINER, List.of("sh", "-c", WiringScript.PROBE), Duration.ofSeconds(30)));
+            ExecResult result = call(() -> KubeExec.run(
+                    client,
+                    namespace,
+                    helper.getMetadata().getName(),
+                    WiringScript.CONTAINER,
+                    List.of("sh", "-c", WiringScript.PROBE),
+                    Duration.ofSeconds(30)));
             KernelCapabilities found = KernelProbe.read(result);
             if (!found.probed()) {
                 continue;
@@ -376,15 +445,16 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
             kernels.add(found.kernel());
             found.features().forEach((feature, supported) -> union.merge(feature, supported, Boolean::logicalOr));
             Map<String, String> labels = new HashMap<>();
-            found.features().forEach((feature, supported) -> labels.put(KubeLabels.feature(feature),
-                    Boolean.toString(supported)));
-            call(() -> client.nodes().withName(helper.getSpec().getNodeName())
-                    .edit(n -> {
-                        n.getMetadata().getLabels().putAll(labels);
-                        return n;
-                    }));
+            found.features()
+                    .forEach((feature, supported) ->
+                            labels.put(KubeLabels.feature(feature), Boolean.toString(supported)));
+            call(() -> client.nodes().withName(helper.getSpec().getNodeName()).edit(n -> {
+                n.getMetadata().getLabels().putAll(labels);
+                return n;
+            }));
         }
-        return union.isEmpty() ? KernelCapabilities.unknown()
+        return union.isEmpty()
+                ? KernelCapabilities.unknown()
                 : new KernelCapabilities(union, String.join(", ", kernels));
     }
 
@@ -394,18 +464,23 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
     }
 
     static boolean running(Pod pod) {
-        return "Running".equals(phase(pod)) && pod.getStatus().getContainerStatuses() != null
+        return "Running".equals(phase(pod))
+                && pod.getStatus().getContainerStatuses() != null
                 && !pod.getStatus().getContainerStatuses().isEmpty()
                 && pod.getStatus().getContainerStatuses().stream()
                         .allMatch(s -> s.getState() != null && s.getState().getRunning() != null);
     }
 
     private static String phase(Pod pod) {
-        return pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase();
+        return pod.getStatus() == null || pod.getStatus().getPhase() == null
+                ? "Pending"
+                : pod.getStatus().getPhase();
     }
 
     private static String nodeOf(Pod pod) {
-        return pod.getMetadata().getLabels().getOrDefault(LabelKeys.NODE, pod.getMetadata().getName());
+        return pod.getMetadata()
+                .getLabels()
+                .getOrDefault(LabelKeys.NODE, pod.getMetadata().getName());
     }
 
     /** running, waiting (reason), terminated (reason), or gone. */
@@ -439,7 +514,8 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         }
         if (pod.getStatus().getContainerStatuses() != null) {
             for (ContainerStatus status : pod.getStatus().getContainerStatuses()) {
-                var waiting = status.getState() == null ? null : status.getState().getWaiting();
+                var waiting =
+                        status.getState() == null ? null : status.getState().getWaiting();
                 if (waiting != null && HOPELESS.contains(waiting.getReason())) {
                     return status.getName() + ": " + waiting.getReason() + " " + waiting.getMessage();
                 }
@@ -474,7 +550,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
     }
 
     private EngineUnavailableException unavailable(RuntimeException e) {
-        return new EngineUnavailableException("cannot reach the Kubernetes API server at " + client.getMasterUrl()
-                + ": " + RootCause.describe(e), e);
+        return new EngineUnavailableException(
+                "cannot reach the Kubernetes API server at " + client.getMasterUrl() + ": " + RootCause.describe(e), e);
     }
 }

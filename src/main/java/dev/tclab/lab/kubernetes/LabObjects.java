@@ -48,13 +48,15 @@ final class LabObjects {
 
     /** The same sidecar limits as on Docker: enough for iperf3, ping and tc, the sidecar runs nothing else. */
     private static final int SIDECAR_MEMORY_MIB = 64;
+
     private static final int SIDECAR_TMPFS_MIB = 4;
     private static final int HELPER_MEMORY_MIB = 64;
     /**
      * PID 1 of a node: a shell that reaps the zombies learners' background jobs leave (Docker's --init does it
      * there; a pod has no such option and shares no process namespace with a pause process that would).
      */
-    static final List<String> KEEP_ALIVE = List.of("sh", "-c", "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done");
+    static final List<String> KEEP_ALIVE =
+            List.of("sh", "-c", "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done");
 
     private final String namespace;
     private final String instance;
@@ -87,26 +89,38 @@ final class LabObjects {
         Map<String, String> nodeSelector = new TreeMap<>();
         features.forEach(f -> nodeSelector.put(KubeLabels.feature(f), "true"));
         List<Sysctl> sysctls = node.sysctls().entrySet().stream()
-                .map(e -> new Sysctl(e.getKey(), e.getValue())).toList();
+                .map(e -> new Sysctl(e.getKey(), e.getValue()))
+                .toList();
         return new PodBuilder()
-                .withNewMetadata().withName(podName(spec.labId(), node.name())).withNamespace(namespace)
-                    .withLabels(labels).withAnnotations(Map.of(LabelKeys.OWNER, spec.owner())).endMetadata()
+                .withNewMetadata()
+                .withName(podName(spec.labId(), node.name()))
+                .withNamespace(namespace)
+                .withLabels(labels)
+                .withAnnotations(Map.of(LabelKeys.OWNER, spec.owner()))
+                .endMetadata()
                 .withNewSpec()
-                    .withHostname(node.name())
-                    .withRestartPolicy("Never")
-                    .withActiveDeadlineSeconds(Duration.between(started, expires).toSeconds())
-                    .withTerminationGracePeriodSeconds(2L)
-                    .withShareProcessNamespace(false)
-                    .withAutomountServiceAccountToken(false)
-                    .withEnableServiceLinks(false)
-                    .withNodeSelector(nodeSelector.isEmpty() ? null : nodeSelector)
-                    .withAffinity(node.name().equals(anchor) ? null : sameNodeAs(spec.labId(), anchor))
-                    .withNewSecurityContext().withSysctls(sysctls.isEmpty() ? null : sysctls)
-                        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
-                    .withContainers(nodeContainer(node), sidecar())
-                    .withVolumes(memoryVolume("node-tmp", limits.tmpMib()), memoryVolume("node-home", limits.homeMib()),
-                            memoryVolume("node-run", limits.runMib()), memoryVolume("measure-tmp", SIDECAR_TMPFS_MIB),
-                            memoryVolume("measure-run", SIDECAR_TMPFS_MIB))
+                .withHostname(node.name())
+                .withRestartPolicy("Never")
+                .withActiveDeadlineSeconds(Duration.between(started, expires).toSeconds())
+                .withTerminationGracePeriodSeconds(2L)
+                .withShareProcessNamespace(false)
+                .withAutomountServiceAccountToken(false)
+                .withEnableServiceLinks(false)
+                .withNodeSelector(nodeSelector.isEmpty() ? null : nodeSelector)
+                .withAffinity(node.name().equals(anchor) ? null : sameNodeAs(spec.labId(), anchor))
+                .withNewSecurityContext()
+                .withSysctls(sysctls.isEmpty() ? null : sysctls)
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
+                .endSecurityContext()
+                .withContainers(nodeContainer(node), sidecar())
+                .withVolumes(
+                        memoryVolume("node-tmp", limits.tmpMib()),
+                        memoryVolume("node-home", limits.homeMib()),
+                        memoryVolume("node-run", limits.runMib()),
+                        memoryVolume("measure-tmp", SIDECAR_TMPFS_MIB),
+                        memoryVolume("measure-run", SIDECAR_TMPFS_MIB))
                 .endSpec()
                 .build();
     }
@@ -124,9 +138,7 @@ final class LabObjects {
                 .withEnv(env.isEmpty() ? null : env)
                 .withSecurityContext(trafficControl())
                 .withResources(resources(memory, cpu))
-                .withVolumeMounts(mount("/tmp", "node-tmp"),
-                        mount("/root", "node-home"),
-                        mount("/run", "node-run"))
+                .withVolumeMounts(mount("/tmp", "node-tmp"), mount("/root", "node-home"), mount("/run", "node-run"))
                 .build();
     }
 
@@ -139,8 +151,7 @@ final class LabObjects {
                 .withCommand(KEEP_ALIVE)
                 .withSecurityContext(trafficControl())
                 .withResources(resources(SIDECAR_MEMORY_MIB + "Mi", "500m"))
-                .withVolumeMounts(mount("/tmp", "measure-tmp"),
-                        mount("/run", "measure-run"))
+                .withVolumeMounts(mount("/tmp", "measure-tmp"), mount("/run", "measure-run"))
                 .build();
     }
 
@@ -153,7 +164,10 @@ final class LabObjects {
                 .withPrivileged(false)
                 .withAllowPrivilegeEscalation(false)
                 .withReadOnlyRootFilesystem(true)
-                .withNewCapabilities().withAdd("NET_ADMIN", "NET_RAW").withDrop("ALL").endCapabilities()
+                .withNewCapabilities()
+                .withAdd("NET_ADMIN", "NET_RAW")
+                .withDrop("ALL")
+                .endCapabilities()
                 .build();
     }
 
@@ -162,7 +176,10 @@ final class LabObjects {
         Map<String, Quantity> amounts = new LinkedHashMap<>();
         amounts.put("memory", new Quantity(memory));
         amounts.put("cpu", new Quantity(cpu));
-        return new ResourceRequirementsBuilder().withRequests(amounts).withLimits(amounts).build();
+        return new ResourceRequirementsBuilder()
+                .withRequests(amounts)
+                .withLimits(amounts)
+                .build();
     }
 
     private static VolumeMount mount(String path, String volume) {
@@ -171,8 +188,12 @@ final class LabObjects {
 
     /** A size-capped tmpfs, charged to the pod's memory like Docker's --tmpfs. */
     private static Volume memoryVolume(String name, int mib) {
-        return new VolumeBuilder().withName(name)
-                .withNewEmptyDir().withMedium("Memory").withSizeLimit(new Quantity(mib + "Mi")).endEmptyDir()
+        return new VolumeBuilder()
+                .withName(name)
+                .withNewEmptyDir()
+                .withMedium("Memory")
+                .withSizeLimit(new Quantity(mib + "Mi"))
+                .endEmptyDir()
                 .build();
     }
 
@@ -180,12 +201,16 @@ final class LabObjects {
     private Affinity sameNodeAs(String labId, String anchor) {
         Map<String, String> anchorLabels = new TreeMap<>(KubeLabels.labOf(instance, labId));
         anchorLabels.put(LabelKeys.NODE, anchor);
-        return new AffinityBuilder().withNewPodAffinity()
+        return new AffinityBuilder()
+                .withNewPodAffinity()
                 .addNewRequiredDuringSchedulingIgnoredDuringExecution()
-                    .withNewLabelSelector().withMatchLabels(anchorLabels).endLabelSelector()
-                    .withTopologyKey("kubernetes.io/hostname")
+                .withNewLabelSelector()
+                .withMatchLabels(anchorLabels)
+                .endLabelSelector()
+                .withTopologyKey("kubernetes.io/hostname")
                 .endRequiredDuringSchedulingIgnoredDuringExecution()
-                .endPodAffinity().build();
+                .endPodAffinity()
+                .build();
     }
 
     /**
@@ -197,34 +222,48 @@ final class LabObjects {
     DaemonSet wiringHelper(String name, String image) {
         Map<String, String> labels = KubeLabels.wiring(name);
         return new DaemonSetBuilder()
-                .withNewMetadata().withName(name).withNamespace(namespace).withLabels(labels).endMetadata()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(namespace)
+                .withLabels(labels)
+                .endMetadata()
                 .withNewSpec()
-                    .withNewSelector().withMatchLabels(labels).endSelector()
-                    .withNewTemplate()
-                        .withNewMetadata().withLabels(labels).endMetadata()
-                        .withNewSpec()
-                            .withHostPID(true)
-                            .withHostNetwork(false)
-                            .withAutomountServiceAccountToken(false)
-                            .withEnableServiceLinks(false)
-                            .withTerminationGracePeriodSeconds(2L)
-                            .withNewSecurityContext().withNewSeccompProfile().withType("RuntimeDefault")
-                                .endSeccompProfile().endSecurityContext()
-                            .addNewContainer()
-                                .withName("wiring")
-                                .withImage(image)
-                                .withImagePullPolicy("IfNotPresent")
-                                .withCommand(KEEP_ALIVE)
-                                .withNewSecurityContext()
-                                    .withPrivileged(false)
-                                    .withAllowPrivilegeEscalation(false)
-                                    .withReadOnlyRootFilesystem(true)
-                                    .withNewCapabilities().withAdd("NET_ADMIN").withDrop("ALL").endCapabilities()
-                                .endSecurityContext()
-                                .withResources(resources(HELPER_MEMORY_MIB + "Mi", "200m"))
-                            .endContainer()
-                        .endSpec()
-                    .endTemplate()
+                .withNewSelector()
+                .withMatchLabels(labels)
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .withLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .withHostPID(true)
+                .withHostNetwork(false)
+                .withAutomountServiceAccountToken(false)
+                .withEnableServiceLinks(false)
+                .withTerminationGracePeriodSeconds(2L)
+                .withNewSecurityContext()
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
+                .endSecurityContext()
+                .addNewContainer()
+                .withName("wiring")
+                .withImage(image)
+                .withImagePullPolicy("IfNotPresent")
+                .withCommand(KEEP_ALIVE)
+                .withNewSecurityContext()
+                .withPrivileged(false)
+                .withAllowPrivilegeEscalation(false)
+                .withReadOnlyRootFilesystem(true)
+                .withNewCapabilities()
+                .withAdd("NET_ADMIN")
+                .withDrop("ALL")
+                .endCapabilities()
+                .endSecurityContext()
+                .withResources(resources(HELPER_MEMORY_MIB + "Mi", "200m"))
+                .endContainer()
+                .endSpec()
+                .endTemplate()
                 .endSpec()
                 .build();
     }
@@ -236,12 +275,16 @@ final class LabObjects {
      */
     NetworkPolicy isolation() {
         return new NetworkPolicyBuilder()
-                .withNewMetadata().withName(NETWORK_POLICY).withNamespace(namespace)
-                    .withLabels(Map.of(LabelKeys.APP, "tclab")).endMetadata()
+                .withNewMetadata()
+                .withName(NETWORK_POLICY)
+                .withNamespace(namespace)
+                .withLabels(Map.of(LabelKeys.APP, "tclab"))
+                .endMetadata()
                 .withNewSpec()
-                    .withNewPodSelector().withMatchLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.ROLE,
-                            LabelKeys.ROLE_NODE)).endPodSelector()
-                    .withPolicyTypes("Ingress", "Egress")
+                .withNewPodSelector()
+                .withMatchLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.ROLE, LabelKeys.ROLE_NODE))
+                .endPodSelector()
+                .withPolicyTypes("Ingress", "Egress")
                 .endSpec()
                 .build();
     }

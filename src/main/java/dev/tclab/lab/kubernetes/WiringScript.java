@@ -45,8 +45,7 @@ final class WiringScript {
     /** The kernel probe, after removing what an earlier probe in the same (long-lived) helper left behind. */
     static final String PROBE = "ip link del tv0 2>/dev/null; ip link del tifb 2>/dev/null\n" + KernelProbe.SCRIPT;
 
-    private WiringScript() {
-    }
+    private WiringScript() {}
 
     /** @param podUids each lab node's pod UID */
     static String links(List<Topology.Link> links, Map<String, String> podUids) {
@@ -56,9 +55,16 @@ final class WiringScript {
         for (Map.Entry<String, String> pod : podUids.entrySet()) {
             String variable = "p" + index++;
             String uid = pod.getValue();
-            script.append(variable).append("=$(pid_of ").append(uid).append(' ').append(uid.replace('-', '_'))
-                    .append(") || { echo \"no process of node ").append(pod.getKey())
-                    .append("'s pod (uid ").append(uid).append(") on this cluster node\" >&2; exit 1; }\n");
+            script.append(variable)
+                    .append("=$(pid_of ")
+                    .append(uid)
+                    .append(' ')
+                    .append(uid.replace('-', '_'))
+                    .append(") || { echo \"no process of node ")
+                    .append(pod.getKey())
+                    .append("'s pod (uid ")
+                    .append(uid)
+                    .append(") on this cluster node\" >&2; exit 1; }\n");
             namespaceOf.put(pod.getKey(), "$" + variable);
         }
         return script + LabScripts.vethLinks(links, namespaceOf);

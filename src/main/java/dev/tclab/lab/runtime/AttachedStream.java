@@ -23,6 +23,7 @@ public abstract class AttachedStream implements ProcessStream {
     protected final QueueInputStream stdin = new QueueInputStream(MAX_QUEUED_INPUT_BYTES);
     /** Where the stream's callbacks run: off the client's own threads. */
     protected final Executor background;
+
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean reported = new AtomicBoolean();
     /** The stream's process, found as it started; empty when it ended at once (or was not found). */
@@ -51,15 +52,18 @@ public abstract class AttachedStream implements ProcessStream {
      */
     protected final void findProcess(String marker) {
         try {
-            ExecResult found = runBeside(List.of("sh", "-c", BoundedCommand.findStarted(marker)), Duration.ofSeconds(5));
+            ExecResult found =
+                    runBeside(List.of("sh", "-c", BoundedCommand.findStarted(marker)), Duration.ofSeconds(5));
             process = BoundedCommand.started(found.stdout());
             if (process.isEmpty()) {
-                LOG.debugf("a stream in %s: no single process of the stream (it ended at once?): %s", where(),
-                        found.stdout().strip());
+                LOG.debugf(
+                        "a stream in %s: no single process of the stream (it ended at once?): %s",
+                        where(), found.stdout().strip());
             }
         } catch (RuntimeException e) {
-            LOG.warnf("a stream in %s: its process was not found, so closing it will not end it: %s", where(),
-                    e.getMessage());
+            LOG.warnf(
+                    "a stream in %s: its process was not found, so closing it will not end it: %s",
+                    where(), e.getMessage());
         }
     }
 

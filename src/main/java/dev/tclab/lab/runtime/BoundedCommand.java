@@ -26,8 +26,7 @@ public final class BoundedCommand {
      */
     public static final String STREAM_MARKER = "TCLAB_STREAM";
 
-    private BoundedCommand() {
-    }
+    private BoundedCommand() {}
 
     /** The timeout in whole seconds, at least one. */
     public static long seconds(Duration timeout) {

@@ -14,8 +14,7 @@ import java.util.UUID;
 public final class CommandSequence {
 
     /** One command and its timeout, as {@link LabRuntime#exec} takes them. */
-    public record Step(List<String> command, Duration timeout) {
-    }
+    public record Step(List<String> command, Duration timeout) {}
 
     private final List<Step> steps;
     private final String marker = "@@tclab-" + UUID.randomUUID();
@@ -59,16 +58,22 @@ public final class CommandSequence {
             int codeEnd = outEnd < 0 ? -1 : whole.stdout().indexOf('\n', outEnd + marker.length() + 2);
             if (codeEnd < 0) {
                 reached = false;
-                results.add(new ExecResult(-1, whole.stdout().substring(Math.min(out, whole.stdout().length())),
-                        whole.stderr().substring(Math.min(err, whole.stderr().length())), whole.timedOut(),
+                results.add(new ExecResult(
+                        -1,
+                        whole.stdout().substring(Math.min(out, whole.stdout().length())),
+                        whole.stderr().substring(Math.min(err, whole.stderr().length())),
+                        whole.timedOut(),
                         whole.truncated()));
                 out = whole.stdout().length();
                 err = whole.stderr().length();
                 continue;
             }
-            int code = Integer.parseInt(whole.stdout().substring(outEnd + marker.length() + 2, codeEnd).trim());
+            int code = Integer.parseInt(whole.stdout()
+                    .substring(outEnd + marker.length() + 2, codeEnd)
+                    .trim());
             int errEnd = whole.stderr().indexOf("\n" + marker + "\n", err);
-            String stderr = errEnd < 0 ? whole.stderr().substring(Math.min(err, whole.stderr().length()))
+            String stderr = errEnd < 0
+                    ? whole.stderr().substring(Math.min(err, whole.stderr().length()))
                     : whole.stderr().substring(err, errEnd);
             boolean timedOut = code == BoundedCommand.TIMEOUT_EXIT;
             results.add(new ExecResult(timedOut ? -1 : code, whole.stdout().substring(out, outEnd), stderr, timedOut));

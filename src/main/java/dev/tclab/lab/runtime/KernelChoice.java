@@ -1,7 +1,6 @@
 package dev.tclab.lab.runtime;
 
 import dev.tclab.lab.topology.Topology;
-
 import dev.tclab.lab.topology.TopologySource;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,6 +25,7 @@ public final class KernelChoice implements RuntimeAdapter {
     private final TopologySource topologies;
     /** The runtime of each lab this choice started or found, by lab id. */
     private final Map<String, LabRuntime> labs = new ConcurrentHashMap<>();
+
     private volatile KernelCapabilities hostKernel;
 
     KernelChoice(RuntimeAdapter host, Supplier<RuntimeAdapter> uml, TopologySource topologies) {

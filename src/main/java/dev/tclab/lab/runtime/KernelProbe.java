@@ -33,8 +33,7 @@ public final class KernelProbe {
             echo "kernel $(uname -r)"
             """;
 
-    private KernelProbe() {
-    }
+    private KernelProbe() {}
 
     public static KernelCapabilities read(ExecResult result) {
         Map<String, Boolean> features = new LinkedHashMap<>();

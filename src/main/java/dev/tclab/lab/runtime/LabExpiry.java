@@ -12,8 +12,7 @@ public final class LabExpiry {
     /** Past its maximum lifetime, an app stops a lab within a cull interval; the grace keeps clear of that. */
     public static final Duration GRACE = Duration.ofMinutes(10);
 
-    private LabExpiry() {
-    }
+    private LabExpiry() {}
 
     /** The expiry of a lab started at {@code started}. */
     public static Instant of(Instant started, Duration maxLifetime) {
@@ -31,7 +30,8 @@ public final class LabExpiry {
     /** Whether an expiry label (epoch seconds) is before {@code now}; a missing or garbled one never is. */
     public static boolean passed(String expires, Instant now) {
         try {
-            return expires != null && Instant.ofEpochSecond(Long.parseLong(expires)).isBefore(now);
+            return expires != null
+                    && Instant.ofEpochSecond(Long.parseLong(expires)).isBefore(now);
         } catch (NumberFormatException e) {
             return false;
         }

@@ -4,7 +4,12 @@ package dev.tclab.lab.runtime;
 @FunctionalInterface
 public interface LabProgressListener {
 
-    enum Stage { CREATING, WIRING, CONFIGURING, READY }
+    enum Stage {
+        CREATING,
+        WIRING,
+        CONFIGURING,
+        READY
+    }
 
     void onStage(Stage stage, String detail);
 }

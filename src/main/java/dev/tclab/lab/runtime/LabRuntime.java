@@ -83,5 +83,4 @@ public interface LabRuntime {
     default boolean atProcessLimit(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
         return false;
     }
-
 }

@@ -10,8 +10,7 @@ import java.util.Map;
  */
 public final class LabScripts {
 
-    private LabScripts() {
-    }
+    private LabScripts() {}
 
     /**
      * Creates each link as a veth pair straight inside the two nodes' network namespaces, with its final interface
@@ -21,9 +20,15 @@ public final class LabScripts {
     public static String vethLinks(List<Topology.Link> links, Map<String, String> namespaceOf) {
         StringBuilder script = new StringBuilder("set -e\n");
         for (Topology.Link link : links) {
-            script.append("ip link add ").append(link.a().iface()).append(" netns ").append(namespaceOf.get(link.a().node()))
-                    .append(" type veth peer name ").append(link.b().iface()).append(" netns ")
-                    .append(namespaceOf.get(link.b().node())).append('\n');
+            script.append("ip link add ")
+                    .append(link.a().iface())
+                    .append(" netns ")
+                    .append(namespaceOf.get(link.a().node()))
+                    .append(" type veth peer name ")
+                    .append(link.b().iface())
+                    .append(" netns ")
+                    .append(namespaceOf.get(link.b().node()))
+                    .append('\n');
         }
         return script.toString();
     }
@@ -36,8 +41,11 @@ public final class LabScripts {
         }
         for (String command : node.exec()) {
             String quoted = "'" + command.replace("'", "'\\''") + "'";
-            script.append("sh -c ").append(quoted).append(" || { echo \"setup command failed: \"")
-                    .append(quoted).append(" >&2; exit 1; }\n");
+            script.append("sh -c ")
+                    .append(quoted)
+                    .append(" || { echo \"setup command failed: \"")
+                    .append(quoted)
+                    .append(" >&2; exit 1; }\n");
         }
         return script.toString();
     }

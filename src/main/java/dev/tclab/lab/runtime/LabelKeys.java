@@ -22,6 +22,5 @@ public final class LabelKeys {
     /** The role of the helper that wires links between nodes. */
     public static final String ROLE_WIRING = "wiring";
 
-    private LabelKeys() {
-    }
+    private LabelKeys() {}
 }

@@ -38,7 +38,8 @@ public final class ParallelCalls {
     }
 
     /** Runs the tasks in parallel and waits for all; the first failure (after all finished) is thrown. */
-    public <T> List<T> all(List<Callable<T>> tasks, long deadline) throws LabStartException, EngineUnavailableException {
+    public <T> List<T> all(List<Callable<T>> tasks, long deadline)
+            throws LabStartException, EngineUnavailableException {
         return await(tasks.stream().map(pool::submit).toList(), deadline);
     }
 
@@ -55,7 +56,8 @@ public final class ParallelCalls {
             } catch (TimeoutException e) {
                 future.cancel(true);
                 first = first == null
-                        ? new LabStartException("the lab did not become ready within " + startTimeout.toSeconds() + " s")
+                        ? new LabStartException(
+                                "the lab did not become ready within " + startTimeout.toSeconds() + " s")
                         : first;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -3,8 +3,7 @@ package dev.tclab.lab.runtime;
 /** What an engine's failure says to an operator: its innermost cause's message. */
 public final class RootCause {
 
-    private RootCause() {
-    }
+    private RootCause() {}
 
     /** The innermost cause's message (its class name when it has none): what an operator can act on. */
     public static String describe(Throwable e) {

@@ -5,5 +5,4 @@ package dev.tclab.lab.runtime;
  * The app injects {@link LabRuntime} or {@link LabEngine}, whichever it needs; both are the runtime
  * {@link RuntimeChoice} picked.
  */
-public interface RuntimeAdapter extends LabRuntime, LabEngine {
-}
+public interface RuntimeAdapter extends LabRuntime, LabEngine {}

@@ -5,5 +5,4 @@ package dev.tclab.lab.runtime;
  * pid there, and its start time in clock ticks since boot, which the kernel sets and nobody can change, so a pid
  * taken again by another process is never mistaken for it.
  */
-public record StreamProcess(long pid, long startTicks) {
-}
+public record StreamProcess(long pid, long startTicks) {}

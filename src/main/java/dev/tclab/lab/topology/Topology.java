@@ -33,7 +33,9 @@ public record Topology(String name, Map<String, Node> nodes, List<Link> links, L
      * it lacks a kernel feature the lesson requires.
      */
     public enum Kernel {
-        HOST, UML, AUTO;
+        HOST,
+        UML,
+        AUTO;
 
         /** The lab.yml word. */
         public String word() {
@@ -51,9 +53,14 @@ public record Topology(String name, Map<String, Node> nodes, List<Link> links, L
      * @param stats   the interfaces whose tc statistics the page shows, as names or shell patterns
      *                ({@code ifb*}); empty means every interface but lo
      */
-    public record Node(String name, String image, boolean hidden, Map<String, String> env,
-                       Map<String, String> sysctls, List<String> exec, List<String> stats) {
-    }
+    public record Node(
+            String name,
+            String image,
+            boolean hidden,
+            Map<String, String> env,
+            Map<String, String> sysctls,
+            List<String> exec,
+            List<String> stats) {}
 
     /** One end of a link: a node and the interface name it gets there. */
     public record Endpoint(String node, String iface) {
@@ -64,8 +71,7 @@ public record Topology(String name, Map<String, Node> nodes, List<Link> links, L
     }
 
     /** A veth pair between two nodes. */
-    public record Link(Endpoint a, Endpoint b) {
-    }
+    public record Link(Endpoint a, Endpoint b) {}
 
     /**
      * A latency probe: the platform pings {@code to} from {@code from}'s measurement sidecar (never with the learner's
@@ -76,8 +82,7 @@ public record Topology(String name, Map<String, Node> nodes, List<Link> links, L
      * @param to    an IPv4 unicast address of the lab
      * @param every the time between two pings
      */
-    public record Probe(String name, String from, String to, Duration every) {
-    }
+    public record Probe(String name, String from, String to, Duration every) {}
 
     /** The interfaces a node gets from its links, in link order. */
     public List<String> interfacesOf(String node) {

@@ -31,33 +31,34 @@ public final class TopologyParser {
 
     static final YamlSchema SCHEMA = YamlSchema.load("lab.schema.json");
     /** Dotted-quad IPv4 without leading zeros (ping would read {@code 010} as octal). */
-    static final Pattern IPV4 = Pattern.compile("(0|[1-9][0-9]{0,2})\\.(0|[1-9][0-9]{0,2})\\.(0|[1-9][0-9]{0,2})"
-            + "\\.(0|[1-9][0-9]{0,2})");
+    static final Pattern IPV4 = Pattern.compile(
+            "(0|[1-9][0-9]{0,2})\\.(0|[1-9][0-9]{0,2})\\.(0|[1-9][0-9]{0,2})" + "\\.(0|[1-9][0-9]{0,2})");
+
     static final Pattern PROBE_EVERY = Pattern.compile("([0-9]{1,5})ms|([0-9]{1,2}(?:\\.[0-9]{1,3})?)s");
     static final Duration PROBE_MIN_EVERY = Duration.ofMillis(100);
     static final Duration PROBE_MAX_EVERY = Duration.ofSeconds(5);
     static final Duration PROBE_DEFAULT_EVERY = Duration.ofMillis(200);
 
     /** lab.yml as written, bound from the schema-valid tree. */
-    record LabFile(String name, String kernel, TopologyFile topology, List<ProbeFile> probes) {
-    }
+    record LabFile(String name, String kernel, TopologyFile topology, List<ProbeFile> probes) {}
 
-    record TopologyFile(Map<String, NodeFile> nodes, List<LinkFile> links) {
-    }
+    record TopologyFile(Map<String, NodeFile> nodes, List<LinkFile> links) {}
 
     /** {@code hidden} may be true/false or yes/no. */
-    record NodeFile(String kind, String image, String hidden, Map<String, String> env, Map<String, String> sysctls,
-                    List<String> exec, List<String> stats) {
-    }
+    record NodeFile(
+            String kind,
+            String image,
+            String hidden,
+            Map<String, String> env,
+            Map<String, String> sysctls,
+            List<String> exec,
+            List<String> stats) {}
 
-    record LinkFile(List<String> endpoints) {
-    }
+    record LinkFile(List<String> endpoints) {}
 
-    record ProbeFile(String name, String from, String to, String every) {
-    }
+    record ProbeFile(String name, String from, String to, String every) {}
 
-    private TopologyParser() {
-    }
+    private TopologyParser() {}
 
     public static Topology parse(String file, String text) throws TopologyException {
         Checked checked;
@@ -90,7 +91,8 @@ public final class TopologyParser {
         for (int i = 0; i < doc.at("/probes").size(); i++) {
             String at = "/probes/" + i;
             if (checked.fits(at)) {
-                probe(doc, at, doc.bind(at, ProbeFile.class), nodeNames, probeNames, problems).ifPresent(probes::add);
+                probe(doc, at, doc.bind(at, ProbeFile.class), nodeNames, probeNames, problems)
+                        .ifPresent(probes::add);
             }
         }
         if (!problems.isEmpty()) {
@@ -109,22 +111,35 @@ public final class TopologyParser {
         }
         boolean hidden = "true".equals(spec.hidden()) || "yes".equals(spec.hidden());
         if (spec.stats() != null && hidden) {
-            problems.add(doc.problem(YamlDocument.child("/topology/nodes/" + name, "stats"), "a hidden node has no"
-                    + " terminal and no statistics on the page; remove 'stats' or 'hidden'"));
+            problems.add(doc.problem(
+                    YamlDocument.child("/topology/nodes/" + name, "stats"),
+                    "a hidden node has no" + " terminal and no statistics on the page; remove 'stats' or 'hidden'"));
         }
-        return new Topology.Node(name, spec.image(), hidden, orEmpty(spec.env()), orEmpty(spec.sysctls()),
-                orEmpty(spec.exec()), orEmpty(spec.stats()));
+        return new Topology.Node(
+                name,
+                spec.image(),
+                hidden,
+                orEmpty(spec.env()),
+                orEmpty(spec.sysctls()),
+                orEmpty(spec.exec()),
+                orEmpty(spec.stats()));
     }
 
-    private static void link(YamlDocument doc, String at, List<String> ends, Set<String> nodes,
-                             List<Topology.Link> links, List<FileProblem> problems) {
+    private static void link(
+            YamlDocument doc,
+            String at,
+            List<String> ends,
+            Set<String> nodes,
+            List<Topology.Link> links,
+            List<FileProblem> problems) {
         List<Topology.Endpoint> endpoints = new ArrayList<>();
         for (int i = 0; i < ends.size(); i++) {
             String text = ends.get(i);
             String node = text.substring(0, text.indexOf(':'));
             if (!nodes.contains(node)) {
-                problems.add(doc.problem(at + "/" + i, "no node named '" + node + "' in topology.nodes (have: "
-                        + String.join(", ", nodes) + ")"));
+                problems.add(doc.problem(
+                        at + "/" + i,
+                        "no node named '" + node + "' in topology.nodes (have: " + String.join(", ", nodes) + ")"));
                 return;
             }
             endpoints.add(new Topology.Endpoint(node, text.substring(text.indexOf(':') + 1)));
@@ -142,27 +157,38 @@ public final class TopologyParser {
         links.add(new Topology.Link(endpoints.get(0), endpoints.get(1)));
     }
 
-    private static Optional<Topology.Probe> probe(YamlDocument doc, String at, ProbeFile probe, Set<String> nodes,
-                                                  Set<String> names, List<FileProblem> problems) {
+    private static Optional<Topology.Probe> probe(
+            YamlDocument doc,
+            String at,
+            ProbeFile probe,
+            Set<String> nodes,
+            Set<String> names,
+            List<FileProblem> problems) {
         int before = problems.size();
         if (!names.add(probe.name())) {
-            problems.add(doc.problem(at + "/name", "another probe is already named '" + probe.name()
-                    + "'; give each its own name"));
+            problems.add(doc.problem(
+                    at + "/name", "another probe is already named '" + probe.name() + "'; give each its own name"));
         }
         if (!nodes.contains(probe.from())) {
-            problems.add(doc.problem(at + "/from", "no node named '" + probe.from() + "' in topology.nodes (have: "
-                    + String.join(", ", nodes) + ")"));
+            problems.add(doc.problem(
+                    at + "/from",
+                    "no node named '" + probe.from() + "' in topology.nodes (have: " + String.join(", ", nodes) + ")"));
         }
         if (!isUnicastIpv4(probe.to())) {
-            problems.add(doc.problem(at + "/to", "'" + probe.to() + "' is not an IPv4 address of a lab node: write"
-                    + " one address, e.g. 198.51.100.10 (no host name, no broadcast or multicast address)"));
+            problems.add(doc.problem(
+                    at + "/to",
+                    "'" + probe.to() + "' is not an IPv4 address of a lab node: write"
+                            + " one address, e.g. 198.51.100.10 (no host name, no broadcast or multicast address)"));
         }
         Duration every = probeInterval(probe.every());
         if (every == null) {
-            problems.add(doc.problem(at + "/every", "'" + probe.every() + "' is not a probe interval: write a time"
-                    + " from 100ms to 5s, e.g. 200ms or 1s"));
+            problems.add(doc.problem(
+                    at + "/every",
+                    "'" + probe.every() + "' is not a probe interval: write a time"
+                            + " from 100ms to 5s, e.g. 200ms or 1s"));
         }
-        return problems.size() > before ? Optional.empty()
+        return problems.size() > before
+                ? Optional.empty()
                 : Optional.of(new Topology.Probe(probe.name(), probe.from(), probe.to(), every));
     }
 
@@ -175,7 +201,8 @@ public final class TopologyParser {
         if (!m.matches()) {
             return null;
         }
-        Duration interval = m.group(1) != null ? Duration.ofMillis(Long.parseLong(m.group(1)))
+        Duration interval = m.group(1) != null
+                ? Duration.ofMillis(Long.parseLong(m.group(1)))
                 : Duration.ofMillis(Math.round(Double.parseDouble(m.group(2)) * 1000));
         return interval.compareTo(PROBE_MIN_EVERY) < 0 || interval.compareTo(PROBE_MAX_EVERY) > 0 ? null : interval;
     }

@@ -2,7 +2,6 @@ package dev.tclab.lab.uml;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.DockerException;
-import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.HostConfig;
@@ -19,8 +18,8 @@ import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.KernelProbe;
-import dev.tclab.lab.runtime.LabProgressListener.Stage;
 import dev.tclab.lab.runtime.LabProgressListener;
+import dev.tclab.lab.runtime.LabProgressListener.Stage;
 import dev.tclab.lab.runtime.LabScripts;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabStartException;
@@ -69,6 +68,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
     private static final long MIB = 1024L * 1024;
     /** Beside the kernel's memory (a file in /dev/shm, charged to the container): its host-side processes. */
     private static final int CONTAINER_OVERHEAD_MIB = 96;
+
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(60);
 
     private final DockerClient docker;
@@ -84,6 +84,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
     private final Map<String, SidecarAgent> agents = new ConcurrentHashMap<>();
     /** The nodes of each lab, as its container's label names them. */
     private final Map<String, List<String>> nodes = new ConcurrentHashMap<>();
+
     private volatile KernelCapabilities kernel;
 
     public UmlLabRuntime(DockerClient docker, DockerClientConfig clientConfig, TclabConfig config) {
@@ -123,7 +124,8 @@ public class UmlLabRuntime implements RuntimeAdapter {
             long booted = System.nanoTime();
             progress.onStage(Stage.WIRING, topology.links().size() + " links");
             List<List<String>> nodes = topology.nodes().values().stream()
-                    .map(n -> UmlScripts.startNode(n, limits.tmpMib(), limits.homeMib(), limits.runMib())).toList();
+                    .map(n -> UmlScripts.startNode(n, limits.tmpMib(), limits.homeMib(), limits.runMib()))
+                    .toList();
             runAll(agent, "starting a node", nodes, deadline);
             long started = System.nanoTime();
             Map<String, String> namespaces = new HashMap<>();
@@ -144,15 +146,22 @@ public class UmlLabRuntime implements RuntimeAdapter {
             progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
             List<List<String>> setups = new ArrayList<>();
             for (Topology.Node node : topology.nodes().values()) {
-                setups.add(UmlScripts.asLearner(node.name(), List.of("sh", "-c",
-                        LabScripts.nodeSetup(node, topology.interfacesOf(node.name())))));
+                setups.add(UmlScripts.asLearner(
+                        node.name(),
+                        List.of("sh", "-c", LabScripts.nodeSetup(node, topology.interfacesOf(node.name())))));
             }
             runAll(agent, "setting up a node", setups, deadline);
             long ready = System.nanoTime();
-            LOG.infof("UML lab %s (%d nodes) ready in %d ms: its kernel's agent answering after %d ms, the nodes"
-                    + " started in %d ms more, links and sysctls %d ms, setup commands %d ms", spec.labId(),
-                    topology.nodes().size(), (ready - begin) / 1_000_000, (booted - begin) / 1_000_000,
-                    (started - booted) / 1_000_000, (wired - started) / 1_000_000, (ready - wired) / 1_000_000);
+            LOG.infof(
+                    "UML lab %s (%d nodes) ready in %d ms: its kernel's agent answering after %d ms, the nodes"
+                            + " started in %d ms more, links and sysctls %d ms, setup commands %d ms",
+                    spec.labId(),
+                    topology.nodes().size(),
+                    (ready - begin) / 1_000_000,
+                    (booted - begin) / 1_000_000,
+                    (started - booted) / 1_000_000,
+                    (wired - started) / 1_000_000,
+                    (ready - wired) / 1_000_000);
             progress.onStage(Stage.READY, "");
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
             stopQuietly(spec.labId());
@@ -173,19 +182,22 @@ public class UmlLabRuntime implements RuntimeAdapter {
                 .withName(name)
                 .withHostName(spec.labId())
                 .withLabels(Labels.uml(instance, spec, expires))
-                .withEnv(List.of(UmlScripts.INIT_ENV + "=" + UmlScripts.init(),
+                .withEnv(List.of(
+                        UmlScripts.INIT_ENV + "=" + UmlScripts.init(),
                         UmlScripts.AGENT_ENV + "=" + SidecarAgent.script()))
                 .withCmd(UmlScripts.boot(kernelMemoryMib))
                 .withStdinOpen(true)
                 .withHostConfig(hostConfig(nodes))
-                .exec().getId());
+                .exec()
+                .getId());
         try {
             calls.call(() -> docker.startContainerCmd(id).exec());
             return SidecarAgent.onConsole(docker, id, timeout);
         } catch (SidecarAgent.Gone e) {
             throw new LabStartException("the lab's kernel did not come up: " + e.getMessage());
         } catch (DockerException e) {
-            throw new LabStartException("the Docker engine refused: " + e.getMessage().trim(), e);
+            throw new LabStartException(
+                    "the Docker engine refused: " + e.getMessage().trim(), e);
         }
     }
 
@@ -206,9 +218,12 @@ public class UmlLabRuntime implements RuntimeAdapter {
                 .withPidsLimit(limits.pids() * Math.max(1, nodes))
                 .withReadonlyRootfs(true)
                 .withTmpFs(Map.of(
-                        "/dev/shm", "rw,nosuid,nodev,exec,size=" + (kernelMemoryMib + 16) + "m",
-                        UmlScripts.DIR, "rw,nosuid,nodev,exec,size=1m",
-                        "/tmp", "rw,nosuid,nodev,noexec,size=8m"))
+                        "/dev/shm",
+                        "rw,nosuid,nodev,exec,size=" + (kernelMemoryMib + 16) + "m",
+                        UmlScripts.DIR,
+                        "rw,nosuid,nodev,exec,size=1m",
+                        "/tmp",
+                        "rw,nosuid,nodev,noexec,size=8m"))
                 .withLogConfig(NodeContainers.NO_LOG);
     }
 
@@ -216,22 +231,28 @@ public class UmlLabRuntime implements RuntimeAdapter {
     private void runAll(SidecarAgent agent, String what, List<List<String>> commands, long deadline)
             throws LabStartException {
         List<Future<ExecResult>> running = commands.stream()
-                .map(c -> pool.submit(() -> agent.run(c, ParallelCalls.remaining(deadline)))).toList();
+                .map(c -> pool.submit(() -> agent.run(c, ParallelCalls.remaining(deadline))))
+                .toList();
         String failure = null;
         for (Future<ExecResult> future : running) {
             try {
-                ExecResult result = future.get(Math.max(1, deadline - System.nanoTime()) + Duration.ofSeconds(10).toNanos(),
+                ExecResult result = future.get(
+                        Math.max(1, deadline - System.nanoTime())
+                                + Duration.ofSeconds(10).toNanos(),
                         TimeUnit.NANOSECONDS);
                 if (!result.ok() && failure == null) {
                     failure = what + " failed" + (result.timedOut() ? " (timed out)" : "") + ": "
                             + (result.stderr() + result.stdout()).trim();
                 }
             } catch (ExecutionException e) {
-                failure = failure == null ? what + " failed: the lab's kernel went away: " + e.getCause().getMessage()
+                failure = failure == null
+                        ? what + " failed: the lab's kernel went away: "
+                                + e.getCause().getMessage()
                         : failure;
             } catch (TimeoutException e) {
                 future.cancel(true);
-                failure = failure == null ? "the lab did not become ready within " + startTimeout.toSeconds() + " s"
+                failure = failure == null
+                        ? "the lab did not become ready within " + startTimeout.toSeconds() + " s"
                         : failure;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -263,7 +284,9 @@ public class UmlLabRuntime implements RuntimeAdapter {
     }
 
     private List<Container> ownContainers(String labId) {
-        return docker.listContainersCmd().withShowAll(true).withLabelFilter(withRole(Labels.labOf(instance, labId)))
+        return docker.listContainersCmd()
+                .withShowAll(true)
+                .withLabelFilter(withRole(Labels.labOf(instance, labId)))
                 .exec();
     }
 
@@ -295,7 +318,8 @@ public class UmlLabRuntime implements RuntimeAdapter {
             return agent.run(UmlScripts.inNetwork(node, command), timeout);
         } catch (SidecarAgent.Gone e) {
             agents.remove(labId, agent);
-            throw new EngineUnavailableException("the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
+            throw new EngineUnavailableException(
+                    "the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
         }
     }
 
@@ -304,7 +328,8 @@ public class UmlLabRuntime implements RuntimeAdapter {
     public List<ExecResult> execAll(String labId, String node, List<CommandSequence.Step> steps)
             throws EngineUnavailableException, NodeNotFoundException {
         if (steps.size() == 1) {
-            return List.of(exec(labId, node, steps.get(0).command(), steps.get(0).timeout()));
+            return List.of(
+                    exec(labId, node, steps.get(0).command(), steps.get(0).timeout()));
         }
         CommandSequence sequence = new CommandSequence(steps);
         return sequence.split(exec(labId, node, sequence.command(), sequence.timeout()));
@@ -329,7 +354,8 @@ public class UmlLabRuntime implements RuntimeAdapter {
             return agent.stream(command, tty, listener);
         } catch (SidecarAgent.Gone e) {
             agents.remove(labId, agent);
-            throw new EngineUnavailableException("the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
+            throw new EngineUnavailableException(
+                    "the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
         }
     }
 
@@ -346,7 +372,8 @@ public class UmlLabRuntime implements RuntimeAdapter {
             return known;
         }
         List<Container> found = calls.call(() -> ownContainers(labId));
-        if (found.isEmpty() || !"running".equals(found.get(0).getState())
+        if (found.isEmpty()
+                || !"running".equals(found.get(0).getState())
                 || !nodesOf(found.get(0).getLabels()).contains(node)) {
             throw new NodeNotFoundException(labId, node);
         }
@@ -359,7 +386,8 @@ public class UmlLabRuntime implements RuntimeAdapter {
             }
             return agent;
         } catch (SidecarAgent.Gone e) {
-            throw new EngineUnavailableException("the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
+            throw new EngineUnavailableException(
+                    "the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
         }
     }
 

@@ -18,6 +18,7 @@ final class UmlScripts {
 
     /** Where the container writes the kernel's init and the agent; the kernel's root (/) is the read-only image. */
     static final String DIR = "/tclab";
+
     static final String INIT_ENV = "TCLAB_INIT";
     static final String AGENT_ENV = "TCLAB_AGENT";
 
@@ -25,8 +26,7 @@ final class UmlScripts {
     private static final String NODE = resource("node.sh");
     private static final String ENTER = resource("enter.sh");
 
-    private UmlScripts() {
-    }
+    private UmlScripts() {}
 
     static String init() {
         return INIT;
@@ -40,14 +40,24 @@ final class UmlScripts {
     static List<String> boot(int memoryMib) {
         String kernel = "linux.uml rootfstype=hostfs rootflags=/ ro init=" + DIR + "/init con=null con0=fd:0,fd:1 mem="
                 + memoryMib + "M quiet loglevel=1 selinux=0 uml_dir=/tmp";
-        return List.of("sh", "-c", "printf %s \"$" + INIT_ENV + "\" >" + DIR + "/init && printf %s \"$" + AGENT_ENV
-                + "\" >" + DIR + "/agent.pl && chmod 555 " + DIR + "/init && exec " + kernel);
+        return List.of(
+                "sh",
+                "-c",
+                "printf %s \"$" + INIT_ENV + "\" >" + DIR + "/init && printf %s \"$" + AGENT_ENV + "\" >" + DIR
+                        + "/agent.pl && chmod 555 " + DIR + "/init && exec " + kernel);
     }
 
     /** Starts the node's namespaces (in the kernel's root namespaces): see node.sh. */
     static List<String> startNode(Topology.Node node, int tmpMib, int homeMib, int runMib) {
-        List<String> command = new ArrayList<>(List.of("sh", "-c", NODE, "node", node.name(), Integer.toString(tmpMib),
-                Integer.toString(homeMib), Integer.toString(runMib)));
+        List<String> command = new ArrayList<>(List.of(
+                "sh",
+                "-c",
+                NODE,
+                "node",
+                node.name(),
+                Integer.toString(tmpMib),
+                Integer.toString(homeMib),
+                Integer.toString(runMib)));
         for (Map.Entry<String, String> variable : node.env().entrySet()) {
             command.add(variable.getKey() + "=" + variable.getValue().replace('\n', ' '));
         }
@@ -56,7 +66,8 @@ final class UmlScripts {
 
     /** Sets the node's namespaced sysctls, from the kernel's root: the node's learner cannot write /proc/sys. */
     static List<String> sysctls(String node, Map<String, String> sysctls) {
-        List<String> command = new ArrayList<>(List.of("nsenter", "--net=/run/netns/" + node, "--", "sysctl", "-q", "-w"));
+        List<String> command =
+                new ArrayList<>(List.of("nsenter", "--net=/run/netns/" + node, "--", "sysctl", "-q", "-w"));
         sysctls.forEach((key, value) -> command.add(key + "=" + value));
         return command;
     }

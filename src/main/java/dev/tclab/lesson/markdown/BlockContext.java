@@ -1,11 +1,11 @@
 package dev.tclab.lesson.markdown;
 
-import dev.tclab.yaml.FileProblem;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.lesson.CheckBlockValidator;
 import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizAttempt;
+import dev.tclab.yaml.FileProblem;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,12 +24,10 @@ public final class BlockContext {
      * A check block of a step: its id, the title its button shows, and its spec as this learner gets it
      * (parameters substituted), located in the lesson file so spec errors can point there.
      */
-    public record CheckRef(String stepId, String id, String title, String file, int line, String yaml) {
-    }
+    public record CheckRef(String stepId, String id, String title, String file, int line, String yaml) {}
 
     /** A solution block: commands to run, in order, on a node. */
-    public record SolutionRef(String node, List<String> lines) {
-    }
+    public record SolutionRef(String node, List<String> lines) {}
 
     /**
      * What is shared by every file of one lesson.
@@ -41,10 +39,14 @@ public final class BlockContext {
      * @param attempts      the learner's latest quiz attempts by quiz id (empty while validating)
      * @param optionOrders  the order the learner sees each quiz's options in (the author's while validating)
      */
-    public record Lesson(String slug, Topology topology, Set<String> guardFeatures, Predicate<String> kernelHas,
-                         CheckBlockValidator checkValidator, Map<String, QuizAttempt> attempts,
-                         Function<Quiz, OptionOrder> optionOrders) {
-    }
+    public record Lesson(
+            String slug,
+            Topology topology,
+            Set<String> guardFeatures,
+            Predicate<String> kernelHas,
+            CheckBlockValidator checkValidator,
+            Map<String, QuizAttempt> attempts,
+            Function<Quiz, OptionOrder> optionOrders) {}
 
     private final Lesson lesson;
     private final String file;

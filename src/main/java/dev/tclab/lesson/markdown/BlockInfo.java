@@ -16,8 +16,29 @@ record BlockInfo(String type, String node, Map<String, String> attributes, List<
 
     static final Set<String> LESSON_BLOCKS = Set.of("cmd", "check", "quiz", "hint", "solution");
     /** Ordinary code blocks an author may show as-is; anything else is taken for a misspelt lesson block. */
-    static final Set<String> DISPLAY_LANGUAGES = Set.of("", "text", "plain", "console", "output", "sh", "bash",
-            "shell", "yaml", "yml", "json", "ini", "conf", "diff", "c", "python", "toml", "xml", "csv", "markdown", "md");
+    static final Set<String> DISPLAY_LANGUAGES = Set.of(
+            "",
+            "text",
+            "plain",
+            "console",
+            "output",
+            "sh",
+            "bash",
+            "shell",
+            "yaml",
+            "yml",
+            "json",
+            "ini",
+            "conf",
+            "diff",
+            "c",
+            "python",
+            "toml",
+            "xml",
+            "csv",
+            "markdown",
+            "md");
+
     static final Set<String> ATTRIBUTES = Set.of("if", "unless");
 
     static BlockInfo parse(String info) {

@@ -8,12 +8,12 @@ import com.vladsch.flexmark.util.data.MutableDataSet;
 /** Short author texts (quiz questions, options, explanations) as HTML, with raw HTML escaped. */
 final class InlineMarkdown {
 
-    private static final DataHolder OPTIONS = new MutableDataSet().set(HtmlRenderer.ESCAPE_HTML, true).toImmutable();
+    private static final DataHolder OPTIONS =
+            new MutableDataSet().set(HtmlRenderer.ESCAPE_HTML, true).toImmutable();
     private static final Parser PARSER = Parser.builder(OPTIONS).build();
     private static final HtmlRenderer RENDERER = HtmlRenderer.builder(OPTIONS).build();
 
-    private InlineMarkdown() {
-    }
+    private InlineMarkdown() {}
 
     /** The text's HTML; a single paragraph loses its {@code <p>} so it fits in a label or legend. */
     static String html(String markdown) {

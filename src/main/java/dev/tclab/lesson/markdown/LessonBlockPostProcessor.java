@@ -46,8 +46,14 @@ class LessonBlockPostProcessor extends NodePostProcessor {
         BlockInfo info = BlockInfo.parse(fence.getInfo().toString());
         if (!info.isLessonBlock()) {
             if (!info.isDisplayLanguage()) {
-                context.problem(line, "unknown block type '" + info.type() + "'; lesson blocks are " + String.join(", ",
-                        BlockInfo.LESSON_BLOCKS.stream().sorted().toList()) + " (for plain code use e.g. ```text)");
+                context.problem(
+                        line,
+                        "unknown block type '" + info.type() + "'; lesson blocks are "
+                                + String.join(
+                                        ", ",
+                                        BlockInfo.LESSON_BLOCKS.stream()
+                                                .sorted()
+                                                .toList()) + " (for plain code use e.g. ```text)");
             }
             return;
         }
@@ -58,8 +64,12 @@ class LessonBlockPostProcessor extends NodePostProcessor {
         boolean shown = context.shows(info);
         Node replacement = shown ? build(info, fence, line, checkNumber) : null;
         if (context.problems().size() > problemsBefore) {
-            List<String> messages = context.problems().subList(problemsBefore, context.problems().size()).stream()
-                    .map(p -> "line " + p.line() + ": " + p.message()).toList();
+            List<String> messages = context
+                    .problems()
+                    .subList(problemsBefore, context.problems().size())
+                    .stream()
+                    .map(p -> "line " + p.line() + ": " + p.message())
+                    .toList();
             replacement = new LessonBlocks.Invalid(fence.getChars(), info.type(), messages);
         }
         if (replacement != null) {
@@ -102,13 +112,17 @@ class LessonBlockPostProcessor extends NodePostProcessor {
     private Node check(BlockInfo info, FencedCodeBlock fence, String yaml, int contentLine, int number, int line) {
         requireStep("check", line);
         refuseNode(info, line);
-        context.lesson().checkValidator().validate(context.file(), contentLine, yaml)
-                .forEach(p -> context.problem(p.line(), p.field() == null || p.field().isEmpty()
-                        ? p.message() : p.field() + ": " + p.message()));
+        context.lesson()
+                .checkValidator()
+                .validate(context.file(), contentLine, yaml)
+                .forEach(p -> context.problem(
+                        p.line(),
+                        p.field() == null || p.field().isEmpty() ? p.message() : p.field() + ": " + p.message()));
         String id = null;
         String title = null;
         try {
-            JsonNode root = YamlDocument.parse(context.file(), "the check block", yaml, contentLine).root();
+            JsonNode root = YamlDocument.parse(context.file(), "the check block", yaml, contentLine)
+                    .root();
             id = root.path("id").isValueNode() ? root.get("id").asText() : null;
             title = root.path("title").isValueNode() ? root.get("title").asText() : null;
         } catch (YamlException e) {
@@ -124,8 +138,10 @@ class LessonBlockPostProcessor extends NodePostProcessor {
     private Node quiz(BlockInfo info, FencedCodeBlock fence, String yaml, int contentLine, int line) {
         refuseNode(info, line);
         QuizParser.Result parsed = QuizParser.parse(context.file(), contentLine, yaml);
-        parsed.problems().forEach(p -> context.problem(p.line(),
-                p.field() == null || p.field().isEmpty() ? p.message() : p.field() + ": " + p.message()));
+        parsed.problems()
+                .forEach(p -> context.problem(
+                        p.line(),
+                        p.field() == null || p.field().isEmpty() ? p.message() : p.field() + ": " + p.message()));
         if (parsed.quiz() == null) {
             return null;
         }
@@ -152,7 +168,10 @@ class LessonBlockPostProcessor extends NodePostProcessor {
     }
 
     private List<String> commandLines(String content, int line, String type) {
-        List<String> lines = content.lines().map(String::stripTrailing).filter(l -> !l.isBlank()).toList();
+        List<String> lines = content.lines()
+                .map(String::stripTrailing)
+                .filter(l -> !l.isBlank())
+                .toList();
         if (lines.isEmpty()) {
             context.problem(line, "empty " + type + " block: write the command(s) between the fences");
         }
@@ -171,13 +190,17 @@ class LessonBlockPostProcessor extends NodePostProcessor {
         }
         Topology.Node node = topology.nodes().get(info.node());
         if (node == null) {
-            context.problem(line, "lab.yml has no node '" + info.node() + "' (nodes: "
-                    + String.join(", ", topology.nodes().keySet()) + ")");
+            context.problem(
+                    line,
+                    "lab.yml has no node '" + info.node() + "' (nodes: "
+                            + String.join(", ", topology.nodes().keySet()) + ")");
             return null;
         }
         if (node.hidden() && !hiddenAllowed) {
-            context.problem(line, "node '" + info.node() + "' is hidden in lab.yml, so the learner has no terminal to run "
-                    + "this in; use one of " + String.join(", ", topology.interactiveNodes()));
+            context.problem(
+                    line,
+                    "node '" + info.node() + "' is hidden in lab.yml, so the learner has no terminal to run "
+                            + "this in; use one of " + String.join(", ", topology.interactiveNodes()));
             return null;
         }
         return node;
@@ -201,7 +224,8 @@ class LessonBlockPostProcessor extends NodePostProcessor {
                 continue;
             }
             if (!FEATURE.matcher(feature).matches()) {
-                context.problem(line, "'" + feature + "' is not a kernel feature name like qdisc:cake or classifier:matchall");
+                context.problem(
+                        line, "'" + feature + "' is not a kernel feature name like qdisc:cake or classifier:matchall");
             } else if (!context.lesson().guardFeatures().contains(feature)) {
                 context.problem(line, "guard feature '" + feature + "' is not listed in lesson.md's requires or uses");
             }

@@ -47,23 +47,57 @@ class LessonBlockRenderer implements NodeRenderer {
         html.attr("class", "cmd-bar").withAttr().tag("div");
         html.attr("class", "cmd-node").withAttr().tag("span").text(node + " $").closeTag("span");
         if (runnable) {
-            html.attr("type", "button").attr("class", "cmd-run").attr("data-node", node).attr("data-command", command)
-                    .attr("aria-label", "Run in the terminal of " + node).withAttr().tag("button").text("Run").closeTag("button");
+            html.attr("type", "button")
+                    .attr("class", "cmd-run")
+                    .attr("data-node", node)
+                    .attr("data-command", command)
+                    .attr("aria-label", "Run in the terminal of " + node)
+                    .withAttr()
+                    .tag("button")
+                    .text("Run")
+                    .closeTag("button");
         }
-        html.attr("type", "button").attr("class", "cmd-copy").attr("data-command", command)
-                .attr("aria-label", "Copy the command").withAttr().tag("button").text("Copy").closeTag("button");
+        html.attr("type", "button")
+                .attr("class", "cmd-copy")
+                .attr("data-command", command)
+                .attr("aria-label", "Copy the command")
+                .withAttr()
+                .tag("button")
+                .text("Copy")
+                .closeTag("button");
         html.closeTag("div").line();
-        html.tag("pre").tag("code").text(command).closeTag("code").closeTag("pre").line();
+        html.tag("pre")
+                .tag("code")
+                .text(command)
+                .closeTag("code")
+                .closeTag("pre")
+                .line();
         html.closeTag("div").line();
     }
 
     private void check(LessonBlocks.Check node, NodeRendererContext ctx, HtmlWriter html) {
-        html.attr("class", "check").attr("id", "check-" + node.id).withAttr().tag("div").line();
+        html.attr("class", "check")
+                .attr("id", "check-" + node.id)
+                .withAttr()
+                .tag("div")
+                .line();
         // Disabled until the lab script takes over: without JavaScript there is no way to run a check.
-        html.attr("type", "button").attr("class", "check-run").attr("data-step", node.stepId).attr("data-check", node.id)
-                .attr("disabled", "disabled").withAttr().tag("button")
-                .text(node.title == null ? "Check" : "Check: " + node.title).closeTag("button").line();
-        html.attr("class", "check-result").attr("aria-live", "polite").withAttr().tag("div").closeTag("div").line();
+        html.attr("type", "button")
+                .attr("class", "check-run")
+                .attr("data-step", node.stepId)
+                .attr("data-check", node.id)
+                .attr("disabled", "disabled")
+                .withAttr()
+                .tag("button")
+                .text(node.title == null ? "Check" : "Check: " + node.title)
+                .closeTag("button")
+                .line();
+        html.attr("class", "check-result")
+                .attr("aria-live", "polite")
+                .withAttr()
+                .tag("div")
+                .closeTag("div")
+                .line();
         html.closeTag("div").line();
     }
 
@@ -72,17 +106,30 @@ class LessonBlockRenderer implements NodeRenderer {
         Quiz quiz = node.quiz;
         // Kept as the author's option indexes; the form shows and posts positions in the learner's order.
         QuizAttempt kept = context.lesson().attempts().get(quiz.id());
-        QuizAttempt attempt = kept == null ? null
+        QuizAttempt attempt = kept == null
+                ? null
                 : new QuizAttempt(kept.quizId(), node.order.toShown(kept.choices()), kept.correct());
         String formId = "quiz-" + quiz.id();
-        html.attr("class", "quiz").attr("id", formId).attr("method", "post")
+        html.attr("class", "quiz")
+                .attr("id", formId)
+                .attr("method", "post")
                 .attr("action", "/lessons/" + context.lesson().slug() + "/quizzes/" + quiz.id())
-                .withAttr().tag("form").line();
+                .withAttr()
+                .tag("form")
+                .line();
         html.tag("fieldset").line();
-        html.attr("class", "quiz-question").withAttr().tag("legend").raw(InlineMarkdown.html(quiz.question()))
-                .closeTag("legend").line();
-        html.attr("class", "quiz-kind").withAttr().tag("p").text(quiz.multiple() ? "Pick all that apply." : "Pick one.")
-                .closeTag("p").line();
+        html.attr("class", "quiz-question")
+                .withAttr()
+                .tag("legend")
+                .raw(InlineMarkdown.html(quiz.question()))
+                .closeTag("legend")
+                .line();
+        html.attr("class", "quiz-kind")
+                .withAttr()
+                .tag("p")
+                .text(quiz.multiple() ? "Pick all that apply." : "Pick one.")
+                .closeTag("p")
+                .line();
         html.attr("class", "quiz-options").withAttr().tag("ul").line();
         for (int i = 0; i < quiz.options().size(); i++) {
             option(html, quiz, i, attempt, formId);
@@ -90,7 +137,11 @@ class LessonBlockRenderer implements NodeRenderer {
         html.closeTag("ul").line();
         html.closeTag("fieldset").line();
         html.attr("class", "quiz-actions").withAttr().tag("div");
-        html.attr("type", "submit").withAttr().tag("button").text("Check answer").closeTag("button");
+        html.attr("type", "submit")
+                .withAttr()
+                .tag("button")
+                .text("Check answer")
+                .closeTag("button");
         verdict(html, quiz, attempt);
         html.closeTag("div").line();
         html.closeTag("form").line();
@@ -101,18 +152,27 @@ class LessonBlockRenderer implements NodeRenderer {
         boolean chosen = attempt != null && attempt.choices().contains(i);
         boolean explained = attempt != null && (attempt.correct() || chosen);
         String inputId = formId + "-" + i;
-        String css = "quiz-option" + (chosen ? " is-chosen" : "") + (explained ? (option.correct() ? " is-right" : " is-wrong") : "");
+        String css = "quiz-option" + (chosen ? " is-chosen" : "")
+                + (explained ? (option.correct() ? " is-right" : " is-wrong") : "");
         html.attr("class", css).withAttr().tag("li");
-        html.attr("type", quiz.multiple() ? "checkbox" : "radio").attr("name", "choice").attr("value", String.valueOf(i))
+        html.attr("type", quiz.multiple() ? "checkbox" : "radio")
+                .attr("name", "choice")
+                .attr("value", String.valueOf(i))
                 .attr("id", inputId);
         if (chosen) {
             html.attr("checked", "checked");
         }
         html.withAttr().tagVoid("input");
-        html.attr("for", inputId).withAttr().tag("label").raw(InlineMarkdown.html(option.text())).closeTag("label");
+        html.attr("for", inputId)
+                .withAttr()
+                .tag("label")
+                .raw(InlineMarkdown.html(option.text()))
+                .closeTag("label");
         if (explained) {
             html.attr("class", "quiz-why").withAttr().tag("p");
-            html.tag("strong").text(option.correct() ? "Right: " : "Not right: ").closeTag("strong");
+            html.tag("strong")
+                    .text(option.correct() ? "Right: " : "Not right: ")
+                    .closeTag("strong");
             html.raw(InlineMarkdown.html(option.why())).closeTag("p");
         }
         html.closeTag("li").line();
@@ -120,7 +180,9 @@ class LessonBlockRenderer implements NodeRenderer {
 
     private void verdict(HtmlWriter html, Quiz quiz, QuizAttempt attempt) {
         html.attr("class", "quiz-result" + (attempt == null ? "" : attempt.correct() ? " is-correct" : " is-incorrect"))
-                .attr("role", "status").withAttr().tag("p");
+                .attr("role", "status")
+                .withAttr()
+                .tag("p");
         if (attempt != null) {
             html.text(QuizGrader.message(quiz, attempt.choices()));
         }
@@ -137,8 +199,15 @@ class LessonBlockRenderer implements NodeRenderer {
     }
 
     private void invalid(LessonBlocks.Invalid node, NodeRendererContext ctx, HtmlWriter html) {
-        html.attr("class", "block-error").attr("role", "alert").withAttr().tag("div").line();
-        html.tag("p").text("This " + node.type + " block is broken:").closeTag("p").line();
+        html.attr("class", "block-error")
+                .attr("role", "alert")
+                .withAttr()
+                .tag("div")
+                .line();
+        html.tag("p")
+                .text("This " + node.type + " block is broken:")
+                .closeTag("p")
+                .line();
         html.tag("ul");
         node.messages.forEach(m -> html.tag("li").text(m).closeTag("li"));
         html.closeTag("ul").line();

@@ -9,8 +9,7 @@ import java.util.List;
 /** The AST nodes that lesson fenced blocks become; {@link LessonBlockRenderer} turns them into HTML. */
 public final class LessonBlocks {
 
-    private LessonBlocks() {
-    }
+    private LessonBlocks() {}
 
     abstract static class LessonBlock extends Block {
         LessonBlock(BasedSequence chars) {
@@ -67,6 +66,7 @@ public final class LessonBlocks {
     static final class QuizForm extends LessonBlock {
         /** The quiz with its options in the learner's order. */
         final Quiz quiz;
+
         final OptionOrder order;
 
         QuizForm(BasedSequence chars, Quiz quiz, OptionOrder order) {

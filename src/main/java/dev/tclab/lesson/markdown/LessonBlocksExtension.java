@@ -7,8 +7,7 @@ import com.vladsch.flexmark.util.data.MutableDataHolder;
 /** The flexmark extension for lesson fenced blocks: a post-processor that builds them and their HTML renderer. */
 public final class LessonBlocksExtension implements Parser.ParserExtension, HtmlRenderer.HtmlRendererExtension {
 
-    private LessonBlocksExtension() {
-    }
+    private LessonBlocksExtension() {}
 
     public static LessonBlocksExtension create() {
         return new LessonBlocksExtension();

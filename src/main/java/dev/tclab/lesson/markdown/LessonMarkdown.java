@@ -31,15 +31,17 @@ public final class LessonMarkdown {
             .set(TablesExtension.HEADER_SEPARATOR_COLUMN_MATCH, true)
             .toImmutable();
 
-    private LessonMarkdown() {
-    }
+    private LessonMarkdown() {}
 
     /**
      * @param markdown  the text, parameters already substituted
      * @param firstLine the file line the text starts on
      */
     public static String render(String markdown, int firstLine, BlockContext context) {
-        DataHolder options = new MutableDataSet(BASE).set(CONTEXT, context).set(FIRST_LINE, firstLine).toImmutable();
+        DataHolder options = new MutableDataSet(BASE)
+                .set(CONTEXT, context)
+                .set(FIRST_LINE, firstLine)
+                .toImmutable();
         Document document = Parser.builder(options).build().parse(markdown);
         return HtmlRenderer.builder(options).build().render(document);
     }

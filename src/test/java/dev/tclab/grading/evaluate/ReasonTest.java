@@ -1,16 +1,16 @@
 package dev.tclab.grading.evaluate;
 
-import dev.tclab.grading.spec.CheckSpec;
-import dev.tclab.grading.spec.CheckSpecException;
-import dev.tclab.grading.spec.CheckSpecParser;
-import dev.tclab.grading.spec.Measure;
-import dev.tclab.grading.spec.Unit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tclab.grading.spec.CheckSpec;
+import dev.tclab.grading.spec.CheckSpecException;
+import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.grading.spec.Measure;
+import dev.tclab.grading.spec.Unit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,18 +29,31 @@ class ReasonTest {
             expect:
             """;
 
-    private final Values values = new Values(Map.of(
-            "up", Map.of("mbps", new Measure(26_900, Unit.MBIT_PER_S)),
-            "q", Map.of("root", Map.of("kind", "noqueue")),
-            "c", Map.of("by_id", Map.of("1:10", Map.of("delta", Map.of("borrowed", new Measure(3, Unit.NONE),
-                    "bytes", new Measure(7_500_000, Unit.BYTES))))),
-            "d", Map.of("match", Map.of("quantum", new Measure(1514, Unit.BYTES)))),
+    private final Values values = new Values(
+            Map.of(
+                    "up", Map.of("mbps", new Measure(26_900, Unit.MBIT_PER_S)),
+                    "q", Map.of("root", Map.of("kind", "noqueue")),
+                    "c",
+                            Map.of(
+                                    "by_id",
+                                    Map.of(
+                                            "1:10",
+                                            Map.of(
+                                                    "delta",
+                                                    Map.of(
+                                                            "borrowed",
+                                                            new Measure(3, Unit.NONE),
+                                                            "bytes",
+                                                            new Measure(7_500_000, Unit.BYTES))))),
+                    "d", Map.of("match", Map.of("quantum", new Measure(1514, Unit.BYTES)))),
             Map.of("native", new Measure(15_000, Unit.MBIT_PER_S)),
             Map.of("lat", Values.SKIPPED, "down", "iperf3: the server is busy"));
 
     private Reason reason(String expect) throws CheckSpecException {
         CheckSpec spec = CheckSpecParser.parse("t.md", MEASURE + expect, 1);
-        return Evaluator.evaluate(spec.expect(), values, Subjects.of(spec)).get(0).reason();
+        return Evaluator.evaluate(spec.expect(), values, Subjects.of(spec))
+                .get(0)
+                .reason();
     }
 
     @Test
@@ -96,13 +109,17 @@ class ReasonTest {
     @Test
     void shouldWriteTheKindInLowercaseJsonAndReadItBack() throws Exception {
         ObjectMapper json = new ObjectMapper();
-        AssertionResult result = Evaluator.evaluate(CheckSpecParser.parse("t.md",
-                MEASURE + "  - { value: up.mbps, above: 1mbit }\n", 1).expect(), values).get(0);
+        AssertionResult result = Evaluator.evaluate(
+                        CheckSpecParser.parse("t.md", MEASURE + "  - { value: up.mbps, above: 1mbit }\n", 1)
+                                .expect(),
+                        values)
+                .get(0);
         String text = json.writeValueAsString(result);
         assertTrue(text.contains("\"kind\":\"held\""), text);
         assertEquals(result, json.readValue(text, AssertionResult.class));
-        AssertionResult old = json.readValue("{\"path\":\"up.mbps\",\"measured\":\"1 Mbit/s\",\"passed\":true,"
-                + "\"children\":[]}", AssertionResult.class);
+        AssertionResult old = json.readValue(
+                "{\"path\":\"up.mbps\",\"measured\":\"1 Mbit/s\",\"passed\":true," + "\"children\":[]}",
+                AssertionResult.class);
         assertNull(old.reason(), "a result kept before reasons existed reads back without one");
         assertEquals(List.of(), old.children());
     }

@@ -35,7 +35,8 @@ class IpAndRegexParserTest {
     @Test
     void shouldReturnNamedGroupsOfFirstMatch() {
         Pattern p = Pattern.compile("rate (?<rate>\\d+)(?<unit>[KMG]?bit)");
-        assertEquals(Optional.of(Map.of("rate", "10", "unit", "Mbit")),
+        assertEquals(
+                Optional.of(Map.of("rate", "10", "unit", "Mbit")),
                 RegexParser.find(p, Fixtures.read("tc/qdisc-tbf-loaded.txt")));
         assertEquals(Optional.empty(), RegexParser.find(p, "qdisc noqueue 0: root"));
         assertEquals(List.of("rate", "unit"), RegexParser.groupNames(p.pattern()));

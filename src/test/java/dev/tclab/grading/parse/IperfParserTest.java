@@ -40,17 +40,21 @@ class IperfParserTest {
         IperfResult refused = IperfParser.parse(Fixtures.read("iperf3/iperf3-error-refused.json"));
         assertTrue(refused.failed());
         assertEquals("unable to connect to server: Connection refused", refused.error());
-        assertEquals("unable to connect to server: No route to host",
-                IperfParser.parse(Fixtures.read("iperf3/iperf3-error-unreachable.json")).error());
+        assertEquals(
+                "unable to connect to server: No route to host",
+                IperfParser.parse(Fixtures.read("iperf3/iperf3-error-unreachable.json"))
+                        .error());
     }
 
     @Test
     void shouldRejectEmptyTruncatedAndForeignOutput() {
-        assertTrue(assertThrows(OutputParseException.class, () -> IperfParser.parse("")).getMessage().contains("empty output"));
+        assertTrue(assertThrows(OutputParseException.class, () -> IperfParser.parse(""))
+                .getMessage()
+                .contains("empty output"));
         String json = Fixtures.read("iperf3/iperf3-tcp-tbf10.json");
         assertThrows(OutputParseException.class, () -> IperfParser.parse(json.substring(0, json.length() - 40)));
-        OutputParseException wrongKind = assertThrows(OutputParseException.class,
-                () -> IperfParser.parse(Fixtures.read("tc/qdisc-tbf-loaded.json")));
+        OutputParseException wrongKind = assertThrows(
+                OutputParseException.class, () -> IperfParser.parse(Fixtures.read("tc/qdisc-tbf-loaded.json")));
         assertTrue(wrongKind.getMessage().contains("an object"), wrongKind.getMessage());
         assertThrows(OutputParseException.class, () -> IperfParser.parse("{\"start\":{},\"end\":{}}"));
     }

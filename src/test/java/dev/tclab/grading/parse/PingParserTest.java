@@ -39,6 +39,8 @@ class PingParserTest {
         assertThrows(OutputParseException.class, () -> PingParser.parse(""));
         assertThrows(OutputParseException.class, () -> PingParser.parse("ping: connect: Network is unreachable\n"));
         String truncated = "5 packets transmitted, 5 received, 0% packet loss, time 839ms\nrtt min/avg/max/md";
-        assertTrue(assertThrows(OutputParseException.class, () -> PingParser.parse(truncated)).getMessage().contains("round-trip"));
+        assertTrue(assertThrows(OutputParseException.class, () -> PingParser.parse(truncated))
+                .getMessage()
+                .contains("round-trip"));
     }
 }

@@ -1,17 +1,17 @@
 package dev.tclab.grading.run;
 
-import dev.tclab.grading.spec.CheckSpec;
-import dev.tclab.grading.spec.OutputReader;
-import dev.tclab.grading.spec.CheckSpecParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.grading.spec.CheckSpec;
+import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.grading.spec.OutputReader;
+import dev.tclab.lab.RetainedHeap;
+import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.RetainedHeap;
-import dev.tclab.lab.TestTopologies;
 import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -68,22 +68,28 @@ class CheckRunnerIT {
     @Test
     void shouldFailTbfCheckBeforeShapingAndPassAfter() throws Exception {
         lab = "g" + UUID.randomUUID().toString().substring(0, 8);
-        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> {});
         CheckSpec spec = CheckSpecParser.parse("it.md", TBF_CHECK, 1);
 
-        CheckResult before = runner.run(lab, "tbf", spec, BaselineSteps.UNKNOWN, p -> { });
+        CheckResult before = runner.run(lab, "tbf", spec, BaselineSteps.UNKNOWN, p -> {});
         assertEquals(CheckResult.Status.FAILED, before.status(), before.message());
-        assertEquals("q.root.kind is noqueue; expected equal to tbf (throughput and latency not measured until this holds)",
-                before.message(), "no tbf yet: the load and the ping during it are skipped");
+        assertEquals(
+                "q.root.kind is noqueue; expected equal to tbf (throughput and latency not measured until this holds)",
+                before.message(),
+                "no tbf yet: the load and the ping during it are skipped");
         assertEquals("noqueue", before.assertions().get(1).measured());
         assertNoCheckServerLeft("server");
 
-        ExecResult shape = runtime.exec(lab, "client",
-                List.of("tc", "qdisc", "add", "dev", "eth1", "root", "tbf", "rate", "10mbit", "burst", "32kb", "latency", "100ms"),
+        ExecResult shape = runtime.exec(
+                lab,
+                "client",
+                List.of(
+                        "tc", "qdisc", "add", "dev", "eth1", "root", "tbf", "rate", "10mbit", "burst", "32kb",
+                        "latency", "100ms"),
                 Duration.ofSeconds(10));
         assertTrue(shape.ok(), shape.stderr());
 
-        CheckResult after = runner.run(lab, "tbf", spec, BaselineSteps.UNKNOWN, p -> { });
+        CheckResult after = runner.run(lab, "tbf", spec, BaselineSteps.UNKNOWN, p -> {});
         assertEquals(CheckResult.Status.PASSED, after.status(), after.message() + " " + after.assertions());
         double mbps = after.assertions().get(0).number();
         assertTrue(mbps > 8.5 && mbps < 11.5, "goodput through tbf 10mbit: " + mbps);
@@ -94,15 +100,21 @@ class CheckRunnerIT {
     @Test
     void shouldStopAServerThatNoClientWillUse() throws Exception {
         lab = "g" + UUID.randomUUID().toString().substring(0, 8);
-        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> {});
         ExecutorService parallel = Executors.newCachedThreadPool();
         try {
-            IperfServer.Started server = IperfServer.startAll(runtime, lab,
-                    List.of(new IperfServer.Request("up", "10.0.0.2", 25002)), Duration.ofSeconds(60), Map.of(), parallel)
-                    .servers().get("up");
+            IperfServer.Started server = IperfServer.startAll(
+                            runtime,
+                            lab,
+                            List.of(new IperfServer.Request("up", "10.0.0.2", 25002)),
+                            Duration.ofSeconds(60),
+                            Map.of(),
+                            parallel)
+                    .servers()
+                    .get("up");
             assertEquals(new IperfServer.Started("server", 25002, null), server);
-            ExecResult listening = runtime.exec(lab, "server", List.of("pgrep", "-xf", "iperf3 -s -1 -p 25002"),
-                    Duration.ofSeconds(10));
+            ExecResult listening = runtime.exec(
+                    lab, "server", List.of("pgrep", "-xf", "iperf3 -s -1 -p 25002"), Duration.ofSeconds(10));
             assertTrue(listening.ok(), "the server runs before the stop: " + listening);
 
             IperfServer.stop(runtime, lab, server);
@@ -114,7 +126,10 @@ class CheckRunnerIT {
 
     /** No one-off iperf3 server of a check, nor its log, is left in {@code node}'s sidecar. */
     private void assertNoCheckServerLeft(String node) throws Exception {
-        ExecResult left = runtime.exec(lab, node, List.of("sh", "-c", "pgrep -a iperf3; ls /tmp | grep iperf3-server"),
+        ExecResult left = runtime.exec(
+                lab,
+                node,
+                List.of("sh", "-c", "pgrep -a iperf3; ls /tmp | grep iperf3-server"),
                 Duration.ofSeconds(10));
         assertEquals("", left.stdout(), "what a check's server left in the sidecar of " + node);
     }
@@ -127,7 +142,7 @@ class CheckRunnerIT {
     @Test
     void shouldNameAnAddressOnTwoNodesAndAPortTakenInTheLab() throws Exception {
         lab = "g" + UUID.randomUUID().toString().substring(0, 8);
-        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> {});
         CheckSpec spec = CheckSpecParser.parse("it.md", """
                 measure:
                   - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 1, port: 25001 } }
@@ -136,27 +151,36 @@ class CheckRunnerIT {
                   - { value: up.mbps, above: 1mbit }
                   - { value: q.root.kind, equals: noqueue }
                 """, 1);
-        CheckResult passed = runner.run(lab, "up", spec, BaselineSteps.UNKNOWN, p -> { });
+        CheckResult passed = runner.run(lab, "up", spec, BaselineSteps.UNKNOWN, p -> {});
         assertEquals(CheckResult.Status.PASSED, passed.status(), passed.message());
-        assertThat(passed.raw().get("up")).startsWith("{").contains("\"sum_received\"").doesNotContain("@@tclab");
-        assertThat(passed.raw().get("q")).startsWith("[").contains("\"noqueue\"").doesNotContain("@@tclab");
+        assertThat(passed.raw().get("up"))
+                .startsWith("{")
+                .contains("\"sum_received\"")
+                .doesNotContain("@@tclab");
+        assertThat(passed.raw().get("q"))
+                .startsWith("[")
+                .contains("\"noqueue\"")
+                .doesNotContain("@@tclab");
 
-        ExecResult twice = runtime.exec(lab, "client", List.of("ip", "addr", "add", "10.0.0.2/32", "dev", "lo"),
-                Duration.ofSeconds(10));
+        ExecResult twice = runtime.exec(
+                lab, "client", List.of("ip", "addr", "add", "10.0.0.2/32", "dev", "lo"), Duration.ofSeconds(10));
         assertTrue(twice.ok(), twice.stderr());
-        CheckResult onTwo = runner.run(lab, "up", spec, BaselineSteps.UNKNOWN, p -> { });
-        assertEquals("the address 10.0.0.2 is on more than one node (client, server); remove it from all but one",
+        CheckResult onTwo = runner.run(lab, "up", spec, BaselineSteps.UNKNOWN, p -> {});
+        assertEquals(
+                "the address 10.0.0.2 is on more than one node (client, server); remove it from all but one",
                 onTwo.errors().get("up"));
 
-        ExecResult once = runtime.exec(lab, "client", List.of("ip", "addr", "del", "10.0.0.2/32", "dev", "lo"),
-                Duration.ofSeconds(10));
+        ExecResult once = runtime.exec(
+                lab, "client", List.of("ip", "addr", "del", "10.0.0.2/32", "dev", "lo"), Duration.ofSeconds(10));
         assertTrue(once.ok(), once.stderr());
-        ExecResult listener = runtime.exec(lab, "server", List.of("iperf3", "-s", "-D", "-p", "25001"),
-                Duration.ofSeconds(10));
+        ExecResult listener =
+                runtime.exec(lab, "server", List.of("iperf3", "-s", "-D", "-p", "25001"), Duration.ofSeconds(10));
         assertTrue(listener.ok(), listener.stderr());
-        CheckResult taken = runner.run(lab, "up", spec, BaselineSteps.UNKNOWN, p -> { });
-        assertEquals("port 25001 on node server is taken by a process in the lab, so the measurement's iperf3 server"
-                + " cannot listen there; stop that process and check again", taken.errors().get("up"));
+        CheckResult taken = runner.run(lab, "up", spec, BaselineSteps.UNKNOWN, p -> {});
+        assertEquals(
+                "port 25001 on node server is taken by a process in the lab, so the measurement's iperf3 server"
+                        + " cannot listen there; stop that process and check again",
+                taken.errors().get("up"));
     }
 
     /**
@@ -168,7 +192,7 @@ class CheckRunnerIT {
     @Test
     void shouldKeepTheHeapBoundedWhenAMeasurementPrintsWithoutEnd() throws Exception {
         lab = "g" + UUID.randomUUID().toString().substring(0, 8);
-        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> {});
         CheckSpec spec = CheckSpecParser.parse("it.md", """
                 measure:
                   - { name: up, node: client, command: "yes x | head -c 200000000", parse: json }
@@ -179,10 +203,11 @@ class CheckRunnerIT {
         long before = RetainedHeap.bytes();
         List<CheckResult> runs = new ArrayList<>();
         for (int press = 0; press < 2; press++) {
-            runs.add(runner.run(lab, "flood", spec, BaselineSteps.UNKNOWN, p -> { }));
+            runs.add(runner.run(lab, "flood", spec, BaselineSteps.UNKNOWN, p -> {}));
         }
         long retained = RetainedHeap.bytes() - before;
-        System.out.printf("two checks on 200 MB of measurement output: retained heap +%d MiB, raw output kept %d chars%n",
+        System.out.printf(
+                "two checks on 200 MB of measurement output: retained heap +%d MiB, raw output kept %d chars%n",
                 RetainedHeap.mib(retained), runs.get(1).raw().get("up").length());
 
         for (CheckResult run : runs) {

@@ -1,16 +1,15 @@
 package dev.tclab.grading.run;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.tclab.grading.spec.CheckSpec;
 import dev.tclab.grading.spec.CheckSpecException;
 import dev.tclab.grading.spec.CheckSpecParser;
 import dev.tclab.grading.spec.Measure;
 import dev.tclab.grading.spec.Unit;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.FakeLabRuntime;
+import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.tc.Fixtures;
@@ -43,7 +42,10 @@ class CheckRunnerTest {
     void startFakeLab() {
         Topology.Node client = new Topology.Node("client", null, false, Map.of(), Map.of(), List.of(), List.of());
         Topology.Node server = new Topology.Node("server", null, false, Map.of(), Map.of(), List.of(), List.of());
-        runtime.running.put(LAB, new LabSpec(LAB, new Topology("t", Map.of("client", client, "server", server), List.of()), "me", "tbf"));
+        runtime.running.put(
+                LAB,
+                new LabSpec(
+                        LAB, new Topology("t", Map.of("client", client, "server", server), List.of()), "me", "tbf"));
         runner = new CheckRunner(runtime, baselines, new MeasurementSlots(2), Duration.ofMillis(50));
     }
 
@@ -70,17 +72,22 @@ class CheckRunnerTest {
 
     @Test
     void shouldRunRealCommandsAndPassWhenShaped() throws Exception {
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
-                : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        runtime.execHandler =
+                (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
         assertEquals(3, runtime.execLog.size(), runtime.execLog.toString());
         assertEquals("client: tc -s -j qdisc show dev eth1", runtime.execLog.get(0), "the qdisc is read first");
-        assertTrue(runtime.execLog.get(1).matches("client: iperf3 -c 10\\.0\\.0\\.2 -J -C cubic -t 3 -p [0-9]{5} -b 23000000"),
+        assertTrue(
+                runtime.execLog
+                        .get(1)
+                        .matches("client: iperf3 -c 10\\.0\\.0\\.2 -J -C cubic -t 3 -p [0-9]{5} -b 23000000"),
                 "the client runs against the check's own server port, capped at twice the highest passing goodput "
                         + "(10 Mbit/s + 15 %): " + runtime.execLog.get(1));
-        assertEquals("client: tc -s -j qdisc show dev eth1", runtime.execLog.get(2), "and read again after the load, "
-                + "as the check lists it");
+        assertEquals(
+                "client: tc -s -j qdisc show dev eth1",
+                runtime.execLog.get(2),
+                "and read again after the load, " + "as the check lists it");
         assertEquals(List.of("server"), runtime.iperf3Servers, "a one-off server on the node holding 10.0.0.2");
         assertEquals("measured 9.64 Mbit/s", result.assertions().get(0).message());
         assertEquals(1, result.attempts());
@@ -89,10 +96,14 @@ class CheckRunnerTest {
 
     @Test
     void shouldFailWithLearnerMessageWhenUnshaped() throws Exception {
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED
-                : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
-        CheckResult result = runner.run(LAB, "shape", spec(UNCAPPED.replace("above: 5mbit", "below: 11mbit")),
-                BaselineSteps.UNKNOWN, progress::add);
+        runtime.execHandler =
+                (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result = runner.run(
+                LAB,
+                "shape",
+                spec(UNCAPPED.replace("above: 5mbit", "below: 11mbit")),
+                BaselineSteps.UNKNOWN,
+                progress::add);
         assertEquals(CheckResult.Status.FAILED, result.status());
         assertTrue(result.message().startsWith("measured 8306 Mbit/s"), result.message());
         assertTrue(result.assertions().get(1).passed());
@@ -100,20 +111,28 @@ class CheckRunnerTest {
 
     @Test
     void shouldSkipTheThroughputWhenTheQdiscAlreadyFailsAndAnswerWithoutRetrying() throws Exception {
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED
-                : ok(Fixtures.read("tc/qdisc-ingress.json"));
+        runtime.execHandler =
+                (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED : ok(Fixtures.read("tc/qdisc-ingress.json"));
         long start = System.nanoTime();
-        CheckResult result = runner.run(LAB, "shape", spec(SHAPED.replace("interval: 0s\n", "retries: 2\ninterval: 1s\n")), BaselineSteps.UNKNOWN,
+        CheckResult result = runner.run(
+                LAB,
+                "shape",
+                spec(SHAPED.replace("interval: 0s\n", "retries: 2\ninterval: 1s\n")),
+                BaselineSteps.UNKNOWN,
                 progress::add);
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertEquals(CheckResult.Status.FAILED, result.status());
         assertEquals(List.of("client: tc -s -j qdisc show dev eth1"), runtime.execLog, "no iperf3 ran");
-        assertEquals("q.root.kind is noqueue; expected equal to tbf (throughput not measured until this holds)", result.message());
+        assertEquals(
+                "q.root.kind is noqueue; expected equal to tbf (throughput not measured until this holds)",
+                result.message());
         assertEquals(1, result.attempts(), "a configuration read first does not change by retrying");
         assertTrue(millis < 900, "answered in " + millis + " ms");
         assertEquals("noqueue", result.assertions().get(1).measured());
-        assertEquals("up.mbps: not measured: skipped, since what the check reads first already fails; expected about "
-                + "10mbit (± 15 %)", result.assertions().get(0).message());
+        assertEquals(
+                "up.mbps: not measured: skipped, since what the check reads first already fails; expected about "
+                        + "10mbit (± 15 %)",
+                result.assertions().get(0).message());
         assertEquals(List.of("server"), runtime.iperf3Servers, "the server was started alongside the qdisc read");
         assertEquals(List.of("server"), runtime.iperf3ServersStopped, "and stopped before the answer");
     }
@@ -121,13 +140,23 @@ class CheckRunnerTest {
     /** The plain way (tclab.grading.fast-paths=false): no early gate, so the load runs and failures retry as usual. */
     @Test
     void shouldMeasureEverythingAndRetryOnThePlainWayWithTheSameVerdict() throws Exception {
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED
-                : ok(Fixtures.read("tc/qdisc-ingress.json"));
-        CheckResult result = runner.run(LAB, LAB, "shape", spec(SHAPED.replace("interval: 0s\n", "retries: 1\ninterval: 0s\n")),
-                BaselineSteps.UNKNOWN, progress::add, false);
+        runtime.execHandler =
+                (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED : ok(Fixtures.read("tc/qdisc-ingress.json"));
+        CheckResult result = runner.run(
+                LAB,
+                LAB,
+                "shape",
+                spec(SHAPED.replace("interval: 0s\n", "retries: 1\ninterval: 0s\n")),
+                BaselineSteps.UNKNOWN,
+                progress::add,
+                false);
         assertEquals(CheckResult.Status.FAILED, result.status());
         assertEquals(2, result.attempts(), "no gate settles it: it retries as any failure does");
-        assertEquals(2, runtime.execLog.stream().filter(c -> c.startsWith("client: iperf3 -c")).count(),
+        assertEquals(
+                2,
+                runtime.execLog.stream()
+                        .filter(c -> c.startsWith("client: iperf3 -c"))
+                        .count(),
                 runtime.execLog.toString());
         assertEquals("noqueue", result.assertions().get(1).measured());
         assertEquals(List.of(), runtime.iperf3ServersStopped, "no server was started early, so none is stopped");
@@ -150,11 +179,14 @@ class CheckRunnerTest {
             runtime.execLog.clear();
             CheckResult result = runner.run(LAB, LAB, "order", spec, BaselineSteps.UNKNOWN, progress::add, fast);
             assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
-            List<String> order = runtime.execLog.stream().map(c -> c.startsWith("client: iperf3 -c") ? "load"
-                    : c.contains("class show") ? "classes" : c).toList();
+            List<String> order = runtime.execLog.stream()
+                    .map(c -> c.startsWith("client: iperf3 -c") ? "load" : c.contains("class show") ? "classes" : c)
+                    .toList();
             // The fast way reads both cheap measurements at the gate, but keeps only the first one's reading.
-            assertEquals(fast ? List.of("classes", "classes", "load", "classes") : List.of("classes", "load", "classes"),
-                    order, "fast paths " + fast);
+            assertEquals(
+                    fast ? List.of("classes", "classes", "load", "classes") : List.of("classes", "load", "classes"),
+                    order,
+                    "fast paths " + fast);
         }
     }
 
@@ -185,9 +217,10 @@ class CheckRunnerTest {
 
     @Test
     void shouldGiveALoadNewServersWhenItStartsAfterItsEarlyServersGraceAndStopTheOldOnes() throws Exception {
-        runner = new CheckRunner(runtime, baselines, new MeasurementSlots(2), Duration.ofMillis(50), Duration.ZERO, true);
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
-                : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        runner = new CheckRunner(
+                runtime, baselines, new MeasurementSlots(2), Duration.ofMillis(50), Duration.ZERO, true);
+        runtime.execHandler =
+                (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
         assertEquals(List.of("server", "server"), runtime.iperf3Servers, "one early, one when the load started");
@@ -196,12 +229,15 @@ class CheckRunnerTest {
 
     @Test
     void shouldStopTheEarlyServerOfEveryFailingSampleAndStartNoneWithoutAGate() throws Exception {
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/qdisc-ingress.json"));
+        runtime.execHandler =
+                (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/qdisc-ingress.json"));
         for (int press = 0; press < 3; press++) {
             CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
             assertEquals(CheckResult.Status.FAILED, result.status());
         }
-        assertEquals(List.of("server", "server", "server"), runtime.iperf3ServersStopped,
+        assertEquals(
+                List.of("server", "server", "server"),
+                runtime.iperf3ServersStopped,
                 "a learner pressing Check in a loop leaves no server behind");
 
         runtime.iperf3Servers.clear();
@@ -216,7 +252,8 @@ class CheckRunnerTest {
     void shouldNotSkipTheLoadForCountersTheLoadItselfMoves() throws Exception {
         // A fresh tbf has no drops yet: the check reads its counters after the load on purpose.
         String counters = SHAPED.replace("{ value: q.root.kind, equals: tbf }", "{ value: q.root.drops, above: 0 }");
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/qdisc-ingress.json"));
+        runtime.execHandler =
+                (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/qdisc-ingress.json"));
         CheckResult result = runner.run(LAB, "shape", spec(counters), BaselineSteps.UNKNOWN, progress::add);
         assertTrue(runtime.execLog.stream().anyMatch(c -> c.contains("iperf3")), runtime.execLog.toString());
         assertEquals(2, runtime.execLog.size(), "no first read without a gate: " + runtime.execLog);
@@ -225,13 +262,16 @@ class CheckRunnerTest {
 
     @Test
     void shouldSayWhenACappedFlowRanIntoItsCap() throws Exception {
-        ExecResult atCap = ok(Fixtures.read("iperf3/iperf3-tcp-tbf10.json").replaceAll(
-                "\"bits_per_second\":\\s*[0-9.e+]+", "\"bits_per_second\": 22900000"));
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? atCap : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        ExecResult atCap = ok(Fixtures.read("iperf3/iperf3-tcp-tbf10.json")
+                .replaceAll("\"bits_per_second\":\\s*[0-9.e+]+", "\"bits_per_second\": 22900000"));
+        runtime.execHandler =
+                (node, cmd) -> cmd.startsWith("iperf3") ? atCap : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.FAILED, result.status());
-        assertEquals("measured 22.9 Mbit/s (the platform capped up at 23 Mbit/s, twice what this check accepts, and it "
-                + "ran that fast: the link may be faster)", result.message());
+        assertEquals(
+                "measured 22.9 Mbit/s (the platform capped up at 23 Mbit/s, twice what this check accepts, and it "
+                        + "ran that fast: the link may be faster)",
+                result.message());
     }
 
     @Test
@@ -243,7 +283,8 @@ class CheckRunnerTest {
             }
             return ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         };
-        CheckResult result = runner.run(LAB, "shape", spec(SHAPED + "retries: 2\n"), BaselineSteps.UNKNOWN, progress::add);
+        CheckResult result =
+                runner.run(LAB, "shape", spec(SHAPED + "retries: 2\n"), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, result.status());
         assertEquals(3, result.attempts());
         assertTrue(progress.stream().anyMatch(p -> p.stage() == CheckProgress.Stage.WAITING));
@@ -251,8 +292,10 @@ class CheckRunnerTest {
 
     @Test
     void shouldGiveUpAfterRetries() throws Exception {
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
-        CheckResult result = runner.run(LAB, "shape", spec(SHAPED + "retries: 1\n"), BaselineSteps.UNKNOWN, progress::add);
+        runtime.execHandler =
+                (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        CheckResult result =
+                runner.run(LAB, "shape", spec(SHAPED + "retries: 1\n"), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.FAILED, result.status());
         assertEquals(2, result.attempts());
     }
@@ -262,9 +305,11 @@ class CheckRunnerTest {
         // pass, fail, pass, pass: with stable 2 and one retry allowed, it passes on the 4th sample.
         List<ExecResult> answers = List.of(TBF_10, UNSHAPED, TBF_10, TBF_10);
         AtomicInteger runs = new AtomicInteger();
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? answers.get(runs.getAndIncrement())
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3")
+                ? answers.get(runs.getAndIncrement())
                 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
-        CheckResult result = runner.run(LAB, "shape", spec(SHAPED + "stable: 2\nretries: 1\n"), BaselineSteps.UNKNOWN, progress::add);
+        CheckResult result = runner.run(
+                LAB, "shape", spec(SHAPED + "stable: 2\nretries: 1\n"), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
         assertEquals(4, result.attempts());
         assertTrue(result.message().contains("2 consecutive samples"));
@@ -299,9 +344,12 @@ class CheckRunnerTest {
         assertTrue(runtime.execLog.contains("client: ping -q -c 10 -i 0.2 -w 4 10.0.0.2"), runtime.execLog.toString());
         assertEquals(new Measure(94.322, Unit.MS), baselines.all(LAB).get("loaded_ping"));
 
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
-                : ok("10 packets transmitted, 10 received, 0% packet loss, time 1806ms\nrtt min/avg/max/mdev = 1.0/4.5/9.0/1.2 ms\n");
-        String fixed = loaded.replace("above: 50ms", "ratio_to: baseline.loaded_ping, below: 0.1").replace("record:\n  loaded_ping: lat.avg_ms\n", "");
+        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3")
+                ? TBF_10
+                : ok(
+                        "10 packets transmitted, 10 received, 0% packet loss, time 1806ms\nrtt min/avg/max/mdev = 1.0/4.5/9.0/1.2 ms\n");
+        String fixed = loaded.replace("above: 50ms", "ratio_to: baseline.loaded_ping, below: 0.1")
+                .replace("record:\n  loaded_ping: lat.avg_ms\n", "");
         CheckResult after = runner.run(LAB, "fixed", spec(fixed), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, after.status(), after.message());
         assertEquals(4.5 / 94.322, after.assertions().get(0).ratio(), 1e-9);
@@ -325,8 +373,9 @@ class CheckRunnerTest {
         assertEquals(CheckResult.Status.ERROR, result.status(), result.message());
         assertEquals(0, result.attempts());
         assertEquals(List.of(), runtime.execLog);
-        assertEquals("This check compares with baseline.native_mbps, which an earlier step's check records, and this "
-                + "lab has none yet (a new lab starts without it): press Check on that step again, then here.",
+        assertEquals(
+                "This check compares with baseline.native_mbps, which an earlier step's check records, and this "
+                        + "lab has none yet (a new lab starts without it): press Check on that step again, then here.",
                 result.message());
         assertEquals(CheckProgress.Stage.DONE, progress.get(progress.size() - 1).stage());
     }
@@ -338,7 +387,9 @@ class CheckRunnerTest {
                 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.FAILED, result.status());
-        assertEquals("Measurement 'up' failed: iperf3 reported: unable to connect to server: Connection refused", result.message());
+        assertEquals(
+                "Measurement 'up' failed: iperf3 reported: unable to connect to server: Connection refused",
+                result.message());
         assertTrue(result.raw().get("up").contains("Connection refused"));
     }
 
@@ -348,45 +399,58 @@ class CheckRunnerTest {
         runtime.execHandler = (node, cmd) -> ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.FAILED, result.status());
-        assertTrue(result.errors().get("up").matches("port [0-9]{5} on node server is taken by a process in the lab, so"
-                + " the measurement's iperf3 server cannot listen there; stop that process and check again"),
+        assertTrue(
+                result.errors()
+                        .get("up")
+                        .matches(
+                                "port [0-9]{5} on node server is taken by a process in the lab, so"
+                                        + " the measurement's iperf3 server cannot listen there; stop that process and check again"),
                 result.errors().get("up"));
-        assertTrue(runtime.execLog.stream().noneMatch(c -> c.contains("iperf3")), "no client without a server: "
-                + runtime.execLog);
+        assertTrue(
+                runtime.execLog.stream().noneMatch(c -> c.contains("iperf3")),
+                "no client without a server: " + runtime.execLog);
     }
 
     @Test
     void shouldSayWhenNoNodeHoldsTheIperf3ServerAddress() throws Exception {
-        Topology.Node client = new Topology.Node("client", null, false, Map.of(), Map.of(),
-                List.of("ip addr add 10.0.0.1/24 dev eth1"), List.of());
-        Topology.Node server = new Topology.Node("server", null, false, Map.of(), Map.of(),
-                List.of("ip addr add 10.0.0.3/24 dev eth1"), List.of());
-        runtime.running.put(LAB, new LabSpec(LAB, new Topology("t", Map.of("client", client, "server", server), List.of()), "me", "tbf"));
+        Topology.Node client = new Topology.Node(
+                "client", null, false, Map.of(), Map.of(), List.of("ip addr add 10.0.0.1/24 dev eth1"), List.of());
+        Topology.Node server = new Topology.Node(
+                "server", null, false, Map.of(), Map.of(), List.of("ip addr add 10.0.0.3/24 dev eth1"), List.of());
+        runtime.running.put(
+                LAB,
+                new LabSpec(
+                        LAB, new Topology("t", Map.of("client", client, "server", server), List.of()), "me", "tbf"));
         runtime.execHandler = (node, cmd) -> ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
-        assertEquals("no node of the lab has the address 10.0.0.2, so there is no server to measure against",
+        assertEquals(
+                "no node of the lab has the address 10.0.0.2, so there is no server to measure against",
                 result.errors().get("up"));
         assertEquals(List.of(), runtime.iperf3Servers);
     }
 
     @Test
     void shouldSayWhenTheIperf3ServerAddressIsOnTwoNodes() throws Exception {
-        Topology.Node client = new Topology.Node("client", null, false, Map.of(), Map.of(),
-                List.of("ip addr add 10.0.0.2/24 dev eth1"), List.of());
-        Topology.Node server = new Topology.Node("server", null, false, Map.of(), Map.of(),
-                List.of("ip addr add 10.0.0.2/24 dev eth1"), List.of());
-        runtime.running.put(LAB, new LabSpec(LAB, new Topology("t", Map.of("client", client, "server", server), List.of()), "me", "tbf"));
+        Topology.Node client = new Topology.Node(
+                "client", null, false, Map.of(), Map.of(), List.of("ip addr add 10.0.0.2/24 dev eth1"), List.of());
+        Topology.Node server = new Topology.Node(
+                "server", null, false, Map.of(), Map.of(), List.of("ip addr add 10.0.0.2/24 dev eth1"), List.of());
+        runtime.running.put(
+                LAB,
+                new LabSpec(
+                        LAB, new Topology("t", Map.of("client", client, "server", server), List.of()), "me", "tbf"));
         runtime.execHandler = (node, cmd) -> ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
-        assertEquals("the address 10.0.0.2 is on more than one node (client, server); remove it from all but one",
+        assertEquals(
+                "the address 10.0.0.2 is on more than one node (client, server); remove it from all but one",
                 result.errors().get("up"));
         assertTrue(runtime.execLog.stream().noneMatch(c -> c.contains("iperf3")), "no client: " + runtime.execLog);
     }
 
     @Test
     void shouldFailWhenTcCannotFindTheDevice() throws Exception {
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
-                : new ExecResult(1, "", "Cannot find device \"eth1\"\n", false);
+        runtime.execHandler = (node, cmd) ->
+                cmd.startsWith("iperf3") ? TBF_10 : new ExecResult(1, "", "Cannot find device \"eth1\"\n", false);
         CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.FAILED, result.status());
         assertEquals("tc failed: Cannot find device \"eth1\"", result.errors().get("q"));
@@ -431,18 +495,21 @@ class CheckRunnerTest {
             }
             return cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
         };
-        Thread first = new Thread(() -> shared.run(LAB, "a", specUnchecked(UNCAPPED), BaselineSteps.UNKNOWN, p -> { }));
+        Thread first = new Thread(() -> shared.run(LAB, "a", specUnchecked(UNCAPPED), BaselineSteps.UNKNOWN, p -> {}));
         first.start();
         assertTrue(await(firstRunning));
         List<CheckProgress> second = Collections.synchronizedList(new ArrayList<>());
-        Thread secondThread = new Thread(() -> shared.run(LAB, "b", specUnchecked(UNCAPPED), BaselineSteps.UNKNOWN, second::add));
+        Thread secondThread =
+                new Thread(() -> shared.run(LAB, "b", specUnchecked(UNCAPPED), BaselineSteps.UNKNOWN, second::add));
         secondThread.start();
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (second.stream().noneMatch(p -> p.stage() == CheckProgress.Stage.WAITING_FOR_SLOT) && System.nanoTime() < until) {
+        while (second.stream().noneMatch(p -> p.stage() == CheckProgress.Stage.WAITING_FOR_SLOT)
+                && System.nanoTime() < until) {
             sleep(10);
         }
-        assertTrue(second.stream().anyMatch(p -> p.stage() == CheckProgress.Stage.WAITING_FOR_SLOT
-                && p.detail().equals("waiting for a measurement slot: 1st in line")));
+        assertTrue(second.stream()
+                .anyMatch(p -> p.stage() == CheckProgress.Stage.WAITING_FOR_SLOT
+                        && p.detail().equals("waiting for a measurement slot: 1st in line")));
         release.countDown();
         first.join(5000);
         secondThread.join(5000);
@@ -471,15 +538,26 @@ class CheckRunnerTest {
         };
         List<CheckProgress> annSecond = Collections.synchronizedList(new ArrayList<>());
         List<CheckProgress> bob = Collections.synchronizedList(new ArrayList<>());
-        Thread a1 = new Thread(() -> shared.run("ann", LAB, "a1", specUnchecked(UNCAPPED), BaselineSteps.UNKNOWN, p -> { }));
+        Thread a1 =
+                new Thread(() -> shared.run("ann", LAB, "a1", specUnchecked(UNCAPPED), BaselineSteps.UNKNOWN, p -> {}));
         a1.start();
         assertTrue(await(firstRunning));
-        Thread a2 = new Thread(() -> shared.run("ann", LAB, "a2", specUnchecked(UNCAPPED.replace("10.0.0.2", "10.0.0.3")),
-                BaselineSteps.UNKNOWN, annSecond::add));
+        Thread a2 = new Thread(() -> shared.run(
+                "ann",
+                LAB,
+                "a2",
+                specUnchecked(UNCAPPED.replace("10.0.0.2", "10.0.0.3")),
+                BaselineSteps.UNKNOWN,
+                annSecond::add));
         a2.start();
         awaitDetail(annSecond, "waiting for a measurement slot: 1st in line");
-        Thread b1 = new Thread(() -> shared.run("bob", LAB, "b1", specUnchecked(UNCAPPED.replace("10.0.0.2", "10.0.0.4")),
-                BaselineSteps.UNKNOWN, bob::add));
+        Thread b1 = new Thread(() -> shared.run(
+                "bob",
+                LAB,
+                "b1",
+                specUnchecked(UNCAPPED.replace("10.0.0.2", "10.0.0.4")),
+                BaselineSteps.UNKNOWN,
+                bob::add));
         b1.start();
         awaitDetail(bob, "waiting for a measurement slot: 1st in line");
         awaitDetail(annSecond, "waiting for a measurement slot: 2nd in line");
@@ -529,8 +607,8 @@ class CheckRunnerTest {
         AtomicInteger classReads = new AtomicInteger();
         String before = Fixtures.read("tc/class-htb.txt");
         String after = before.replace("Sent 22799529 bytes", "Sent 25799529 bytes");
-        runtime.execHandler = (node, cmd) -> cmd.startsWith("iperf3") ? TBF_10
-                : ok(classReads.incrementAndGet() == 1 ? before : after);
+        runtime.execHandler = (node, cmd) ->
+                cmd.startsWith("iperf3") ? TBF_10 : ok(classReads.incrementAndGet() == 1 ? before : after);
         CheckResult result = runner.run(LAB, "share", spec("""
                 measure:
                   - name: share
@@ -546,12 +624,15 @@ class CheckRunnerTest {
                 """), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message() + " " + result.assertions());
         assertEquals(List.of("server", "server"), runtime.iperf3Servers, "one one-off server per flow");
-        List<String> clients = runtime.execLog.stream().filter(l -> l.startsWith("client: iperf3")).toList();
+        List<String> clients = runtime.execLog.stream()
+                .filter(l -> l.startsWith("client: iperf3"))
+                .toList();
         assertEquals(2, clients.size(), runtime.execLog.toString());
         assertTrue(clients.stream().anyMatch(c -> c.endsWith("-p 5002")), clients.toString());
         assertTrue(clients.stream().anyMatch(c -> c.endsWith("-S 184")), "EF is TOS 184: " + clients);
         assertEquals("client: tc -s class show dev eth1", runtime.execLog.get(0), "counters read before the load");
-        assertEquals("client: tc -s class show dev eth1", runtime.execLog.get(runtime.execLog.size() - 1), "and after it");
+        assertEquals(
+                "client: tc -s class show dev eth1", runtime.execLog.get(runtime.execLog.size() - 1), "and after it");
     }
 
     @Test

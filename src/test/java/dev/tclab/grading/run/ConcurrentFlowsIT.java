@@ -1,15 +1,15 @@
 package dev.tclab.grading.run;
 
-import dev.tclab.grading.spec.CheckSpec;
-import dev.tclab.grading.spec.CheckSpecParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.grading.spec.CheckSpec;
+import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.TestTopologies;
 import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -66,7 +66,7 @@ class ConcurrentFlowsIT {
     @Test
     void shouldGradeEachFlowOnItsOwnClassAndSeeTheClassCountersRise() throws Exception {
         lab = "f" + UUID.randomUUID().toString().substring(0, 8);
-        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> {});
         CheckSpec spec = CheckSpecParser.parse("it.md", SHARE_CHECK, 1);
 
         for (String command : List.of(
@@ -81,11 +81,12 @@ class ConcurrentFlowsIT {
             assertTrue(done.ok(), command + ": " + done.stderr());
         }
 
-        CheckResult result = runner.run(lab, "share", spec, BaselineSteps.UNKNOWN, p -> { });
+        CheckResult result = runner.run(lab, "share", spec, BaselineSteps.UNKNOWN, p -> {});
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message() + " " + result.assertions());
         double a = result.assertions().get(0).number();
         double b = result.assertions().get(1).number();
-        System.out.printf("flows through HTB 3/7 mbit: a %.2f Mbit/s, b %.2f Mbit/s, class 1:20 %.2f Mbit/s over the load%n",
+        System.out.printf(
+                "flows through HTB 3/7 mbit: a %.2f Mbit/s, b %.2f Mbit/s, class 1:20 %.2f Mbit/s over the load%n",
                 a, b, result.assertions().get(3).number());
         assertThat(a).isBetween(2.5, 3.3);
         assertThat(b).isBetween(6.0, 7.3);

@@ -45,16 +45,20 @@ class LinkProofIT {
         // The probe's trick: the server gives 10.0.0.2 away, the client answers it on lo, shaped to 10mbit there,
         // while eth1 gets a tbf whose 200 MB burst never limits anything. This check passed before.
         inNode("server", "ip addr del 10.0.0.2/24 dev eth1 && ip addr add 10.0.0.3/24 dev eth1");
-        inNode("client", "ip addr add 10.0.0.2/32 dev lo && ip link set lo mtu 1500"
-                + " && tc qdisc replace dev lo root tbf rate 10mbit burst 32kb latency 100ms"
-                + " && tc qdisc replace dev eth1 root tbf rate 10mbit burst 200mb latency 100ms");
+        inNode(
+                "client",
+                "ip addr add 10.0.0.2/32 dev lo && ip link set lo mtu 1500"
+                        + " && tc qdisc replace dev lo root tbf rate 10mbit burst 32kb latency 100ms"
+                        + " && tc qdisc replace dev eth1 root tbf rate 10mbit burst 200mb latency 100ms");
         Map<String, Object> run = check("shape");
         assertThat(run.get("state")).as(run.toString()).isEqualTo("failed");
         assertThat(run.toString()).contains("10.0.0.2 belongs to node server (lab.yml), but node client holds it now");
 
         // Undone, the honest shaper passes: the proof costs a correct lab nothing.
-        inNode("client", "ip addr del 10.0.0.2/32 dev lo; tc qdisc del dev lo root;"
-                + " tc qdisc replace dev eth1 root tbf rate 10mbit burst 32kb latency 100ms");
+        inNode(
+                "client",
+                "ip addr del 10.0.0.2/32 dev lo; tc qdisc del dev lo root;"
+                        + " tc qdisc replace dev eth1 root tbf rate 10mbit burst 32kb latency 100ms");
         inNode("server", "ip addr del 10.0.0.3/24 dev eth1 && ip addr add 10.0.0.2/24 dev eth1");
         Map<String, Object> honest = check("shape");
         assertThat(honest.get("state")).as(honest.toString()).isEqualTo("passed");
@@ -83,8 +87,10 @@ class LinkProofIT {
         assertThat(honest.get("state")).as(honest.toString()).isEqualTo("passed");
 
         inNode("server", "ip addr del 10.0.0.2/24 dev eth1 && ip addr add 10.0.0.3/24 dev eth1");
-        inNode("client", "ip addr add 10.0.0.2/32 dev lo && ip link set lo mtu 1500"
-                + " && tc qdisc replace dev lo root tbf rate 10mbit burst 32kb latency 100ms");
+        inNode(
+                "client",
+                "ip addr add 10.0.0.2/32 dev lo && ip link set lo mtu 1500"
+                        + " && tc qdisc replace dev lo root tbf rate 10mbit burst 32kb latency 100ms");
         Map<String, Object> run = check("udp");
         assertThat(run.get("state")).as(run.toString()).isEqualTo("failed");
         assertThat(run.toString()).contains("10.0.0.2 belongs to node server (lab.yml), but node client holds it now");
@@ -96,20 +102,31 @@ class LinkProofIT {
     }
 
     private void inNode(String node, String script) throws IOException, InterruptedException {
-        Process docker = new ProcessBuilder(List.of("docker", "exec", "tclab-" + labId + "-" + node, "sh", "-c", script))
-                .redirectErrorStream(true).start();
+        Process docker = new ProcessBuilder(
+                        List.of("docker", "exec", "tclab-" + labId + "-" + node, "sh", "-c", script))
+                .redirectErrorStream(true)
+                .start();
         String output = new String(docker.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(docker.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(docker.exitValue()).as(node + ": " + script + "\n" + output).isZero();
     }
 
     private Map<String, Object> check(String step) throws InterruptedException {
-        String runId = given().cookie(LearnerIds.COOKIE, cookie).contentType(ContentType.JSON)
-                .post("/api/labs/" + labId + "/steps/" + step + "/check").then().statusCode(202).extract().path("id");
+        String runId = given().cookie(LearnerIds.COOKIE, cookie)
+                .contentType(ContentType.JSON)
+                .post("/api/labs/" + labId + "/steps/" + step + "/check")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("id");
         long deadline = System.nanoTime() + CHECK_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             Map<String, Object> run = given().cookie(LearnerIds.COOKIE, cookie)
-                    .get("/api/labs/" + labId + "/checks/" + runId).then().statusCode(200).extract().path("$");
+                    .get("/api/labs/" + labId + "/checks/" + runId)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .path("$");
             if (Boolean.TRUE.equals(run.get("finished"))) {
                 return run;
             }

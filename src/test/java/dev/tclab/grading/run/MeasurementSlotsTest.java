@@ -1,11 +1,11 @@
 package dev.tclab.grading.run;
 
-import dev.tclab.grading.spec.CheckSpec;
-import dev.tclab.grading.spec.CheckSpecParser;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.grading.spec.CheckSpec;
+import dev.tclab.grading.spec.CheckSpecParser;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +23,7 @@ class MeasurementSlotsTest {
     private final List<String> granted = new CopyOnWriteArrayList<>();
     /** The last place in line each waiter was told. */
     private final Map<String, Integer> places = new ConcurrentHashMap<>();
+
     private final List<Waiter> waiters = new CopyOnWriteArrayList<>();
 
     /** A thread that takes a slot for a learner and holds it until released. */
@@ -39,16 +40,19 @@ class MeasurementSlotsTest {
 
         Waiter(MeasurementSlots slots, String learner, String name, MeasurementCost cost) {
             this.name = name;
-            this.thread = new Thread(() -> {
-                try (MeasurementSlots.Slot slot = slots.acquire(learner, cost, place -> places.put(name, place))) {
-                    granted.add(name);
-                    release.await();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } finally {
-                    done.countDown();
-                }
-            }, "waiter-" + name);
+            this.thread = new Thread(
+                    () -> {
+                        try (MeasurementSlots.Slot slot =
+                                slots.acquire(learner, cost, place -> places.put(name, place))) {
+                            granted.add(name);
+                            release.await();
+                        } catch (InterruptedException e) {
+                            interrupted = true;
+                        } finally {
+                            done.countDown();
+                        }
+                    },
+                    "waiter-" + name);
             waiters.add(this);
             thread.start();
         }
@@ -114,7 +118,8 @@ class MeasurementSlotsTest {
         assertEquals(Map.of("a1", 1, "a2", 2, "a3", 3), places);
         waiting(slots, "bob", "b1");
         waiting(slots, "cy", "c1");
-        await(() -> places.equals(Map.of("a1", 1, "b1", 2, "c1", 3, "a2", 4, "a3", 5)),
+        await(
+                () -> places.equals(Map.of("a1", 1, "b1", 2, "c1", 3, "a2", 4, "a3", 5)),
                 "late learners go ahead of ann's second and third check: " + places);
 
         Waiter current = holder;
@@ -123,7 +128,10 @@ class MeasurementSlotsTest {
             int expected = i + 1;
             await(() -> granted.size() == expected, "the next waiter gets the slot");
             String next = granted.get(i);
-            current = waiters.stream().filter(w -> w.name.equals(next)).findFirst().orElseThrow();
+            current = waiters.stream()
+                    .filter(w -> w.name.equals(next))
+                    .findFirst()
+                    .orElseThrow();
         }
         current.release();
         assertEquals(List.of("h", "a1", "b1", "c1", "a2", "a3"), granted);
@@ -190,7 +198,11 @@ class MeasurementSlotsTest {
         small.release();
         await(() -> granted.contains("b1"), "bob's flow gets the whole slot");
         assertFalse(granted.contains("c1"), "and runs alone");
-        waiters.stream().filter(w -> w.name.equals("b1")).findFirst().orElseThrow().release();
+        waiters.stream()
+                .filter(w -> w.name.equals("b1"))
+                .findFirst()
+                .orElseThrow()
+                .release();
         await(() -> granted.contains("c1"), "then cy's");
         late.release();
         assertEquals(1, slots.free(), 1e-9);
@@ -198,7 +210,10 @@ class MeasurementSlotsTest {
 
     @Test
     void shouldNameThePlaceInWords() {
-        assertEquals(List.of("1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"),
-                List.of(1, 2, 3, 4, 11, 12, 13, 21, 22, 101).stream().map(CheckRunner::ordinal).toList());
+        assertEquals(
+                List.of("1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"),
+                List.of(1, 2, 3, 4, 11, 12, 13, 21, 22, 101).stream()
+                        .map(CheckRunner::ordinal)
+                        .toList());
     }
 }

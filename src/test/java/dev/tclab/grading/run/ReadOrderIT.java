@@ -1,16 +1,16 @@
 package dev.tclab.grading.run;
 
-import dev.tclab.grading.spec.CheckSpecException;
-import dev.tclab.grading.spec.CheckSpecParser;
-import dev.tclab.grading.spec.Measure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.grading.spec.CheckSpecException;
+import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.grading.spec.Measure;
+import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.TestTopologies;
 import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -71,7 +71,7 @@ class ReadOrderIT {
     @BeforeAll
     void startBorrowingTree() throws Exception {
         lab = "o" + UUID.randomUUID().toString().substring(0, 8);
-        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> {});
         for (String command : List.of(
                 "tc qdisc add dev eth1 root handle 1: htb default 10",
                 "tc class add dev eth1 parent 1: classid 1:1 htb rate 20mbit",
@@ -103,22 +103,27 @@ class ReadOrderIT {
     @ParameterizedTest(name = "fast paths {0}")
     @ValueSource(booleans = {true, false})
     void shouldSeeTheCountersRiseOverALoad(boolean fast) throws Exception {
-        CheckResult result = runner.run(lab, lab, "over", CheckSpecParser.parse("it.md", OVER, 1), BaselineSteps.UNKNOWN,
-                p -> { }, fast);
-        System.out.printf("over (fast paths %s): up %.2f Mbit/s, 1:10 delta.borrowed %s, per_second.bits %s%n", fast,
-                result.assertions().get(0).number(), result.assertions().get(1).number(),
+        CheckResult result = runner.run(
+                lab, lab, "over", CheckSpecParser.parse("it.md", OVER, 1), BaselineSteps.UNKNOWN, p -> {}, fast);
+        System.out.printf(
+                "over (fast paths %s): up %.2f Mbit/s, 1:10 delta.borrowed %s, per_second.bits %s%n",
+                fast,
+                result.assertions().get(0).number(),
+                result.assertions().get(1).number(),
                 result.assertions().get(2).number());
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message() + " " + result.assertions());
     }
 
     private void assertBorrowedRoseBetweenReads(String check, boolean fast) throws CheckSpecException {
-        CheckResult result = runner.run(lab, lab, "order", CheckSpecParser.parse("it.md", check, 1),
-                BaselineSteps.UNKNOWN, p -> { }, fast);
+        CheckResult result = runner.run(
+                lab, lab, "order", CheckSpecParser.parse("it.md", check, 1), BaselineSteps.UNKNOWN, p -> {}, fast);
         double before = borrowed(result, "c0");
         double after = borrowed(result, "c1");
-        System.out.printf("read, load, read (fast paths %s): up %.2f Mbit/s, 1:10 borrowed %.0f before, %.0f after%n",
+        System.out.printf(
+                "read, load, read (fast paths %s): up %.2f Mbit/s, 1:10 borrowed %.0f before, %.0f after%n",
                 fast, result.assertions().get(0).number(), before, after);
-        assertThat(after).as("1:10's borrowed counter read after the load, against %s before it", before)
+        assertThat(after)
+                .as("1:10's borrowed counter read after the load, against %s before it", before)
                 .isGreaterThan(before + 20);
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message() + " " + result.assertions());
     }

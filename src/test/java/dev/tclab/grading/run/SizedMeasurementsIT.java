@@ -1,13 +1,13 @@
 package dev.tclab.grading.run;
 
-import dev.tclab.grading.spec.CheckSpec;
-import dev.tclab.grading.spec.CheckSpecParser;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tclab.grading.spec.CheckSpec;
+import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.TestTopologies;
 import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -91,11 +91,12 @@ class SizedMeasurementsIT {
 
         List<Double> alone = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            CheckResult r = runner.run("learner0", labs.get(0), "alone", shaped, BaselineSteps.UNKNOWN, p -> { });
+            CheckResult r = runner.run("learner0", labs.get(0), "alone", shaped, BaselineSteps.UNKNOWN, p -> {});
             assertThat(r.status()).as(r.message()).isEqualTo(CheckResult.Status.PASSED);
             alone.add(r.assertions().get(2).number());
         }
-        CheckResult aloneUncapped = runner.run("learner0", labs.get(0), "alone", uncapped, BaselineSteps.UNKNOWN, p -> { });
+        CheckResult aloneUncapped =
+                runner.run("learner0", labs.get(0), "alone", uncapped, BaselineSteps.UNKNOWN, p -> {});
         assertThat(aloneUncapped.status()).as(aloneUncapped.message()).isEqualTo(CheckResult.Status.PASSED);
 
         long start = System.nanoTime();
@@ -105,48 +106,70 @@ class SizedMeasurementsIT {
         List<Turn> serialized = all(uncapped);
         double uncappedWall = (System.nanoTime() - uncappedStart) / 1e9;
 
-        double aloneMean = alone.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double aloneMean =
+                alone.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
         List<Double> figures = together.stream().map(Turn::mbps).sorted().toList();
-        System.out.printf("%d labs, tbf 10mbit: alone %s Mbit/s (uncapped alone %.3f); %d at once: %.3f..%.3f Mbit/s, "
+        System.out.printf(
+                "%d labs, tbf 10mbit: alone %s Mbit/s (uncapped alone %.3f); %d at once: %.3f..%.3f Mbit/s, "
                         + "all verdicts in %.1f s, none waited: %b. The same %d uncapped: all verdicts in %.1f s, %d waited%n",
-                LABS, alone, aloneUncapped.assertions().get(2).number(), LABS, figures.get(0),
-                figures.get(figures.size() - 1), wall, together.stream().noneMatch(Turn::waitedForSlot), LABS, uncappedWall,
+                LABS,
+                alone,
+                aloneUncapped.assertions().get(2).number(),
+                LABS,
+                figures.get(0),
+                figures.get(figures.size() - 1),
+                wall,
+                together.stream().noneMatch(Turn::waitedForSlot),
+                LABS,
+                uncappedWall,
                 serialized.stream().filter(Turn::waitedForSlot).count());
 
         for (Turn t : together) {
             assertThat(t.result().status()).as(t.result().message()).isEqualTo(CheckResult.Status.PASSED);
-            assertThat(t.mbps()).as("the figure under the class's load, against %.3f alone", aloneMean)
+            assertThat(t.mbps())
+                    .as("the figure under the class's load, against %.3f alone", aloneMean)
                     .isBetween(aloneMean * 0.97, aloneMean * 1.03);
-            assertThat(t.waitedForSlot()).as("a capped 10 Mbit/s check needs no whole slot").isFalse();
+            assertThat(t.waitedForSlot())
+                    .as("a capped 10 Mbit/s check needs no whole slot")
+                    .isFalse();
         }
-        long lastStart = together.stream().mapToLong(Turn::measuringFromNanos).max().orElseThrow();
+        long lastStart =
+                together.stream().mapToLong(Turn::measuringFromNanos).max().orElseThrow();
         long firstEnd = together.stream().mapToLong(Turn::doneNanos).min().orElseThrow();
-        assertThat(lastStart).as("every throughput measurement ran while all the others did").isLessThan(firstEnd);
+        assertThat(lastStart)
+                .as("every throughput measurement ran while all the others did")
+                .isLessThan(firstEnd);
         assertThat(serialized.stream().filter(Turn::waitedForSlot).count())
-                .as("uncapped flows still go %d at a time", slots.size()).isGreaterThanOrEqualTo(LABS - slots.size());
+                .as("uncapped flows still go %d at a time", slots.size())
+                .isGreaterThanOrEqualTo(LABS - slots.size());
         assertThat(slots.free()).isEqualTo(slots.size());
     }
 
     @Test
     void shouldAnswerAnObviousFailureInWellUnderASecond() throws Exception {
         startShapedLabs(1);
-        ExecResult unshape = runtime.exec(labs.get(0), "client", List.of("tc", "qdisc", "del", "dev", "eth1", "root"),
-                Duration.ofSeconds(10));
+        ExecResult unshape = runtime.exec(
+                labs.get(0), "client", List.of("tc", "qdisc", "del", "dev", "eth1", "root"), Duration.ofSeconds(10));
         assertThat(unshape.ok()).as(unshape.stderr()).isTrue();
         CheckSpec shaped = CheckSpecParser.parse("it.md", SHAPED_STEP, 1);
 
-        CheckResult result = runner.run("learner0", labs.get(0), "shape", shaped, BaselineSteps.UNKNOWN, p -> { });
-        System.out.printf("no qdisc on eth1: %s in %d ms: %s%n", result.status(), result.duration().toMillis(),
-                result.message());
+        CheckResult result = runner.run("learner0", labs.get(0), "shape", shaped, BaselineSteps.UNKNOWN, p -> {});
+        System.out.printf(
+                "no qdisc on eth1: %s in %d ms: %s%n",
+                result.status(), result.duration().toMillis(), result.message());
         assertThat(result.status()).isEqualTo(CheckResult.Status.FAILED);
-        assertThat(result.message()).isEqualTo(
-                "q.root.kind is noqueue; expected equal to tbf (throughput not measured until this holds)");
+        assertThat(result.message())
+                .isEqualTo("q.root.kind is noqueue; expected equal to tbf (throughput not measured until this holds)");
         assertThat(result.errors()).containsKey("up");
         assertThat(result.raw().getOrDefault("up", "")).as("iperf3 never ran").isEmpty();
         assertThat(result.duration()).isLessThan(Duration.ofMillis(800));
-        ExecResult left = runtime.exec(labs.get(0), "server", List.of("sh", "-c",
-                "pgrep -a iperf3; ls /tmp | grep iperf3-server"), Duration.ofSeconds(10));
-        assertThat(left.stdout()).as("the server started alongside the qdisc read was stopped before the answer")
+        ExecResult left = runtime.exec(
+                labs.get(0),
+                "server",
+                List.of("sh", "-c", "pgrep -a iperf3; ls /tmp | grep iperf3-server"),
+                Duration.ofSeconds(10));
+        assertThat(left.stdout())
+                .as("the server started alongside the qdisc read was stopped before the answer")
                 .isEmpty();
     }
 
@@ -156,9 +179,14 @@ class SizedMeasurementsIT {
             String lab = "z" + UUID.randomUUID().toString().substring(0, 8);
             labs.add(lab);
             starts.add(pool.submit(() -> {
-                runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (s, d) -> { });
-                ExecResult shape = runtime.exec(lab, "client", List.of("tc", "qdisc", "add", "dev", "eth1", "root", "tbf",
-                        "rate", "10mbit", "burst", "32kb", "latency", "100ms"), Duration.ofSeconds(10));
+                runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (s, d) -> {});
+                ExecResult shape = runtime.exec(
+                        lab,
+                        "client",
+                        List.of(
+                                "tc", "qdisc", "add", "dev", "eth1", "root", "tbf", "rate", "10mbit", "burst", "32kb",
+                                "latency", "100ms"),
+                        Duration.ofSeconds(10));
                 assertThat(shape.ok()).as(shape.stderr()).isTrue();
                 return null;
             }));

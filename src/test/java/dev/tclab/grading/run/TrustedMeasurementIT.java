@@ -1,8 +1,5 @@
 package dev.tclab.grading.run;
 
-import dev.tclab.grading.spec.CheckSpec;
-import dev.tclab.grading.spec.CheckSpecParser;
-import dev.tclab.grading.spec.Measure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,9 +9,12 @@ import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.HostConfig;
+import dev.tclab.grading.spec.CheckSpec;
+import dev.tclab.grading.spec.CheckSpecParser;
+import dev.tclab.grading.spec.Measure;
+import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.tc.Fixtures;
 import dev.tclab.testing.RunsAlone;
@@ -22,7 +22,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -84,10 +83,13 @@ class TrustedMeasurementIT {
         lab = "l" + UUID.randomUUID().toString().substring(0, 8);
         Topology plain = TestTopologies.load("two-node");
         Map<String, Topology.Node> liars = new LinkedHashMap<>();
-        plain.nodes().forEach((name, n) -> liars.put(name,
-                new Topology.Node(name, liarImage, n.hidden(), n.env(), n.sysctls(), n.exec(), n.stats())));
-        runtime.start(new LabSpec(lab, new Topology(plain.name(), liars, plain.links()), "tester", "two-node"),
-                (stage, detail) -> { });
+        plain.nodes()
+                .forEach((name, n) -> liars.put(
+                        name,
+                        new Topology.Node(name, liarImage, n.hidden(), n.env(), n.sysctls(), n.exec(), n.stats())));
+        runtime.start(
+                new LabSpec(lab, new Topology(plain.name(), liars, plain.links()), "tester", "two-node"),
+                (stage, detail) -> {});
 
         // The lies are live in the node: what the learner (and formerly the grader) runs there says "shaped".
         assertThat(inNode("tc -s -j qdisc show dev eth1")).contains(LIE_HANDLE);
@@ -95,7 +97,7 @@ class TrustedMeasurementIT {
         assertThat(inNode("timeout 5 tc qdisc show")).contains(LIE_HANDLE);
 
         CheckSpec spec = CheckSpecParser.parse("it.md", SHAPED_TO_10, 1);
-        CheckResult bare = runner.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> { });
+        CheckResult bare = runner.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> {});
         assertEquals(CheckResult.Status.FAILED, bare.status(), bare.message());
         assertThat(bare.assertions().get(0).measured()).isEqualTo("noqueue");
         // The platform's own tc read no shaper, so the load was not even run (a lying tc would have let it run).
@@ -105,19 +107,28 @@ class TrustedMeasurementIT {
         // The learner's own tc "succeeds" and changes nothing; the real one, by its full path, shapes the link.
         assertThat(inNode("tc qdisc replace dev eth1 root tbf rate 10mbit burst 32kb latency 100ms; echo rc=$?"))
                 .contains("rc=0");
-        assertEquals("FAILED", runner.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> { }).status().name(),
+        assertEquals(
+                "FAILED",
+                runner.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> {})
+                        .status()
+                        .name(),
                 "a lying tc shapes nothing");
         assertThat(inNode("/usr/sbin/tc qdisc replace dev eth1 root tbf rate 10mbit burst 32kb latency 100ms"
-                + " && echo shaped")).contains("shaped");
+                        + " && echo shaped"))
+                .contains("shaped");
 
-        CheckResult shaped = runner.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> { });
+        CheckResult shaped = runner.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> {});
         assertEquals(CheckResult.Status.PASSED, shaped.status(), shaped.message() + " " + shaped.assertions());
-        assertThat(shaped.assertions().get(2).number()).as("goodput through the real tbf, Mbit/s").isBetween(8.5, 11.5);
+        assertThat(shaped.assertions().get(2).number())
+                .as("goodput through the real tbf, Mbit/s")
+                .isBetween(8.5, 11.5);
         assertThat(shaped.raw().get("q")).doesNotContain(LIE_HANDLE).contains("\"kind\":\"tbf\"");
-        assertThat(shaped.raw().get("up")).as("the measurement's own server on a port of its own")
+        assertThat(shaped.raw().get("up"))
+                .as("the measurement's own server on a port of its own")
                 .doesNotContain(Fixtures.read("iperf3/iperf3-tcp-tbf10.json").substring(0, 200));
         Measure avg = (Measure) ((Map<?, ?>) shaped.measured().get("lat")).get("avg_ms");
-        assertThat(avg.value()).as("ms of ping under load through the tbf's queue, not the lie's 0.074 ms")
+        assertThat(avg.value())
+                .as("ms of ping under load through the tbf's queue, not the lie's 0.074 ms")
                 .isGreaterThan(2.0);
     }
 
@@ -126,24 +137,32 @@ class TrustedMeasurementIT {
         String lie = Fixtures.read("tc/qdisc-tbf-loaded.json").replace("\"8002:\"", "\"" + LIE_HANDLE + "\"");
         String script = "mkdir -p /opt/lies\n"
                 + "cat > /opt/lies/qdisc.json <<'END'\n" + lie.trim() + "\nEND\n"
-                + "cat > /opt/lies/iperf3.json <<'END'\n" + Fixtures.read("iperf3/iperf3-tcp-tbf10.json").trim() + "\nEND\n"
-                + "cat > /opt/lies/ping.txt <<'END'\n" + Fixtures.read("ping/ping-iputils.txt").trim() + "\nEND\n"
+                + "cat > /opt/lies/iperf3.json <<'END'\n"
+                + Fixtures.read("iperf3/iperf3-tcp-tbf10.json").trim() + "\nEND\n"
+                + "cat > /opt/lies/ping.txt <<'END'\n"
+                + Fixtures.read("ping/ping-iputils.txt").trim() + "\nEND\n"
                 + "printf '#!/bin/sh\\ncase \"$*\" in *show*) cat /opt/lies/qdisc.json;; esac\\nexit 0\\n' > /usr/local/sbin/tc\n"
                 + "printf '#!/bin/sh\\ncat /opt/lies/iperf3.json\\n' > /usr/local/sbin/iperf3\n"
                 + "printf '#!/bin/sh\\ncat /opt/lies/ping.txt\\n' > /usr/local/sbin/ping\n"
                 + "printf '#!/bin/sh\\nwhile [ $# -gt 0 ]; do case $1 in -k|-s) shift 2;; -*) shift;; *) shift; break;; esac;"
                 + " done\\nexec \"$@\"\\n' > /usr/local/sbin/timeout\n"
                 + "chmod +x /usr/local/sbin/tc /usr/local/sbin/iperf3 /usr/local/sbin/ping /usr/local/sbin/timeout\n";
-        String builder = docker.createContainerCmd("tclab/lab-node:1").withCmd("sh", "-c", script)
+        String builder = docker.createContainerCmd("tclab/lab-node:1")
+                .withCmd("sh", "-c", script)
                 .withLabels(Map.of("tclab.app", "tclab-test-build"))
-                .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none")).exec().getId();
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none"))
+                .exec()
+                .getId();
         try {
             docker.startContainerCmd(builder).exec();
             int exit = docker.waitContainerCmd(builder).start().awaitStatusCode(60, TimeUnit.SECONDS);
             assertEquals(0, exit, "writing the lying scripts");
             String tag = "liar-" + UUID.randomUUID().toString().substring(0, 8);
-            docker.commitCmd(builder).withRepository("tclab-test/liar").withTag(tag)
-                    .withCmd("sleep", "infinity").exec();
+            docker.commitCmd(builder)
+                    .withRepository("tclab-test/liar")
+                    .withTag(tag)
+                    .withCmd("sleep", "infinity")
+                    .exec();
             return "tclab-test/liar:" + tag;
         } finally {
             docker.removeContainerCmd(builder).withForce(true).exec();
@@ -153,17 +172,23 @@ class TrustedMeasurementIT {
     /** Runs a script in the client node itself, with the node's own (lying) tools, and returns stdout and stderr. */
     private String inNode(String script) throws Exception {
         String container = "tclab-" + lab + "-client";
-        String exec = docker.execCreateCmd(container).withCmd("sh", "-c", script).withAttachStdout(true)
-                .withAttachStderr(true).exec().getId();
+        String exec = docker.execCreateCmd(container)
+                .withCmd("sh", "-c", script)
+                .withAttachStdout(true)
+                .withAttachStderr(true)
+                .exec()
+                .getId();
         StringBuilder out = new StringBuilder();
-        docker.execStartCmd(exec).exec(new ResultCallback.Adapter<Frame>() {
-            @Override
-            public void onNext(Frame frame) {
-                synchronized (out) {
-                    out.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
-                }
-            }
-        }).awaitCompletion(30, TimeUnit.SECONDS);
+        docker.execStartCmd(exec)
+                .exec(new ResultCallback.Adapter<Frame>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        synchronized (out) {
+                            out.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
+                        }
+                    }
+                })
+                .awaitCompletion(30, TimeUnit.SECONDS);
         synchronized (out) {
             assertTrue(out.length() > 0, "no output from: " + script);
             return out.toString();

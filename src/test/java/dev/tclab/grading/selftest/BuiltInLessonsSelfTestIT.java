@@ -32,13 +32,17 @@ class BuiltInLessonsSelfTestIT {
     Stream<DynamicTest> everyBuiltInLessonPassesItsSelfTest() throws IOException {
         List<String> slugs;
         try (Stream<Path> dirs = Files.list(Path.of("src/main/resources/lessons"))) {
-            slugs = dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+            slugs = dirs.filter(Files::isDirectory)
+                    .map(p -> p.getFileName().toString())
+                    .sorted()
+                    .toList();
         }
         assertThat(slugs).as("built-in lessons").isNotEmpty();
-        return slugs.stream().map(slug -> DynamicTest.dynamicTest(slug, () -> {
-            SelfTestReport report = selfTest.run(catalog.lesson(slug).orElseThrow(), 1, System.out::println);
-            System.out.print(report.text());
-            assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
-        }));
+        return slugs.stream()
+                .map(slug -> DynamicTest.dynamicTest(slug, () -> {
+                    SelfTestReport report = selfTest.run(catalog.lesson(slug).orElseThrow(), 1, System.out::println);
+                    System.out.print(report.text());
+                    assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
+                }));
     }
 }

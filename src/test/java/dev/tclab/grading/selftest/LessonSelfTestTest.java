@@ -2,11 +2,11 @@ package dev.tclab.grading.selftest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.lab.runtime.ExecResult;
-import dev.tclab.tc.Fixtures;
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
+import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lesson.LessonCatalog;
+import dev.tclab.tc.Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
@@ -37,17 +37,23 @@ class LessonSelfTestTest {
         runtime.reset();
     }
 
-
     private void labShapedOnlyAfterTheSolution(boolean solutionWorks) {
         runtime.execHandler = (node, command) -> {
             boolean shaped = runtime.execLog.stream().anyMatch(c -> c.startsWith("modem: sh -c tc qdisc replace"));
             if (command.startsWith("sh -c tc qdisc replace")) {
-                return solutionWorks ? new ExecResult(0, "", "", false)
+                return solutionWorks
+                        ? new ExecResult(0, "", "", false)
                         : new ExecResult(2, "", "Error: Specified qdisc kind is unknown.", false);
             }
             if (command.contains("iperf3")) {
-                return new ExecResult(0, Fixtures.read(shaped && solutionWorks ? "iperf3/iperf3-tcp-tbf10.json"
-                        : "iperf3/iperf3-tcp-reverse.json"), "", false);
+                return new ExecResult(
+                        0,
+                        Fixtures.read(
+                                shaped && solutionWorks
+                                        ? "iperf3/iperf3-tcp-tbf10.json"
+                                        : "iperf3/iperf3-tcp-reverse.json"),
+                        "",
+                        false);
             }
             return new ExecResult(0, Fixtures.read("ping/ping-iputils.txt"), "", false);
         };
@@ -63,14 +69,19 @@ class LessonSelfTestTest {
         assertThat(report.verdict()).isEqualTo("broken");
         assertThat(report.runs()).isEqualTo(2);
         assertThat(report.passRate()).isZero();
-        SelfTestReport.CheckReport shape = report.checks().stream().filter(c -> c.check().equals("shape-check-1"))
-                .findFirst().orElseThrow();
+        SelfTestReport.CheckReport shape = report.checks().stream()
+                .filter(c -> c.check().equals("shape-check-1"))
+                .findFirst()
+                .orElseThrow();
         assertThat(shape.ok()).as(report.text()).isTrue();
         assertThat(shape.failedBefore()).isEqualTo(2);
         assertThat(shape.passedAfter()).isEqualTo(2);
-        assertThat(shape.measured()).allSatisfy(m -> assertThat(m).contains("up.mbps = ").contains("Mbit/s"));
-        SelfTestReport.CheckReport ping = report.checks().stream().filter(c -> c.check().equals("ping-delay"))
-                .findFirst().orElseThrow();
+        assertThat(shape.measured())
+                .allSatisfy(m -> assertThat(m).contains("up.mbps = ").contains("Mbit/s"));
+        SelfTestReport.CheckReport ping = report.checks().stream()
+                .filter(c -> c.check().equals("ping-delay"))
+                .findFirst()
+                .orElseThrow();
         assertThat(ping.ok()).isFalse();
         assertThat(ping.problems()).anySatisfy(p -> assertThat(p).startsWith("passed before its solution"));
         assertThat(report.text()).contains("BROKEN").contains("BAD  shape / ping-delay");
@@ -82,16 +93,19 @@ class LessonSelfTestTest {
     void shouldReportASolutionCommandThatFails() throws Exception {
         labShapedOnlyAfterTheSolution(false);
 
-        SelfTestReport report = selfTest.run(catalog.lesson("example").orElseThrow(), 1, line -> { });
+        SelfTestReport report = selfTest.run(catalog.lesson("example").orElseThrow(), 1, line -> {});
 
         assertThat(report.verdict()).isEqualTo("broken");
-        assertThat(report.checks()).anySatisfy(c -> assertThat(c.problems()).anySatisfy(p -> assertThat(p)
-                .contains("solution on modem failed").contains("Specified qdisc kind is unknown")));
+        assertThat(report.checks())
+                .anySatisfy(c -> assertThat(c.problems())
+                        .anySatisfy(p -> assertThat(p)
+                                .contains("solution on modem failed")
+                                .contains("Specified qdisc kind is unknown")));
     }
 
     @Test
     void shouldReportABrokenLessonWithoutStartingALab() throws Exception {
-        SelfTestReport report = selfTest.run(catalog.lesson("broken-demo").orElseThrow(), 1, line -> { });
+        SelfTestReport report = selfTest.run(catalog.lesson("broken-demo").orElseThrow(), 1, line -> {});
         assertThat(report.verdict()).isEqualTo("broken");
         assertThat(report.reason()).startsWith("the lesson does not validate");
         assertThat(runtime.execLog).isEmpty();

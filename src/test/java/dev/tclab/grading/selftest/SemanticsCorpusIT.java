@@ -41,25 +41,29 @@ class SemanticsCorpusIT {
     LessonSelfTest selfTest;
 
     /** The outcomes of one lesson run one way, by {@code step/check}. */
-    private record Run(String lesson, boolean fast, SelfTestReport report, Map<String, LessonSelfTest.Outcome> outcomes) {
-    }
+    private record Run(
+            String lesson, boolean fast, SelfTestReport report, Map<String, LessonSelfTest.Outcome> outcomes) {}
 
     @Test
     void everyRuleAnswersAlikeOnTheFastPathsAndThePlainWay() throws Exception {
-        JsonNode expected = new ObjectMapper(new YAMLFactory()).readTree(CORPUS.resolve("expected.yml").toFile());
+        JsonNode expected = new ObjectMapper(new YAMLFactory())
+                .readTree(CORPUS.resolve("expected.yml").toFile());
         List<Future<Run>> runs = new ArrayList<>();
         // Four at once: the labs' flows are shaped, so they take small shares of the measurement slots.
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             for (Iterator<String> it = expected.fieldNames(); it.hasNext(); ) {
                 String slug = it.next();
-                Lesson lesson = new LessonLoader(new SpecCheckValidator()).load(CORPUS.resolve(slug), "semantics/" + slug);
-                assertThat(lesson.problems()).as("corpus lesson %s validates", slug).isEmpty();
+                Lesson lesson =
+                        new LessonLoader(new SpecCheckValidator()).load(CORPUS.resolve(slug), "semantics/" + slug);
+                assertThat(lesson.problems())
+                        .as("corpus lesson %s validates", slug)
+                        .isEmpty();
                 for (boolean fast : new boolean[] {true, false}) {
                     runs.add(pool.submit(() -> {
                         Map<String, LessonSelfTest.Outcome> outcomes = new ConcurrentHashMap<>();
-                        SelfTestReport report = selfTest.run(lesson, 1, fast, line -> { },
-                                o -> outcomes.put(o.step() + "/" + o.check(), o));
+                        SelfTestReport report = selfTest.run(
+                                lesson, 1, fast, line -> {}, o -> outcomes.put(o.step() + "/" + o.check(), o));
                         return new Run(slug, fast, report, outcomes);
                     }));
                 }
@@ -67,9 +71,11 @@ class SemanticsCorpusIT {
             SoftAssertions soft = new SoftAssertions();
             for (Future<Run> future : runs) {
                 Run run = future.get();
-                System.out.print((run.fast() ? "fast paths: " : "plain way: ") + run.report().text());
-                expected.get(run.lesson()).fields().forEachRemaining(check ->
-                        assertAnswers(soft, run, check.getKey(), check.getValue()));
+                System.out.print((run.fast() ? "fast paths: " : "plain way: ")
+                        + run.report().text());
+                expected.get(run.lesson())
+                        .fields()
+                        .forEachRemaining(check -> assertAnswers(soft, run, check.getKey(), check.getValue()));
             }
             soft.assertAll();
         } finally {
@@ -78,32 +84,40 @@ class SemanticsCorpusIT {
     }
 
     private static void assertAnswers(SoftAssertions soft, Run run, String check, JsonNode want) {
-        String way = run.lesson() + "/" + check + (run.fast() ? " on the fast paths" : " the plain way")
-                + " (" + want.path("rule").asText() + ")";
+        String way = run.lesson() + "/" + check + (run.fast() ? " on the fast paths" : " the plain way") + " ("
+                + want.path("rule").asText() + ")";
         LessonSelfTest.Outcome outcome = run.outcomes().get(check);
         soft.assertThat(outcome).as(way + ": ran").isNotNull();
         if (outcome == null) {
             return;
         }
         if (want.has("before")) {
-            soft.assertThat(status(outcome.before())).as(way + ": before its solution; " + outcome.before())
+            soft.assertThat(status(outcome.before()))
+                    .as(way + ": before its solution; " + outcome.before())
                     .isEqualTo(want.get("before").asText());
             List<String> skips = new ArrayList<>();
             want.path("fast_before_skips").forEach(n -> skips.add(n.asText()));
             for (String skipped : skips) {
                 String error = outcome.before().errors().getOrDefault(skipped, "");
                 if (run.fast()) {
-                    soft.assertThat(error).as(way + ": %s skipped by the failing gate", skipped).contains("skipped");
+                    soft.assertThat(error)
+                            .as(way + ": %s skipped by the failing gate", skipped)
+                            .contains("skipped");
                 } else {
-                    soft.assertThat(error).as(way + ": %s measured the plain way", skipped).isEmpty();
+                    soft.assertThat(error)
+                            .as(way + ": %s measured the plain way", skipped)
+                            .isEmpty();
                 }
             }
         }
         CheckResult after = outcome.after();
-        soft.assertThat(status(after)).as(way + ": after its solution; " + after.message() + " " + after.assertions())
+        soft.assertThat(status(after))
+                .as(way + ": after its solution; " + after.message() + " " + after.assertions())
                 .isEqualTo(want.get("after").asText());
         if (want.has("attempts_after")) {
-            soft.assertThat(after.attempts()).as(way + ": samples after").isEqualTo(want.get("attempts_after").asInt());
+            soft.assertThat(after.attempts())
+                    .as(way + ": samples after")
+                    .isEqualTo(want.get("attempts_after").asInt());
         }
         Map<String, Double> measured = new LinkedHashMap<>();
         flatten(after.assertions()).forEach(a -> {
@@ -115,8 +129,10 @@ class SemanticsCorpusIT {
         want.path("values").fields().forEachRemaining(value -> {
             double low = value.getValue().get(0).asDouble();
             double high = value.getValue().get(1).asDouble();
-            soft.assertThat(measured.get(value.getKey())).as(way + ": " + value.getKey() + " in " + value.getValue())
-                    .isNotNull().isBetween(low, high);
+            soft.assertThat(measured.get(value.getKey()))
+                    .as(way + ": " + value.getKey() + " in " + value.getValue())
+                    .isNotNull()
+                    .isBetween(low, high);
         });
     }
 

@@ -1,7 +1,5 @@
 package dev.tclab.grading.selftest;
 
-import dev.tclab.testing.RunsAlone;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.grading.evaluate.AssertionResult;
@@ -15,6 +13,7 @@ import dev.tclab.lab.topology.Topology;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.system.SystemStatus;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
@@ -62,27 +61,35 @@ class UmlLessonsSelfTestIT {
 
     @TestFactory
     Stream<DynamicTest> theCakeLessonsRunWithRealCakeInUml() {
-        return Stream.of("bufferbloat-upload", "bufferbloat-download").map(slug -> DynamicTest.dynamicTest(slug, () -> {
-            Lesson lesson = catalog.lesson(slug).orElseThrow();
-            assertThat(runtime.probeKernel().supports("qdisc:cake"))
-                    .as("this test proves UML's CAKE on a host without it; this host has CAKE").isFalse();
-            KernelCapabilities labKernel = runtime.ownKernel(lesson.topology(), slug).orElseThrow();
-            assertThat(labKernel.supports("qdisc:cake")).as("the UML kernel: " + labKernel).isTrue();
+        return Stream.of("bufferbloat-upload", "bufferbloat-download")
+                .map(slug -> DynamicTest.dynamicTest(slug, () -> {
+                    Lesson lesson = catalog.lesson(slug).orElseThrow();
+                    assertThat(runtime.probeKernel().supports("qdisc:cake"))
+                            .as("this test proves UML's CAKE on a host without it; this host has CAKE")
+                            .isFalse();
+                    KernelCapabilities labKernel =
+                            runtime.ownKernel(lesson.topology(), slug).orElseThrow();
+                    assertThat(labKernel.supports("qdisc:cake"))
+                            .as("the UML kernel: " + labKernel)
+                            .isTrue();
 
-            List<String> shapers = new ArrayList<>();
-            SelfTestReport report = selfTest.run(lesson, 1, runner.fastPaths(), System.out::println, outcome -> {
-                print(slug, "app", outcome);
-                Object kind = rootKind(outcome.after());
-                if (outcome.check().startsWith("shape") && kind != null) {
-                    shapers.add(outcome.check() + ":" + kind);
-                }
-            });
+                    List<String> shapers = new ArrayList<>();
+                    SelfTestReport report =
+                            selfTest.run(lesson, 1, runner.fastPaths(), System.out::println, outcome -> {
+                                print(slug, "app", outcome);
+                                Object kind = rootKind(outcome.after());
+                                if (outcome.check().startsWith("shape") && kind != null) {
+                                    shapers.add(outcome.check() + ":" + kind);
+                                }
+                            });
 
-            System.out.print(report.text());
-            assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
-            assertThat(shapers).as("the shapers the checks found").isNotEmpty()
-                    .allSatisfy(s -> assertThat(s).endsWith(":cake"));
-        }));
+                    System.out.print(report.text());
+                    assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
+                    assertThat(shapers)
+                            .as("the shapers the checks found")
+                            .isNotEmpty()
+                            .allSatisfy(s -> assertThat(s).endsWith(":cake"));
+                }));
     }
 
     /**
@@ -90,7 +97,8 @@ class UmlLessonsSelfTestIT {
      * stated in docs/LESSONS.md, not a tolerance loosened. The lessons whose lab.yml asks for {@code kernel: auto} run
      * in UML anyway ({@link #theCakeLessonsRunWithRealCakeInUml} and BuiltInLessonsSelfTestIT).
      */
-    private static final Map<String, String> NOT_YET_ON_UML = Map.of("htb-rate-accuracy",
+    private static final Map<String, String> NOT_YET_ON_UML = Map.of(
+            "htb-rate-accuracy",
             "HTB at 48 Mbit/s measures about 10 % short in UML: its default burst is 0.27 ms of sending, and the UML"
                     + " kernel's timers fire late on a busy host");
 
@@ -99,17 +107,26 @@ class UmlLessonsSelfTestIT {
         LessonSelfTest onUml = new LessonSelfTest(uml, uml, runner, baselines, system);
         List<String> slugs;
         try (Stream<Path> dirs = Files.list(Path.of("src/main/resources/lessons"))) {
-            slugs = dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString())
-                    .filter(slug -> catalog.lesson(slug).orElseThrow().topology().kernel() == Topology.Kernel.HOST)
-                    .filter(slug -> !NOT_YET_ON_UML.containsKey(slug)).sorted().toList();
+            slugs = dirs.filter(Files::isDirectory)
+                    .map(p -> p.getFileName().toString())
+                    .filter(slug ->
+                            catalog.lesson(slug).orElseThrow().topology().kernel() == Topology.Kernel.HOST)
+                    .filter(slug -> !NOT_YET_ON_UML.containsKey(slug))
+                    .sorted()
+                    .toList();
         }
         assertThat(slugs).as("built-in lessons").isNotEmpty();
-        return slugs.stream().map(slug -> DynamicTest.dynamicTest(slug, () -> {
-            SelfTestReport report = onUml.run(catalog.lesson(slug).orElseThrow(), 1, runner.fastPaths(),
-                    System.out::println, outcome -> print(slug, "uml", outcome));
-            System.out.print(report.text());
-            assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
-        }));
+        return slugs.stream()
+                .map(slug -> DynamicTest.dynamicTest(slug, () -> {
+                    SelfTestReport report = onUml.run(
+                            catalog.lesson(slug).orElseThrow(),
+                            1,
+                            runner.fastPaths(),
+                            System.out::println,
+                            outcome -> print(slug, "uml", outcome));
+                    System.out.print(report.text());
+                    assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
+                }));
     }
 
     /**
@@ -118,7 +135,8 @@ class UmlLessonsSelfTestIT {
      * learner's shaper.
      */
     private static Object rootKind(CheckResult result) {
-        if (result == null || !(result.measured().get("q") instanceof Map<?, ?> q)
+        if (result == null
+                || !(result.measured().get("q") instanceof Map<?, ?> q)
                 || !(q.get("root") instanceof Map<?, ?> root)) {
             return null;
         }

@@ -3,7 +3,6 @@ package dev.tclab.grading.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tclab.yaml.PublishedSchema;
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
@@ -11,6 +10,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.serialization.NodeReader;
 import com.networknt.schema.utils.JsonNodes;
+import dev.tclab.yaml.PublishedSchema;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +32,8 @@ class CheckSchemaTest {
     private static final Path SCHEMA = Path.of("docs/schema/check.schema.json");
     private static final Pattern CHECK_BLOCK = Pattern.compile("(?s)```check\\n(.*?)```");
     private static final Pattern PARAMETER = Pattern.compile("\\{\\{\\s*[A-Za-z0-9_-]+\\s*}}");
-    private static final NodeReader READER = NodeReader.builder().locationAware().build();
+    private static final NodeReader READER =
+            NodeReader.builder().locationAware().build();
 
     private static Schema schema() throws IOException {
         return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
@@ -115,14 +116,16 @@ class CheckSchemaTest {
         for (int i = 0; i < 3; i++) {
             assertionKeys.addAll(schema.keys("/$defs/assertion/oneOf/" + i));
         }
-        assertThat(PublishedSchema.boundKeys(CheckSpecParser.AssertionFile.class)).isEqualTo(assertionKeys);
+        assertThat(PublishedSchema.boundKeys(CheckSpecParser.AssertionFile.class))
+                .isEqualTo(assertionKeys);
         Set<String> entryKeys = new TreeSet<>(PublishedSchema.boundKeys(Measurement.Common.class));
         for (Measurement.Kind<?> kind : Measurement.KINDS) {
             entryKeys.add(kind.key());
             if (kind.beside()) {
                 entryKeys.addAll(PublishedSchema.boundKeys(kind.options()));
             } else {
-                assertThat(PublishedSchema.boundKeys(kind.options())).as(kind.key())
+                assertThat(PublishedSchema.boundKeys(kind.options()))
+                        .as(kind.key())
                         .isEqualTo(schema.keys(optionsPointer(schema, kind.key())));
             }
         }

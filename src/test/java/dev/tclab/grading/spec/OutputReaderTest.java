@@ -1,11 +1,11 @@
 package dev.tclab.grading.spec;
 
-import dev.tclab.grading.evaluate.AssertionResult;
-import dev.tclab.grading.evaluate.Values;
-import dev.tclab.grading.evaluate.Evaluator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.grading.evaluate.AssertionResult;
+import dev.tclab.grading.evaluate.Evaluator;
+import dev.tclab.grading.evaluate.Values;
 import dev.tclab.lab.runtime.ExecResult;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +24,8 @@ class OutputReaderTest {
         Values values = read("""
                 measure: [ { name: x, node: c, command: "echo", regex: "rate=(?<rate>\\\\d+)", unit: Mbit/s } ]
                 """, "rate=5\n");
-        AssertionResult near = Evaluator.evaluate(CheckSpecParser.parse("f.md", """
+        AssertionResult near = Evaluator.evaluate(
+                CheckSpecParser.parse("f.md", """
                 measure: [ { name: x, node: c, command: "echo", regex: "rate=(?<rate>\\\\d+)", unit: Mbit/s } ]
                 expect: [ { value: x.match.rate, near: 5000kbit, within: 1% } ]
                 """, 1).expect().get(0), values);

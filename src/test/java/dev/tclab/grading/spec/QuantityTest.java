@@ -46,7 +46,8 @@ class QuantityTest {
 
     @Test
     void shouldRefuseToCompareDifferentDimensions() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> q("32kb").in(Unit.MBIT_PER_S));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> q("32kb").in(Unit.MBIT_PER_S));
         assertTrue(e.getMessage().contains("a size"), e.getMessage());
     }
 
@@ -75,8 +76,8 @@ class QuantityTest {
     void shouldConvertMeasuresWithinTheirDimensionOnly() {
         assertEquals(new Measure(10, Unit.MBIT_PER_S), new Measure(1_250_000, Unit.BYTE_PER_S).in(Unit.MBIT_PER_S));
         assertEquals(new Measure(32, Unit.KB), new Measure(32_768, Unit.BYTES).in(Unit.KB));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new Measure(5, Unit.MS).in(Unit.BYTES));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> new Measure(5, Unit.MS).in(Unit.BYTES));
         assertEquals("5 ms is a time (us, ms, s), not a size (b, kb, mb, gb)", e.getMessage());
     }
 }

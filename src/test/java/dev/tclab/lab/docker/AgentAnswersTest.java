@@ -39,27 +39,31 @@ class AgentAnswersTest {
     @Test
     void shouldReadStreamsAcknowledgementsAndReadyBetweenAnswersAfterABootsOutput() {
         List<String> events = new ArrayList<>();
-        AgentAnswers console = new AgentAnswers(answers::put, broken::add, new AgentAnswers.Events() {
-            @Override
-            public void output(String id, byte[] chunk) {
-                events.add(id + " out " + new String(chunk, StandardCharsets.UTF_8));
-            }
+        AgentAnswers console = new AgentAnswers(
+                answers::put,
+                broken::add,
+                new AgentAnswers.Events() {
+                    @Override
+                    public void output(String id, byte[] chunk) {
+                        events.add(id + " out " + new String(chunk, StandardCharsets.UTF_8));
+                    }
 
-            @Override
-            public void ended(String id, int exitCode) {
-                events.add(id + " end " + exitCode);
-            }
+                    @Override
+                    public void ended(String id, int exitCode) {
+                        events.add(id + " end " + exitCode);
+                    }
 
-            @Override
-            public void acknowledged(int bytes) {
-                events.add("ack " + bytes);
-            }
+                    @Override
+                    public void acknowledged(int bytes) {
+                        events.add("ack " + bytes);
+                    }
 
-            @Override
-            public void ready() {
-                events.add("ready");
-            }
-        }, true);
+                    @Override
+                    public void ready() {
+                        events.add("ready");
+                    }
+                },
+                true);
         byte[] all = bytes("Checking PROT_EXEC mmap in /dev/shm...OK\n@@tclab-rea\n@@tclab-ready\n@@tclab-ack 12\n"
                 + "@@tclab-out s 7\nhi\n@@t\n@@tclab-agent a 0 0 1 0\nx@@tclab-end s 0\n@@tclab-ready\n");
         for (byte b : all) {

@@ -9,11 +9,11 @@ import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.HostConfig;
+import dev.tclab.lab.RetainedHeap;
+import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.RetainedHeap;
-import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -55,7 +55,7 @@ class DockerExecIT {
     @BeforeEach
     void startLab() throws Exception {
         lab = "x" + UUID.randomUUID().toString().substring(0, 8);
-        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> {});
     }
 
     @AfterEach
@@ -71,23 +71,35 @@ class DockerExecIT {
 
     @Test
     void shouldEndACommandThatIgnoresSigtermByTheAppsDeadlineEvenWhenTimeoutLies() throws Exception {
-        String container = docker.createContainerCmd(image).withName("tclab-execit-" + lab)
-                .withLabels(Labels.service(instance, Labels.ROLE_PROBE)).withCmd("sleep", "infinity")
-                .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none")).exec().getId();
+        String container = docker.createContainerCmd(image)
+                .withName("tclab-execit-" + lab)
+                .withLabels(Labels.service(instance, Labels.ROLE_PROBE))
+                .withCmd("sleep", "infinity")
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none"))
+                .exec()
+                .getId();
         try {
             docker.startContainerCmd(container).exec();
             // A lying timeout(1): it drops its options and runs the command with no limit at all.
             // Written beside it and moved over it: this very command runs under the real one ("text file busy").
-            sh(docker, container, "printf '#!/bin/sh\\nshift 3\\nexec \"$@\"\\n' > /usr/bin/timeout.new"
-                    + " && chmod +x /usr/bin/timeout.new && mv /usr/bin/timeout.new /usr/bin/timeout");
+            sh(
+                    docker,
+                    container,
+                    "printf '#!/bin/sh\\nshift 3\\nexec \"$@\"\\n' > /usr/bin/timeout.new"
+                            + " && chmod +x /usr/bin/timeout.new && mv /usr/bin/timeout.new /usr/bin/timeout");
             long start = System.nanoTime();
-            ExecResult stuck = DockerExec.run(docker, container,
-                    List.of("sh", "-c", "trap '' TERM HUP INT; sleep 1000 & wait; sleep 1000"), Duration.ofSeconds(2));
+            ExecResult stuck = DockerExec.run(
+                    docker,
+                    container,
+                    List.of("sh", "-c", "trap '' TERM HUP INT; sleep 1000 & wait; sleep 1000"),
+                    Duration.ofSeconds(2));
             double seconds = (System.nanoTime() - start) / 1e9;
             System.out.printf("exec with a 2 s timeout and a lying timeout(1) ended after %.1f s%n", seconds);
 
             assertTrue(stuck.timedOut(), "reported as timed out");
-            assertThat(seconds).as("ended by the app's deadline (2 s + a 4 s margin)").isBetween(2.0, 10.0);
+            assertThat(seconds)
+                    .as("ended by the app's deadline (2 s + a 4 s margin)")
+                    .isBetween(2.0, 10.0);
             String left = sh(docker, container, "ps -eo args").stdout();
             assertThat(left).as("the command and its children were killed").doesNotContain("sleep 1000");
         } finally {
@@ -98,12 +110,15 @@ class DockerExecIT {
     @Test
     void shouldKeepTheFirstMibOfAFloodAndSayItWasCut() throws Exception {
         long before = RetainedHeap.bytes();
-        ExecResult flood = runtime.exec(lab, "client",
-                List.of("sh", "-c", "head -c 200000000 /dev/zero | tr '\\0' x; echo done >&2"), Duration.ofSeconds(60));
+        ExecResult flood = runtime.exec(
+                lab,
+                "client",
+                List.of("sh", "-c", "head -c 200000000 /dev/zero | tr '\\0' x; echo done >&2"),
+                Duration.ofSeconds(60));
         long kept = flood.stdout().length();
         long retained = RetainedHeap.bytes() - before;
-        System.out.printf("200 MB of exec output: %d bytes kept, retained heap +%d MiB%n", kept,
-                RetainedHeap.mib(retained));
+        System.out.printf(
+                "200 MB of exec output: %d bytes kept, retained heap +%d MiB%n", kept, RetainedHeap.mib(retained));
 
         assertTrue(flood.ok(), "the command ran to its end: " + flood);
         assertTrue(flood.truncated(), "flagged as cut");
@@ -120,9 +135,13 @@ class DockerExecIT {
      */
     @Test
     void shouldFailACommandWhoseContainerStoppedWithoutAnErrorLogged() {
-        String container = docker.createContainerCmd(image).withName("tclab-execit-gone-" + lab)
-                .withLabels(Labels.service(instance, Labels.ROLE_PROBE)).withCmd("sleep", "infinity")
-                .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none")).exec().getId();
+        String container = docker.createContainerCmd(image)
+                .withName("tclab-execit-gone-" + lab)
+                .withLabels(Labels.service(instance, Labels.ROLE_PROBE))
+                .withCmd("sleep", "infinity")
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none"))
+                .exec()
+                .getId();
         List<LogRecord> logged = new CopyOnWriteArrayList<>();
         Handler recorder = new Handler() {
             @Override
@@ -131,24 +150,26 @@ class DockerExecIT {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
         root.addHandler(recorder);
         try {
             docker.startContainerCmd(container).exec();
-            String execId = docker.execCreateCmd(container).withCmd("true").withAttachStdout(true).exec().getId();
+            String execId = docker.execCreateCmd(container)
+                    .withCmd("true")
+                    .withAttachStdout(true)
+                    .exec()
+                    .getId();
             docker.killContainerCmd(container).exec();
             // What DockerExec.run does after creating its exec, on a container that is not running any more: the
             // engine answers 404 (the exec went with the container) or, while a removal runs, 409 "Removal In
             // Progress".
             DockerException refused = org.junit.jupiter.api.Assertions.assertThrows(DockerException.class, () -> {
-                try (var callback = docker.execStartCmd(execId).exec(new QuietCallback<Frame>() { })) {
+                try (var callback = docker.execStartCmd(execId).exec(new QuietCallback<Frame>() {})) {
                     callback.awaitCompletion(10, TimeUnit.SECONDS);
                 }
             });
@@ -157,9 +178,11 @@ class DockerExecIT {
             root.removeHandler(recorder);
             docker.removeContainerCmd(container).withForce(true).exec();
         }
-        assertThat(logged).as("Docker log records at WARN or above")
-                .filteredOn(r -> r.getLoggerName() != null && (r.getLoggerName().startsWith("com.github.dockerjava")
-                        || r.getLoggerName().startsWith("dev.tclab.lab.docker")))
+        assertThat(logged)
+                .as("Docker log records at WARN or above")
+                .filteredOn(r -> r.getLoggerName() != null
+                        && (r.getLoggerName().startsWith("com.github.dockerjava")
+                                || r.getLoggerName().startsWith("dev.tclab.lab.docker")))
                 .noneMatch(r -> r.getLevel().intValue() >= Level.WARNING.intValue());
     }
 }

@@ -35,11 +35,17 @@ class DockerLabRuntimeContractIT extends LabRuntimeContract {
     void shouldBeTheDefaultRuntimeAndNeverBuildTheKubernetesClient() throws Exception {
         start("two-node");
 
-        assertThat(ClientProxy.unwrap(runtime)).isInstanceOfSatisfying(KernelChoice.class,
-                choice -> assertThat(choice.host()).isInstanceOf(DockerLabRuntime.class));
+        assertThat(ClientProxy.unwrap(runtime))
+                .isInstanceOfSatisfying(
+                        KernelChoice.class, choice -> assertThat(choice.host()).isInstanceOf(DockerLabRuntime.class));
         for (Class<? extends Annotation> scope : List.of(Singleton.class, ApplicationScoped.class)) {
-            assertThat(Arc.container().getActiveContext(scope).getState().getContextualInstances().keySet())
-                    .as("beans built").noneMatch(bean -> bean.getTypes().contains(KubernetesClient.class)
+            assertThat(Arc.container()
+                            .getActiveContext(scope)
+                            .getState()
+                            .getContextualInstances()
+                            .keySet())
+                    .as("beans built")
+                    .noneMatch(bean -> bean.getTypes().contains(KubernetesClient.class)
                             || bean.getBeanClass().getName().contains("Kubernetes"));
         }
     }
@@ -53,24 +59,42 @@ class DockerLabRuntimeContractIT extends LabRuntimeContract {
     protected void plantExpiredLab(String labId) {
         String expired = Long.toString(Instant.now().minusSeconds(60).getEpochSecond());
         for (String role : new String[] {LabelKeys.ROLE_NODE, Labels.ROLE_SIDECAR}) {
-            String id = docker.createContainerCmd("tclab/lab-node:1").withCmd("sleep", "600")
-                    .withLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.INSTANCE, "tclab-gone", LabelKeys.ROLE, role,
-                            LabelKeys.LAB, labId, LabelKeys.EXPIRES, expired))
+            String id = docker.createContainerCmd("tclab/lab-node:1")
+                    .withCmd("sleep", "600")
+                    .withLabels(Map.of(
+                            LabelKeys.APP,
+                            "tclab",
+                            LabelKeys.INSTANCE,
+                            "tclab-gone",
+                            LabelKeys.ROLE,
+                            role,
+                            LabelKeys.LAB,
+                            labId,
+                            LabelKeys.EXPIRES,
+                            expired))
                     .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none"))
-                    .exec().getId();
+                    .exec()
+                    .getId();
             docker.startContainerCmd(id).exec();
         }
     }
 
     @Override
     protected boolean leftOnEngine(String labId) {
-        return !docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(LabelKeys.LAB, labId)).exec().isEmpty();
+        return !docker.listContainersCmd()
+                .withShowAll(true)
+                .withLabelFilter(Map.of(LabelKeys.LAB, labId))
+                .exec()
+                .isEmpty();
     }
 
     @Override
     protected Instant expiryOf(String labId) {
         return Instant.ofEpochSecond(Long.parseLong(docker.listContainersCmd()
-                .withLabelFilter(Map.of(LabelKeys.LAB, labId, LabelKeys.ROLE, LabelKeys.ROLE_NODE)).exec().get(0)
-                .getLabels().get(LabelKeys.EXPIRES)));
+                .withLabelFilter(Map.of(LabelKeys.LAB, labId, LabelKeys.ROLE, LabelKeys.ROLE_NODE))
+                .exec()
+                .get(0)
+                .getLabels()
+                .get(LabelKeys.EXPIRES)));
     }
 }

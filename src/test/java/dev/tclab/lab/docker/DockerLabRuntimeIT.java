@@ -60,7 +60,8 @@ class DockerLabRuntimeIT {
         String id = "t" + UUID.randomUUID().toString().substring(0, 8);
         started.add(id);
         List<LabProgressListener.Stage> stages = new ArrayList<>();
-        runtime.start(new LabSpec(id, TestTopologies.load(topology), "tester", topology),
+        runtime.start(
+                new LabSpec(id, TestTopologies.load(topology), "tester", topology),
                 (stage, detail) -> stages.add(stage));
         assertEquals(List.of(LabProgressListener.Stage.values()), stages, "progress events in order");
         return id;
@@ -72,7 +73,8 @@ class DockerLabRuntimeIT {
 
     /** Runs a script in the learner's node itself (its files and processes), not where the platform measures. */
     private ExecResult inNode(String lab, String node, String script) {
-        return DockerExec.run(docker, NodeContainers.name(lab, node), List.of("sh", "-c", script), Duration.ofSeconds(30));
+        return DockerExec.run(
+                docker, NodeContainers.name(lab, node), List.of("sh", "-c", script), Duration.ofSeconds(30));
     }
 
     /** iperf3's receiver-side goodput in Mbit/s, with cubic pinned (the host default may be BBR). */
@@ -86,23 +88,49 @@ class DockerLabRuntimeIT {
     /** A lab left by another instance's process that died: labelled as the runtime labels, but past its expiry. */
     private String ghostLab() {
         String ghost = "t" + UUID.randomUUID().toString().substring(0, 8);
-        String ghostContainer = docker.createContainerCmd("tclab/lab-node:1").withCmd("sleep", "600")
-                .withLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.INSTANCE, "tclab-gone", LabelKeys.ROLE, LabelKeys.ROLE_NODE,
-                        LabelKeys.LAB, ghost, LabelKeys.EXPIRES, Long.toString(Instant.now().minusSeconds(60).getEpochSecond())))
-                .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode("none"))
-                .exec().getId();
+        String ghostContainer = docker.createContainerCmd("tclab/lab-node:1")
+                .withCmd("sleep", "600")
+                .withLabels(Map.of(
+                        LabelKeys.APP,
+                        "tclab",
+                        LabelKeys.INSTANCE,
+                        "tclab-gone",
+                        LabelKeys.ROLE,
+                        LabelKeys.ROLE_NODE,
+                        LabelKeys.LAB,
+                        ghost,
+                        LabelKeys.EXPIRES,
+                        Long.toString(Instant.now().minusSeconds(60).getEpochSecond())))
+                .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig()
+                        .withNetworkMode("none"))
+                .exec()
+                .getId();
         docker.startContainerCmd(ghostContainer).exec();
         // Its measurement sidecar, left behind as well.
-        docker.createContainerCmd("tclab/lab-node:1").withCmd("sleep", "600")
-                .withLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.INSTANCE, "tclab-gone", LabelKeys.ROLE, Labels.ROLE_SIDECAR,
-                        LabelKeys.LAB, ghost, LabelKeys.EXPIRES, Long.toString(Instant.now().minusSeconds(60).getEpochSecond())))
-                .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode("none"))
+        docker.createContainerCmd("tclab/lab-node:1")
+                .withCmd("sleep", "600")
+                .withLabels(Map.of(
+                        LabelKeys.APP,
+                        "tclab",
+                        LabelKeys.INSTANCE,
+                        "tclab-gone",
+                        LabelKeys.ROLE,
+                        Labels.ROLE_SIDECAR,
+                        LabelKeys.LAB,
+                        ghost,
+                        LabelKeys.EXPIRES,
+                        Long.toString(Instant.now().minusSeconds(60).getEpochSecond())))
+                .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig()
+                        .withNetworkMode("none"))
                 .exec();
         return ghost;
     }
 
     private List<Container> containersOf(String lab) {
-        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(LabelKeys.LAB, lab)).exec();
+        return docker.listContainersCmd()
+                .withShowAll(true)
+                .withLabelFilter(Map.of(LabelKeys.LAB, lab))
+                .exec();
     }
 
     @Test
@@ -110,19 +138,37 @@ class DockerLabRuntimeIT {
         String fresh = start("two-node");
         String ghost = ghostLab();
         // A kernel probe left by an app killed while it ran: labelled as runThrowaway labels it, expired.
-        String probe = docker.createContainerCmd("tclab/lab-node:1").withCmd("sleep", "600")
-                .withLabels(Labels.throwaway("tclab-gone", Labels.ROLE_PROBE, Instant.now().minusSeconds(60)))
-                .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode("none"))
-                .exec().getId();
-        assertThat(runtime.removeExpiredLabs(Instant.now())).contains(ghost).doesNotContain(fresh).doesNotContainNull();
+        String probe = docker.createContainerCmd("tclab/lab-node:1")
+                .withCmd("sleep", "600")
+                .withLabels(Labels.throwaway(
+                        "tclab-gone", Labels.ROLE_PROBE, Instant.now().minusSeconds(60)))
+                .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig()
+                        .withNetworkMode("none"))
+                .exec()
+                .getId();
+        assertThat(runtime.removeExpiredLabs(Instant.now()))
+                .contains(ghost)
+                .doesNotContain(fresh)
+                .doesNotContainNull();
         assertThat(containersOf(ghost)).isEmpty();
-        assertThat(docker.listContainersCmd().withShowAll(true).withIdFilter(List.of(probe)).exec())
-                .as("the expired probe is reaped").isEmpty();
+        assertThat(docker.listContainersCmd()
+                        .withShowAll(true)
+                        .withIdFilter(List.of(probe))
+                        .exec())
+                .as("the expired probe is reaped")
+                .isEmpty();
         assertTrue(sh(fresh, "client", "ping -c 1 -W 2 10.0.0.2").ok(), "the fresh lab is untouched");
-        String expires = docker.listContainersCmd().withLabelFilter(Map.of(LabelKeys.LAB, fresh)).exec().get(0)
-                .getLabels().get(LabelKeys.EXPIRES);
-        assertThat(Instant.ofEpochSecond(Long.parseLong(expires))).as("max lifetime (4 h) and grace")
-                .isBetween(Instant.now().plus(Duration.ofHours(4)), Instant.now().plus(Duration.ofHours(4).plusMinutes(11)));
+        String expires = docker.listContainersCmd()
+                .withLabelFilter(Map.of(LabelKeys.LAB, fresh))
+                .exec()
+                .get(0)
+                .getLabels()
+                .get(LabelKeys.EXPIRES);
+        assertThat(Instant.ofEpochSecond(Long.parseLong(expires)))
+                .as("max lifetime (4 h) and grace")
+                .isBetween(
+                        Instant.now().plus(Duration.ofHours(4)),
+                        Instant.now().plus(Duration.ofHours(4).plusMinutes(11)));
     }
 
     /**
@@ -143,7 +189,8 @@ class DockerLabRuntimeIT {
                     }));
                 }
                 for (var left : leftAfter) {
-                    assertThat(left.get(60, TimeUnit.SECONDS)).as("left when a removal returned")
+                    assertThat(left.get(60, TimeUnit.SECONDS))
+                            .as("left when a removal returned")
                             .isEmpty();
                 }
             } finally {
@@ -158,7 +205,8 @@ class DockerLabRuntimeIT {
         assertTrue(sh(lab, "client", "ping -c 2 -W 2 10.0.0.2").ok(), "ping crosses the veth link");
         double unshaped = iperf3Mbps(lab, "10.0.0.2");
 
-        assertTrue(sh(lab, "client", "tc qdisc add dev eth1 root tbf rate 10mbit burst 32kb latency 100ms").ok());
+        assertTrue(sh(lab, "client", "tc qdisc add dev eth1 root tbf rate 10mbit burst 32kb latency 100ms")
+                .ok());
         double shaped = iperf3Mbps(lab, "10.0.0.2");
 
         assertThat(unshaped).as("unshaped veth goodput, Mbit/s").isGreaterThan(200);
@@ -177,7 +225,9 @@ class DockerLabRuntimeIT {
         assertTrue(trace.ok(), trace.stdout() + trace.stderr());
         assertThat(trace.stdout()).contains("via 192.168.1.1 dev eth1");
         ExecResult hops = sh(lab, "server", "ping -c 1 -W 2 -t 62 192.168.1.2 | grep -o 'ttl=[0-9]*'");
-        assertThat(hops.stdout().trim()).as("two routers decrement the TTL twice").isEqualTo("ttl=62");
+        assertThat(hops.stdout().trim())
+                .as("two routers decrement the TTL twice")
+                .isEqualTo("ttl=62");
     }
 
     @Test
@@ -190,7 +240,9 @@ class DockerLabRuntimeIT {
         assertTrue(sh(second, "server", "ip link set eth1 down").ok());
 
         assertTrue(sh(first, "client", "ping -c 1 -W 2 10.0.0.2").ok(), "the first lab's server still answers");
-        assertNotEquals(0, sh(second, "client", "ping -c 1 -W 1 10.0.0.2").exitCode(),
+        assertNotEquals(
+                0,
+                sh(second, "client", "ping -c 1 -W 1 10.0.0.2").exitCode(),
                 "the second lab's client only ever reached its own server");
     }
 
@@ -203,21 +255,29 @@ class DockerLabRuntimeIT {
         assertThat(out.stderr()).contains("Network is unreachable");
 
         List<Container> nodes = containersOf(lab).stream()
-                .filter(c -> LabelKeys.ROLE_NODE.equals(c.getLabels().get(LabelKeys.ROLE))).toList();
+                .filter(c -> LabelKeys.ROLE_NODE.equals(c.getLabels().get(LabelKeys.ROLE)))
+                .toList();
         assertThat(nodes).hasSize(2);
         for (Container c : nodes) {
-            InspectContainerResponse inspect = docker.inspectContainerCmd(c.getId()).exec();
+            InspectContainerResponse inspect =
+                    docker.inspectContainerCmd(c.getId()).exec();
             var host = inspect.getHostConfig();
             assertEquals("none", host.getNetworkMode());
             assertThat(host.getPrivileged()).isFalse();
-            assertThat(List.of(host.getCapAdd())).extracting(Enum::name).containsExactlyInAnyOrder("NET_ADMIN", "NET_RAW");
+            assertThat(List.of(host.getCapAdd()))
+                    .extracting(Enum::name)
+                    .containsExactlyInAnyOrder("NET_ADMIN", "NET_RAW");
             assertThat(List.of(host.getCapDrop())).extracting(Enum::name).containsExactly("ALL");
             assertThat(host.getSecurityOpts()).contains("no-new-privileges");
             assertThat(host.getMemory()).isEqualTo(256L * 1024 * 1024);
             assertThat(host.getPidsLimit()).isEqualTo(256L);
-            assertThat(c.getLabels()).containsEntry("tclab.app", "tclab").containsEntry("tclab.instance", instance)
-                    .containsEntry("tclab.lab", lab).containsEntry("tclab.owner", "tester")
-                    .containsEntry("tclab.lesson", "two-node").containsKey("tclab.node");
+            assertThat(c.getLabels())
+                    .containsEntry("tclab.app", "tclab")
+                    .containsEntry("tclab.instance", instance)
+                    .containsEntry("tclab.lab", lab)
+                    .containsEntry("tclab.owner", "tester")
+                    .containsEntry("tclab.lesson", "two-node")
+                    .containsKey("tclab.node");
         }
         ExecResult mount = inNode(lab, "client", "mount -t tmpfs none /mnt");
         assertNotEquals(0, mount.exitCode(), "no CAP_SYS_ADMIN in a lab node");
@@ -228,12 +288,24 @@ class DockerLabRuntimeIT {
         String id = "t" + UUID.randomUUID().toString().substring(0, 8);
         var bad = TestTopologies.load("two-node");
         var client = bad.nodes().get("client");
-        var broken = new dev.tclab.lab.topology.Topology(bad.name(), new java.util.LinkedHashMap<>(Map.of(
-                "client", new dev.tclab.lab.topology.Topology.Node("client", null, false, Map.of(), Map.of(),
-                        List.of("ip addr add 10.0.0.1/24 dev eth9"), List.of()),
-                "server", bad.nodes().get("server"))), bad.links());
-        var error = org.junit.jupiter.api.Assertions.assertThrows(dev.tclab.lab.runtime.LabStartException.class,
-                () -> runtime.start(new LabSpec(id, broken, "tester", "broken"), (s, d) -> { }));
+        var broken = new dev.tclab.lab.topology.Topology(
+                bad.name(),
+                new java.util.LinkedHashMap<>(Map.of(
+                        "client",
+                        new dev.tclab.lab.topology.Topology.Node(
+                                "client",
+                                null,
+                                false,
+                                Map.of(),
+                                Map.of(),
+                                List.of("ip addr add 10.0.0.1/24 dev eth9"),
+                                List.of()),
+                        "server",
+                        bad.nodes().get("server"))),
+                bad.links());
+        var error = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.tclab.lab.runtime.LabStartException.class,
+                () -> runtime.start(new LabSpec(id, broken, "tester", "broken"), (s, d) -> {}));
         assertThat(error.getMessage()).contains("client").contains("ip addr add 10.0.0.1/24 dev eth9");
         assertThat(containersOf(id)).isEmpty();
         assertThat(client).isNotNull();
@@ -247,8 +319,9 @@ class DockerLabRuntimeIT {
         assertThat(kernel.supports("qdisc:ingress")).isTrue();
         assertThat(kernel.supports("link:veth")).isTrue();
         assertThat(kernel.supports("classifier:u32")).isTrue();
-        assertThat(kernel.features()).containsKeys("qdisc:cake", "qdisc:sfq", "qdisc:netem", "classifier:matchall",
-                "link:ifb", "action:mirred");
+        assertThat(kernel.features())
+                .containsKeys(
+                        "qdisc:cake", "qdisc:sfq", "qdisc:netem", "classifier:matchall", "link:ifb", "action:mirred");
         assertThat(kernel.kernel()).isNotBlank().isNotEqualTo("unknown");
     }
 
@@ -272,7 +345,9 @@ class DockerLabRuntimeIT {
         shell.write("stty size; echo marker-$((6*7))\n".getBytes());
         awaitContains(out, "marker-42");
         assertThat(out.toString()).contains("30 100").contains("root@client");
-        assertThat(inNode(lab, "client", "ps -eo args").stdout()).as("the shell runs in the node itself").contains("bash -i");
+        assertThat(inNode(lab, "client", "ps -eo args").stdout())
+                .as("the shell runs in the node itself")
+                .contains("bash -i");
         shell.close();
         closed.get(5, java.util.concurrent.TimeUnit.SECONDS);
         awaitTrue(() -> !inNode(lab, "client", "ps -eo args").stdout().contains("bash -i"));

@@ -36,6 +36,7 @@ class GracefulShutdownIT {
 
     /** {@code docker stop} and many process managers kill after 10 s; cleaning up must fit well inside that. */
     private static final Duration STOP_BUDGET = Duration.ofSeconds(8);
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newHttpClient();
@@ -60,32 +61,43 @@ class GracefulShutdownIT {
         PackagedApp idle = launch("idle");
         URI base = serving.base();
 
-        HttpResponse<String> created = http.send(HttpRequest.newBuilder(base.resolve("/api/labs"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"lesson\":\"tbf-basics\"}")).build(),
+        HttpResponse<String> created = http.send(
+                HttpRequest.newBuilder(base.resolve("/api/labs"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"lesson\":\"tbf-basics\"}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(created.statusCode()).as(created.body()).isEqualTo(202);
-        String cookie = created.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0].split("=", 2)[1];
+        String cookie = created.headers()
+                .firstValue("Set-Cookie")
+                .orElseThrow()
+                .split(";")[0]
+                .split("=", 2)[1];
         String labId = JSON.readTree(created.body()).get("id").asText();
         awaitRunning(base, labId, cookie);
         assertThat(roles()).containsExactlyInAnyOrder("wiring", "node", "node", "sidecar", "sidecar");
 
         idle.terminate();
-        assertThat(roles()).as("the idle copy wired nothing and left the serving copy's containers alone")
+        assertThat(roles())
+                .as("the idle copy wired nothing and left the serving copy's containers alone")
                 .containsExactlyInAnyOrder("wiring", "node", "node", "sidecar", "sidecar");
 
-        try (TestSocket terminal = TestSocket.open(base, "/ws/labs/" + labId + "/nodes/client/terminal", cookie,
-                TestSocket.originOf(base))) {
+        try (TestSocket terminal = TestSocket.open(
+                base, "/ws/labs/" + labId + "/nodes/client/terminal", cookie, TestSocket.originOf(base))) {
             Duration took = serving.terminate();
-            assertThat(took).as("time from SIGTERM to exit, with a terminal open").isLessThan(STOP_BUDGET);
-            assertThat(roles()).as("containers of the stopped app: its lab, kept for the next start")
+            assertThat(took)
+                    .as("time from SIGTERM to exit, with a terminal open")
+                    .isLessThan(STOP_BUDGET);
+            assertThat(roles())
+                    .as("containers of the stopped app: its lab, kept for the next start")
                     .containsExactlyInAnyOrder("node", "node", "sidecar", "sidecar");
         }
     }
 
     /** A copy of the packaged app with this test's instance name and a data directory of its own. */
     private PackagedApp launch(String name) throws Exception {
-        Path work = Files.createDirectories(Path.of("target", "shutdown-" + instance, name).toAbsolutePath());
+        Path work = Files.createDirectories(
+                Path.of("target", "shutdown-" + instance, name).toAbsolutePath());
         PackagedApp app = new PackagedApp(work.resolve("data"), instance, work);
         apps.add(app);
         app.start();
@@ -94,8 +106,11 @@ class GracefulShutdownIT {
 
     private void awaitRunning(URI base, String labId, String cookie) throws Exception {
         for (int i = 0; i < 120; i++) {
-            HttpResponse<String> lab = http.send(HttpRequest.newBuilder(base.resolve("/api/labs/" + labId))
-                    .header("Cookie", "tclab_learner=" + cookie).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> lab = http.send(
+                    HttpRequest.newBuilder(base.resolve("/api/labs/" + labId))
+                            .header("Cookie", "tclab_learner=" + cookie)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             JsonNode body = JSON.readTree(lab.body());
             if ("running".equals(body.path("status").asText())) {
                 return;
@@ -107,16 +122,25 @@ class GracefulShutdownIT {
     }
 
     private List<String> roles() {
-        return containersOfInstance().stream().map(c -> c.getLabels().get(LabelKeys.ROLE)).toList();
+        return containersOfInstance().stream()
+                .map(c -> c.getLabels().get(LabelKeys.ROLE))
+                .toList();
     }
 
     private List<Container> containersOfInstance() {
-        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Labels.instance(instance)).exec();
+        return docker.listContainersCmd()
+                .withShowAll(true)
+                .withLabelFilter(Labels.instance(instance))
+                .exec();
     }
 
     private static DockerClient docker() {
-        DockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder().build();
-        return DockerClientImpl.getInstance(config, new ApacheDockerHttpClient.Builder()
-                .dockerHost(config.getDockerHost()).build());
+        DockerClientConfig config =
+                DefaultDockerClientConfig.createDefaultConfigBuilder().build();
+        return DockerClientImpl.getInstance(
+                config,
+                new ApacheDockerHttpClient.Builder()
+                        .dockerHost(config.getDockerHost())
+                        .build());
     }
 }

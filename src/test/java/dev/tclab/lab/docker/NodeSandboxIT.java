@@ -48,7 +48,7 @@ class NodeSandboxIT {
     @BeforeEach
     void startLab() throws Exception {
         lab = "s" + UUID.randomUUID().toString().substring(0, 8);
-        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> {});
     }
 
     @AfterEach
@@ -57,8 +57,8 @@ class NodeSandboxIT {
     }
 
     private ExecResult inNode(String node, String script, int seconds) {
-        return DockerExec.run(docker, NodeContainers.name(lab, node), List.of("sh", "-c", script),
-                Duration.ofSeconds(seconds));
+        return DockerExec.run(
+                docker, NodeContainers.name(lab, node), List.of("sh", "-c", script), Duration.ofSeconds(seconds));
     }
 
     @Test
@@ -66,8 +66,12 @@ class NodeSandboxIT {
         ExecResult fill = inNode("client", "dd if=/dev/zero of=/tmp/fill bs=1M count=1024", 60);
         assertNotEquals(0, fill.exitCode(), "dd of 1 GiB into /tmp must fail");
         assertThat(fill.stderr()).contains("No space left on device");
-        long written = Long.parseLong(inNode("client", "stat -c %s /tmp/fill", 10).stdout().trim());
-        assertThat(written).as("bytes that reached /tmp").isLessThanOrEqualTo(64 * MIB).isGreaterThan(60 * MIB);
+        long written = Long.parseLong(
+                inNode("client", "stat -c %s /tmp/fill", 10).stdout().trim());
+        assertThat(written)
+                .as("bytes that reached /tmp")
+                .isLessThanOrEqualTo(64 * MIB)
+                .isGreaterThan(60 * MIB);
 
         for (String path : List.of("/x", "/usr/local/sbin/tc", "/etc/hosts", "/var/tmp/x")) {
             ExecResult write = inNode("client", "echo lie > " + path, 10);
@@ -95,21 +99,27 @@ class NodeSandboxIT {
         assertTrue(places.ok(), places.stderr());
         assertThat(places.stdout().lines().sorted().toList())
                 .containsExactly("write /dev/shm", "write /run", "write /tmp", "write+exec /root");
-        ExecResult dev = inNode("client", "touch /dev/x; chmod 777 /dev; echo ok > /dev/null && tty </dev/null; true", 10);
+        ExecResult dev =
+                inNode("client", "touch /dev/x; chmod 777 /dev; echo ok > /dev/null && tty </dev/null; true", 10);
         assertThat(dev.stderr()).contains("cannot touch '/dev/x': Permission denied", "Operation not permitted");
     }
 
     @Test
     void shouldKeepWhatTheLessonsNeedWorking() {
         assertTrue(inNode("server", "pgrep -x iperf3", 10).ok(), "the setup's iperf3 -s -D runs on a read-only root");
-        ExecResult upload = inNode("client",
-                "iperf3 -c 10.0.0.2 -C cubic -t 1 -J >/tmp/up.json && grep -c sum_received /tmp/up.json", 30);
+        ExecResult upload = inNode(
+                "client", "iperf3 -c 10.0.0.2 -C cubic -t 1 -J >/tmp/up.json && grep -c sum_received /tmp/up.json", 30);
         assertTrue(upload.ok(), upload.stderr() + upload.stdout());
-        ExecResult history = inNode("client", "echo 'tc qdisc show' >> /root/.bash_history && cat /root/.bash_history", 10);
+        ExecResult history =
+                inNode("client", "echo 'tc qdisc show' >> /root/.bash_history && cat /root/.bash_history", 10);
         assertThat(history.stdout()).contains("tc qdisc show");
-        ExecResult script = inNode("client", "printf '#!/bin/sh\\necho mine\\n' > /root/run.sh && chmod +x /root/run.sh"
-                + " && /root/run.sh", 10);
-        assertThat(script.stdout().trim()).as("a learner's own script in their home").isEqualTo("mine");
+        ExecResult script = inNode(
+                "client",
+                "printf '#!/bin/sh\\necho mine\\n' > /root/run.sh && chmod +x /root/run.sh" + " && /root/run.sh",
+                10);
+        assertThat(script.stdout().trim())
+                .as("a learner's own script in their home")
+                .isEqualTo("mine");
     }
 
     @Test
@@ -117,14 +127,22 @@ class NodeSandboxIT {
         ExecResult flood = inNode("client", "head -c 50000000 /dev/zero > /proc/1/fd/1; echo done", 30);
         assertThat(flood.stdout()).contains("done");
         for (Container c : containersOfLab()) {
-            InspectContainerResponse inspect = docker.inspectContainerCmd(c.getId()).exec();
-            assertEquals("none", inspect.getHostConfig().getLogConfig().getType().getType(), c.getNames()[0]);
-            assertThat(inspect.getLogPath()).as("no log file for " + c.getNames()[0]).isNullOrEmpty();
+            InspectContainerResponse inspect =
+                    docker.inspectContainerCmd(c.getId()).exec();
+            assertEquals(
+                    "none", inspect.getHostConfig().getLogConfig().getType().getType(), c.getNames()[0]);
+            assertThat(inspect.getLogPath())
+                    .as("no log file for " + c.getNames()[0])
+                    .isNullOrEmpty();
             Path dir = Path.of("/var/lib/docker/containers", c.getId());
             if (Files.isDirectory(dir)) {
                 try (Stream<Path> files = Files.walk(dir)) {
-                    long bytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-                    assertThat(bytes).as("bytes on the host's disk for " + c.getNames()[0]).isLessThan(MIB);
+                    long bytes = files.filter(Files::isRegularFile)
+                            .mapToLong(p -> p.toFile().length())
+                            .sum();
+                    assertThat(bytes)
+                            .as("bytes on the host's disk for " + c.getNames()[0])
+                            .isLessThan(MIB);
                 }
             }
         }
@@ -132,7 +150,8 @@ class NodeSandboxIT {
 
     @Test
     void shouldEndAClosedTerminalsShellWhateverTheLearnerWroteAndNoOtherProcess() throws Exception {
-        assertTrue(inNode("client", "setsid sleep 777 >/dev/null 2>&1 </dev/null &", 10).ok());
+        assertTrue(inNode("client", "setsid sleep 777 >/dev/null 2>&1 </dev/null &", 10)
+                .ok());
         String victim = inNode("client", "pgrep -x -f 'sleep 777'", 10).stdout().trim();
         assertThat(victim).as("a process of the node's that no terminal owns").matches("\\d+");
         Terminal other = new Terminal("other");
@@ -185,7 +204,8 @@ class NodeSandboxIT {
                 }
             });
             type("echo " + name + "-pid-$$-end");
-            java.util.regex.Pattern shown = java.util.regex.Pattern.compile(name + "-pid-(\\d+)-end"); // the typed line reads $$
+            java.util.regex.Pattern shown =
+                    java.util.regex.Pattern.compile(name + "-pid-(\\d+)-end"); // the typed line reads $$
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             java.util.regex.Matcher m = shown.matcher("");
             while (!(m = shown.matcher(output)).find() && System.nanoTime() < deadline) {
@@ -213,38 +233,58 @@ class NodeSandboxIT {
     void shouldMeasureFromAHardenedSidecarThatSharesOnlyTheNodesNetwork() throws Exception {
         List<Container> all = containersOfLab();
         assertThat(all).hasSize(4);
-        for (Container node : all.stream().filter(c -> LabelKeys.ROLE_NODE.equals(c.getLabels().get(LabelKeys.ROLE))).toList()) {
+        for (Container node : all.stream()
+                .filter(c -> LabelKeys.ROLE_NODE.equals(c.getLabels().get(LabelKeys.ROLE)))
+                .toList()) {
             String name = node.getLabels().get(LabelKeys.NODE);
-            InspectContainerResponse sidecar = docker.inspectContainerCmd(NodeContainers.sidecarName(lab, name)).exec();
+            InspectContainerResponse sidecar = docker.inspectContainerCmd(NodeContainers.sidecarName(lab, name))
+                    .exec();
             var host = sidecar.getHostConfig();
             assertEquals("container:" + node.getId(), host.getNetworkMode());
             assertThat(host.getReadonlyRootfs()).isTrue();
             assertThat(host.getPrivileged()).isFalse();
             assertThat(host.getPidMode()).as("own PID namespace").isNullOrEmpty();
-            assertThat(List.of(host.getCapAdd())).extracting(Enum::name).containsExactlyInAnyOrder("NET_ADMIN", "NET_RAW");
+            assertThat(List.of(host.getCapAdd()))
+                    .extracting(Enum::name)
+                    .containsExactlyInAnyOrder("NET_ADMIN", "NET_RAW");
             assertThat(List.of(host.getCapDrop())).extracting(Enum::name).containsExactly("ALL");
             assertThat(host.getSecurityOpts()).contains("no-new-privileges");
             assertThat(host.getMemory()).isEqualTo(64 * MIB);
             assertThat(host.getPidsLimit()).isEqualTo(32L);
-            assertThat(sidecar.getConfig().getLabels()).containsEntry(LabelKeys.ROLE, Labels.ROLE_SIDECAR)
-                    .containsEntry(LabelKeys.LAB, lab).containsEntry(LabelKeys.NODE, name)
+            assertThat(sidecar.getConfig().getLabels())
+                    .containsEntry(LabelKeys.ROLE, Labels.ROLE_SIDECAR)
+                    .containsEntry(LabelKeys.LAB, lab)
+                    .containsEntry(LabelKeys.NODE, name)
                     .containsEntry(LabelKeys.INSTANCE, node.getLabels().get(LabelKeys.INSTANCE))
                     .containsEntry(LabelKeys.EXPIRES, node.getLabels().get(LabelKeys.EXPIRES));
         }
 
         String sleepers = "ps -eo args | grep -c '^sleep 30[0]'";
-        assertTrue(inNode("client", "echo x > /tmp/marker && sleep 300 >/dev/null 2>&1 &", 10).ok());
-        assertThat(inNode("client", sleepers, 10).stdout().trim()).as("the node's own process").isEqualTo("1");
-        ExecResult seen = runtime.exec(lab, "client", List.of("sh", "-c",
-                "ip -o -4 addr show dev eth1; ls /tmp/marker; " + sleepers), Duration.ofSeconds(10));
+        assertTrue(inNode("client", "echo x > /tmp/marker && sleep 300 >/dev/null 2>&1 &", 10)
+                .ok());
+        assertThat(inNode("client", sleepers, 10).stdout().trim())
+                .as("the node's own process")
+                .isEqualTo("1");
+        ExecResult seen = runtime.exec(
+                lab,
+                "client",
+                List.of("sh", "-c", "ip -o -4 addr show dev eth1; ls /tmp/marker; " + sleepers),
+                Duration.ofSeconds(10));
         assertThat(seen.stdout()).as("the node's network").contains("10.0.0.1/24");
         assertThat(seen.stderr()).as("not the node's files").contains("/tmp/marker");
         assertThat(seen.stdout().trim()).as("nor its processes").endsWith("0");
 
         assertThat(runtime.status(lab)).extracting(NodeStatus::node).containsExactlyInAnyOrder("client", "server");
-        docker.stopContainerCmd(NodeContainers.sidecarName(lab, "client")).withTimeout(0).exec();
-        NodeStatus client = runtime.status(lab).stream().filter(n -> n.node().equals("client")).findFirst().orElseThrow();
-        assertThat(client.running()).as("a node that cannot be measured is reported").isFalse();
+        docker.stopContainerCmd(NodeContainers.sidecarName(lab, "client"))
+                .withTimeout(0)
+                .exec();
+        NodeStatus client = runtime.status(lab).stream()
+                .filter(n -> n.node().equals("client"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(client.running())
+                .as("a node that cannot be measured is reported")
+                .isFalse();
         assertThat(client.state()).contains("what measures it is exited");
 
         assertThat(runtime.labsOnEngine()).contains(lab);
@@ -254,6 +294,9 @@ class NodeSandboxIT {
     }
 
     private List<Container> containersOfLab() {
-        return docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(LabelKeys.LAB, lab)).exec();
+        return docker.listContainersCmd()
+                .withShowAll(true)
+                .withLabelFilter(Map.of(LabelKeys.LAB, lab))
+                .exec();
     }
 }

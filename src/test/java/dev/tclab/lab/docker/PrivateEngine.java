@@ -50,21 +50,42 @@ final class PrivateEngine implements AutoCloseable {
         // The socket activator execs nsenter, which execs dockerd: one process, whose pid the activator announces
         // (LISTEN_PID) as dockerd's -H fd:// requires. nsenter, not "ip netns exec": that remounts /sys, hiding the
         // cgroup mounts dockerd needs.
-        List<String> command = List.of("systemd-socket-activate", "-l", "127.0.0.1:" + port,
-                "nsenter", "--net=/run/netns/" + netns, "dockerd",
-                "--config-file", dir.resolve("daemon.json").toString(),
-                "--data-root", dir.resolve("data").toString(),
-                "--exec-root", dir.resolve("exec").toString(),
-                "--pidfile", dir.resolve("dockerd.pid").toString(),
-                "-H", "unix://" + dir.resolve("docker.sock"),
-                "-H", "fd://",
-                "--tlsverify", "--tlscacert", dir.resolve("ca.pem").toString(),
-                "--tlscert", dir.resolve("server-cert.pem").toString(),
-                "--tlskey", dir.resolve("server-key.pem").toString(),
-                "--bridge", "none", "--iptables=false", "--ip-forward=false", "--ip-masq=false",
+        List<String> command = List.of(
+                "systemd-socket-activate",
+                "-l",
+                "127.0.0.1:" + port,
+                "nsenter",
+                "--net=/run/netns/" + netns,
+                "dockerd",
+                "--config-file",
+                dir.resolve("daemon.json").toString(),
+                "--data-root",
+                dir.resolve("data").toString(),
+                "--exec-root",
+                dir.resolve("exec").toString(),
+                "--pidfile",
+                dir.resolve("dockerd.pid").toString(),
+                "-H",
+                "unix://" + dir.resolve("docker.sock"),
+                "-H",
+                "fd://",
+                "--tlsverify",
+                "--tlscacert",
+                dir.resolve("ca.pem").toString(),
+                "--tlscert",
+                dir.resolve("server-cert.pem").toString(),
+                "--tlskey",
+                dir.resolve("server-key.pem").toString(),
+                "--bridge",
+                "none",
+                "--iptables=false",
+                "--ip-forward=false",
+                "--ip-masq=false",
                 "--userland-proxy=false");
-        Process dockerd = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("dockerd.log").toFile()).start();
+        Process dockerd = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("dockerd.log").toFile())
+                .start();
         PrivateEngine engine = new PrivateEngine(dir, port, netns, dockerd);
         long deadline = System.nanoTime() + READY_WITHIN.toNanos();
         // The activator starts dockerd on the first connection to the port.
@@ -130,7 +151,9 @@ final class PrivateEngine implements AutoCloseable {
 
     /** Lines of the engine's containers that carry {@code label}, as {@code docker ps -a} lists them. */
     String containers(String label) throws IOException, InterruptedException {
-        return run("docker", "-H", socket(), "ps", "-aq", "--filter", "label=" + label).output().strip();
+        return run("docker", "-H", socket(), "ps", "-aq", "--filter", "label=" + label)
+                .output()
+                .strip();
     }
 
     /** The same, on the shared engine (the host's default {@code docker}). */
@@ -161,7 +184,8 @@ final class PrivateEngine implements AutoCloseable {
     private static void makeCertificates(Path dir) throws IOException, InterruptedException {
         Files.createDirectories(dir.resolve("client"));
         Files.createDirectories(dir.resolve("stranger"));
-        String script = String.join("\n",
+        String script = String.join(
+                "\n",
                 "set -e",
                 "cd '" + dir + "'",
                 "req() { openssl req -new -newkey rsa:2048 -nodes -keyout \"$1\" -out \"$2\" -subj \"/CN=$3\" 2>/dev/null; }",
@@ -185,11 +209,12 @@ final class PrivateEngine implements AutoCloseable {
         }
     }
 
-    record Result(int exitCode, String output) {
-    }
+    record Result(int exitCode, String output) {}
 
     private static Result run(String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(new ArrayList<>(List.of(command))).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(new ArrayList<>(List.of(command)))
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         return new Result(p.waitFor(), out);
     }

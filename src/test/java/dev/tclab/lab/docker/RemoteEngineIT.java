@@ -1,12 +1,11 @@
 package dev.tclab.lab.docker;
 
-import dev.tclab.testing.RunsAlone;
-
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.PackagedApp;
 import dev.tclab.learner.LearnerIds;
+import dev.tclab.testing.RunsAlone;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
@@ -44,11 +43,12 @@ class RemoteEngineIT {
         instance = System.getenv().getOrDefault("_TEST_TCLAB_INSTANCE", "tclab-test") + "-remote";
         // Under /tmp, not target/: containerd's socket path under the exec root must stay short.
         long t0 = System.nanoTime();
-        engine = PrivateEngine.start(Path.of("/tmp/tclab-engine-" + UUID.randomUUID().toString().substring(0, 8)),
-                PrivateEngine.freePort());
+        engine = PrivateEngine.start(
+                Path.of("/tmp/tclab-engine-" + UUID.randomUUID().toString().substring(0, 8)), PrivateEngine.freePort());
         long started = System.nanoTime();
         engine.loadImage(IMAGE);
-        System.out.printf("remote engine IT: private dockerd up in %.1f s, lab image loaded in %.1f s%n",
+        System.out.printf(
+                "remote engine IT: private dockerd up in %.1f s, lab image loaded in %.1f s%n",
                 (started - t0) / 1e9, (System.nanoTime() - started) / 1e9);
     }
 
@@ -81,73 +81,127 @@ class RemoteEngineIT {
     @Test
     void shouldRunALabAndPassACheckOnARemoteEngineOverTls() throws Exception {
         appWith(engine.clientCerts()).start();
-        JsonPath system = given().baseUri(app.base().toString()).get("/api/system").then().statusCode(200)
-                .extract().jsonPath();
+        JsonPath system = given().baseUri(app.base().toString())
+                .get("/api/system")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(system.getBoolean("docker.reachable")).as(system.prettify()).isTrue();
         assertThat(system.getString("docker.endpoint")).isEqualTo(engine.tcpHost());
-        assertThat(system.getBoolean("labImagePresent")).as("the image loaded into the private engine").isTrue();
+        assertThat(system.getBoolean("labImagePresent"))
+                .as("the image loaded into the private engine")
+                .isTrue();
 
-        cookie = given().baseUri(app.base().toString()).get("/api/labs").then().statusCode(200).extract()
+        cookie = given().baseUri(app.base().toString())
+                .get("/api/labs")
+                .then()
+                .statusCode(200)
+                .extract()
                 .cookie(LearnerIds.COOKIE);
-        String labId = api().contentType(ContentType.JSON).body("{\"lesson\":\"" + LESSON + "\"}").post("/api/labs")
-                .then().statusCode(202).extract().path("id");
+        String labId = api().contentType(ContentType.JSON)
+                .body("{\"lesson\":\"" + LESSON + "\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("id");
         awaitRunning(labId);
-        assertThat(engine.containers("tclab.lab=" + labId)).as("the lab's containers on the private engine")
+        assertThat(engine.containers("tclab.lab=" + labId))
+                .as("the lab's containers on the private engine")
                 .isNotBlank();
         assertThat(PrivateEngine.sharedContainers("tclab.lab=" + labId))
-                .as("nothing of the lab on the shared engine").isBlank();
+                .as("nothing of the lab on the shared engine")
+                .isBlank();
 
-        List<String> steps = api().get("/api/lessons/" + LESSON).then().statusCode(200).extract().path("steps.id");
+        List<String> steps = api().get("/api/lessons/" + LESSON)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("steps.id");
         Map<String, Object> baseline = check(labId, steps.get(0));
-        assertThat(baseline.get("state")).as("step 1 of " + LESSON + " on the remote engine: " + baseline)
+        assertThat(baseline.get("state"))
+                .as("step 1 of " + LESSON + " on the remote engine: " + baseline)
                 .isEqualTo("passed");
 
         api().delete("/api/labs/" + labId).then().statusCode(204);
-        assertThat(engine.containers("tclab.lab=" + labId)).as("the stopped lab is gone from the engine").isBlank();
+        assertThat(engine.containers("tclab.lab=" + labId))
+                .as("the stopped lab is gone from the engine")
+                .isBlank();
     }
 
     @Test
     void shouldSayTheEngineRefusedTheCertificate() throws Exception {
         appWith(engine.strangerCerts()).start("q/health/live");
-        JsonPath system = given().baseUri(app.base().toString()).get("/api/system").then().statusCode(200)
-                .extract().jsonPath();
+        JsonPath system = given().baseUri(app.base().toString())
+                .get("/api/system")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         System.out.println("remote engine IT: with a certificate of another CA, /api/system says: "
                 + system.getString("docker.error") + " / " + system.getString("problem"));
         assertThat(system.getBoolean("docker.reachable")).isFalse();
         assertThat(system.getBoolean("ready")).isFalse();
-        assertThat(system.getString("docker.error")).containsIgnoringCase("certificate").contains("DOCKER_CERT_PATH");
+        assertThat(system.getString("docker.error"))
+                .containsIgnoringCase("certificate")
+                .contains("DOCKER_CERT_PATH");
         assertThat(system.getString("problem")).contains(engine.tcpHost()).containsIgnoringCase("certificate");
 
-        cookie = given().baseUri(app.base().toString()).get("/api/labs").then().extract().cookie(LearnerIds.COOKIE);
-        String refusal = api().contentType(ContentType.JSON).body("{\"lesson\":\"" + LESSON + "\"}").post("/api/labs")
-                .then().statusCode(503).extract().path("error");
+        cookie = given().baseUri(app.base().toString())
+                .get("/api/labs")
+                .then()
+                .extract()
+                .cookie(LearnerIds.COOKIE);
+        String refusal = api().contentType(ContentType.JSON)
+                .body("{\"lesson\":\"" + LESSON + "\"}")
+                .post("/api/labs")
+                .then()
+                .statusCode(503)
+                .extract()
+                .path("error");
         System.out.println("remote engine IT: a lab start is refused with: " + refusal);
         assertThat(refusal).containsIgnoringCase("certificate");
-        assertThat(engine.containers("tclab.instance=" + instance)).as("nothing was created").isBlank();
+        assertThat(engine.containers("tclab.instance=" + instance))
+                .as("nothing was created")
+                .isBlank();
     }
 
     private void awaitRunning(String labId) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         String status = null;
         while (System.nanoTime() < deadline) {
-            JsonPath lab = api().get("/api/labs/" + labId).then().statusCode(200).extract().jsonPath();
+            JsonPath lab = api().get("/api/labs/" + labId)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
             status = lab.getString("status");
             if ("running".equals(status)) {
                 return;
             }
-            assertThat(status).as("lab " + labId + ": " + lab.getString("reason")).isIn("starting", "queued");
+            assertThat(status)
+                    .as("lab " + labId + ": " + lab.getString("reason"))
+                    .isIn("starting", "queued");
             Thread.sleep(200);
         }
         throw new AssertionError("lab " + labId + " is " + status + " after 120 s");
     }
 
     private Map<String, Object> check(String labId, String step) throws InterruptedException {
-        String runId = api().contentType(ContentType.JSON).post("/api/labs/" + labId + "/steps/" + step + "/check")
-                .then().statusCode(202).extract().path("id");
+        String runId = api().contentType(ContentType.JSON)
+                .post("/api/labs/" + labId + "/steps/" + step + "/check")
+                .then()
+                .statusCode(202)
+                .extract()
+                .path("id");
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
-            Map<String, Object> run = api().get("/api/labs/" + labId + "/checks/" + runId).then().statusCode(200)
-                    .extract().path("$");
+            Map<String, Object> run = api().get("/api/labs/" + labId + "/checks/" + runId)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .path("$");
             if (Boolean.TRUE.equals(run.get("finished"))) {
                 return run;
             }

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.TestTopologies;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -37,7 +37,7 @@ class SidecarAgentIT {
     @BeforeEach
     void startLab() throws Exception {
         lab = "a" + UUID.randomUUID().toString().substring(0, 8);
-        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> { });
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> {});
     }
 
     @AfterEach
@@ -48,7 +48,9 @@ class SidecarAgentIT {
     @Test
     void shouldRunCommandsInTheAgentWithoutAnExec() throws Exception {
         // timeout(1) runs the command; its parent is the agent, the sidecar's main process (an exec's has none).
-        ExecResult parent = runtime.exec(lab, "client",
+        ExecResult parent = runtime.exec(
+                lab,
+                "client",
                 List.of("sh", "-c", "cat /proc/$(ps -o ppid= -p $PPID | tr -d ' ')/cmdline | tr '\\0' ' '"),
                 Duration.ofSeconds(5));
         assertTrue(parent.ok(), parent.toString());
@@ -57,20 +59,27 @@ class SidecarAgentIT {
 
     @Test
     void shouldKeepExitCodesAndBothStreamsApart() throws Exception {
-        ExecResult result = runtime.exec(lab, "server",
-                List.of("sh", "-c", "printf 'out\\nput'; printf 'é\\n' >&2; exit 3"), Duration.ofSeconds(5));
+        ExecResult result = runtime.exec(
+                lab,
+                "server",
+                List.of("sh", "-c", "printf 'out\\nput'; printf 'é\\n' >&2; exit 3"),
+                Duration.ofSeconds(5));
         assertEquals(new ExecResult(3, "out\nput", "é\n", false, false), result);
         ExecResult missing = runtime.exec(lab, "server", List.of("no-such-command"), Duration.ofSeconds(5));
         assertEquals(127, missing.exitCode());
-        ExecResult odd = runtime.exec(lab, "server", List.of("printf", "%s|", "a b", "@@tclab-agent x 0 0 1 1", "\n"),
-                Duration.ofSeconds(5));
-        assertEquals("a b|@@tclab-agent x 0 0 1 1|\n|", odd.stdout(), "arguments arrive as given, output is not framing");
+        ExecResult odd = runtime.exec(
+                lab, "server", List.of("printf", "%s|", "a b", "@@tclab-agent x 0 0 1 1", "\n"), Duration.ofSeconds(5));
+        assertEquals(
+                "a b|@@tclab-agent x 0 0 1 1|\n|", odd.stdout(), "arguments arrive as given, output is not framing");
     }
 
     @Test
     void shouldKeepTheFirstMibOfAFlood() throws Exception {
-        ExecResult flood = runtime.exec(lab, "client",
-                List.of("sh", "-c", "head -c 50000000 /dev/zero | tr '\\0' x; echo done >&2"), Duration.ofSeconds(60));
+        ExecResult flood = runtime.exec(
+                lab,
+                "client",
+                List.of("sh", "-c", "head -c 50000000 /dev/zero | tr '\\0' x; echo done >&2"),
+                Duration.ofSeconds(60));
         assertTrue(flood.ok(), "the command ran to its end: " + flood.exitCode());
         assertTrue(flood.truncated(), "flagged as cut");
         assertThat(flood.stdout().length()).isEqualTo(DockerExec.MAX_CAPTURE_BYTES);
@@ -83,14 +92,17 @@ class SidecarAgentIT {
         assertTrue(slow.timedOut(), "timeout(1) ended it: " + slow);
         long t0 = System.nanoTime();
         // Leaves timeout(1)'s process group and keeps the output open: only the app's deadline ends it.
-        ExecResult escaped = runtime.exec(lab, "client",
-                List.of("sh", "-c", "echo started; setsid sh -c 'sleep 60; echo late'"), Duration.ofSeconds(1));
+        ExecResult escaped = runtime.exec(
+                lab,
+                "client",
+                List.of("sh", "-c", "echo started; setsid sh -c 'sleep 60; echo late'"),
+                Duration.ofSeconds(1));
         double seconds = (System.nanoTime() - t0) / 1e9;
         assertTrue(escaped.timedOut(), escaped.toString());
         assertEquals("started\n", escaped.stdout());
         assertThat(seconds).as("seconds to the deadline (1 s + 4 s)").isBetween(4.5, 8.0);
-        ExecResult left = runtime.exec(lab, "client", List.of("sh", "-c", "pgrep -x sleep || true"),
-                Duration.ofSeconds(5));
+        ExecResult left =
+                runtime.exec(lab, "client", List.of("sh", "-c", "pgrep -x sleep || true"), Duration.ofSeconds(5));
         assertEquals("", left.stdout(), "the escaped process was killed");
     }
 
@@ -102,8 +114,11 @@ class SidecarAgentIT {
             for (int i = 0; i < 24; i++) {
                 String node = i % 2 == 0 ? "client" : "server";
                 int n = i;
-                running.add(parallel.submit(() -> runtime.exec(lab, node,
-                        List.of("sh", "-c", "sleep 0.$((" + n + " % 5)); echo " + n), Duration.ofSeconds(10))));
+                running.add(parallel.submit(() -> runtime.exec(
+                        lab,
+                        node,
+                        List.of("sh", "-c", "sleep 0.$((" + n + " % 5)); echo " + n),
+                        Duration.ofSeconds(10))));
             }
             for (int i = 0; i < running.size(); i++) {
                 ExecResult result = running.get(i).get();

@@ -43,24 +43,59 @@ class KubernetesLabRuntimeContractTest extends LabRuntimeContract {
 
     @Override
     protected void plantExpiredLab(String labId) {
-        var labels = Map.of(LabelKeys.APP, "tclab", LabelKeys.INSTANCE, "tclab-gone", LabelKeys.ROLE,
-                LabelKeys.ROLE_NODE, LabelKeys.LAB, labId, LabelKeys.NODE, "client",
-                LabelKeys.EXPIRES, Long.toString(Instant.now().minusSeconds(60).getEpochSecond()));
-        cluster.client.pods().inNamespace(NAMESPACE).resource(new PodBuilder().withNewMetadata()
-                .withName("tclab-" + labId + "-client").withLabels(labels).endMetadata()
-                .withNewSpec().addNewContainer().withName("node").withImage("tclab/lab-node:1").endContainer()
-                .endSpec().build()).create();
+        var labels = Map.of(
+                LabelKeys.APP,
+                "tclab",
+                LabelKeys.INSTANCE,
+                "tclab-gone",
+                LabelKeys.ROLE,
+                LabelKeys.ROLE_NODE,
+                LabelKeys.LAB,
+                labId,
+                LabelKeys.NODE,
+                "client",
+                LabelKeys.EXPIRES,
+                Long.toString(Instant.now().minusSeconds(60).getEpochSecond()));
+        cluster.client
+                .pods()
+                .inNamespace(NAMESPACE)
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("tclab-" + labId + "-client")
+                        .withLabels(labels)
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("node")
+                        .withImage("tclab/lab-node:1")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
     }
 
     @Override
     protected boolean leftOnEngine(String labId) {
-        return !cluster.client.pods().inNamespace(NAMESPACE).withLabel(LabelKeys.LAB, labId).list().getItems().isEmpty();
+        return !cluster.client
+                .pods()
+                .inNamespace(NAMESPACE)
+                .withLabel(LabelKeys.LAB, labId)
+                .list()
+                .getItems()
+                .isEmpty();
     }
 
     @Override
     protected Instant expiryOf(String labId) {
-        return Instant.ofEpochSecond(Long.parseLong(cluster.client.pods().inNamespace(NAMESPACE)
-                .withLabel(LabelKeys.LAB, labId).list().getItems().get(0).getMetadata().getLabels()
+        return Instant.ofEpochSecond(Long.parseLong(cluster.client
+                .pods()
+                .inNamespace(NAMESPACE)
+                .withLabel(LabelKeys.LAB, labId)
+                .list()
+                .getItems()
+                .get(0)
+                .getMetadata()
+                .getLabels()
                 .get(LabelKeys.EXPIRES)));
     }
 }

@@ -33,6 +33,7 @@ class KubernetesLabRuntimeTest {
 
     /** The running test's cluster and runtime, closed after it. */
     private MockCluster cluster;
+
     private KubernetesLabRuntime runtime;
 
     private KubernetesLabRuntime runtimeOn(MockCluster cluster, boolean helpers, TopologySource topologies) {
@@ -60,19 +61,28 @@ class KubernetesLabRuntimeTest {
     }
 
     private List<Pod> podsOf(String labId) {
-        return this.cluster.client.pods().inNamespace(NAMESPACE).withLabel(LabelKeys.LAB, labId).list().getItems();
+        return this.cluster
+                .client
+                .pods()
+                .inNamespace(NAMESPACE)
+                .withLabel(LabelKeys.LAB, labId)
+                .list()
+                .getItems();
     }
 
     @Test
     void shouldPutEveryPodOfALabOnTheClusterNodeOfItsFirstPod() throws Exception {
         var runtime = runtimeOn(new MockCluster("worker-1", "worker-2"), true, NO_REQUIREMENTS);
 
-        runtime.start(lab("lab1", "four-node"), (stage, detail) -> { });
-        runtime.start(lab("lab2", "four-node"), (stage, detail) -> { });
+        runtime.start(lab("lab1", "four-node"), (stage, detail) -> {});
+        runtime.start(lab("lab2", "four-node"), (stage, detail) -> {});
 
         for (String labId : List.of("lab1", "lab2")) {
-            assertThat(podsOf(labId)).hasSize(4).extracting(p -> p.getSpec().getNodeName()).as(labId).containsOnly(
-                    podsOf(labId).get(0).getSpec().getNodeName());
+            assertThat(podsOf(labId))
+                    .hasSize(4)
+                    .extracting(p -> p.getSpec().getNodeName())
+                    .as(labId)
+                    .containsOnly(podsOf(labId).get(0).getSpec().getNodeName());
         }
         assertThat(podsOf("lab1").get(0).getSpec().getNodeName())
                 .as("the scheduler spreads labs, so only the affinity keeps a lab together")
@@ -83,15 +93,18 @@ class KubernetesLabRuntimeTest {
     void shouldWireTheLinksInTheHelperOnTheLabsClusterNodeByPodUid() throws Exception {
         var runtime = runtimeOn(new MockCluster("worker-1", "worker-2"), true, NO_REQUIREMENTS);
 
-        runtime.start(lab("lab1", "two-node"), (stage, detail) -> { });
+        runtime.start(lab("lab1", "two-node"), (stage, detail) -> {});
 
         String host = podsOf("lab1").get(0).getSpec().getNodeName();
-        var wirings = this.cluster.execs.stream().filter(e -> e.container().equals("wiring")).toList();
+        var wirings = this.cluster.execs.stream()
+                .filter(e -> e.container().equals("wiring"))
+                .toList();
         assertThat(wirings).singleElement().satisfies(e -> {
             assertThat(e.pod()).isEqualTo("tclab-wiring-" + host);
             for (Pod pod : podsOf("lab1")) {
-                assertThat(e.script()).contains("pid_of " + pod.getMetadata().getUid() + " "
-                        + pod.getMetadata().getUid().replace('-', '_'));
+                assertThat(e.script())
+                        .contains("pid_of " + pod.getMetadata().getUid() + " "
+                                + pod.getMetadata().getUid().replace('-', '_'));
             }
             assertThat(e.script()).contains("ip link add eth1 netns $p0 type veth peer name eth1 netns $p1");
         });
@@ -101,36 +114,49 @@ class KubernetesLabRuntimeTest {
     void shouldCutEveryPodOffTheClusterNetworkBeforeWiringIt() throws Exception {
         var runtime = runtimeOn(new MockCluster("worker-1"), true, NO_REQUIREMENTS);
 
-        runtime.start(lab("lab1", "two-node"), (stage, detail) -> { });
+        runtime.start(lab("lab1", "two-node"), (stage, detail) -> {});
 
         var execs = this.cluster.execs;
-        int wiring = execs.indexOf(execs.stream().filter(e -> e.container().equals("wiring")).findFirst().orElseThrow());
-        assertThat(execs.subList(0, wiring)).filteredOn(e -> e.script().contains("cluster$n"))
+        int wiring = execs.indexOf(execs.stream()
+                .filter(e -> e.container().equals("wiring"))
+                .findFirst()
+                .orElseThrow());
+        assertThat(execs.subList(0, wiring))
+                .filteredOn(e -> e.script().contains("cluster$n"))
                 .extracting(MockCluster.Exec::pod, MockCluster.Exec::container)
-                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("tclab-lab1-client", "measure"),
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple("tclab-lab1-client", "measure"),
                         org.assertj.core.groups.Tuple.tuple("tclab-lab1-server", "measure"));
-        assertThat(runtime.exec("lab1", "client", List.of("sh", "-c", "ip -o link show"), Duration.ofSeconds(5)).stdout())
-                .contains(" cluster0:").doesNotContain(" eth0");
-        var policy = this.cluster.client.network().v1().networkPolicies().inNamespace(NAMESPACE)
-                .withName("tclab-labs-isolated").get();
-        assertThat(policy.getSpec()).isEqualTo(new LabObjects(TestConfig.tclab(Map.of())).isolation().getSpec());
+        assertThat(runtime.exec("lab1", "client", List.of("sh", "-c", "ip -o link show"), Duration.ofSeconds(5))
+                        .stdout())
+                .contains(" cluster0:")
+                .doesNotContain(" eth0");
+        var policy = this.cluster
+                .client
+                .network()
+                .v1()
+                .networkPolicies()
+                .inNamespace(NAMESPACE)
+                .withName("tclab-labs-isolated")
+                .get();
+        assertThat(policy.getSpec())
+                .isEqualTo(
+                        new LabObjects(TestConfig.tclab(Map.of())).isolation().getSpec());
     }
 
     @Test
     void shouldMeasureInTheSidecarAndGiveTerminalsTheNodeWithATty() throws Exception {
         var runtime = runtimeOn(new MockCluster("worker-1"), true, NO_REQUIREMENTS);
-        runtime.start(lab("lab1", "two-node"), (stage, detail) -> { });
+        runtime.start(lab("lab1", "two-node"), (stage, detail) -> {});
         this.cluster.execs.clear();
 
         runtime.exec("lab1", "server", List.of("true"), Duration.ofSeconds(5));
         try (var shell = runtime.shell("lab1", "client", List.of("bash", "-i"), new StreamListener() {
             @Override
-            public void onOutput(byte[] chunk) {
-            }
+            public void onOutput(byte[] chunk) {}
 
             @Override
-            public void onClosed(String reason) {
-            }
+            public void onClosed(String reason) {}
         })) {
             shell.resize(100, 30);
         }
@@ -152,18 +178,17 @@ class KubernetesLabRuntimeTest {
     @Test
     void shouldEndAClosedShellByThePidFoundAsItStartedNotByAnythingInThePod() throws Exception {
         var runtime = runtimeOn(new MockCluster("worker-1"), true, NO_REQUIREMENTS);
-        runtime.start(lab("lab1", "two-node"), (stage, detail) -> { });
+        runtime.start(lab("lab1", "two-node"), (stage, detail) -> {});
         this.cluster.execs.clear();
 
         runtime.shell("lab1", "client", List.of("bash", "-i"), new StreamListener() {
-            @Override
-            public void onOutput(byte[] chunk) {
-            }
+                    @Override
+                    public void onOutput(byte[] chunk) {}
 
-            @Override
-            public void onClosed(String reason) {
-            }
-        }).close();
+                    @Override
+                    public void onClosed(String reason) {}
+                })
+                .close();
 
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (this.cluster.execs.size() < 3 && System.nanoTime() < deadline) {
@@ -179,7 +204,8 @@ class KubernetesLabRuntimeTest {
         });
         assertThat(execs.get(2)).satisfies(e -> {
             assertThat(e.container()).isEqualTo("node");
-            assertThat(e.script()).contains("kill -HUP -- -" + shell[0], "= " + shell[1] + " ]")
+            assertThat(e.script())
+                    .contains("kill -HUP -- -" + shell[0], "= " + shell[1] + " ]")
                     .doesNotContain("/run/");
         });
         assertThat(execs).noneSatisfy(e -> assertThat(e.script()).contains(".pid"));
@@ -207,13 +233,24 @@ class KubernetesLabRuntimeTest {
         assertThat(kernel.supports("qdisc:cake")).as("one node has it").isTrue();
         assertThat(kernel.supports("qdisc:tbf")).isTrue();
         assertThat(kernel.kernel()).isEqualTo("6.1.0-sim");
-        assertThat(withCake.client.nodes().withName("worker-1").get().getMetadata().getLabels())
-                .containsEntry("tclab.dev/qdisc-cake", "false").containsEntry("tclab.dev/qdisc-htb", "true");
-        assertThat(withCake.client.nodes().withName("worker-2").get().getMetadata().getLabels())
+        assertThat(withCake.client
+                        .nodes()
+                        .withName("worker-1")
+                        .get()
+                        .getMetadata()
+                        .getLabels())
+                .containsEntry("tclab.dev/qdisc-cake", "false")
+                .containsEntry("tclab.dev/qdisc-htb", "true");
+        assertThat(withCake.client
+                        .nodes()
+                        .withName("worker-2")
+                        .get()
+                        .getMetadata()
+                        .getLabels())
                 .containsEntry("tclab.dev/qdisc-cake", "true");
 
-        runtime.start(lab("lab1", "two-node"), (stage, detail) -> { });
-        runtime.start(lab("lab2", "two-node"), (stage, detail) -> { });
+        runtime.start(lab("lab1", "two-node"), (stage, detail) -> {});
+        runtime.start(lab("lab2", "two-node"), (stage, detail) -> {});
         assertThat(podsOf("lab1")).extracting(p -> p.getSpec().getNodeName()).containsOnly("worker-2");
         assertThat(podsOf("lab2")).extracting(p -> p.getSpec().getNodeName()).containsOnly("worker-2");
     }
@@ -222,7 +259,7 @@ class KubernetesLabRuntimeTest {
     void shouldRefuseToStartWithoutAWiringHelperAndLeaveNoPodBehind() {
         var runtime = runtimeOn(new MockCluster("worker-1"), false, NO_REQUIREMENTS);
 
-        assertThatThrownBy(() -> runtime.start(lab("lab1", "two-node"), (stage, detail) -> { }))
+        assertThatThrownBy(() -> runtime.start(lab("lab1", "two-node"), (stage, detail) -> {}))
                 .isInstanceOf(LabStartException.class)
                 .hasMessageContaining("no running wiring helper (DaemonSet tclab-wiring) on cluster node worker-1")
                 .hasMessageContaining("apply deploy/kubernetes");
@@ -232,13 +269,17 @@ class KubernetesLabRuntimeTest {
     @Test
     void shouldSayTheApiServerIsUnreachableWhenItIs() {
         var config = TestConfig.tclab(Map.of());
-        try (var client = new KubernetesClientBuilder().withConfig(new io.fabric8.kubernetes.client.ConfigBuilder()
-                .withMasterUrl("http://127.0.0.1:9").withRequestRetryBackoffLimit(0).build()).build()) {
+        try (var client = new KubernetesClientBuilder()
+                .withConfig(new io.fabric8.kubernetes.client.ConfigBuilder()
+                        .withMasterUrl("http://127.0.0.1:9")
+                        .withRequestRetryBackoffLimit(0)
+                        .build())
+                .build()) {
             var runtime = new KubernetesLabRuntime(client, config, NO_REQUIREMENTS);
             try {
                 assertThat(runtime.engine().reachable()).isFalse();
                 assertThat(runtime.engine().error()).isNotBlank();
-                assertThatThrownBy(() -> runtime.start(lab("lab1", "two-node"), (stage, detail) -> { }))
+                assertThatThrownBy(() -> runtime.start(lab("lab1", "two-node"), (stage, detail) -> {}))
                         .isInstanceOf(EngineUnavailableException.class)
                         .hasMessageStartingWith("cannot reach the Kubernetes API server at http://127.0.0.1:9/");
                 assertThatThrownBy(() -> runtime.status("lab1")).isInstanceOf(EngineUnavailableException.class);

@@ -28,9 +28,13 @@ class KubernetesRuntimeChoiceTest {
     public static class KubernetesRuntime implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("tclab.runtime", "kubernetes",
-                    "quarkus.kubernetes-client.api-server-url", "http://127.0.0.1:9",
-                    "quarkus.kubernetes-client.request-retry-backoff-limit", "0");
+            return Map.of(
+                    "tclab.runtime",
+                    "kubernetes",
+                    "quarkus.kubernetes-client.api-server-url",
+                    "http://127.0.0.1:9",
+                    "quarkus.kubernetes-client.request-retry-backoff-limit",
+                    "0");
         }
     }
 
@@ -43,8 +47,11 @@ class KubernetesRuntimeChoiceTest {
         assertThat(runtime.engine().reachable()).isFalse();
         assertThat(runtime.engine().endpoint()).isEqualTo("http://127.0.0.1:9/");
 
-        assertThat(builtBeans()).as("beans built so far").noneMatch(name -> name.contains("dockerjava")
-                || name.contains("DockerLabRuntime") || name.contains("DockerClient"));
+        assertThat(builtBeans())
+                .as("beans built so far")
+                .noneMatch(name -> name.contains("dockerjava")
+                        || name.contains("DockerLabRuntime")
+                        || name.contains("DockerClient"));
         assertThat(builtBeans()).anyMatch(name -> name.contains("KubernetesLabRuntime"));
     }
 
@@ -55,6 +62,7 @@ class KubernetesRuntimeChoiceTest {
     }
 
     private static java.util.List<String> builtBeans() {
-        return Stream.concat(builtBeansOf(ApplicationScoped.class), builtBeansOf(Singleton.class)).toList();
+        return Stream.concat(builtBeansOf(ApplicationScoped.class), builtBeansOf(Singleton.class))
+                .toList();
     }
 }

@@ -2,8 +2,8 @@ package dev.tclab.lab.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.TestTopologies;
+import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.topology.Topology;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -22,10 +22,11 @@ import org.junit.jupiter.api.Test;
 class LabObjectsTest {
 
     private static final Instant STARTED = Instant.parse("2026-12-01T10:00:00Z");
-    private static final LabSpec SPEC = new LabSpec("ab12cd34ef", TestTopologies.load("two-node"), "learner-1", "two-node");
+    private static final LabSpec SPEC =
+            new LabSpec("ab12cd34ef", TestTopologies.load("two-node"), "learner-1", "two-node");
 
-    private final LabObjects objects = new LabObjects(TestConfig.tclab(Map.of("tclab.instance", "tclab-k1",
-            "tclab.lab.memory-mib", "300", "tclab.lab.cpus", "1.5")));
+    private final LabObjects objects = new LabObjects(TestConfig.tclab(
+            Map.of("tclab.instance", "tclab-k1", "tclab.lab.memory-mib", "300", "tclab.lab.cpus", "1.5")));
 
     private Topology.Node node(String name) {
         return SPEC.topology().nodes().get(name);
@@ -37,16 +38,31 @@ class LabObjectsTest {
 
         assertThat(pod.getMetadata().getName()).isEqualTo("tclab-ab12cd34ef-client");
         assertThat(pod.getMetadata().getNamespace()).isEqualTo("tclab-labs");
-        assertThat(pod.getMetadata().getLabels()).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "tclab.app", "tclab", "tclab.instance", "tclab-k1", "tclab.role", "node", "tclab.lab", "ab12cd34ef",
-                "tclab.owner", "learner-1", "tclab.lesson", "two-node", "tclab.node", "client",
-                "tclab.expires", Long.toString(STARTED.plusSeconds(4 * 3600 + 600).getEpochSecond())));
+        assertThat(pod.getMetadata().getLabels())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "tclab.app",
+                        "tclab",
+                        "tclab.instance",
+                        "tclab-k1",
+                        "tclab.role",
+                        "node",
+                        "tclab.lab",
+                        "ab12cd34ef",
+                        "tclab.owner",
+                        "learner-1",
+                        "tclab.lesson",
+                        "two-node",
+                        "tclab.node",
+                        "client",
+                        "tclab.expires",
+                        Long.toString(STARTED.plusSeconds(4 * 3600 + 600).getEpochSecond())));
         assertThat(pod.getMetadata().getAnnotations()).containsEntry("tclab.owner", "learner-1");
     }
 
     @Test
     void shouldEndAPodAtTheLabsMaximumLifetimeAndGrace() {
-        PodSpec spec = objects.nodePod(SPEC, node("client"), "client", Set.of(), STARTED).getSpec();
+        PodSpec spec = objects.nodePod(SPEC, node("client"), "client", Set.of(), STARTED)
+                .getSpec();
 
         assertThat(spec.getActiveDeadlineSeconds()).isEqualTo(4 * 3600 + 600);
         assertThat(spec.getRestartPolicy()).isEqualTo("Never");
@@ -61,81 +77,121 @@ class LabObjectsTest {
 
     @Test
     void shouldHardenTheNodeContainerAsOnDocker() {
-        PodSpec spec = objects.nodePod(SPEC, node("server"), "client", Set.of(), STARTED).getSpec();
+        PodSpec spec = objects.nodePod(SPEC, node("server"), "client", Set.of(), STARTED)
+                .getSpec();
         Container node = spec.getContainers().get(0);
 
         assertThat(node.getName()).isEqualTo("node");
         assertThat(node.getImage()).isEqualTo("tclab/lab-node:1");
         assertTrafficControlOnly(node.getSecurityContext());
-        assertThat(node.getResources().getLimits()).isEqualTo(Map.of("memory", new Quantity("300Mi"), "cpu", new Quantity("1500m")));
-        assertThat(node.getResources().getRequests()).isEqualTo(node.getResources().getLimits());
+        assertThat(node.getResources().getLimits())
+                .isEqualTo(Map.of("memory", new Quantity("300Mi"), "cpu", new Quantity("1500m")));
+        assertThat(node.getResources().getRequests())
+                .isEqualTo(node.getResources().getLimits());
         assertThat(mounts(node)).isEqualTo(Map.of("/tmp", "node-tmp", "/root", "node-home", "/run", "node-run"));
         assertThat(node.getCommand()).isEqualTo(LabObjects.KEEP_ALIVE);
     }
 
     @Test
     void shouldGiveTheSidecarItsOwnSmallReadOnlyContainerInThePod() {
-        PodSpec spec = objects.nodePod(SPEC, node("client"), "client", Set.of(), STARTED).getSpec();
+        PodSpec spec = objects.nodePod(SPEC, node("client"), "client", Set.of(), STARTED)
+                .getSpec();
         Container sidecar = spec.getContainers().get(1);
 
         assertThat(spec.getContainers()).hasSize(2);
         assertThat(sidecar.getName()).isEqualTo("measure");
         assertThat(sidecar.getImage()).isEqualTo("tclab/lab-node:1");
         assertTrafficControlOnly(sidecar.getSecurityContext());
-        assertThat(sidecar.getResources().getLimits()).isEqualTo(Map.of("memory", new Quantity("64Mi"), "cpu", new Quantity("500m")));
+        assertThat(sidecar.getResources().getLimits())
+                .isEqualTo(Map.of("memory", new Quantity("64Mi"), "cpu", new Quantity("500m")));
         assertThat(mounts(sidecar)).isEqualTo(Map.of("/tmp", "measure-tmp", "/run", "measure-run"));
     }
 
     @Test
     void shouldCapEveryWritablePlaceAsAMemoryBackedEmptyDir() {
-        List<Volume> volumes = objects.nodePod(SPEC, node("client"), "client", Set.of(), STARTED).getSpec().getVolumes();
+        List<Volume> volumes = objects.nodePod(SPEC, node("client"), "client", Set.of(), STARTED)
+                .getSpec()
+                .getVolumes();
 
-        assertThat(volumes).allSatisfy(v -> assertThat(v.getEmptyDir().getMedium()).isEqualTo("Memory"));
-        assertThat(volumes.stream().collect(Collectors.toMap(Volume::getName, v -> v.getEmptyDir().getSizeLimit())))
-                .isEqualTo(Map.of("node-tmp", new Quantity("64Mi"), "node-home", new Quantity("16Mi"),
-                        "node-run", new Quantity("8Mi"), "measure-tmp", new Quantity("4Mi"), "measure-run", new Quantity("4Mi")));
+        assertThat(volumes)
+                .allSatisfy(v -> assertThat(v.getEmptyDir().getMedium()).isEqualTo("Memory"));
+        assertThat(volumes.stream()
+                        .collect(Collectors.toMap(
+                                Volume::getName, v -> v.getEmptyDir().getSizeLimit())))
+                .isEqualTo(Map.of(
+                        "node-tmp",
+                        new Quantity("64Mi"),
+                        "node-home",
+                        new Quantity("16Mi"),
+                        "node-run",
+                        new Quantity("8Mi"),
+                        "measure-tmp",
+                        new Quantity("4Mi"),
+                        "measure-run",
+                        new Quantity("4Mi")));
     }
 
     @Test
     void shouldScheduleTheFirstNodeFreelyAndTheOthersOnItsClusterNode() {
-        var anchor = objects.nodePod(SPEC, node("client"), "client", Set.of(), STARTED).getSpec();
-        var follower = objects.nodePod(SPEC, node("server"), "client", Set.of(), STARTED).getSpec();
+        var anchor = objects.nodePod(SPEC, node("client"), "client", Set.of(), STARTED)
+                .getSpec();
+        var follower = objects.nodePod(SPEC, node("server"), "client", Set.of(), STARTED)
+                .getSpec();
 
         assertThat(anchor.getAffinity()).isNull();
         var terms = follower.getAffinity().getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
         assertThat(terms).hasSize(1);
         assertThat(terms.get(0).getTopologyKey()).isEqualTo("kubernetes.io/hostname");
-        assertThat(terms.get(0).getLabelSelector().getMatchLabels()).isEqualTo(Map.of("tclab.app", "tclab",
-                "tclab.instance", "tclab-k1", "tclab.lab", "ab12cd34ef", "tclab.node", "client"));
+        assertThat(terms.get(0).getLabelSelector().getMatchLabels())
+                .isEqualTo(Map.of(
+                        "tclab.app",
+                        "tclab",
+                        "tclab.instance",
+                        "tclab-k1",
+                        "tclab.lab",
+                        "ab12cd34ef",
+                        "tclab.node",
+                        "client"));
         assertThat(follower.getAffinity().getPodAntiAffinity()).isNull();
     }
 
     @Test
     void shouldSendALabNeedingKernelFeaturesOnlyToNodesLabelledWithThem() {
-        var spec = objects.nodePod(SPEC, node("client"), "client", Set.of("qdisc:cake", "link:ifb"), STARTED).getSpec();
+        var spec = objects.nodePod(SPEC, node("client"), "client", Set.of("qdisc:cake", "link:ifb"), STARTED)
+                .getSpec();
 
-        assertThat(spec.getNodeSelector()).isEqualTo(Map.of("tclab.dev/qdisc-cake", "true", "tclab.dev/link-ifb", "true"));
-        assertThat(objects.nodePod(SPEC, node("client"), "client", Set.of(), STARTED).getSpec().getNodeSelector()).isNull();
+        assertThat(spec.getNodeSelector())
+                .isEqualTo(Map.of("tclab.dev/qdisc-cake", "true", "tclab.dev/link-ifb", "true"));
+        assertThat(objects.nodePod(SPEC, node("client"), "client", Set.of(), STARTED)
+                        .getSpec()
+                        .getNodeSelector())
+                .isNull();
     }
 
     @Test
     void shouldCarryTheTopologysEnvironmentAndNamespacedSysctls() {
-        Topology.Node router = new Topology.Node("gw", null, false, Map.of("ROLE", "gw"),
-                Map.of("net.ipv4.ip_forward", "1"), List.of(), List.of());
+        Topology.Node router = new Topology.Node(
+                "gw", null, false, Map.of("ROLE", "gw"), Map.of("net.ipv4.ip_forward", "1"), List.of(), List.of());
 
         var pod = objects.nodePod(SPEC, router, "client", Set.of(), STARTED);
 
-        assertThat(pod.getSpec().getSecurityContext().getSysctls()).singleElement()
+        assertThat(pod.getSpec().getSecurityContext().getSysctls())
+                .singleElement()
                 .satisfies(s -> assertThat(s.getName() + "=" + s.getValue()).isEqualTo("net.ipv4.ip_forward=1"));
-        assertThat(pod.getSpec().getContainers().get(0).getEnv()).singleElement()
+        assertThat(pod.getSpec().getContainers().get(0).getEnv())
+                .singleElement()
                 .satisfies(e -> assertThat(e.getName() + "=" + e.getValue()).isEqualTo("ROLE=gw"));
     }
 
     @Test
     void shouldHashAnOwnerThatIsNoValidLabelValueAndKeepItAsAnAnnotation() {
         String owner = "learner/with spaces and a very long name that goes past sixty-three characters";
-        var pod = objects.nodePod(new LabSpec("ab12cd34ef", SPEC.topology(), owner, "two-node"), node("client"),
-                "client", Set.of(), STARTED);
+        var pod = objects.nodePod(
+                new LabSpec("ab12cd34ef", SPEC.topology(), owner, "two-node"),
+                node("client"),
+                "client",
+                Set.of(),
+                STARTED);
 
         assertThat(pod.getMetadata().getLabels().get("tclab.owner")).matches("h-[0-9a-f]{32}");
         assertThat(pod.getMetadata().getAnnotations()).containsEntry("tclab.owner", owner);
@@ -178,7 +234,9 @@ class LabObjectsTest {
         assertThat(policy.getSpec().getPolicyTypes()).containsExactlyInAnyOrder("Ingress", "Egress");
         assertThat(policy.getSpec().getIngress()).isEmpty();
         assertThat(policy.getSpec().getEgress()).isEmpty();
-        assertThat(objects.nodePod(SPEC, node("client"), "client", Set.of(), STARTED).getMetadata().getLabels())
+        assertThat(objects.nodePod(SPEC, node("client"), "client", Set.of(), STARTED)
+                        .getMetadata()
+                        .getLabels())
                 .as("every lab pod carries what it selects")
                 .containsAllEntriesOf(policy.getSpec().getPodSelector().getMatchLabels());
     }
@@ -189,10 +247,13 @@ class LabObjectsTest {
         assertThat(context.getPrivileged()).isFalse();
         assertThat(context.getAllowPrivilegeEscalation()).isFalse();
         assertThat(context.getReadOnlyRootFilesystem()).isTrue();
-        assertThat(context.getRunAsNonRoot()).as("learners are root: tc needs it").isNull();
+        assertThat(context.getRunAsNonRoot())
+                .as("learners are root: tc needs it")
+                .isNull();
     }
 
     private static Map<String, String> mounts(Container container) {
-        return container.getVolumeMounts().stream().collect(Collectors.toMap(VolumeMount::getMountPath, VolumeMount::getName));
+        return container.getVolumeMounts().stream()
+                .collect(Collectors.toMap(VolumeMount::getMountPath, VolumeMount::getName));
     }
 }

@@ -26,7 +26,8 @@ class ManifestDriftTest {
     void shouldApplyTheWiringHelperTheRuntimeExpects() throws IOException {
         DaemonSet applied = read("wiring-daemonset.yaml", DaemonSet.class);
         DaemonSet built = objects.wiringHelper("tclab-wiring", "tclab/lab-node:1");
-        assertThat(applied.getMetadata().getName()).isEqualTo(built.getMetadata().getName());
+        assertThat(applied.getMetadata().getName())
+                .isEqualTo(built.getMetadata().getName());
         assertThat(applied.getSpec()).isEqualTo(built.getSpec());
     }
 
@@ -34,7 +35,8 @@ class ManifestDriftTest {
     void shouldApplyTheIsolationPolicyTheRuntimeCreates() throws IOException {
         NetworkPolicy applied = read("networkpolicy.yaml", NetworkPolicy.class);
         NetworkPolicy built = objects.isolation();
-        assertThat(applied.getMetadata().getName()).isEqualTo(built.getMetadata().getName());
+        assertThat(applied.getMetadata().getName())
+                .isEqualTo(built.getMetadata().getName());
         assertThat(applied.getSpec()).isEqualTo(built.getSpec());
     }
 

@@ -63,12 +63,13 @@ final class MockCluster implements AutoCloseable {
     private static final Pattern EXEC_PATH = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/exec\\?(.*)");
     private static final Pattern POD_CREATE = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/?(\\?.*)?");
     private static final Pattern PID_LINE = Pattern.compile("(p\\d+)=\\$\\(pid_of (\\S+) \\S+\\)");
-    private static final Pattern VETH_LINE = Pattern.compile(
-            "ip link add (\\S+) netns \\$(p\\d+) type veth peer name (\\S+) netns \\$(p\\d+)");
+    private static final Pattern VETH_LINE =
+            Pattern.compile("ip link add (\\S+) netns \\$(p\\d+) type veth peer name (\\S+) netns \\$(p\\d+)");
 
     final List<Exec> execs = new CopyOnWriteArrayList<>();
     /** Streams started, by their marker ({@code TCLAB_STREAM=...}): the simulated pid and start ticks of each. */
     final Map<String, long[]> streams = new ConcurrentHashMap<>();
+
     private static final String STREAM_MARKER = dev.tclab.lab.runtime.BoundedCommand.STREAM_MARKER + "=";
     /** What the kernel probe reports on each cluster node: feature to supported. */
     final Map<String, Map<String, Boolean>> kernels = new ConcurrentHashMap<>();
@@ -76,13 +77,15 @@ final class MockCluster implements AutoCloseable {
     private final Map<String, List<String>> interfaces = new ConcurrentHashMap<>();
     /** Pod name to its UID and cluster node, as scheduled. */
     private final Map<String, String[]> scheduled = new ConcurrentHashMap<>();
+
     private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
     private final KubernetesMockServer server;
     private final Dispatcher api;
     final NamespacedKubernetesClient client;
 
     /** Kept, so the level set on it holds: the mock server logs every request at INFO. */
-    private static final java.util.logging.Logger QUIET = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+    private static final java.util.logging.Logger QUIET =
+            java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
 
     MockCluster(String... nodes) {
         QUIET.setLevel(java.util.logging.Level.WARNING);
@@ -92,8 +95,14 @@ final class MockCluster implements AutoCloseable {
         server.init();
         this.client = server.createClient();
         for (String node : nodes) {
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node)
-                    .addToLabels("kubernetes.io/hostname", node).endMetadata().build()).create();
+            client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(node)
+                            .addToLabels("kubernetes.io/hostname", node)
+                            .endMetadata()
+                            .build())
+                    .create();
             kernels.put(node, Map.of("qdisc:tbf", true, "qdisc:htb", true, "qdisc:cake", false));
         }
     }
@@ -103,10 +112,15 @@ final class MockCluster implements AutoCloseable {
         for (Node node : client.nodes().list().getItems()) {
             String name = node.getMetadata().getName();
             Pod pod = new io.fabric8.kubernetes.api.model.PodBuilder()
-                    .withNewMetadata().withName(daemonSet.getMetadata().getName() + "-" + name)
-                        .withNamespace(daemonSet.getMetadata().getNamespace())
-                        .withLabels(daemonSet.getSpec().getTemplate().getMetadata().getLabels()).endMetadata()
-                    .withSpec(daemonSet.getSpec().getTemplate().getSpec()).editSpec().withNodeName(name).endSpec()
+                    .withNewMetadata()
+                    .withName(daemonSet.getMetadata().getName() + "-" + name)
+                    .withNamespace(daemonSet.getMetadata().getNamespace())
+                    .withLabels(daemonSet.getSpec().getTemplate().getMetadata().getLabels())
+                    .endMetadata()
+                    .withSpec(daemonSet.getSpec().getTemplate().getSpec())
+                    .editSpec()
+                    .withNodeName(name)
+                    .endSpec()
                     .build();
             client.pods().resource(pod).create();
         }
@@ -135,13 +149,23 @@ final class MockCluster implements AutoCloseable {
             if (request.method() == HttpMethod.POST && POD_CREATE.matcher(path).matches()) {
                 Pod pod = Serialization.unmarshal(request.getUtf8Body(), Pod.class);
                 schedule(pod);
-                MockResponse created = api.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
-                        path, request.getHeaders(), new Buffer(Serialization.asJson(pod).getBytes(StandardCharsets.UTF_8))));
+                MockResponse created = api.dispatch(new RecordedRequest(
+                        request.getHttpVersion(),
+                        request.method(),
+                        path,
+                        request.getHeaders(),
+                        new Buffer(Serialization.asJson(pod).getBytes(StandardCharsets.UTF_8))));
                 if (created.code() == 201 && pod.getSpec().getNodeName() != null) {
                     // The store gives the pod its own UID: the simulated kernel knows the pod by that one.
-                    String uid = stored(path.replaceAll("\\?.*", "").replaceAll("/$", "") + "/"
-                            + pod.getMetadata().getName(), Pod.class).getMetadata().getUid();
-                    scheduled.put(pod.getMetadata().getName(), new String[] {uid, pod.getSpec().getNodeName()});
+                    String uid = stored(
+                                    path.replaceAll("\\?.*", "").replaceAll("/$", "") + "/"
+                                            + pod.getMetadata().getName(),
+                                    Pod.class)
+                            .getMetadata()
+                            .getUid();
+                    scheduled.put(
+                            pod.getMetadata().getName(),
+                            new String[] {uid, pod.getSpec().getNodeName()});
                     interfaces.put(uid, new CopyOnWriteArrayList<>(List.of("lo", "eth0")));
                 }
                 return created;
@@ -159,10 +183,19 @@ final class MockCluster implements AutoCloseable {
             pod.setStatus(new PodStatusBuilder().withPhase("Pending").build());
             return;
         }
-        pod.setStatus(new PodStatusBuilder().withPhase("Running").withHostIP("192.0.2.10")
-                .withContainerStatuses(pod.getSpec().getContainers().stream().map(c -> new ContainerStatusBuilder()
-                        .withName(c.getName()).withReady(true).withNewState().withNewRunning().endRunning()
-                        .endState().build()).toList())
+        pod.setStatus(new PodStatusBuilder()
+                .withPhase("Running")
+                .withHostIP("192.0.2.10")
+                .withContainerStatuses(pod.getSpec().getContainers().stream()
+                        .map(c -> new ContainerStatusBuilder()
+                                .withName(c.getName())
+                                .withReady(true)
+                                .withNewState()
+                                .withNewRunning()
+                                .endRunning()
+                                .endState()
+                                .build())
+                        .toList())
                 .build());
     }
 
@@ -171,7 +204,8 @@ final class MockCluster implements AutoCloseable {
         if (affinity != null && affinity.getPodAffinity() != null) {
             for (PodAffinityTerm term : affinity.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()) {
                 Map<String, String> wanted = term.getLabelSelector().getMatchLabels();
-                for (Pod other : stored("/api/v1/pods", io.fabric8.kubernetes.api.model.PodList.class).getItems()) {
+                for (Pod other : stored("/api/v1/pods", io.fabric8.kubernetes.api.model.PodList.class)
+                        .getItems()) {
                     if (other.getMetadata().getLabels().entrySet().containsAll(wanted.entrySet())) {
                         return other.getSpec().getNodeName();
                     }
@@ -179,18 +213,28 @@ final class MockCluster implements AutoCloseable {
             }
             return null;
         }
-        Map<String, String> selector = pod.getSpec().getNodeSelector() == null ? Map.of() : pod.getSpec().getNodeSelector();
+        Map<String, String> selector = pod.getSpec().getNodeSelector() == null
+                ? Map.of()
+                : pod.getSpec().getNodeSelector();
         NodeList nodes = stored("/api/v1/nodes", NodeList.class);
         Map<String, Long> load = new LinkedHashMap<>();
         for (Node node : nodes.getItems()) {
-            Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+            Map<String, String> labels = node.getMetadata().getLabels() == null
+                    ? Map.of()
+                    : node.getMetadata().getLabels();
             if (labels.entrySet().containsAll(selector.entrySet())) {
                 String name = node.getMetadata().getName();
-                load.put(name, scheduled.values().stream().filter(s -> s[1].equals(name)).count());
+                load.put(
+                        name,
+                        scheduled.values().stream()
+                                .filter(s -> s[1].equals(name))
+                                .count());
             }
         }
-        return load.entrySet().stream().min(Map.Entry.<String, Long>comparingByValue()
-                .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey).orElse(null);
+        return load.entrySet().stream()
+                .min(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+                .map(Map.Entry::getKey)
+                .orElse(null);
     }
 
     /** Reads the store directly: the dispatcher must not call its own server. */
@@ -199,7 +243,8 @@ final class MockCluster implements AutoCloseable {
     }
 
     private MockResponse get(String path) {
-        return api.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.GET, path, Headers.builder().build(), new Buffer()));
+        return api.dispatch(new RecordedRequest(
+                "HTTP/1.1", HttpMethod.GET, path, Headers.builder().build(), new Buffer()));
     }
 
     /** Answers an exec the way the pod's container would, or 404 for a pod that does not exist (any more). */
@@ -218,7 +263,7 @@ final class MockCluster implements AutoCloseable {
                 case "command" -> command.add(value);
                 case "container" -> container = value;
                 case "tty" -> tty = Boolean.parseBoolean(value);
-                default -> { }
+                default -> {}
             }
         }
         execs.add(new Exec(pod, container, List.copyOf(command), tty));
@@ -256,10 +301,18 @@ final class MockCluster implements AutoCloseable {
         }
 
         private void end(WebSocket socket) {
-            Status status = exit == 0 ? new StatusBuilder().withStatus("Success").build()
-                    : new StatusBuilder().withStatus("Failure").withReason("NonZeroExitCode").withNewDetails()
-                        .addNewCause().withReason("ExitCode").withMessage(Integer.toString(exit)).endCause()
-                        .endDetails().build();
+            Status status = exit == 0
+                    ? new StatusBuilder().withStatus("Success").build()
+                    : new StatusBuilder()
+                            .withStatus("Failure")
+                            .withReason("NonZeroExitCode")
+                            .withNewDetails()
+                            .addNewCause()
+                            .withReason("ExitCode")
+                            .withMessage(Integer.toString(exit))
+                            .endCause()
+                            .endDetails()
+                            .build();
             socket.send(new StatusMessage(status).getBytes());
             socket.close(1000, "");
         }
@@ -296,23 +349,29 @@ final class MockCluster implements AutoCloseable {
                 break;
             }
         }
-        String script = words.size() == 3 && words.get(0).equals("sh") && words.get(1).equals("-c")
-                ? words.get(2) : String.join(" ", words);
+        String script =
+                words.size() == 3 && words.get(0).equals("sh") && words.get(1).equals("-c")
+                        ? words.get(2)
+                        : String.join(" ", words);
         String uid = scheduled.get(pod)[0];
         if (script.contains("pid_of()")) {
             wire(script, process);
         } else if (script.contains("kernel $(uname -r)")) {
-            kernels.get(scheduled.get(pod)[1]).forEach((feature, yes) ->
-                    process.out.append(feature).append(yes ? " yes\n" : " no\n"));
+            kernels.get(scheduled.get(pod)[1])
+                    .forEach((feature, yes) -> process.out.append(feature).append(yes ? " yes\n" : " no\n"));
             process.out.append("kernel 6.1.0-sim\n");
         } else if (script.contains("cluster$n")) {
             List<String> ifaces = interfaces.get(uid);
             ifaces.replaceAll(i -> i.equals("eth0") ? "cluster0" : i);
         } else if (script.startsWith("ip link set lo up")) {
             for (String line : script.split("\n")) {
-                Matcher up = Pattern.compile("ip link set (\\S+) up \\|\\| exit 1").matcher(line);
+                Matcher up =
+                        Pattern.compile("ip link set (\\S+) up \\|\\| exit 1").matcher(line);
                 if (up.matches() && !interfaces.get(uid).contains(up.group(1))) {
-                    process.err.append("Cannot find device \"").append(up.group(1)).append("\"\n");
+                    process.err
+                            .append("Cannot find device \"")
+                            .append(up.group(1))
+                            .append("\"\n");
                     process.exit = 1;
                     return process;
                 }
@@ -339,7 +398,10 @@ final class MockCluster implements AutoCloseable {
             Matcher pid = PID_LINE.matcher(line);
             if (pid.find()) {
                 if (!interfaces.containsKey(pid.group(2))) {
-                    process.err.append("no process of pod ").append(pid.group(2)).append('\n');
+                    process.err
+                            .append("no process of pod ")
+                            .append(pid.group(2))
+                            .append('\n');
                     process.exit = 1;
                     return;
                 }
@@ -384,7 +446,12 @@ final class MockCluster implements AutoCloseable {
                 int index = 1;
                 for (String iface : interfaces.get(uid)) {
                     String peer = iface.equals("lo") || iface.startsWith("cluster") ? "" : "@if" + (index + 10);
-                    process.out.append(index++).append(": ").append(iface).append(peer).append(": <UP> mtu 1500\n");
+                    process.out
+                            .append(index++)
+                            .append(": ")
+                            .append(iface)
+                            .append(peer)
+                            .append(": <UP> mtu 1500\n");
                 }
             } else if (word.equals("true") || word.isEmpty()) {
                 process.exit = 0;

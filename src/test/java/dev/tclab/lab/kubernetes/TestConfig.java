@@ -11,12 +11,11 @@ import java.util.Map;
 /** The app's configuration mapping with its defaults and the given settings, for tests that run without Quarkus. */
 final class TestConfig {
 
-    private TestConfig() {
-    }
+    private TestConfig() {}
 
     static TclabConfig tclab(Map<String, String> settings) {
-        Map<String, String> all = new HashMap<>(Map.of("tclab.runtime", "kubernetes", "tclab.instance", "tclab-test",
-                "tclab.lab.start-timeout", "20s"));
+        Map<String, String> all = new HashMap<>(Map.of(
+                "tclab.runtime", "kubernetes", "tclab.instance", "tclab-test", "tclab.lab.start-timeout", "20s"));
         all.putAll(settings);
         return new SmallRyeConfigBuilder()
                 .withMapping(TclabConfig.class)

@@ -11,7 +11,9 @@ class BoundedCommandTest {
     void shouldTrustOnlyASingleProcessFromTheLookup() {
         assertThat(BoundedCommand.started("731 2162493\n")).contains(new StreamProcess(731, 2162493));
         assertThat(BoundedCommand.started("")).as("ended at once").isEmpty();
-        assertThat(BoundedCommand.started("731 2162493\n745 2162600\n")).as("a copied marker").isEmpty();
+        assertThat(BoundedCommand.started("731 2162493\n745 2162600\n"))
+                .as("a copied marker")
+                .isEmpty();
         assertThat(BoundedCommand.started("731 x\n")).isEmpty();
         assertThat(BoundedCommand.started("731\n")).isEmpty();
     }
@@ -19,9 +21,11 @@ class BoundedCommandTest {
     @Test
     void shouldSignalOnlyThatPidWhileItIsStillTheSameProcessAndReadNoFile() {
         String hangUp = BoundedCommand.hangUp(new StreamProcess(731, 2162493));
-        assertThat(hangUp).contains("/proc/731/stat", "= 2162493 ]", "kill -HUP -- -731", "kill -KILL 731")
+        assertThat(hangUp)
+                .contains("/proc/731/stat", "= 2162493 ]", "kill -HUP -- -731", "kill -KILL 731")
                 .doesNotContain("/run", "/tmp", "/root");
-        assertThat(BoundedCommand.findStarted("abc")).contains("'TCLAB_STREAM=abc'", "[ \"$2\" = 0 ]")
+        assertThat(BoundedCommand.findStarted("abc"))
+                .contains("'TCLAB_STREAM=abc'", "[ \"$2\" = 0 ]")
                 .doesNotContain("/run", "/tmp", "/root");
     }
 }

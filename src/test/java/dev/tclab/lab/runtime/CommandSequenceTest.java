@@ -14,18 +14,21 @@ class CommandSequenceTest {
     @Test
     void shouldTellEachStepsOutputExitCodeAndTimeoutApart() throws Exception {
         CommandSequence sequence = new CommandSequence(List.of(
-                new CommandSequence.Step(List.of("sh", "-c", "printf 'a\\nb'; echo oops >&2; exit 3"), Duration.ofSeconds(5)),
-                new CommandSequence.Step(List.of("sh", "-c", "echo \"it's $1\"", "sh", "quoted 'word'"), Duration.ofSeconds(5)),
+                new CommandSequence.Step(
+                        List.of("sh", "-c", "printf 'a\\nb'; echo oops >&2; exit 3"), Duration.ofSeconds(5)),
+                new CommandSequence.Step(
+                        List.of("sh", "-c", "echo \"it's $1\"", "sh", "quoted 'word'"), Duration.ofSeconds(5)),
                 new CommandSequence.Step(List.of("sleep", "30"), Duration.ofSeconds(1)),
                 new CommandSequence.Step(List.of("true"), Duration.ofSeconds(5))));
 
         List<ExecResult> results = sequence.split(run(sequence.command()));
 
-        assertThat(results).containsExactly(
-                new ExecResult(3, "a\nb", "oops\n", false),
-                new ExecResult(0, "it's quoted 'word'\n", "", false),
-                new ExecResult(-1, "", "", true),
-                new ExecResult(0, "", "", false));
+        assertThat(results)
+                .containsExactly(
+                        new ExecResult(3, "a\nb", "oops\n", false),
+                        new ExecResult(0, "it's quoted 'word'\n", "", false),
+                        new ExecResult(-1, "", "", true),
+                        new ExecResult(0, "", "", false));
         assertThat(sequence.timeout()).isEqualTo(Duration.ofSeconds(1 + 7 + 7 + 3 + 7));
     }
 
@@ -37,8 +40,8 @@ class CommandSequenceTest {
 
         List<ExecResult> results = sequence.split(new ExecResult(-1, "xxxx", "", false, true));
 
-        assertThat(results).containsExactly(new ExecResult(-1, "xxxx", "", false, true),
-                new ExecResult(-1, "", "", false, true));
+        assertThat(results)
+                .containsExactly(new ExecResult(-1, "xxxx", "", false, true), new ExecResult(-1, "", "", false, true));
     }
 
     private static ExecResult run(List<String> command) throws Exception {

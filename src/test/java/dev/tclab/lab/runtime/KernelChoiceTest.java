@@ -34,21 +34,23 @@ class KernelChoiceTest {
 
             @Override
             public Set<String> kernelFeaturesUsedBy(String lesson) {
-                return lesson.equals("tbf-or-cake-lesson") ? Set.of("qdisc:tbf", "qdisc:cake") : kernelFeaturesFor(lesson);
+                return lesson.equals("tbf-or-cake-lesson")
+                        ? Set.of("qdisc:tbf", "qdisc:cake")
+                        : kernelFeaturesFor(lesson);
             }
         };
     }
 
     private static LabSpec spec(String id, Topology.Kernel kernel, String lesson) {
         Topology plain = TestTopologies.load("two-node");
-        return new LabSpec(id, new Topology(plain.name(), plain.nodes(), plain.links(), plain.probes(), kernel),
-                "me", lesson);
+        return new LabSpec(
+                id, new Topology(plain.name(), plain.nodes(), plain.links(), plain.probes(), kernel), "me", lesson);
     }
 
     @Test
     void shouldStartEachLabOnTheKernelItsLabYmlAsksFor() throws Exception {
-        choice.start(spec("h", Topology.Kernel.HOST, "cake-lesson"), (s, d) -> { });
-        choice.start(spec("u", Topology.Kernel.UML, "tbf-lesson"), (s, d) -> { });
+        choice.start(spec("h", Topology.Kernel.HOST, "cake-lesson"), (s, d) -> {});
+        choice.start(spec("u", Topology.Kernel.UML, "tbf-lesson"), (s, d) -> {});
 
         assertThat(host.running).containsOnlyKeys("h");
         assertThat(uml.running).containsOnlyKeys("u");
@@ -56,8 +58,8 @@ class KernelChoiceTest {
 
     @Test
     void shouldPutAnAutoLabInUmlOnlyWhenTheHostLacksWhatTheLessonRequires() throws Exception {
-        choice.start(spec("needs-cake", Topology.Kernel.AUTO, "cake-lesson"), (s, d) -> { });
-        choice.start(spec("needs-tbf", Topology.Kernel.AUTO, "tbf-lesson"), (s, d) -> { });
+        choice.start(spec("needs-cake", Topology.Kernel.AUTO, "cake-lesson"), (s, d) -> {});
+        choice.start(spec("needs-tbf", Topology.Kernel.AUTO, "tbf-lesson"), (s, d) -> {});
 
         assertThat(uml.running).containsOnlyKeys("needs-cake");
         assertThat(host.running).containsOnlyKeys("needs-tbf");
@@ -65,10 +67,10 @@ class KernelChoiceTest {
 
     @Test
     void shouldPutAnAutoLabInUmlWhenTheHostLacksAFeatureItsChecksAndSolutionsChooseOn() throws Exception {
-        choice.start(spec("cake-not-fallback", Topology.Kernel.AUTO, "tbf-or-cake-lesson"), (s, d) -> { });
+        choice.start(spec("cake-not-fallback", Topology.Kernel.AUTO, "tbf-or-cake-lesson"), (s, d) -> {});
         host.kernel = new KernelCapabilities(Map.of("qdisc:tbf", true, "qdisc:cake", true), "with cake");
         KernelChoice onAHostWithCake = new KernelChoice(host, () -> uml, topologies());
-        onAHostWithCake.start(spec("cake-on-host", Topology.Kernel.AUTO, "tbf-or-cake-lesson"), (s, d) -> { });
+        onAHostWithCake.start(spec("cake-on-host", Topology.Kernel.AUTO, "tbf-or-cake-lesson"), (s, d) -> {});
 
         assertThat(uml.running).containsOnlyKeys("cake-not-fallback");
         assertThat(host.running).containsOnlyKeys("cake-on-host");
@@ -78,20 +80,23 @@ class KernelChoiceTest {
     void shouldShowALessonForTheKernelItsLabRunsOn() throws Exception {
         uml.kernel = new KernelCapabilities(Map.of("qdisc:tbf", true, "qdisc:cake", true), "6.1.0-uml");
 
-        assertThat(choice.ownKernel(spec("a", Topology.Kernel.AUTO, "tbf-or-cake-lesson").topology(),
-                "tbf-or-cake-lesson")).contains(uml.kernel);
+        assertThat(choice.ownKernel(
+                        spec("a", Topology.Kernel.AUTO, "tbf-or-cake-lesson").topology(), "tbf-or-cake-lesson"))
+                .contains(uml.kernel);
         assertThat(choice.ownKernel(spec("u", Topology.Kernel.UML, "tbf-lesson").topology(), "tbf-lesson"))
                 .contains(uml.kernel);
-        assertThat(choice.ownKernel(spec("h", Topology.Kernel.HOST, "cake-lesson").topology(), "cake-lesson"))
+        assertThat(choice.ownKernel(
+                        spec("h", Topology.Kernel.HOST, "cake-lesson").topology(), "cake-lesson"))
                 .isEmpty();
-        assertThat(choice.ownKernel(spec("t", Topology.Kernel.AUTO, "tbf-lesson").topology(), "tbf-lesson"))
+        assertThat(choice.ownKernel(
+                        spec("t", Topology.Kernel.AUTO, "tbf-lesson").topology(), "tbf-lesson"))
                 .isEmpty();
     }
 
     @Test
     void shouldForgetLabsRemovedAsExpiredAndNeverRememberLabsThatAreNowhere() throws Exception {
-        choice.start(spec("old", Topology.Kernel.UML, "tbf-lesson"), (s, d) -> { });
-        choice.start(spec("young", Topology.Kernel.HOST, "tbf-lesson"), (s, d) -> { });
+        choice.start(spec("old", Topology.Kernel.UML, "tbf-lesson"), (s, d) -> {});
+        choice.start(spec("young", Topology.Kernel.HOST, "tbf-lesson"), (s, d) -> {});
         uml.expires.put("old", Instant.now().minusSeconds(1));
 
         assertThat(choice.removeExpiredLabs(Instant.now())).containsExactly("old");
@@ -102,7 +107,7 @@ class KernelChoiceTest {
 
     @Test
     void shouldSendEveryLaterCallToTheLabsRuntimeAndFindLabsItDidNotStart() throws Exception {
-        choice.start(spec("u", Topology.Kernel.UML, "tbf-lesson"), (s, d) -> { });
+        choice.start(spec("u", Topology.Kernel.UML, "tbf-lesson"), (s, d) -> {});
         uml.running.put("adopted", spec("adopted", Topology.Kernel.UML, "tbf-lesson"));
 
         choice.exec("u", "client", List.of("true"), Duration.ofSeconds(1));

@@ -22,10 +22,12 @@ class LabSchemaTest {
     @Test
     void shouldAcceptEveryLabTheParserAccepts() throws IOException {
         List<Path> labs = new ArrayList<>();
-        for (String root : List.of("src/main/resources/lessons", "src/test/resources/lessons", "src/test/resources/labs")) {
+        for (String root :
+                List.of("src/main/resources/lessons", "src/test/resources/lessons", "src/test/resources/labs")) {
             try (Stream<Path> files = Files.walk(Path.of(root))) {
                 files.filter(p -> p.getFileName().toString().equals("lab.yml") || root.endsWith("labs"))
-                        .filter(p -> p.toString().endsWith(".yml")).forEach(labs::add);
+                        .filter(p -> p.toString().endsWith(".yml"))
+                        .forEach(labs::add);
             }
         }
         int accepted = 0;
@@ -83,7 +85,8 @@ class LabSchemaTest {
                   - { name: c, from: gw, to: 10.0.0.1 }
                   - { name: d, from: gw, to: 10.0.0.1 }
                   - { name: e, from: gw, to: 10.0.0.1 }
-                """)).anyMatch(p -> p.startsWith("4: ") && p.contains("stats/0"))
+                """))
+                .anyMatch(p -> p.startsWith("4: ") && p.contains("stats/0"))
                 .anyMatch(p -> p.startsWith("4: ") && p.contains("stats/1"))
                 .anyMatch(p -> p.contains("/probes:") && p.contains("4"));
     }
@@ -145,7 +148,8 @@ class LabSchemaTest {
     @Test
     void shouldBindExactlyTheKeysTheSchemaAllows() {
         assertThat(PublishedSchema.boundKeys(TopologyParser.LabFile.class)).isEqualTo(SCHEMA.keys(""));
-        assertThat(PublishedSchema.boundKeys(TopologyParser.TopologyFile.class)).isEqualTo(SCHEMA.keys("/$defs/topology"));
+        assertThat(PublishedSchema.boundKeys(TopologyParser.TopologyFile.class))
+                .isEqualTo(SCHEMA.keys("/$defs/topology"));
         assertThat(PublishedSchema.boundKeys(TopologyParser.NodeFile.class)).isEqualTo(SCHEMA.keys("/$defs/node"));
         assertThat(PublishedSchema.boundKeys(TopologyParser.LinkFile.class)).isEqualTo(SCHEMA.keys("/$defs/link"));
         assertThat(PublishedSchema.boundKeys(TopologyParser.ProbeFile.class)).isEqualTo(SCHEMA.keys("/$defs/probe"));

@@ -1,13 +1,12 @@
 package dev.tclab.lab.uml;
 
-import dev.tclab.testing.RunsAlone;
-
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.HostConfig;
 import dev.tclab.lab.LabRuntimeContract;
 import dev.tclab.lab.docker.Labels;
 import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
@@ -34,23 +33,43 @@ class UmlLabRuntimeContractIT extends LabRuntimeContract {
     @Override
     protected void plantExpiredLab(String labId) {
         String expired = Long.toString(Instant.now().minusSeconds(60).getEpochSecond());
-        String id = docker.createContainerCmd("tclab/lab-uml:1").withCmd("sleep", "600")
-                .withLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.INSTANCE, "tclab-gone", LabelKeys.ROLE, Labels.ROLE_UML,
-                        LabelKeys.LAB, labId, Labels.NODES, "client,server", LabelKeys.EXPIRES, expired))
+        String id = docker.createContainerCmd("tclab/lab-uml:1")
+                .withCmd("sleep", "600")
+                .withLabels(Map.of(
+                        LabelKeys.APP,
+                        "tclab",
+                        LabelKeys.INSTANCE,
+                        "tclab-gone",
+                        LabelKeys.ROLE,
+                        Labels.ROLE_UML,
+                        LabelKeys.LAB,
+                        labId,
+                        Labels.NODES,
+                        "client,server",
+                        LabelKeys.EXPIRES,
+                        expired))
                 .withHostConfig(HostConfig.newHostConfig().withNetworkMode("none"))
-                .exec().getId();
+                .exec()
+                .getId();
         docker.startContainerCmd(id).exec();
     }
 
     @Override
     protected boolean leftOnEngine(String labId) {
-        return !docker.listContainersCmd().withShowAll(true).withLabelFilter(Map.of(LabelKeys.LAB, labId)).exec().isEmpty();
+        return !docker.listContainersCmd()
+                .withShowAll(true)
+                .withLabelFilter(Map.of(LabelKeys.LAB, labId))
+                .exec()
+                .isEmpty();
     }
 
     @Override
     protected Instant expiryOf(String labId) {
         return Instant.ofEpochSecond(Long.parseLong(docker.listContainersCmd()
-                .withLabelFilter(Map.of(LabelKeys.LAB, labId, LabelKeys.ROLE, Labels.ROLE_UML)).exec().get(0)
-                .getLabels().get(LabelKeys.EXPIRES)));
+                .withLabelFilter(Map.of(LabelKeys.LAB, labId, LabelKeys.ROLE, Labels.ROLE_UML))
+                .exec()
+                .get(0)
+                .getLabels()
+                .get(LabelKeys.EXPIRES)));
     }
 }

@@ -1,27 +1,25 @@
 package dev.tclab.lab.uml;
 
-import dev.tclab.testing.RunsAlone;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
-import dev.tclab.lab.runtime.ExecResult;
-import dev.tclab.lab.runtime.KernelCapabilities;
-import dev.tclab.lab.runtime.RuntimeAdapter;
-import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.runtime.ProcessStream;
-import dev.tclab.lab.runtime.StreamListener;
+import dev.tclab.config.TclabConfig;
 import dev.tclab.grading.run.BaselineSteps;
 import dev.tclab.grading.run.CheckResult;
 import dev.tclab.grading.run.CheckRunner;
 import dev.tclab.grading.spec.CheckSpec;
 import dev.tclab.grading.spec.CheckSpecParser;
-import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.TestTopologies;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.KernelCapabilities;
+import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.lab.runtime.StreamListener;
+import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
@@ -48,7 +46,8 @@ import org.junit.jupiter.api.TestInstance;
 class UmlLabRuntimeIT {
 
     private static final Logger LOG = Logger.getLogger(UmlLabRuntimeIT.class);
-    private static final Pattern RTT = Pattern.compile("rtt min/avg/max/mdev = ([0-9.]+)/([0-9.]+)/([0-9.]+)/([0-9.]+) ms");
+    private static final Pattern RTT =
+            Pattern.compile("rtt min/avg/max/mdev = ([0-9.]+)/([0-9.]+)/([0-9.]+)/([0-9.]+) ms");
 
     @Inject
     @Identifier("uml")
@@ -71,7 +70,7 @@ class UmlLabRuntimeIT {
     void startLab() throws Exception {
         limits = config.lab();
         lab = "u" + UUID.randomUUID().toString().substring(0, 8);
-        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "uml-it", "two-node"), (stage, detail) -> { });
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "uml-it", "two-node"), (stage, detail) -> {});
     }
 
     @AfterAll
@@ -87,8 +86,16 @@ class UmlLabRuntimeIT {
     void shouldHaveTheQdiscsTheHostKernelLacks() throws Exception {
         KernelCapabilities kernel = runtime.probeKernel();
 
-        for (String feature : List.of("qdisc:netem", "qdisc:cake", "qdisc:fq_codel", "qdisc:sfq", "qdisc:prio",
-                "action:police", "classifier:flower", "classifier:matchall", "link:ifb")) {
+        for (String feature : List.of(
+                "qdisc:netem",
+                "qdisc:cake",
+                "qdisc:fq_codel",
+                "qdisc:sfq",
+                "qdisc:prio",
+                "action:police",
+                "classifier:flower",
+                "classifier:matchall",
+                "link:ifb")) {
             assertThat(kernel.supports(feature)).as(feature + " in " + kernel).isTrue();
         }
         for (String qdisc : List.of("cake bandwidth 10mbit", "fq_codel", "sfq", "prio")) {
@@ -112,11 +119,14 @@ class UmlLabRuntimeIT {
         assertThat(netem.ok()).as(netem.stderr()).isTrue();
         double[] delayed = rtt();
         sh("client", "tc qdisc del dev eth1 root");
-        LOG.infof("UML netem 40ms: ping min/avg/mdev %.3f/%.3f/%.3f ms, unshaped %.3f/%.3f/%.3f ms (load average %s)",
+        LOG.infof(
+                "UML netem 40ms: ping min/avg/mdev %.3f/%.3f/%.3f ms, unshaped %.3f/%.3f/%.3f ms (load average %s)",
                 delayed[0], delayed[1], delayed[3], base[0], base[1], base[3], loadAverage());
 
         assertThat(delayed[0]).as("fastest round trip through netem 40ms").isGreaterThanOrEqualTo(40.0);
-        assertThat(delayed[0] - base[0]).as("delay netem 40ms added to the fastest round trip").isBetween(39.0, 41.0);
+        assertThat(delayed[0] - base[0])
+                .as("delay netem 40ms added to the fastest round trip")
+                .isBetween(39.0, 41.0);
     }
 
     /** min, avg, max and mdev of 20 pings from the client to the server, in ms. */
@@ -124,23 +134,30 @@ class UmlLabRuntimeIT {
         ExecResult ping = sh("client", "ping -n -q -c 20 -i 0.2 10.0.0.2");
         Matcher rtt = RTT.matcher(ping.stdout());
         assertThat(rtt.find()).as(ping.stdout() + ping.stderr()).isTrue();
-        return new double[] {Double.parseDouble(rtt.group(1)), Double.parseDouble(rtt.group(2)),
-                Double.parseDouble(rtt.group(3)), Double.parseDouble(rtt.group(4))};
+        return new double[] {
+            Double.parseDouble(rtt.group(1)),
+            Double.parseDouble(rtt.group(2)),
+            Double.parseDouble(rtt.group(3)),
+            Double.parseDouble(rtt.group(4))
+        };
     }
 
     private static String loadAverage() throws Exception {
-        return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+        return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg"))
+                .trim();
     }
 
     @Test
     void shouldRunInAContainerWithNoCapabilityNoNetworkAndTheDefaultSeccompProfile() {
-        InspectContainerResponse container = docker.inspectContainerCmd(UmlLabRuntime.containerName(lab)).exec();
+        InspectContainerResponse container =
+                docker.inspectContainerCmd(UmlLabRuntime.containerName(lab)).exec();
         HostConfig host = container.getHostConfig();
 
         assertThat(host.getCapAdd()).as("added capabilities").isNullOrEmpty();
         assertThat(host.getCapDrop()).containsExactly(Capability.ALL);
         assertThat(host.getPrivileged()).isFalse();
-        assertThat(host.getSecurityOpts()).containsExactly("no-new-privileges")
+        assertThat(host.getSecurityOpts())
+                .containsExactly("no-new-privileges")
                 .noneMatch(o -> o.startsWith("seccomp") || o.startsWith("apparmor"));
         assertThat(host.getNetworkMode()).isEqualTo("none");
         assertThat(host.getReadonlyRootfs()).isTrue();
@@ -150,18 +167,26 @@ class UmlLabRuntimeIT {
 
     @Test
     void shouldGiveTheLearnerRootInItsNodeWithNetAdminAndNetRawOnly() throws Exception {
-        String out = shellOutput("client", "grep CapEff /proc/self/status; grep CapBnd /proc/self/status; hostname;"
-                + " echo procs=$(ls -d /proc/[0-9]* | wc -l); touch /usr/bin/tc 2>&1; ls /dev/console 2>&1;"
-                + " mount -t tmpfs x /mnt 2>&1; echo $HOME; echo done\n");
+        String out = shellOutput(
+                "client",
+                "grep CapEff /proc/self/status; grep CapBnd /proc/self/status; hostname;"
+                        + " echo procs=$(ls -d /proc/[0-9]* | wc -l); touch /usr/bin/tc 2>&1; ls /dev/console 2>&1;"
+                        + " mount -t tmpfs x /mnt 2>&1; echo $HOME; echo done\n");
 
-        assertThat(out).contains("CapEff:\t0000000000003000").contains("CapBnd:\t0000000000003000")
+        assertThat(out)
+                .contains("CapEff:\t0000000000003000")
+                .contains("CapBnd:\t0000000000003000")
                 .contains("\nclient\r\n")
                 .contains("touch: cannot touch '/usr/bin/tc': Read-only file system")
                 .contains("cannot access '/dev/console'")
-                .contains("mount: /mnt: permission denied").contains("/root").contains("done");
+                .contains("mount: /mnt: permission denied")
+                .contains("/root")
+                .contains("done");
         Matcher procs = Pattern.compile("procs=(\\d+)").matcher(out);
         assertThat(procs.find()).isTrue();
-        assertThat(Integer.parseInt(procs.group(1))).as("processes the node sees (its own only)").isLessThan(10);
+        assertThat(Integer.parseInt(procs.group(1)))
+                .as("processes the node sees (its own only)")
+                .isLessThan(10);
     }
 
     /**
@@ -174,11 +199,13 @@ class UmlLabRuntimeIT {
     void shouldGradeWithThePlatformsToolsWhateverTheLearnersToolsSay() throws Exception {
         // Split by "" in the script, so that the shell's echo of this input cannot pass for the lie's output.
         String lie = "qdisc tbf 4242: root rate 10Mbit burst 32Kb lat 100ms";
-        String out = shellOutput("client", "mkdir -p /root/bin && for t in tc iperf3 ping; do printf '#!/bin/sh\\necho "
-                + lie.replace("4242", "42\"\"42") + "\\n' >/root/bin/$t; chmod 755 /root/bin/$t; done; export PATH=/root/bin:$PATH;"
-                + " tc qdisc show dev eth1; cp /root/bin/tc /usr/local/sbin/tc 2>&1; echo done\n");
-        assertThat(out).as("the learner's shell").contains(lie)
-                .contains("'/usr/local/sbin/tc': Read-only file system");
+        String out = shellOutput(
+                "client",
+                "mkdir -p /root/bin && for t in tc iperf3 ping; do printf '#!/bin/sh\\necho "
+                        + lie.replace("4242", "42\"\"42")
+                        + "\\n' >/root/bin/$t; chmod 755 /root/bin/$t; done; export PATH=/root/bin:$PATH;"
+                        + " tc qdisc show dev eth1; cp /root/bin/tc /usr/local/sbin/tc 2>&1; echo done\n");
+        assertThat(out).as("the learner's shell").contains(lie).contains("'/usr/local/sbin/tc': Read-only file system");
         // A real tbf's goodput, not its accuracy (UmlLessonsSelfTestIT and docs/LESSONS.md measure that): a UML kernel
         // on a host at load 55-72 gave 7.8 Mbit/s through tbf 10mbit.
         CheckSpec spec = CheckSpecParser.parse("it.md", """
@@ -190,17 +217,20 @@ class UmlLabRuntimeIT {
                   - { value: up.mbps, between: [4mbit, 11mbit] }
                 """, 1);
 
-        CheckResult bare = checks.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> { });
+        CheckResult bare = checks.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> {});
         assertThat(bare.status()).as(bare.message()).isEqualTo(CheckResult.Status.FAILED);
         assertThat(bare.raw().get("q")).doesNotContain("4242:");
         sh("client", "tc qdisc replace dev eth1 root tbf rate 10mbit burst 32kb latency 100ms");
-        CheckResult shaped = checks.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> { });
+        CheckResult shaped = checks.run(lab, "shape", spec, BaselineSteps.UNKNOWN, p -> {});
         sh("client", "tc qdisc del dev eth1 root");
 
-        assertThat(shaped.status()).as(shaped.message() + " " + shaped.assertions()).isEqualTo(CheckResult.Status.PASSED);
+        assertThat(shaped.status())
+                .as(shaped.message() + " " + shaped.assertions())
+                .isEqualTo(CheckResult.Status.PASSED);
         assertThat(shaped.raw().get("q")).doesNotContain("4242:").contains("\"kind\":\"tbf\"");
-        LOG.infof("UML tbf 10mbit through a check: %s (load average %s)", shaped.assertions().get(1).measured(),
-                loadAverage());
+        LOG.infof(
+                "UML tbf 10mbit through a check: %s (load average %s)",
+                shaped.assertions().get(1).measured(), loadAverage());
     }
 
     /**
@@ -209,13 +239,17 @@ class UmlLabRuntimeIT {
      */
     @Test
     void shouldCapWhatALearnerCanWrite() throws Exception {
-        String out = shellOutput("client", "dd if=/dev/zero of=/tmp/f bs=1M count=1024 2>&1 | grep -o 'No space.*';"
-                + " dd if=/dev/zero of=/root/f bs=1M count=1024 2>&1 | grep -o 'No space.*';"
-                + " echo tmp=$(du -m /tmp/f | cut -f1) root=$(du -m /root/f | cut -f1);"
-                + " for f in /x /etc/hosts /var/tmp/x /usr/local/sbin/tc; do touch $f 2>&1; done; rm -f /tmp/f /root/f;"
-                + " echo done\n");
+        String out = shellOutput(
+                "client",
+                "dd if=/dev/zero of=/tmp/f bs=1M count=1024 2>&1 | grep -o 'No space.*';"
+                        + " dd if=/dev/zero of=/root/f bs=1M count=1024 2>&1 | grep -o 'No space.*';"
+                        + " echo tmp=$(du -m /tmp/f | cut -f1) root=$(du -m /root/f | cut -f1);"
+                        + " for f in /x /etc/hosts /var/tmp/x /usr/local/sbin/tc; do touch $f 2>&1; done; rm -f /tmp/f /root/f;"
+                        + " echo done\n");
 
-        assertThat(out).contains("No space left on device").contains("tmp=" + limits.tmpMib() + " ")
+        assertThat(out)
+                .contains("No space left on device")
+                .contains("tmp=" + limits.tmpMib() + " ")
                 .contains("root=" + limits.homeMib());
         for (String path : List.of("/x", "/etc/hosts", "/var/tmp/x", "/usr/local/sbin/tc")) {
             assertThat(out).contains("touch: cannot touch '" + path + "': Read-only file system");
@@ -233,8 +267,7 @@ class UmlLabRuntimeIT {
             }
 
             @Override
-            public void onClosed(String reason) {
-            }
+            public void onClosed(String reason) {}
         })) {
             shell.write(input.getBytes(StandardCharsets.UTF_8));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -1,15 +1,15 @@
 package dev.tclab.lesson.markdown;
 
-import dev.tclab.grading.spec.SpecCheckValidator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tclab.yaml.FileProblem;
+import dev.tclab.grading.spec.SpecCheckValidator;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.lab.topology.TopologyParser;
 import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.QuizAttempt;
+import dev.tclab.yaml.FileProblem;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,8 +37,14 @@ class LessonMarkdownTest {
     }
 
     private BlockContext context(Predicate<String> kernelHas, Map<String, QuizAttempt> attempts, String stepId) {
-        BlockContext.Lesson lesson = new BlockContext.Lesson("demo", LAB, Set.of("qdisc:cake"), kernelHas,
-                new SpecCheckValidator(), attempts, OptionOrder::authored);
+        BlockContext.Lesson lesson = new BlockContext.Lesson(
+                "demo",
+                LAB,
+                Set.of("qdisc:cake"),
+                kernelHas,
+                new SpecCheckValidator(),
+                attempts,
+                OptionOrder::authored);
         return new BlockContext(lesson, "steps/01-a.md", stepId);
     }
 
@@ -60,7 +66,10 @@ class LessonMarkdownTest {
         BlockContext ctx = validating();
         String html = render("```cmd client\nip addr\ntc qdisc show dev eth1\n```\n", ctx);
         assertEquals(List.of(), ctx.problems());
-        assertTrue(html.contains("class=\"cmd-run\" data-node=\"client\" data-command=\"ip addr\ntc qdisc show dev eth1\""), html);
+        assertTrue(
+                html.contains(
+                        "class=\"cmd-run\" data-node=\"client\" data-command=\"ip addr\ntc qdisc show dev eth1\""),
+                html);
         assertTrue(html.contains("class=\"cmd-copy\""), html);
         assertTrue(html.contains("<pre><code>ip addr\ntc qdisc show dev eth1</code></pre>"), html);
     }
@@ -97,7 +106,9 @@ class LessonMarkdownTest {
         BlockContext ctx = validating();
         render("```cmd modem\nip addr\n```\n\n```solution modem\ntc qdisc show\n```\n", ctx);
         assertEquals(1, ctx.problems().size(), messages(ctx).toString());
-        assertTrue(messages(ctx).get(0).startsWith("steps/01-a.md:4: node 'modem' is hidden"), messages(ctx).toString());
+        assertTrue(
+                messages(ctx).get(0).startsWith("steps/01-a.md:4: node 'modem' is hidden"),
+                messages(ctx).toString());
         assertEquals(List.of(new BlockContext.SolutionRef("modem", List.of("tc qdisc show"))), ctx.solutions());
     }
 
@@ -105,35 +116,49 @@ class LessonMarkdownTest {
     void shouldRequireANodeOnCommandAndSolution() {
         BlockContext ctx = validating();
         render("```cmd\nip addr\n```\n\n```solution\nip addr\n```\n", ctx);
-        assertEquals(List.of("steps/01-a.md:4: a cmd block needs a node, e.g. ```cmd client",
-                "steps/01-a.md:8: a solution block needs a node, e.g. ```solution client"), messages(ctx));
+        assertEquals(
+                List.of(
+                        "steps/01-a.md:4: a cmd block needs a node, e.g. ```cmd client",
+                        "steps/01-a.md:8: a solution block needs a node, e.g. ```solution client"),
+                messages(ctx));
     }
 
     @Test
     void shouldRejectEmptyCommand() {
         BlockContext ctx = validating();
         render("```cmd client\n\n```\n", ctx);
-        assertEquals(List.of("steps/01-a.md:4: empty cmd block: write the command(s) between the fences"), messages(ctx));
+        assertEquals(
+                List.of("steps/01-a.md:4: empty cmd block: write the command(s) between the fences"), messages(ctx));
     }
 
     @Test
     void shouldHideSolutionInDetails() {
         BlockContext ctx = validating();
-        String html = render("```solution client\ntc qdisc replace dev eth1 root tbf rate 1mbit burst 8kb latency 50ms\n```\n", ctx);
+        String html = render(
+                "```solution client\ntc qdisc replace dev eth1 root tbf rate 1mbit burst 8kb latency 50ms\n```\n", ctx);
         assertTrue(html.startsWith("<details class=\"solution\"><summary>Show solution (on client)</summary>"), html);
-        assertTrue(html.contains("data-command=\"tc qdisc replace dev eth1 root tbf rate 1mbit burst 8kb latency 50ms\""), html);
+        assertTrue(
+                html.contains("data-command=\"tc qdisc replace dev eth1 root tbf rate 1mbit burst 8kb latency 50ms\""),
+                html);
     }
 
     @Test
     void shouldRenderCheckAsDisabledButtonWithDefaultAndExplicitIds() {
         BlockContext ctx = validating();
-        String html = render("```check\nmeasure:\n  - name: q\n    node: client\n    qdisc: { dev: eth1 }\nexpect:\n  - value: q.root.kind\n    equals: tbf\n```\n\n```check\nid: shaped\ntitle: it is shaped\nmeasure:\n  - name: q\n    node: client\n    qdisc: { dev: eth1 }\nexpect:\n  - value: q.root.kind\n    equals: tbf\n```\n", ctx);
+        String html = render(
+                "```check\nmeasure:\n  - name: q\n    node: client\n    qdisc: { dev: eth1 }\nexpect:\n  - value: q.root.kind\n    equals: tbf\n```\n\n```check\nid: shaped\ntitle: it is shaped\nmeasure:\n  - name: q\n    node: client\n    qdisc: { dev: eth1 }\nexpect:\n  - value: q.root.kind\n    equals: tbf\n```\n",
+                ctx);
         assertEquals(List.of(), ctx.problems());
-        assertTrue(html.contains("<button type=\"button\" class=\"check-run\" data-step=\"a\" data-check=\"a-check-1\" disabled=\"disabled\">Check</button>"), html);
+        assertTrue(
+                html.contains(
+                        "<button type=\"button\" class=\"check-run\" data-step=\"a\" data-check=\"a-check-1\" disabled=\"disabled\">Check</button>"),
+                html);
         assertTrue(html.contains("data-check=\"shaped\" disabled=\"disabled\">Check: it is shaped</button>"), html);
         assertTrue(html.contains("<div class=\"check-result\" aria-live=\"polite\"></div>"), html);
         assertFalse(html.contains("measure"), "the spec itself stays on the server: " + html);
-        assertEquals(List.of("a-check-1", "shaped"), ctx.checks().stream().map(BlockContext.CheckRef::id).toList());
+        assertEquals(
+                List.of("a-check-1", "shaped"),
+                ctx.checks().stream().map(BlockContext.CheckRef::id).toList());
     }
 
     @Test
@@ -149,9 +174,14 @@ class LessonMarkdownTest {
     @Test
     void shouldRejectCheckAndSolutionInLessonIntro() {
         BlockContext ctx = context(null, Map.of(), null);
-        render("```check\nmeasure:\n  - name: q\n    node: client\n    qdisc: { dev: eth1 }\nexpect:\n  - value: q.root.kind\n    equals: tbf\n```\n\n```solution client\nip a\n```\n", ctx);
-        assertEquals(List.of("steps/01-a.md:4: check blocks belong in a step file (steps/*.md), not in lesson.md",
-                "steps/01-a.md:14: solution blocks belong in a step file (steps/*.md), not in lesson.md"), messages(ctx));
+        render(
+                "```check\nmeasure:\n  - name: q\n    node: client\n    qdisc: { dev: eth1 }\nexpect:\n  - value: q.root.kind\n    equals: tbf\n```\n\n```solution client\nip a\n```\n",
+                ctx);
+        assertEquals(
+                List.of(
+                        "steps/01-a.md:4: check blocks belong in a step file (steps/*.md), not in lesson.md",
+                        "steps/01-a.md:14: solution blocks belong in a step file (steps/*.md), not in lesson.md"),
+                messages(ctx));
     }
 
     @Test
@@ -159,7 +189,10 @@ class LessonMarkdownTest {
         BlockContext ctx = validating();
         String html = render(QUIZ, ctx);
         assertEquals(List.of(), ctx.problems());
-        assertTrue(html.contains("<form class=\"quiz\" id=\"quiz-unit\" method=\"post\" action=\"/lessons/demo/quizzes/unit\">"), html);
+        assertTrue(
+                html.contains(
+                        "<form class=\"quiz\" id=\"quiz-unit\" method=\"post\" action=\"/lessons/demo/quizzes/unit\">"),
+                html);
         assertTrue(html.contains("<input type=\"radio\" name=\"choice\" value=\"0\" id=\"quiz-unit-0\" />"), html);
         assertTrue(html.contains("<label for=\"quiz-unit-1\">32 <code>kbit</code></label>"), html);
         assertFalse(html.contains("kilobytes are bytes"), "no explanation before answering: " + html);
@@ -187,11 +220,14 @@ class LessonMarkdownTest {
     @Test
     void shouldReportQuizWithoutCorrectAnswerAndWithoutWhy() {
         BlockContext ctx = validating();
-        String html = render("```quiz\nid: q\nquestion: Which?\noptions:\n  - text: a\n    why: no\n  - text: b\n```\n", ctx);
-        assertEquals(List.of(
-                "steps/01-a.md:8: options: no item is marked 'correct: true'",
-                "steps/01-a.md:10: options[1]: missing required key 'why' (the explanation the learner reads after choosing"
-                        + " this option (after a right answer, of every option))"), messages(ctx));
+        String html =
+                render("```quiz\nid: q\nquestion: Which?\noptions:\n  - text: a\n    why: no\n  - text: b\n```\n", ctx);
+        assertEquals(
+                List.of(
+                        "steps/01-a.md:8: options: no item is marked 'correct: true'",
+                        "steps/01-a.md:10: options[1]: missing required key 'why' (the explanation the learner reads after choosing"
+                                + " this option (after a right answer, of every option))"),
+                messages(ctx));
         assertTrue(html.contains("block-error"), html);
     }
 
@@ -200,7 +236,9 @@ class LessonMarkdownTest {
         BlockContext ctx = validating();
         render(QUIZ + "\n" + QUIZ, ctx);
         assertEquals(1, ctx.problems().size(), messages(ctx).toString());
-        assertTrue(messages(ctx).get(0).contains("quiz id 'unit' is already used at steps/01-a.md:4"), messages(ctx).toString());
+        assertTrue(
+                messages(ctx).get(0).contains("quiz id 'unit' is already used at steps/01-a.md:4"),
+                messages(ctx).toString());
     }
 
     @Test
@@ -223,8 +261,10 @@ class LessonMarkdownTest {
     void shouldReportUnknownBlockTypeButKeepDisplayLanguages() {
         BlockContext ctx = validating();
         String html = render("```quizz\nid: x\n```\n\n```yaml\na: 1\n```\n\n```\nplain\n```\n", ctx);
-        assertEquals(List.of("steps/01-a.md:4: unknown block type 'quizz'; lesson blocks are check, cmd, hint, quiz, "
-                + "solution (for plain code use e.g. ```text)"), messages(ctx));
+        assertEquals(
+                List.of("steps/01-a.md:4: unknown block type 'quizz'; lesson blocks are check, cmd, hint, quiz, "
+                        + "solution (for plain code use e.g. ```text)"),
+                messages(ctx));
         assertTrue(html.contains("<code class=\"language-yaml\">a: 1"), html);
     }
 
@@ -232,18 +272,23 @@ class LessonMarkdownTest {
     void shouldReportBadAttributesAndNodesOnBlocksThatTakeNone() {
         BlockContext ctx = validating();
         render("```cmd client when=x extra\nip a\n```\n\n```hint client\nx\n```\n", ctx);
-        assertEquals(List.of(
-                "steps/01-a.md:4: unknown attribute 'when'; blocks take if=<feature> and unless=<feature>",
-                "steps/01-a.md:4: unexpected 'extra' after node 'client'; write attributes as key=value",
-                "steps/01-a.md:8: a hint block takes no node, found 'client'"), messages(ctx));
+        assertEquals(
+                List.of(
+                        "steps/01-a.md:4: unknown attribute 'when'; blocks take if=<feature> and unless=<feature>",
+                        "steps/01-a.md:4: unexpected 'extra' after node 'client'; write attributes as key=value",
+                        "steps/01-a.md:8: a hint block takes no node, found 'client'"),
+                messages(ctx));
     }
 
     @Test
     void shouldReportGuardsOnUndeclaredOrMalformedFeatures() {
         BlockContext ctx = validating();
         render("```cmd client if=qdisc:netem\nip a\n```\n\n```cmd client unless=cake\nip a\n```\n", ctx);
-        assertEquals(List.of("steps/01-a.md:4: guard feature 'qdisc:netem' is not listed in lesson.md's requires or uses",
-                "steps/01-a.md:8: 'cake' is not a kernel feature name like qdisc:cake or classifier:matchall"), messages(ctx));
+        assertEquals(
+                List.of(
+                        "steps/01-a.md:4: guard feature 'qdisc:netem' is not listed in lesson.md's requires or uses",
+                        "steps/01-a.md:8: 'cake' is not a kernel feature name like qdisc:cake or classifier:matchall"),
+                messages(ctx));
     }
 
     @Test
@@ -260,16 +305,19 @@ class LessonMarkdownTest {
     void shouldKeepCheckIdsStableWhenAGuardDropsAnEarlierCheck() {
         BlockContext ctx = context(f -> false, Map.of(), "a");
         render("```check if=qdisc:cake\nmeasure: []\n```\n\n```check\nmeasure: []\n```\n", ctx);
-        assertEquals(List.of("a-check-2"), ctx.checks().stream().map(BlockContext.CheckRef::id).toList());
+        assertEquals(
+                List.of("a-check-2"),
+                ctx.checks().stream().map(BlockContext.CheckRef::id).toList());
     }
 
     @Test
     void shouldEscapeRawHtmlEverywhere() {
         BlockContext ctx = validating();
-        String html = render("Hello <script>alert(1)</script>\n\n<div onclick=\"x()\">block</div>\n\n"
-                + "[link](javascript:alert(2))\n\n```cmd client\necho \"<script>alert(3)</script>\"\n```\n\n"
-                + "```quiz\nid: x\nquestion: Is <script>alert(4)</script> safe?\noptions:\n  - text: <b>yes</b>\n    correct: true\n"
-                + "    why: <img src=x onerror=alert(5)>\n  - text: no\n    why: no\n```\n",
+        String html = render(
+                "Hello <script>alert(1)</script>\n\n<div onclick=\"x()\">block</div>\n\n"
+                        + "[link](javascript:alert(2))\n\n```cmd client\necho \"<script>alert(3)</script>\"\n```\n\n"
+                        + "```quiz\nid: x\nquestion: Is <script>alert(4)</script> safe?\noptions:\n  - text: <b>yes</b>\n    correct: true\n"
+                        + "    why: <img src=x onerror=alert(5)>\n  - text: no\n    why: no\n```\n",
                 context(null, Map.of("x", new QuizAttempt("x", List.of(0), true)), "a"));
         assertFalse(html.contains("<script"), html);
         assertFalse(html.contains("<div onclick"), html);
