@@ -4,17 +4,17 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.Labs;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.testing.RunsAlone;
 import dev.tclab.web.TestLabs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +26,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class LinkProofIT {
+
+    @Inject
+    LabRuntime runtime;
 
     private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(90);
 
@@ -101,14 +104,15 @@ class LinkProofIT {
         labId = TestLabs.startAndAwait(lesson, cookie, Duration.ofSeconds(90));
     }
 
-    private void inNode(String node, String script) throws IOException, InterruptedException {
-        Process docker = new ProcessBuilder(
-                        List.of("docker", "exec", "tclab-" + labId + "-" + node, "sh", "-c", script))
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(docker.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(docker.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(docker.exitValue()).as(node + ": " + script + "\n" + output).isZero();
+    /**
+     * Runs the learner's commands in a node through the app's runtime, as a terminal would: on the host's kernel or in
+     * User-Mode Linux, wherever the lesson's lab runs (bufferbloat-upload asks for {@code kernel: auto}).
+     */
+    private void inNode(String node, String script) throws Exception {
+        ExecResult result = runtime.exec(labId, node, List.of("sh", "-c", script), Duration.ofSeconds(30));
+        assertThat(result.exitCode())
+                .as(node + ": " + script + "\n" + result.stdout() + result.stderr())
+                .isZero();
     }
 
     private Map<String, Object> check(String step) throws InterruptedException {
