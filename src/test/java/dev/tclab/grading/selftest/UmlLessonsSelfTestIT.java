@@ -93,15 +93,10 @@ class UmlLessonsSelfTestIT {
     }
 
     /**
-     * Built-in lessons on the host's kernel whose figures UML does not reach yet, with why: each is a gap of issue 24,
-     * stated in docs/LESSONS.md, not a tolerance loosened. The lessons whose lab.yml asks for {@code kernel: auto} run
-     * in UML anyway ({@link #theCakeLessonsRunWithRealCakeInUml} and BuiltInLessonsSelfTestIT).
+     * The lessons on the host's kernel, their labs forced into UML: the same figures there. The lessons whose lab.yml
+     * asks for {@code kernel: auto} run in UML anyway ({@link #theCakeLessonsRunWithRealCakeInUml} and
+     * BuiltInLessonsSelfTestIT).
      */
-    private static final Map<String, String> NOT_YET_ON_UML = Map.of(
-            "htb-rate-accuracy",
-            "HTB at 48 Mbit/s measures about 10 % short in UML: its default burst is 0.27 ms of sending, and the UML"
-                    + " kernel's timers fire late on a busy host");
-
     @TestFactory
     Stream<DynamicTest> everyBuiltInLessonOnTheHostsKernelPassesItsSelfTestOnUml() throws IOException {
         LessonSelfTest onUml = new LessonSelfTest(uml, uml, runner, baselines, system);
@@ -111,7 +106,6 @@ class UmlLessonsSelfTestIT {
                     .map(p -> p.getFileName().toString())
                     .filter(slug ->
                             catalog.lesson(slug).orElseThrow().topology().kernel() == Topology.Kernel.HOST)
-                    .filter(slug -> !NOT_YET_ON_UML.containsKey(slug))
                     .sorted()
                     .toList();
         }
