@@ -30,7 +30,7 @@ public class LearnerLessons {
     private final QuizResults results;
     private final SystemStatus system;
     private final CheckBlockValidator checkValidator;
-    private final LabEngine runtime;
+    private final LabEngine engine;
     private final OptionShuffle shuffle;
 
     public LearnerLessons(
@@ -38,9 +38,9 @@ public class LearnerLessons {
             QuizResults results,
             SystemStatus system,
             CheckBlockValidator checkValidator,
-            LabEngine runtime,
+            LabEngine engine,
             OptionShuffle shuffle) {
-        this.runtime = runtime;
+        this.engine = engine;
         this.catalog = catalog;
         this.results = results;
         this.system = system;
@@ -82,7 +82,7 @@ public class LearnerLessons {
     private KernelCapabilities kernelOf(Lesson lesson) {
         if (lesson.topology() != null) {
             try {
-                Optional<KernelCapabilities> own = runtime.ownKernel(lesson.topology(), lesson.slug());
+                Optional<KernelCapabilities> own = engine.ownKernel(lesson.topology(), lesson.slug());
                 if (own.isPresent()) {
                     return own.get();
                 }
