@@ -11,6 +11,7 @@ import jakarta.inject.Inject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * How many lab starts the engine should run at once ({@code tclab.lab.concurrent-starts}): a burst of
  * {@code bench.burst} (default 8) two-node labs asked for at the same moment, started through the runtime by k
- * workers, for several k. Reports when the last lab was ready (the burst's makespan) and each lab's wait+start time.
+ * workers, for each k of {@code bench.workers} (default 1,2,4,8). Reports when the last lab was ready (the burst's makespan) and each lab's wait+start time.
  * Runs only with {@code mvn -Pbenchmark verify}; writes target/benchmarks/start-concurrency.md.
  */
 @QuarkusTest
@@ -29,6 +30,12 @@ class StartConcurrencyBenchmark {
 
     private static final int BURST = Integer.getInteger("bench.burst", 8);
     private static final int ROUNDS = Integer.getInteger("bench.rounds", 2);
+    /** The worker counts to compare, e.g. -Dbench.workers=4,8,16 for a class-sized burst. */
+    private static final List<Integer> WORKERS = Arrays.stream(
+                    System.getProperty("bench.workers", "1,2,4,8").split(","))
+            .map(String::trim)
+            .map(Integer::valueOf)
+            .toList();
 
     @Inject
     LabRuntime runtime;
@@ -39,7 +46,7 @@ class StartConcurrencyBenchmark {
         StringBuilder report = new StringBuilder("| workers | bursts | last ready (makespan) p50 ms | max ms "
                 + "| per lab p50 ms | p95 ms |\n|---|---|---|---|---|---|\n");
         burst(topology, 2, new ArrayList<>());
-        for (int workers : List.of(1, 2, 4, 8)) {
+        for (int workers : WORKERS) {
             List<Double> makespans = new ArrayList<>();
             List<Double> perLab = new ArrayList<>();
             for (int round = 0; round < ROUNDS; round++) {
