@@ -40,7 +40,7 @@ record PoolRun(
         md.append(String.format(
                 "The app restarted with `tclab.pool.\"tbf-basics\"=%d` and room for the refill"
                         + " (`tclab.lab.max-running=%d`); the pool was full %.1f s after it was ready. Then every learner, each"
-                        + " with an HTTP client of its own, pressed Start at the same moment (POST, then GET every 100 ms until"
+                        + " with an HTTP client of its own, pressed Start at the same moment (POST, then GET every 500 ms, as the page, until"
                         + " `running`). The server answered %d Starts from the pool (%d missed it); when the last lab ran, %d"
                         + " pooled labs were starting or ready (the refill). Load average %s before the Starts, %s after.%n%n",
                 learners.size(),
