@@ -34,17 +34,25 @@ class StatsSocketTest extends FakeLearnerLabTest {
     @Test
     void shouldLetTheNewestOfALearnersStatisticsSocketsWinAtTheLimit() throws Exception {
         // Issue 25, row 2: 6,000 statistics sockets of one learner were all accepted; now a fifth closes the first.
-        try (TestSocket first = openStats(cookie);
-                TestSocket second = openStats(cookie);
-                TestSocket third = openStats(cookie);
-                TestSocket fourth = openStats(cookie)) {
-            second.sendText("still here?");
-            assertThat(second.nextText(WAIT)).contains("takes no messages");
+        // The server opens each socket on a worker thread: each one's answer before the next is opened fixes which
+        // is the oldest (a loaded machine can run the opens out of order otherwise).
+        try (TestSocket first = openedStats();
+                TestSocket second = openedStats();
+                TestSocket third = openedStats();
+                TestSocket fourth = openedStats()) {
             try (TestSocket fifth = openStats(cookie)) {
                 assertThat(first.awaitClose(WAIT)).isEqualTo(4409);
                 fifth.sendText("hello");
                 assertThat(fifth.nextText(WAIT)).contains("takes no messages");
             }
         }
+    }
+
+    /** A statistics socket of the learner, once the server has opened it (it answers a message after its open). */
+    private TestSocket openedStats() throws Exception {
+        TestSocket socket = openStats(cookie);
+        socket.sendText("still here?");
+        assertThat(socket.nextText(WAIT)).contains("takes no messages");
+        return socket;
     }
 }
