@@ -9,6 +9,8 @@
  * <p>Plain JDBC on the Agroal pool, not Hibernate ORM: the state is a handful of small typed tables written in
  * short, independent statements; the same portable SQL runs on H2 and PostgreSQL; there is no entity lifecycle,
  * session or lazy loading to get wrong; and the app starts faster without an ORM. The schema belongs to the Flyway
- * migrations in {@code db/migration} (V1..V9 here; V10+ for the lab registry), never to generated DDL.
+ * migrations in {@code db/migration} (numbered in blocks: V1 learners and
+ * progress, V10 the lab registry, V20 workshops and host sessions, V30 the warm pool, V40 and up later changes),
+ * never to generated DDL.
  */
 package dev.tclab.store;
