@@ -7,7 +7,7 @@ import static org.hamcrest.Matchers.hasItem;
 
 import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
-import dev.tclab.host.Passwords;
+import dev.tclab.host.TestHosts;
 import dev.tclab.lab.FakeLabRuntime;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -154,7 +154,7 @@ class GuessLimitsApiTest {
 
     private String host(String prefix, boolean admin) {
         String name = prefix + UUID.randomUUID().toString().substring(0, 8);
-        assertThat(accounts.add(new HostAccount(name, Passwords.hash(PASSWORD), admin)))
+        assertThat(accounts.add(new HostAccount(name, TestHosts.hash(PASSWORD), admin)))
                 .isTrue();
         return name;
     }
