@@ -66,9 +66,10 @@ class BrokenDataDirTest {
         Files.createDirectories(DIR);
         Path file = DIR.resolve("tclab.mv.db");
         Files.deleteIfExists(file);
-        assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
-                .as("a first start makes the database, then the self-test finds no such lesson")
-                .isEqualTo(2);
+        // An empty H2 database, made without a start of the app (a start costs seconds; the last launch below
+        // proves a start on it works).
+        DriverManager.getConnection("jdbc:h2:file:" + DIR + "/tclab").close();
+        assertThat(file).exists();
         LaunchResult result;
         // The lock H2 takes on its file when another process opens it (here: this JVM, outside the app's class loader).
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -81,7 +82,7 @@ class BrokenDataDirTest {
                 .contains("tclab cannot open its H2 database in " + DIR + ": Database may be already in use")
                 .contains("Another process (a tclab serving from this directory");
         assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
-                .as("the database opens again once the lock is gone")
+                .as("the database opens, and is migrated, once the lock is gone")
                 .isEqualTo(2);
     }
 
