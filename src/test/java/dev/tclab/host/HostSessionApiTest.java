@@ -37,7 +37,7 @@ class HostSessionApiTest {
 
     private String newHost() {
         String name = "sess" + UUID.randomUUID().toString().substring(0, 8);
-        accounts.add(new HostAccount(name, Passwords.hash(PASSWORD), false));
+        accounts.add(new HostAccount(name, TestHosts.hash(PASSWORD), false));
         return name;
     }
 
@@ -83,7 +83,7 @@ class HostSessionApiTest {
     void aPasswordChangeEndsEverySessionOfTheHost() {
         String name = newHost();
         String session = signIn(name, PASSWORD);
-        accounts.setPassword(name, Passwords.hash("another password 2"));
+        accounts.setPassword(name, TestHosts.hash("another password 2"));
         given().cookie(HostSessions.COOKIE, session)
                 .get("/api/host/session")
                 .then()

@@ -90,7 +90,7 @@ class HostSetupTest {
 
     @Test
     void noTokenIsPrintedWhenAHostExistsAndAPrintedOneDiesWhenAHostIsAddedOtherwise() {
-        accounts.add(new HostAccount("bob", Passwords.hash(PASSWORD), false));
+        accounts.add(new HostAccount("bob", TestHosts.hash(PASSWORD), false));
         setup.announce();
         assertThat(log).isEmpty();
         assertThat(setup.open()).isFalse();

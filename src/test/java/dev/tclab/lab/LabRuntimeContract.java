@@ -20,18 +20,27 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * What every {@link LabRuntime} must do, whatever runs the containers: start (progress in order, every node
  * running), wiring (the topology's interface names), exec (output, exit code, timeout), stream (output, input, end,
  * close), stop (idempotent), status, reap and expiry. Each runtime runs it against its engine: Docker for real
  * ({@code DockerLabRuntimeContractIT}), Kubernetes on the fabric8 mock API server with a simulated kubelet.
+ *
+ * <p>The tests that only read a lab (status, wiring, exec, streams, labels, a reap that must spare it) share one lab
+ * per class, {@link #sharedLab()}: a User-Mode Linux lab takes seconds to boot. A test that stops or changes its lab
+ * starts its own with {@link #start(String)}.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class LabRuntimeContract {
 
     private final List<String> started = new ArrayList<>();
+    private String shared;
+    private Instant sharedStartedAt;
 
     /** The runtime under test. */
     protected abstract RuntimeAdapter runtime();
@@ -53,18 +62,53 @@ public abstract class LabRuntimeContract {
         for (String lab : started) {
             runtime().stop(lab);
         }
+        started.clear();
     }
 
+    /** Stops the shared lab; a subclass that closes its engine after its tests does so after this. */
+    @AfterAll
+    protected void stopSharedLab() throws Exception {
+        if (shared != null) {
+            runtime().stop(shared);
+            shared = null;
+        }
+    }
+
+    /** The class's lab of the "two-node" topology for tests that only read it; the first to ask starts it. */
+    protected String sharedLab() throws Exception {
+        if (shared == null) {
+            sharedStartedAt = Instant.now();
+            String id = newLabId();
+            try {
+                launch(id, "two-node");
+            } catch (Exception | AssertionError e) {
+                runtime().stop(id);
+                throw e;
+            }
+            shared = id;
+        }
+        return shared;
+    }
+
+    /** Starts a lab of this test's own, stopped after the test. */
     protected String start(String topology) throws Exception {
-        String id = "c" + UUID.randomUUID().toString().substring(0, 8);
+        String id = newLabId();
         started.add(id);
+        launch(id, topology);
+        return id;
+    }
+
+    private static String newLabId() {
+        return "c" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private void launch(String id, String topology) throws Exception {
         List<LabProgressListener.Stage> stages = new ArrayList<>();
         runtime()
                 .start(
                         new LabSpec(id, TestTopologies.load(topology), "contract", topology),
                         (stage, detail) -> stages.add(stage));
         assertThat(stages).as("progress events in order").containsExactly(LabProgressListener.Stage.values());
-        return id;
     }
 
     private ExecResult sh(String lab, String node, String script, Duration timeout) throws Exception {
@@ -73,7 +117,7 @@ public abstract class LabRuntimeContract {
 
     @Test
     void shouldStartEveryNodeAndReportItRunning() throws Exception {
-        String lab = start("two-node");
+        String lab = sharedLab();
 
         assertThat(runtime().status(lab)).extracting(NodeStatus::node).containsExactlyInAnyOrder("client", "server");
         assertThat(runtime().status(lab))
@@ -83,7 +127,7 @@ public abstract class LabRuntimeContract {
 
     @Test
     void shouldWireEachLinkWithTheTopologysInterfaceNames() throws Exception {
-        String lab = start("two-node");
+        String lab = sharedLab();
 
         for (String node : List.of("client", "server")) {
             ExecResult links = sh(lab, node, "ip -o link show", Duration.ofSeconds(10));
@@ -97,7 +141,7 @@ public abstract class LabRuntimeContract {
 
     @Test
     void shouldCaptureOutputErrorsAndExitCodeOfAnExec() throws Exception {
-        String lab = start("two-node");
+        String lab = sharedLab();
 
         ExecResult result = sh(lab, "client", "echo out; echo err >&2; exit 3", Duration.ofSeconds(10));
 
@@ -106,7 +150,7 @@ public abstract class LabRuntimeContract {
 
     @Test
     void shouldStopAnExecAtItsTimeout() throws Exception {
-        String lab = start("two-node");
+        String lab = sharedLab();
         long begin = System.nanoTime();
 
         ExecResult result = sh(lab, "client", "sleep 30", Duration.ofSeconds(1));
@@ -118,7 +162,7 @@ public abstract class LabRuntimeContract {
 
     @Test
     void shouldStreamOutputTakeInputAndCloseOnRequest() throws Exception {
-        String lab = start("two-node");
+        String lab = sharedLab();
         StringBuffer out = new StringBuffer();
         CompletableFuture<String> closed = new CompletableFuture<>();
 
@@ -134,7 +178,7 @@ public abstract class LabRuntimeContract {
 
     @Test
     void shouldReportTheEndOfAStreamedProcess() throws Exception {
-        String lab = start("two-node");
+        String lab = sharedLab();
         StringBuffer out = new StringBuffer();
         CompletableFuture<String> closed = new CompletableFuture<>();
 
@@ -147,7 +191,7 @@ public abstract class LabRuntimeContract {
 
     @Test
     void shouldRefuseANodeTheLabDoesNotHave() throws Exception {
-        String lab = start("two-node");
+        String lab = sharedLab();
 
         assertThatThrownBy(() -> runtime().exec(lab, "nosuch", List.of("true"), Duration.ofSeconds(5)))
                 .isInstanceOf(NodeNotFoundException.class);
@@ -170,7 +214,7 @@ public abstract class LabRuntimeContract {
 
     @Test
     void shouldReapOnlyExpiredLabsOfAnyInstance() throws Exception {
-        String fresh = start("two-node");
+        String fresh = sharedLab();
         String ghost = "g" + UUID.randomUUID().toString().substring(0, 8);
         plantExpiredLab(ghost);
         assertThat(leftOnEngine(ghost)).isTrue();
@@ -185,8 +229,8 @@ public abstract class LabRuntimeContract {
 
     @Test
     void shouldLabelEveryLabWithItsMaximumLifetimeAndAGrace() throws Exception {
-        Instant before = Instant.now();
-        String lab = start("two-node");
+        String lab = sharedLab();
+        Instant before = sharedStartedAt;
 
         assertThat(expiryOf(lab))
                 .as("max lifetime (4 h) and 10 min grace")

@@ -9,28 +9,19 @@ import static org.hamcrest.Matchers.nullValue;
 import dev.tclab.lab.runtime.NodeStatus;
 import dev.tclab.lab.runtime.RuntimeAdapter;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The start queue on the real engine: a server with one slot queues the second lab and starts it once freed. */
 @QuarkusTest
-@TestProfile(StartQueueIT.OneSlot.class)
+@TestProfile(OneSlotZeroGraceProfile.class)
 class StartQueueIT {
 
     private static final String LESSON = "example";
-
-    public static class OneSlot implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("tclab.lab.max-running", "1", "tclab.lab.queue-size", "1");
-        }
-    }
 
     @Inject
     LabService labs;

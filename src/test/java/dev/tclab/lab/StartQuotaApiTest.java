@@ -13,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.topology.Topology;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -24,7 +23,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,38 +31,8 @@ import org.junit.jupiter.api.Test;
  * plays a client of its own through X-Forwarded-For, read by Quarkus's proxy support.
  */
 @QuarkusTest
-@TestProfile(StartQuotaApiTest.Limits.class)
+@TestProfile(ClientLimitsProfile.class)
 class StartQuotaApiTest {
-
-    public static class Limits implements QuarkusTestProfile {
-        @Override
-        public Set<Class<?>> getEnabledAlternatives() {
-            return Set.of(FakeLabRuntime.class);
-        }
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "tclab.lab.max-running",
-                    "20",
-                    "tclab.quota.live-labs-per-address",
-                    "4",
-                    "tclab.quota.live-labs-per-learner",
-                    "2",
-                    "tclab.lab.one-per-learner",
-                    "false",
-                    "tclab.quota.start-burst-per-address",
-                    "5",
-                    "tclab.quota.start-interval-per-address",
-                    "1h",
-                    "quarkus.http.proxy.proxy-address-forwarding",
-                    "true",
-                    "quarkus.http.proxy.allow-x-forwarded",
-                    "true",
-                    "quarkus.http.proxy.trusted-proxies",
-                    "127.0.0.1");
-        }
-    }
 
     @Inject
     FakeLabRuntime runtime;

@@ -3,7 +3,7 @@ package dev.tclab.restart;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.host.Passwords;
+import dev.tclab.host.TestHosts;
 import dev.tclab.lab.PackagedApp;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.testing.RunsAlone;
@@ -279,7 +279,7 @@ class ReplicasIT {
                 PreparedStatement s = c.prepareStatement("INSERT INTO " + SCHEMA
                         + ".host_account (name, password_hash, admin, created_at) VALUES (?, ?, false, ?)")) {
             s.setString(1, name);
-            s.setString(2, Passwords.hash(PASSWORD));
+            s.setString(2, TestHosts.hash(PASSWORD));
             s.setObject(3, OffsetDateTime.now());
             s.executeUpdate();
         }

@@ -19,15 +19,23 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * A data directory the app cannot use is reported and left as it is: a file that is not an H2 database, a database
  * another process has open, and a database whose schema is newer than this tclab. The tests use this class's
  * directory, given as a relative path (as the default {@code data} is), and set its file up first.
+ *
+ * <p>The newer-schema test runs last: its launch fails on a database that opens, and the failed start's pool-refill
+ * thread can open that database again after the start has closed it (seen at a load average of 15). The launches
+ * share one class loader, so H2 then keeps the schema-99 database open for every later launch, whatever the file.
  */
 @QuarkusMainTest
 @TestProfile(BrokenDataDirTest.OwnDataDir.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BrokenDataDirTest {
 
     static final Path RELATIVE_DIR = Path.of("target", "h2-broken-" + UUID.randomUUID());
@@ -66,9 +74,10 @@ class BrokenDataDirTest {
         Files.createDirectories(DIR);
         Path file = DIR.resolve("tclab.mv.db");
         Files.deleteIfExists(file);
-        assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
-                .as("a first start makes the database, then the self-test finds no such lesson")
-                .isEqualTo(2);
+        // An empty H2 database, made without a start of the app (a start costs seconds; the last launch below
+        // proves a start on it works).
+        DriverManager.getConnection("jdbc:h2:file:" + DIR + "/tclab").close();
+        assertThat(file).exists();
         LaunchResult result;
         // The lock H2 takes on its file when another process opens it (here: this JVM, outside the app's class loader).
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -81,11 +90,12 @@ class BrokenDataDirTest {
                 .contains("tclab cannot open its H2 database in " + DIR + ": Database may be already in use")
                 .contains("Another process (a tclab serving from this directory");
         assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
-                .as("the database opens again once the lock is gone")
+                .as("the database opens, and is migrated, once the lock is gone")
                 .isEqualTo(2);
     }
 
     @Test
+    @Order(Integer.MAX_VALUE)
     void shouldRefuseASchemaFromANewerTclabAndChangeNothing(QuarkusMainLauncher launcher) throws Exception {
         Files.deleteIfExists(DIR.resolve("tclab.mv.db"));
         assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())

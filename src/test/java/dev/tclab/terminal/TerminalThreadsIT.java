@@ -3,6 +3,7 @@ package dev.tclab.terminal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.lab.OneSlotZeroGraceProfile;
 import dev.tclab.web.LearnerLabTest;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.junit.QuarkusTest;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /** Closing terminals releases their engine streams and threads (real Docker, grace period 0). */
 @QuarkusTest
-@TestProfile(ZeroGraceProfile.class)
+@TestProfile(OneSlotZeroGraceProfile.class)
 class TerminalThreadsIT extends LearnerLabTest {
 
     private static final int TERMINALS = 200;

@@ -7,17 +7,14 @@ import static org.hamcrest.Matchers.hasItem;
 
 import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
-import dev.tclab.host.Passwords;
-import dev.tclab.lab.FakeLabRuntime;
+import dev.tclab.host.TestHosts;
+import dev.tclab.lab.ClientLimitsProfile;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -27,35 +24,8 @@ import org.junit.jupiter.api.Test;
  * 127.0.0.1 as a proxy here, so each test plays its own client through X-Forwarded-For.
  */
 @QuarkusTest
-@TestProfile(GuessLimitsApiTest.RealLimits.class)
+@TestProfile(ClientLimitsProfile.class)
 class GuessLimitsApiTest {
-
-    /** The shipped join-code limits; the sign-in lock after 5 failures, so a test need not wait out 63 s of delays. */
-    public static class RealLimits implements QuarkusTestProfile {
-        @Override
-        public Set<Class<?>> getEnabledAlternatives() {
-            return Set.of(FakeLabRuntime.class);
-        }
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "tclab.guessing.join-failures-per-address",
-                    "10",
-                    "tclab.guessing.join-failures-total",
-                    "200",
-                    "tclab.guessing.sign-in-free-failures",
-                    "3",
-                    "tclab.guessing.sign-in-lock-after",
-                    "5",
-                    "quarkus.http.proxy.proxy-address-forwarding",
-                    "true",
-                    "quarkus.http.proxy.allow-x-forwarded",
-                    "true",
-                    "quarkus.http.proxy.trusted-proxies",
-                    "127.0.0.1");
-        }
-    }
 
     private static final String PASSWORD = "correct horse battery";
 
@@ -154,7 +124,7 @@ class GuessLimitsApiTest {
 
     private String host(String prefix, boolean admin) {
         String name = prefix + UUID.randomUUID().toString().substring(0, 8);
-        assertThat(accounts.add(new HostAccount(name, Passwords.hash(PASSWORD), admin)))
+        assertThat(accounts.add(new HostAccount(name, TestHosts.hash(PASSWORD), admin)))
                 .isTrue();
         return name;
     }

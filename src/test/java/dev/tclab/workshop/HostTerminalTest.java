@@ -6,7 +6,7 @@ import static org.hamcrest.Matchers.hasItem;
 
 import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
-import dev.tclab.host.Passwords;
+import dev.tclab.host.TestHosts;
 import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
@@ -55,7 +55,7 @@ class HostTerminalTest {
 
     private String host(String prefix) {
         String name = prefix + UUID.randomUUID().toString().substring(0, 8);
-        accounts.add(new HostAccount(name, Passwords.hash("host password 1"), false));
+        accounts.add(new HostAccount(name, TestHosts.hash("host password 1"), false));
         return given().contentType(ContentType.JSON)
                 .body("{\"name\": \"" + name + "\", \"password\": \"host password 1\"}")
                 .post("/api/host/session")

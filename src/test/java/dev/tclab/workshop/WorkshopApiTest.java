@@ -8,7 +8,7 @@ import static org.hamcrest.Matchers.hasItem;
 
 import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
-import dev.tclab.host.Passwords;
+import dev.tclab.host.TestHosts;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.Labs;
 import dev.tclab.quiz.QuizAttempt;
@@ -48,7 +48,7 @@ class WorkshopApiTest {
 
     private String addHost(String prefix, boolean admin) {
         String name = prefix + UUID.randomUUID().toString().substring(0, 8);
-        assertThat(accounts.add(new HostAccount(name, Passwords.hash(PASSWORD), admin)))
+        assertThat(accounts.add(new HostAccount(name, TestHosts.hash(PASSWORD), admin)))
                 .isTrue();
         return given().contentType(ContentType.JSON)
                 .body("{\"name\": \"" + name + "\", \"password\": \"" + PASSWORD + "\"}")

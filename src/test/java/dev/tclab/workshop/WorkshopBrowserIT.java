@@ -6,7 +6,7 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
-import dev.tclab.host.Passwords;
+import dev.tclab.host.TestHosts;
 import dev.tclab.lab.LabService;
 import dev.tclab.lab.Labs;
 import dev.tclab.web.Chromium;
@@ -72,7 +72,7 @@ class WorkshopBrowserIT {
     @Test
     void aHostRunsAClassOfTwoOnRealLabs() {
         String teacher = "coach" + UUID.randomUUID().toString().substring(0, 6);
-        assertThat(hosts.add(new HostAccount(teacher, Passwords.hash(PASSWORD), false)))
+        assertThat(hosts.add(new HostAccount(teacher, TestHosts.hash(PASSWORD), false)))
                 .isTrue();
         try (Chromium chromium = Chromium.launch()) {
             Page host = chromium.context(Screen.LAPTOP.options(), TIMEOUT).newPage();

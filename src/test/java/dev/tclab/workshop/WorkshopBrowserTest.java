@@ -11,7 +11,7 @@ import dev.tclab.grading.CheckRunLog;
 import dev.tclab.grading.TestCheckRuns;
 import dev.tclab.host.HostAccount;
 import dev.tclab.host.HostAccounts;
-import dev.tclab.host.Passwords;
+import dev.tclab.host.TestHosts;
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.LabService;
@@ -67,7 +67,7 @@ class WorkshopBrowserTest {
 
     @Test
     void aHostRunsAClassOfTwo() {
-        hosts.add(new HostAccount("teacher", Passwords.hash(PASSWORD), false));
+        hosts.add(new HostAccount("teacher", TestHosts.hash(PASSWORD), false));
         try (Chromium chromium = Chromium.launch()) {
             BrowserContext hostContext = chromium.context(Screen.LAPTOP.options(), TIMEOUT);
             Page host = hostContext.newPage();

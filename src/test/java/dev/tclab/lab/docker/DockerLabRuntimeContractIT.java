@@ -33,7 +33,7 @@ class DockerLabRuntimeContractIT extends LabRuntimeContract {
 
     @Test
     void shouldBeTheDefaultRuntimeAndNeverBuildTheKubernetesClient() throws Exception {
-        start("two-node");
+        sharedLab();
 
         assertThat(ClientProxy.unwrap(runtime))
                 .isInstanceOfSatisfying(

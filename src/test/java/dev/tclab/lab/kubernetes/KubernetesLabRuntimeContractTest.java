@@ -30,8 +30,11 @@ class KubernetesLabRuntimeContractTest extends LabRuntimeContract {
         runtime = new KubernetesLabRuntime(cluster.client, config, lesson -> Optional.empty());
     }
 
+    /** Closes the cluster after the contract's shared lab is stopped (a subclass's {@code @AfterAll} runs first). */
+    @Override
     @AfterAll
-    static void stopCluster() {
+    protected void stopSharedLab() throws Exception {
+        super.stopSharedLab();
         runtime.close();
         cluster.close();
     }

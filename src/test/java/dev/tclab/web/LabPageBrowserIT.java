@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * the terminals, see a class's filter in the tree, watch the throughput plot move.
  */
 @QuarkusTest
-class LabPageBrowserTest {
+class LabPageBrowserIT {
 
     private static final double TIMEOUT_MS = 90_000;
 
