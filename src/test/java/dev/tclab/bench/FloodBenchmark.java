@@ -102,6 +102,11 @@ class FloodBenchmark {
         Files.createDirectories(work);
         String instance = System.getenv().getOrDefault("_TEST_TCLAB_INSTANCE", "tclab-test") + "-floods";
         app = new PackagedApp(work.resolve("data"), instance, work);
+        // To find where a stall's time goes, e.g. -Dbench.java-tool-options=-XX:StartFlightRecording=filename=app.jfr
+        String jvmOptions = System.getProperty("bench.java-tool-options", "");
+        if (!jvmOptions.isBlank()) {
+            app.environment("JAVA_TOOL_OPTIONS", jvmOptions);
+        }
         Instant began = Instant.now();
         String loadBefore = loadAverage();
         app.start();
