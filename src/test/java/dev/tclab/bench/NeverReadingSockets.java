@@ -1,14 +1,11 @@
 package dev.tclab.bench;
 
-import java.io.ByteArrayOutputStream;
+import dev.tclab.web.NeverReadingSocket;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -16,13 +13,10 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * WebSockets opened as a hostile script opens them (issue 25, row 2): plain TCP connections that send the upgrade
- * request with the learner's cookie, read the server's answer to it, and then never read again, so whatever the server
- * sends waits in the socket buffers. A WebSocket client library would keep reading; this never does until {@link
+ * Many {@link NeverReadingSocket}s at once: whatever the server sends them waits in the socket buffers until {@link
  * #tally()} looks, once the probe is over, at what each connection got: the close frame's code, if any.
  */
 final class NeverReadingSockets implements AutoCloseable {
@@ -83,54 +77,11 @@ final class NeverReadingSockets implements AutoCloseable {
     }
 
     private void openOne(URI base, String path, String cookieHeader) {
-        Socket socket = new Socket();
         try {
-            socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), 10_000);
-            socket.setSoTimeout(30_000);
-            byte[] key = new byte[16];
-            ThreadLocalRandom.current().nextBytes(key);
-            String host = base.getHost() + ":" + base.getPort();
-            String upgrade = "GET " + path + " HTTP/1.1\r\n"
-                    + "Host: " + host + "\r\n"
-                    + "Upgrade: websocket\r\n"
-                    + "Connection: Upgrade\r\n"
-                    + "Sec-WebSocket-Key: " + Base64.getEncoder().encodeToString(key) + "\r\n"
-                    + "Sec-WebSocket-Version: 13\r\n"
-                    + "Origin: http://" + host + "\r\n"
-                    + "Cookie: " + cookieHeader + "\r\n\r\n";
-            socket.getOutputStream().write(upgrade.getBytes(StandardCharsets.US_ASCII));
-            String status = statusLine(socket.getInputStream());
-            if (status.startsWith("HTTP/1.1 101")) {
-                accepted.add(new Connection(socket));
-                return;
-            }
-            refused.merge(status.isEmpty() ? "no answer" : status, 1, Integer::sum);
+            accepted.add(new Connection(NeverReadingSocket.open(base, path, cookieHeader)));
         } catch (IOException e) {
-            refused.merge(e.getClass().getSimpleName() + ": " + e.getMessage(), 1, Integer::sum);
+            refused.merge(e.getMessage(), 1, Integer::sum);
         }
-        try {
-            socket.close();
-        } catch (IOException e) {
-            // closing a refused connection
-        }
-    }
-
-    /** Reads the answer's head, up to its blank line, byte by byte so that nothing after it is read; its status line. */
-    private static String statusLine(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int matched = 0;
-        byte[] end = {'\r', '\n', '\r', '\n'};
-        while (matched < end.length && head.size() < 16 * 1024) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            head.write(b);
-            matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
-        }
-        String text = head.toString(StandardCharsets.US_ASCII);
-        int eol = text.indexOf('\r');
-        return eol < 0 ? text : text.substring(0, eol);
     }
 
     /** Reads, without waiting, what each accepted connection holds now, and tallies how each ended. */
