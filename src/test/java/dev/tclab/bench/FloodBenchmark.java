@@ -97,6 +97,11 @@ class FloodBenchmark {
 
     @Test
     void floodsAgainstThePackagedApp() throws Exception {
+        long maxFiles = ((com.sun.management.UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getMaxFileDescriptorCount();
+        assertThat(maxFiles)
+                .as("this JVM's open-file limit must hold the probe's " + SOCKETS + " sockets: raise `ulimit -n`")
+                .isGreaterThan(SOCKETS + 500L);
         Path work = Path.of(
                 "target/benchmarks/floods-work", UUID.randomUUID().toString().substring(0, 8));
         Files.createDirectories(work);
