@@ -79,18 +79,17 @@ public class StatsSocket {
         List<String> watched = new ArrayList<>();
         try {
             LabSocketAccess.Grant grant = access.grant(labId);
-            connection
-                    .userData()
-                    .put(
-                            TICKET,
-                            budget.admit(
-                                    grant.learner(),
-                                    KIND,
-                                    perLearner,
-                                    () -> viewer.close(
-                                            SocketCloseCodes.TAKEN_OVER,
-                                            "The statistics were opened in a newer page, "
-                                                    + "which took them over; reload this page to see them here.")));
+            connection.userData().put(TICKET, budget.admit(grant.learner(), KIND, perLearner, () -> {
+                // At once, not when the close completes: a page that never reads never
+                // answers the close, and the server waits 10 s for it (Vert.x's closing
+                // timeout), meanwhile sending it samples. 6,000 such sockets left thousands
+                // of viewers on each sampler, added and removed by copying.
+                stopWatching(connection);
+                viewer.close(
+                        SocketCloseCodes.TAKEN_OVER,
+                        "The statistics were opened in a newer page, "
+                                + "which took them over; reload this page to see them here.");
+            }));
             Topology topology = grant.lab().topology();
             // Before the live samples, so the page draws the recent past first and the live ones after it.
             history.frame(labId).ifPresent(viewer::send);
@@ -155,6 +154,11 @@ public class StatsSocket {
         if (ticket != null) {
             budget.release(ticket);
         }
+        stopWatching(connection);
+    }
+
+    /** The connection's viewer stops getting samples and probe results; a second call does nothing. */
+    private void stopWatching(WebSocketConnection connection) {
         Watching watching = connection.userData().remove(WATCHING);
         if (watching != null) {
             watching.nodes().forEach(node -> hub.unwatch(watching.labId(), node, watching.viewer()));

@@ -17,17 +17,20 @@ final class OutputRing {
         this.buffer = new byte[capacity];
     }
 
+    /**
+     * Keeps the chunk's last bytes, overwriting the oldest: at most two array copies, since an output flood (think
+     * {@code base64 /dev/urandom}) passes every byte through here under the session's lock.
+     */
     void append(byte[] chunk) {
-        int offset = Math.max(0, chunk.length - buffer.length);
-        for (int i = offset; i < chunk.length; i++) {
-            int end = (start + size) % buffer.length;
-            buffer[end] = chunk[i];
-            if (size < buffer.length) {
-                size++;
-            } else {
-                start = (start + 1) % buffer.length;
-            }
-        }
+        int kept = Math.min(chunk.length, buffer.length);
+        int from = chunk.length - kept;
+        int end = (start + size) % buffer.length;
+        int first = Math.min(kept, buffer.length - end);
+        System.arraycopy(chunk, from, buffer, end, first);
+        System.arraycopy(chunk, from + first, buffer, 0, kept - first);
+        int overwritten = Math.max(0, size + kept - buffer.length);
+        size = Math.min(buffer.length, size + kept);
+        start = (start + overwritten) % buffer.length;
     }
 
     /**

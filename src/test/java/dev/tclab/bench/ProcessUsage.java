@@ -38,6 +38,13 @@ final class ProcessUsage {
         throw new IOException("no VmRSS in /proc/" + pid + "/status");
     }
 
+    /** Open file handles now (the entries of /proc/PID/fd): sockets, pipes, files. */
+    int fileHandles() throws IOException {
+        try (var entries = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            return (int) entries.count();
+        }
+    }
+
     /**
      * Proportional set size now, in bytes: resident memory with each page shared by k processes counted 1/k (so the
      * shims of many containers, which share their program's pages, add up to what they really take). Needs the

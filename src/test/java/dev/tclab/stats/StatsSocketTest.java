@@ -3,11 +3,17 @@ package dev.tclab.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.FakeRuntimeProfile;
+import dev.tclab.learner.LearnerIds;
 import dev.tclab.web.FakeLearnerLabTest;
+import dev.tclab.web.NeverReadingSocket;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The statistics socket takes no messages: text or binary, each gets the error frame docs/api.md promises. */
@@ -16,6 +22,9 @@ import org.junit.jupiter.api.Test;
 class StatsSocketTest extends FakeLearnerLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Inject
+    StatsHub hub;
 
     StatsSocketTest() {
         super("ws-test");
@@ -54,5 +63,36 @@ class StatsSocketTest extends FakeLearnerLabTest {
         socket.sendText("still here?");
         assertThat(socket.nextText(WAIT)).contains("takes no messages");
         return socket;
+    }
+
+    @Test
+    void shouldStopFeedingASocketTakenOverAtOnceThoughItNeverAnswersTheClose() throws Exception {
+        // A script that never reads never answers the close either, and the server waits 10 s for that answer
+        // before the socket counts as closed. Until then the socket taken over stayed a viewer of the lab's samplers:
+        // FloodBenchmark's 6,000 sockets left thousands per sampler, each added and removed by copying.
+        int before = hub.samplerCount();
+        try (Socket silent =
+                NeverReadingSocket.open(base, "/ws/labs/" + labId + "/stats", LearnerIds.COOKIE + "=" + cookie)) {
+            awaitSamplers(count -> count > before, "the silent socket's samplers start");
+            // Four newer pages (four per learner): the fourth takes the silent socket's place. Then they close
+            // properly.
+            List<TestSocket> pages = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                pages.add(openStats(cookie));
+            }
+            pages.forEach(TestSocket::close);
+            // Within 7 s (a loaded machine took over 3 s), below the 10 s the server waits for a close to be answered.
+            awaitSamplers(count -> count == before, "the samplers stop with their last live page");
+        }
+    }
+
+    private void awaitSamplers(java.util.function.IntPredicate condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(7).toNanos();
+        while (!condition.test(hub.samplerCount())) {
+            assertThat(System.nanoTime())
+                    .as(what + " (samplers now: " + hub.samplerCount() + ")")
+                    .isLessThan(deadline);
+            Thread.sleep(20);
+        }
     }
 }

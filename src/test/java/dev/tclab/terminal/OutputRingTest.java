@@ -40,6 +40,27 @@ class OutputRingTest {
         assertArrayEquals(bytes("efgh"), ring.snapshot());
     }
 
+    /** Chunks of every size, wrapping at every offset, keep exactly the stream's newest bytes. */
+    @Test
+    void shouldKeepTheNewestBytesAcrossWrapsAtEveryOffset() {
+        java.util.Random random = new java.util.Random(25);
+        for (int capacity : new int[] {1, 7, 64}) {
+            OutputRing ring = new OutputRing(capacity);
+            StringBuilder stream = new StringBuilder();
+            for (int round = 0; round < 500; round++) {
+                int length = random.nextInt(2 * capacity + 2);
+                StringBuilder chunk = new StringBuilder();
+                for (int i = 0; i < length; i++) {
+                    chunk.append((char) ('a' + random.nextInt(26)));
+                }
+                ring.append(bytes(chunk.toString()));
+                stream.append(chunk);
+                String newest = stream.substring(Math.max(0, stream.length() - capacity));
+                assertEquals(newest, text(ring.snapshot()), "capacity " + capacity + ", round " + round);
+            }
+        }
+    }
+
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
