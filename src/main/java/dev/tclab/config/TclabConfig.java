@@ -379,6 +379,14 @@ public interface TclabConfig {
         /** A statistics socket whose page has not taken a frame for this long is closed (1008). */
         @WithDefault("30s")
         Duration idleReadTimeout();
+
+        /** WebSocket opens of one learner (or one address without a learner) within opens-window; more get 429. */
+        @WithDefault("60")
+        int opensPerLearner();
+
+        /** The sliding window of opens-per-learner. */
+        @WithDefault("1m")
+        Duration opensWindow();
     }
 
     interface Workshop {

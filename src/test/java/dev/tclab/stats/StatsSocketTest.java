@@ -2,6 +2,7 @@ package dev.tclab.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tclab.http.SocketCloseCodes;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.web.FakeLearnerLabTest;
@@ -11,9 +12,12 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 
 /** The statistics socket takes no messages: text or binary, each gets the error frame docs/api.md promises. */
@@ -54,6 +58,26 @@ class StatsSocketTest extends FakeLearnerLabTest {
                 fifth.sendText("hello");
                 assertThat(fifth.nextText(WAIT)).contains("takes no messages");
             }
+        }
+    }
+
+    @Test
+    void shouldRefuseALearnersOpensPastTheLimitBeforeTheHandshake() throws Exception {
+        // Issue 25, row 2: each of 6,000 opens from one cookie cost a handshake, a worker and a close. Past 60 opens a
+        // minute (tclab.sockets.opens-per-learner) the handshake is refused, 429 with Retry-After, before it upgrades.
+        for (int i = 0; i < 60; i++) {
+            openStats(cookie).close();
+        }
+        ExecutionException refused =
+                org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, () -> openStats(cookie));
+        assertThat(refused.getCause()).isInstanceOf(WebSocketHandshakeException.class);
+        HttpResponse<?> answer = ((WebSocketHandshakeException) refused.getCause()).getResponse();
+        assertThat(answer.statusCode()).isEqualTo(429);
+        assertThat(answer.headers().firstValueAsLong("Retry-After").orElse(0)).isBetween(1L, 60L);
+        // Another learner is not held back by this one: the handshake is made, and only then is this lab refused.
+        String other = learnerIds.sign(learnerIds.newId());
+        try (TestSocket socket = TestSocket.stats(base, labId, other)) {
+            assertThat(socket.awaitClose(WAIT)).isEqualTo(SocketCloseCodes.LAB_NOT_FOUND);
         }
     }
 
