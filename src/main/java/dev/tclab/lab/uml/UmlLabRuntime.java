@@ -119,7 +119,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
             runLab(
                     agent,
                     "starting the nodes",
-                    UmlScripts.wire(topology, limits.tmpMib(), limits.homeMib(), limits.runMib()),
+                    UmlScripts.wire(topology, diskCaps(topology.nodes().size())),
                     deadline);
             long wired = System.nanoTime();
             progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
@@ -200,6 +200,11 @@ public class UmlLabRuntime implements RuntimeAdapter {
                         "/tmp",
                         "rw,nosuid,nodev,noexec,size=8m"))
                 .withLogConfig(NodeContainers.NO_LOG);
+    }
+
+    /** Each node's /tmp, /root and /run sizes in a lab of {@code nodes} nodes: see {@link NodeDiskCaps}. */
+    NodeDiskCaps diskCaps(int nodes) {
+        return NodeDiskCaps.fit(limits.tmpMib(), limits.homeMib(), limits.runMib(), kernelMemoryMib, nodes);
     }
 
     /** Runs lab.pl with {@code args} in the agent; its failure is thrown with what it said. */

@@ -21,7 +21,7 @@ public final class UmlScripts {
     static final String INIT_ENV = "TCLAB_INIT";
     static final String AGENT_ENV = "TCLAB_AGENT";
 
-    private static final String INIT = resource("init.sh");
+    private static final String INIT = resource("init.pl");
     private static final String LAB = resource("lab.pl");
     private static final String ENTER = resource("enter.sh");
 
@@ -62,9 +62,12 @@ public final class UmlScripts {
      * lab.pl's arguments that make every node of the topology (its tmpfs sizes, environment and sysctls) and its
      * links.
      */
-    static List<String> wire(Topology topology, int tmpMib, int homeMib, int runMib) {
-        List<String> args = new ArrayList<>(
-                List.of("wire", Integer.toString(tmpMib), Integer.toString(homeMib), Integer.toString(runMib)));
+    static List<String> wire(Topology topology, NodeDiskCaps caps) {
+        List<String> args = new ArrayList<>(List.of(
+                "wire",
+                Integer.toString(caps.tmpMib()),
+                Integer.toString(caps.homeMib()),
+                Integer.toString(caps.runMib())));
         for (Topology.Node node : topology.nodes().values()) {
             args.add("node=" + node.name());
             node.env().forEach((key, value) -> args.add("env=" + key + "=" + value.replace('\n', ' ')));

@@ -12,6 +12,9 @@
 # and the only programs started are one shell per node's setup and the programs of its setup commands.
 # What a node looks like to the rest of the runtime (enter.sh, nsenter): its network namespace is named NAME for
 # `ip netns`, its holder's pid is in /run/tclab/nodes/NAME.pid and the environment its shells get in NAME.env.
+# A package of its own: the agent it runs in (a fork of init.pl) has subroutines of its own in main.
+package TclabLab;
+
 use strict;
 use warnings;
 use POSIX ();
@@ -268,6 +271,10 @@ sub as_learner {
     @set[2, 5] = (0, 0);    # no inheritable capability
     syscall(SYS_CAPSET, $header, pack('L6', @set)) == 0 or die "capset: $!\n";
     syscall(SYS_PRCTL, 0 + PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 or die "no_new_privs: $!\n";
+    # The kernel's out-of-memory killer may pick the learner's processes (the agent and init are never picked).
+    open(my $oom, '>', '/proc/self/oom_score_adj') or die "oom_score_adj: $!\n";
+    print $oom "0\n";
+    close($oom) or die "oom_score_adj: $!\n";
     chdir('/root') or die "/root: $!\n";
     %ENV = (HOME => '/root', PATH => $PATH, TERM => 'xterm-256color', LANG => 'C.UTF-8');
     for (@env) { $ENV{$1} = $2 if /^([^=]+)=(.*)$/s; }
