@@ -139,52 +139,49 @@ class LabStartBenchmark {
                 app.p50() / kernel.p50(), app.p95() / kernel.p95());
     }
 
-    private Map<String, Double> umlStart(Topology topology) throws Exception {
-        String id = "b" + UUID.randomUUID().toString().substring(0, 8);
-        Map<LabProgressListener.Stage, Long> reached = new EnumMap<>(LabProgressListener.Stage.class);
-        long t0 = System.nanoTime();
-        uml.start(
-                new LabSpec(id, topology, "bench", topology.name()),
-                (stage, detail) -> reached.putIfAbsent(stage, System.nanoTime()));
-        long ready = System.nanoTime();
-        uml.stop(id);
-        Map<String, Double> times = new LinkedHashMap<>();
-        times.put("UML " + APP, (ready - t0) / 1e6);
-        times.put(
-                "UML lab, stage: kernel booted, its agent answering",
-                millis(t0, reached.get(LabProgressListener.Stage.WIRING)));
-        times.put(
-                "UML lab, stage: nodes, links and sysctls made",
-                millis(
-                        reached.get(LabProgressListener.Stage.WIRING),
-                        reached.get(LabProgressListener.Stage.CONFIGURING)));
-        times.put(
-                "UML lab, stage: setup commands run",
-                millis(reached.get(LabProgressListener.Stage.CONFIGURING), ready));
-        return times;
+    /** The app's start to ready, and its stages as the Docker runtime reports them. */
+    private Map<String, Double> appStart(Topology topology) throws Exception {
+        return timedStart(
+                runtime,
+                topology,
+                APP,
+                "lab, stage: nodes created and running",
+                "lab, stage: links wired",
+                "lab, stage: nodes set up and sidecars running");
     }
 
-    /** The app's start to ready, and its stages as the runtime reports them. */
-    private Map<String, Double> appStart(Topology topology) throws Exception {
+    /** The same in User-Mode Linux, whose stages are the kernel's boot, one request for the nodes, one for setups. */
+    private Map<String, Double> umlStart(Topology topology) throws Exception {
+        return timedStart(
+                uml,
+                topology,
+                "UML " + APP,
+                "UML lab, stage: kernel booted, its agent answering",
+                "UML lab, stage: nodes, links and sysctls made",
+                "UML lab, stage: setup commands run");
+    }
+
+    /** A start to ready by {@code lab}, and the time to each stage it reports, under the names given. */
+    private static Map<String, Double> timedStart(
+            LabRuntime lab, Topology topology, String ready, String creating, String wiring, String configuring)
+            throws Exception {
         String id = "b" + UUID.randomUUID().toString().substring(0, 8);
         Map<LabProgressListener.Stage, Long> reached = new EnumMap<>(LabProgressListener.Stage.class);
         long t0 = System.nanoTime();
-        runtime.start(
+        lab.start(
                 new LabSpec(id, topology, "bench", topology.name()),
                 (stage, detail) -> reached.putIfAbsent(stage, System.nanoTime()));
-        long ready = System.nanoTime();
-        runtime.stop(id);
+        long done = System.nanoTime();
+        lab.stop(id);
         Map<String, Double> times = new LinkedHashMap<>();
-        times.put(APP, (ready - t0) / 1e6);
-        times.put("lab, stage: nodes created and running", millis(t0, reached.get(LabProgressListener.Stage.WIRING)));
+        times.put(ready, (done - t0) / 1e6);
+        times.put(creating, millis(t0, reached.get(LabProgressListener.Stage.WIRING)));
         times.put(
-                "lab, stage: links wired",
+                wiring,
                 millis(
                         reached.get(LabProgressListener.Stage.WIRING),
                         reached.get(LabProgressListener.Stage.CONFIGURING)));
-        times.put(
-                "lab, stage: nodes set up and sidecars running",
-                millis(reached.get(LabProgressListener.Stage.CONFIGURING), ready));
+        times.put(configuring, millis(reached.get(LabProgressListener.Stage.CONFIGURING), done));
         return times;
     }
 
