@@ -7,8 +7,10 @@ import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.LabProgressListener;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.topology.Topology;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * all alike: the fastest way found to do the same container work on the same engine ({@link DockerRunFloor}: the
  * lab's nodes and sidecars), its nodes alone, and its nodes as bare containers. The app's start is split by the stages
  * it reports: nodes created and running (their sidecars created, and each started as soon as its node runs), links
- * wired, then the nodes' setup and the sidecars' starts finished. Runs only with {@code mvn -Pbenchmark verify};
+ * wired, then the nodes' setup and the sidecars' starts finished. The 2-node lab in User-Mode Linux the same way,
+ * beside its own floor ({@link UmlBootFloor}); {@code -Dbench.runtimes=uml} (or {@code docker}) times only one. Runs only with {@code mvn -Pbenchmark verify};
  * writes target/benchmarks/lab-start.md.
  */
 @QuarkusTest
@@ -34,6 +37,13 @@ class LabStartBenchmark {
 
     private static final int RUNS = Integer.getInteger("bench.runs", 25);
     private static final int WARMUP = 3;
+    /** Which runtimes' labs to time: {@code docker}, {@code uml} or both (the default). */
+    private static final List<String> RUNTIMES =
+            List.of(System.getProperty("bench.runtimes", "docker,uml").split(","));
+
+    @Inject
+    @Identifier("uml")
+    RuntimeAdapter uml;
 
     @Inject
     LabRuntime runtime;
@@ -50,7 +60,7 @@ class LabStartBenchmark {
         StringBuilder report = new StringBuilder(
                 "| measurement | runs | p50 ms | p95 ms | min ms | max ms |\n|---|---|---|---|---|---|\n");
         List<String> ratios = new ArrayList<>();
-        for (String name : List.of("two-node", "four-node")) {
+        for (String name : RUNTIMES.contains("docker") ? List.of("two-node", "four-node") : List.<String>of()) {
             Topology topology = TestTopologies.load(name);
             Map<String, List<Double>> samples = new LinkedHashMap<>();
             for (int i = 0; i < RUNS + WARMUP; i++) {
@@ -82,6 +92,9 @@ class LabStartBenchmark {
                     app.p50() / nodes.p50(),
                     app.p95() / nodes.p95()));
         }
+        if (RUNTIMES.contains("uml")) {
+            ratios.add(umlTwoNode(report));
+        }
         report.append('\n');
         ratios.forEach(r -> report.append("- ").append(r).append('\n'));
         report.append("- load average ")
@@ -99,27 +112,76 @@ class LabStartBenchmark {
 
     private static final String APP = "lab, tclab start to ready";
 
-    /** The app's start to ready, and its stages as the runtime reports them. */
+    /**
+     * The 2-node lab in User-Mode Linux beside its floor (the same kernel and container settings, its init printing
+     * one line), alternating; returns the ratio line.
+     */
+    private String umlTwoNode(StringBuilder report) throws Exception {
+        Topology topology = TestTopologies.load("two-node");
+        UmlBootFloor umlFloor =
+                new UmlBootFloor(config.lab().umlImage(), config.lab().umlMemoryMib());
+        Map<String, List<Double>> samples = new LinkedHashMap<>();
+        for (int i = 0; i < RUNS + 1; i++) {
+            Map<String, Double> round = new LinkedHashMap<>();
+            round.put("UML floor: docker run of the kernel to its init's first line", umlFloor.millis());
+            round.putAll(umlStart(topology));
+            if (i >= 1) {
+                round.forEach((what, ms) ->
+                        samples.computeIfAbsent(what, k -> new ArrayList<>()).add(ms));
+            }
+        }
+        samples.forEach((what, ms) ->
+                report.append(Stats.of(ms).row("two-node " + what)).append('\n'));
+        Stats app = Stats.of(samples.get("UML " + APP));
+        Stats kernel = Stats.of(samples.get("UML floor: docker run of the kernel to its init's first line"));
+        return String.format(
+                "two-node UML: app / floor of its kernel p50 %.2f, p95 %.2f",
+                app.p50() / kernel.p50(), app.p95() / kernel.p95());
+    }
+
+    /** The app's start to ready, and its stages as the Docker runtime reports them. */
     private Map<String, Double> appStart(Topology topology) throws Exception {
+        return timedStart(
+                runtime,
+                topology,
+                APP,
+                "lab, stage: nodes created and running",
+                "lab, stage: links wired",
+                "lab, stage: nodes set up and sidecars running");
+    }
+
+    /** The same in User-Mode Linux, whose stages are the kernel's boot, one request for the nodes, one for setups. */
+    private Map<String, Double> umlStart(Topology topology) throws Exception {
+        return timedStart(
+                uml,
+                topology,
+                "UML " + APP,
+                "UML lab, stage: kernel booted, its agent answering",
+                "UML lab, stage: nodes, links and sysctls made",
+                "UML lab, stage: setup commands run");
+    }
+
+    /** A start to ready by {@code lab}, and the time to each stage it reports, under the names given. */
+    private static Map<String, Double> timedStart(
+            LabRuntime lab, Topology topology, String ready, String creating, String wiring, String configuring)
+            throws Exception {
         String id = "b" + UUID.randomUUID().toString().substring(0, 8);
         Map<LabProgressListener.Stage, Long> reached = new EnumMap<>(LabProgressListener.Stage.class);
         long t0 = System.nanoTime();
-        runtime.start(
+        lab.start(
                 new LabSpec(id, topology, "bench", topology.name()),
                 (stage, detail) -> reached.putIfAbsent(stage, System.nanoTime()));
-        long ready = System.nanoTime();
-        runtime.stop(id);
+        long done = System.nanoTime();
+        lab.stop(id);
         Map<String, Double> times = new LinkedHashMap<>();
-        times.put(APP, (ready - t0) / 1e6);
-        times.put("lab, stage: nodes created and running", millis(t0, reached.get(LabProgressListener.Stage.WIRING)));
+        times.put(ready, (done - t0) / 1e6);
+        times.put(creating, millis(t0, reached.get(LabProgressListener.Stage.WIRING)));
         times.put(
-                "lab, stage: links wired",
+                wiring,
                 millis(
                         reached.get(LabProgressListener.Stage.WIRING),
                         reached.get(LabProgressListener.Stage.CONFIGURING)));
-        times.put(
-                "lab, stage: nodes set up and sidecars running",
-                millis(reached.get(LabProgressListener.Stage.CONFIGURING), ready));
+        times.put(configuring, millis(reached.get(LabProgressListener.Stage.CONFIGURING), done));
         return times;
     }
 

@@ -6,7 +6,6 @@ import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.core.DockerClientConfig;
-import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.docker.EngineCalls;
 import dev.tclab.lab.docker.Labels;
@@ -20,7 +19,6 @@ import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.KernelProbe;
 import dev.tclab.lab.runtime.LabProgressListener;
 import dev.tclab.lab.runtime.LabProgressListener.Stage;
-import dev.tclab.lab.runtime.LabScripts;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabStartException;
 import dev.tclab.lab.runtime.LabelKeys;
@@ -44,12 +42,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.jboss.logging.Logger;
 
 /**
@@ -79,7 +71,6 @@ public class UmlLabRuntime implements RuntimeAdapter {
     private final Duration startTimeout;
     private final NodeContainers containers;
     private final EngineCalls calls;
-    private final ExecutorService pool = Executors.newCachedThreadPool(WorkerThreads.named("tclab-uml"));
     /** The attached agent of each lab's kernel, by lab id. */
     private final Map<String, SidecarAgent> agents = new ConcurrentHashMap<>();
     /** The nodes of each lab, as its container's label names them. */
@@ -123,44 +114,28 @@ public class UmlLabRuntime implements RuntimeAdapter {
             agents.put(spec.labId(), agent);
             long booted = System.nanoTime();
             progress.onStage(Stage.WIRING, topology.links().size() + " links");
-            List<List<String>> nodes = topology.nodes().values().stream()
-                    .map(n -> UmlScripts.startNode(n, limits.tmpMib(), limits.homeMib(), limits.runMib()))
-                    .toList();
-            runAll(agent, "starting a node", nodes, deadline);
-            long started = System.nanoTime();
-            Map<String, String> namespaces = new HashMap<>();
-            topology.nodes().keySet().forEach(n -> namespaces.put(n, n));
-            // The links and the nodes' sysctls at once: neither needs the other, and each request costs a round trip
-            // and programs started under UML's ptrace.
-            List<List<String>> wiring = new ArrayList<>();
-            if (!topology.links().isEmpty()) {
-                wiring.add(List.of("sh", "-c", LabScripts.vethLinks(topology.links(), namespaces)));
-            }
-            for (Topology.Node node : topology.nodes().values()) {
-                if (!node.sysctls().isEmpty()) {
-                    wiring.add(UmlScripts.sysctls(node.name(), node.sysctls()));
-                }
-            }
-            runAll(agent, "wiring the links or setting a node's sysctls", wiring, deadline);
+            // One request makes every node, link and sysctl, and one more runs every node's setup: each request is
+            // perl in a fork of the agent, which starts no program for it (see lab.pl).
+            runLab(
+                    agent,
+                    "starting the nodes",
+                    UmlScripts.wire(topology, diskCaps(topology.nodes().size())),
+                    deadline);
             long wired = System.nanoTime();
             progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
-            List<List<String>> setups = new ArrayList<>();
-            for (Topology.Node node : topology.nodes().values()) {
-                setups.add(UmlScripts.asLearner(
-                        node.name(),
-                        List.of("sh", "-c", LabScripts.nodeSetup(node, topology.interfacesOf(node.name())))));
+            List<String> setup = UmlScripts.setup(topology);
+            if (!setup.isEmpty()) {
+                runLab(agent, "setting up the nodes", setup, deadline);
             }
-            runAll(agent, "setting up a node", setups, deadline);
             long ready = System.nanoTime();
             LOG.infof(
-                    "UML lab %s (%d nodes) ready in %d ms: its kernel's agent answering after %d ms, the nodes"
-                            + " started in %d ms more, links and sysctls %d ms, setup commands %d ms",
+                    "UML lab %s (%d nodes) ready in %d ms: its kernel's agent answering after %d ms, the nodes and"
+                            + " links made in %d ms more, setup commands %d ms",
                     spec.labId(),
                     topology.nodes().size(),
                     (ready - begin) / 1_000_000,
                     (booted - begin) / 1_000_000,
-                    (started - booted) / 1_000_000,
-                    (wired - started) / 1_000_000,
+                    (wired - booted) / 1_000_000,
                     (ready - wired) / 1_000_000);
             progress.onStage(Stage.READY, "");
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
@@ -227,40 +202,25 @@ public class UmlLabRuntime implements RuntimeAdapter {
                 .withLogConfig(NodeContainers.NO_LOG);
     }
 
-    /** Runs the commands through the agent at once and waits for all; the first failure is thrown. */
-    private void runAll(SidecarAgent agent, String what, List<List<String>> commands, long deadline)
-            throws LabStartException {
-        List<Future<ExecResult>> running = commands.stream()
-                .map(c -> pool.submit(() -> agent.run(c, ParallelCalls.remaining(deadline))))
-                .toList();
-        String failure = null;
-        for (Future<ExecResult> future : running) {
-            try {
-                ExecResult result = future.get(
-                        Math.max(1, deadline - System.nanoTime())
-                                + Duration.ofSeconds(10).toNanos(),
-                        TimeUnit.NANOSECONDS);
-                if (!result.ok() && failure == null) {
-                    failure = what + " failed" + (result.timedOut() ? " (timed out)" : "") + ": "
-                            + (result.stderr() + result.stdout()).trim();
-                }
-            } catch (ExecutionException e) {
-                failure = failure == null
-                        ? what + " failed: the lab's kernel went away: "
-                                + e.getCause().getMessage()
-                        : failure;
-            } catch (TimeoutException e) {
-                future.cancel(true);
-                failure = failure == null
-                        ? "the lab did not become ready within " + startTimeout.toSeconds() + " s"
-                        : failure;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new LabStartException("interrupted while starting");
-            }
+    /** Each node's /tmp, /root and /run sizes in a lab of {@code nodes} nodes: see {@link NodeDiskCaps}. */
+    NodeDiskCaps diskCaps(int nodes) {
+        return NodeDiskCaps.fit(limits.tmpMib(), limits.homeMib(), limits.runMib(), kernelMemoryMib, nodes);
+    }
+
+    /** Runs lab.pl with {@code args} in the agent; its failure is thrown with what it said. */
+    private void runLab(SidecarAgent agent, String what, List<String> args, long deadline) throws LabStartException {
+        ExecResult result;
+        try {
+            result = agent.runPerl(UmlScripts.lab(), args, ParallelCalls.remaining(deadline));
+        } catch (SidecarAgent.Gone e) {
+            throw new LabStartException(what + " failed: the lab's kernel went away: " + e.getMessage());
         }
-        if (failure != null) {
-            throw new LabStartException(failure);
+        if (result.timedOut()) {
+            throw new LabStartException(
+                    "the lab did not become ready within " + startTimeout.toSeconds() + " s (" + what + ")");
+        }
+        if (!result.ok()) {
+            throw new LabStartException(what + " failed: " + (result.stderr() + result.stdout()).trim());
         }
     }
 
@@ -459,6 +419,5 @@ public class UmlLabRuntime implements RuntimeAdapter {
     void close() {
         agents.values().forEach(SidecarAgent::close);
         agents.clear();
-        pool.shutdownNow();
     }
 }

@@ -8,6 +8,8 @@
 #
 # Requests, one per line on standard input (hex keeps any byte of an argument out of the framing):
 #   R <id> <hex of the argv, arguments separated by NUL>    run a command (the app wraps it in timeout(1))
+#   E <id> <hex of the perl source, then its arguments>     run perl source in a fork of this process (no program
+#                                                           started: under UML's ptrace a new perl costs 0.1-0.5 s)
 #   K <id>                                                  kill that command's processes (the app's deadline)
 #   S <id> <hex argv>                                       start a streamed process (stdout and stderr together)
 #   T <id> <columns> <rows> <hex argv>                      start a streamed process on a pseudo-terminal
@@ -40,7 +42,7 @@ my $pending = '';
 my $stdin_open = 1;
 
 sub start {
-    my ($id, @argv) = @_;
+    my ($id, $perl, @argv) = @_;
     pipe(my $out_r, my $out_w) or return answer_now($id, 127, "", "pipe: $!");
     pipe(my $err_r, my $err_w) or return answer_now($id, 127, "", "pipe: $!");
     my $pid = fork();
@@ -52,6 +54,7 @@ sub start {
         open(STDOUT, '>&', $out_w);
         open(STDERR, '>&', $err_w);
         close($_) for ($out_r, $err_r, $out_w, $err_w);
+        run_perl(@argv) if $perl;
         { no warnings 'exec'; exec { $argv[0] } @argv; }
         print STDERR "cannot run $argv[0]: $!\n";
         POSIX::_exit(127);
@@ -61,6 +64,21 @@ sub start {
     $running{$pid} = { id => $id, out => '', err => '', cut => 0,
                        open => { fileno($out_r) => [$out_r, 'out'], fileno($err_r) => [$err_r, 'err'] } };
     $pid_of{$id} = $pid;
+}
+
+# In the fork of an E request: none of the agent's other descriptors (a process the source leaves running would hold
+# them open), then the source with the rest as its @ARGV; it ends the fork, by exit or by coming to its end.
+sub run_perl {
+    my ($source, @args) = @_;
+    opendir(my $fds, '/proc/self/fd') or POSIX::_exit(127);
+    my @inherited = grep { /^\d+$/ && $_ > 2 && $_ != fileno($fds) } readdir($fds);
+    closedir($fds);
+    POSIX::close($_) for @inherited;
+    $| = 1;    # POSIX::_exit does not flush
+    @ARGV = @args;
+    eval $source;
+    print STDERR $@ if $@;
+    POSIX::_exit($@ ? 1 : 0);
 }
 
 sub answer_now {
@@ -76,7 +94,9 @@ sub answer {
 sub request {
     my ($line) = @_;
     if ($line =~ /^R ([0-9a-f-]{1,64}) ((?:[0-9a-f]{2})+)$/) {
-        start($1, split(/\0/, pack('H*', $2), -1));
+        start($1, 0, split(/\0/, pack('H*', $2), -1));
+    } elsif ($line =~ /^E ([0-9a-f-]{1,64}) ((?:[0-9a-f]{2})+)$/) {
+        start($1, 1, split(/\0/, pack('H*', $2), -1));
     } elsif ($line =~ /^K ([0-9a-f-]{1,64})$/) {
         kill_request($1);
     } elsif ($line =~ /^S ([0-9a-f-]{1,64}) ((?:[0-9a-f]{2})+)$/) {

@@ -27,6 +27,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
@@ -127,6 +129,37 @@ class UmlLabRuntimeIT {
         assertThat(delayed[0] - base[0])
                 .as("delay netem 40ms added to the fastest round trip")
                 .isBetween(39.0, 41.0);
+    }
+
+    /**
+     * docs/SECURITY.md's backlog row on a UML lab: a flood queued behind a slow tbf is the lab kernel's memory, not the
+     * host's. A 1 mbit tbf with {@code limit 600mb} and a 32-socket UDP flood hold megabytes in the qdisc while the
+     * flood runs, and the lab still answers. (The first try asked iperf3 for 4 MB send buffers, above this kernel's
+     * net.core.wmem_max of 208 KiB: iperf3 refused to start, "socket buffer size not set correctly", and the qdisc
+     * read {@code backlog 0b}.)
+     */
+    @Test
+    void shouldQueueAFloodsBacklogInTheLabsOwnKernel() throws Exception {
+        sh("server", "iperf3 -s -D -1 -p 5399");
+        ExecResult shaped = sh("client", "tc qdisc replace dev eth1 root tbf rate 1mbit burst 32kb limit 600mb");
+        assertThat(shaped.ok()).as(shaped.stderr()).isTrue();
+        ExecResult seen;
+        try {
+            // Each UDP socket queues at most its send buffer (the default, 208 KiB of packets' memory): 32 of them.
+            seen = sh(
+                    "client",
+                    "timeout 15 iperf3 -c 10.0.0.2 -p 5399 -u -b 1G -t 10 -P 32 >/dev/null 2>&1 & sleep 6;"
+                            + " tc -s -j qdisc show dev eth1; kill $! 2>/dev/null; wait");
+        } finally {
+            sh("client", "tc qdisc del dev eth1 root");
+        }
+        Matcher backlog = Pattern.compile("\"backlog\":(\\d+)").matcher(seen.stdout());
+        assertThat(backlog.find()).as(seen.stdout() + seen.stderr()).isTrue();
+        long bytes = Long.parseLong(backlog.group(1));
+        LOG.infof("UML backlog under a 32-socket UDP flood: %d bytes (load average %s)", bytes, loadAverage());
+
+        assertThat(bytes).as("bytes queued in the lab's tbf during the flood").isGreaterThan(1L << 20);
+        assertThat(sh("client", "echo still here").stdout()).isEqualTo("still here\n");
     }
 
     /** min, avg, max and mdev of 20 pings from the client to the server, in ms. */
@@ -247,14 +280,51 @@ class UmlLabRuntimeIT {
                         + " for f in /x /etc/hosts /var/tmp/x /usr/local/sbin/tc; do touch $f 2>&1; done; rm -f /tmp/f /root/f;"
                         + " echo done\n");
 
+        NodeDiskCaps caps =
+                NodeDiskCaps.fit(limits.tmpMib(), limits.homeMib(), limits.runMib(), limits.umlMemoryMib(), 2);
         assertThat(out)
                 .contains("No space left on device")
-                .contains("tmp=" + limits.tmpMib() + " ")
-                .contains("root=" + limits.homeMib());
+                .contains("tmp=" + caps.tmpMib() + " ")
+                .contains("root=" + caps.homeMib());
         for (String path : List.of("/x", "/etc/hosts", "/var/tmp/x", "/usr/local/sbin/tc")) {
             assertThat(out).contains("touch: cannot touch '" + path + "': Read-only file system");
         }
         assertThat(sh("client", "echo still here").stdout()).isEqualTo("still here\n");
+    }
+
+    /**
+     * The nodes' disks are tmpfs in the lab's kernel, so they are its memory: every node filling its /tmp, /root and
+     * /run at once gets "No space left on device" from each, the kernel's out-of-memory killer never runs, and the lab
+     * still answers the platform and passes traffic.
+     */
+    @Test
+    void shouldAnswerWithTheDiskErrorNotTheOutOfMemoryKillerWhenEveryNodeFillsItsDisks() throws Exception {
+        NodeDiskCaps caps =
+                NodeDiskCaps.fit(limits.tmpMib(), limits.homeMib(), limits.runMib(), limits.umlMemoryMib(), 2);
+        assertThat(2 * caps.totalMib()).isLessThanOrEqualTo(limits.umlMemoryMib() / 2);
+        String fill = "for d in /tmp /root /run; do dd if=/dev/zero of=$d/fill bs=1M count=1024 2>&1"
+                + " | grep -c 'No space left on device'; done | tr '\\n' ' ' | sed 's/^/full: /'; echo; echo done\n";
+        List<CompletableFuture<String>> filling = List.of("client", "server").stream()
+                .map(node -> CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return shellOutput(node, fill);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }))
+                .toList();
+        try {
+            for (CompletableFuture<String> out : filling) {
+                assertThat(out.get(90, TimeUnit.SECONDS)).contains("full: 1 1 1 ");
+            }
+            assertThat(sh("client", "ping -c 1 -W 5 10.0.0.2").exitCode()).isZero();
+            String log = sh("client", "dmesg").stdout();
+            assertThat(log).doesNotContain("Out of memory").doesNotContain("oom-kill");
+        } finally {
+            for (String node : List.of("client", "server")) {
+                shellOutput(node, "rm -f /tmp/fill /root/fill /run/fill; echo done\n");
+            }
+        }
     }
 
     /** The learner's shell, with its prompt and echo, until it printed "done" (or 30 s passed). */

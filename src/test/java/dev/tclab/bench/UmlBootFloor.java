@@ -1,0 +1,96 @@
+package dev.tclab.bench;
+
+import dev.tclab.lab.uml.UmlScripts;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The floor of a UML lab's start: the docker CLI's {@code docker run} of the UML lab image with a UML lab's container
+ * settings and the runtime's kernel command line, whose init prints one line and powers the kernel off; timed to that
+ * line (the kernel is up and runs a program), the moment before which no UML lab can do anything.
+ */
+final class UmlBootFloor {
+
+    private static final String UP = "tclab-kernel-up";
+    /** Prints, then reboot(2) with LINUX_REBOOT_CMD_POWER_OFF (the container ends). */
+    private static final String INIT = "#!/bin/sh\necho " + UP + "\nexec /usr/bin/perl -e 'syscall(169, 0xfee1dead,"
+            + " 672274793, 0x4321fedc)'\n";
+
+    private final String image;
+    private final int memoryMib;
+
+    UmlBootFloor(String image, int memoryMib) {
+        this.image = image;
+        this.memoryMib = memoryMib;
+    }
+
+    /** Milliseconds from {@code docker run} to the init's line; waits for the container to end. */
+    double millis() {
+        List<String> command = List.of(
+                "docker",
+                "run",
+                "--rm",
+                "-i",
+                "--label",
+                "tclab.app=tclab-benchmark",
+                "--network",
+                "none",
+                "--cap-drop",
+                "ALL",
+                "--security-opt",
+                "no-new-privileges",
+                "--read-only",
+                "--log-driver",
+                "none",
+                "--memory",
+                (memoryMib + 96) + "m",
+                "--tmpfs",
+                "/dev/shm:rw,nosuid,nodev,exec,size=" + (memoryMib + 16) + "m",
+                "--tmpfs",
+                "/tclab:rw,nosuid,nodev,exec,size=1m",
+                "--tmpfs",
+                "/tmp:rw,nosuid,nodev,noexec,size=8m",
+                "-e",
+                "TCLAB_INIT=" + INIT,
+                image,
+                "sh",
+                "-c",
+                "printf %s \"$TCLAB_INIT\" >/tclab/init && chmod 555 /tclab/init && exec "
+                        + UmlScripts.kernel(memoryMib, "/tclab/init"));
+        try {
+            long t0 = System.nanoTime();
+            // Standard input stays open until the end: the kernel's console hangs up on its end of file.
+            Process process = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            long up = -1;
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.ISO_8859_1))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    if (line.contains(UP) && up < 0) {
+                        up = System.nanoTime();
+                    }
+                }
+            }
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("the floor's kernel did not power off within 60 s");
+            }
+            if (up < 0) {
+                throw new IllegalStateException("the floor's kernel never ran its init: " + String.join(" ", command));
+            }
+            return (up - t0) / 1e6;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

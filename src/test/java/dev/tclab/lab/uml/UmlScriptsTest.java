@@ -1,0 +1,55 @@
+package dev.tclab.lab.uml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tclab.lab.TestTopologies;
+import dev.tclab.lab.topology.Topology;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class UmlScriptsTest {
+
+    private final Topology twoNode = TestTopologies.load("two-node");
+
+    @Test
+    void shouldAskLabPlForEveryNodeAndLinkWithTheCapsGiven() {
+        assertThat(UmlScripts.wire(twoNode, new NodeDiskCaps(34, 8, 4)))
+                .containsExactly("wire", "34", "8", "4", "node=client", "node=server", "link=eth1,client,eth1,server");
+    }
+
+    @Test
+    void shouldPassEachNodesEnvironmentOnOneLineAndItsSysctls() {
+        Topology.Node node = new Topology.Node(
+                "gw",
+                "tclab/lab-node:1",
+                false,
+                Map.of("GREETING", "a\nb"),
+                Map.of("net.ipv4.ip_forward", "1"),
+                List.of(),
+                List.of());
+        Topology topology = new Topology("one", Map.of("gw", node), List.of());
+
+        assertThat(UmlScripts.wire(topology, new NodeDiskCaps(1, 1, 1)))
+                .containsExactly("wire", "1", "1", "1", "node=gw", "env=GREETING=a b", "sysctl=net.ipv4.ip_forward=1");
+    }
+
+    @Test
+    void shouldRunEachNodesSetupCommandsInOrderStoppingAtTheFirstThatFails() {
+        List<String> setup = UmlScripts.setup(twoNode);
+
+        assertThat(setup).hasSize(5).startsWith("setup", "node=client");
+        assertThat(setup.get(2))
+                .isEqualTo("script=( eval 'ip addr add 10.0.0.1/24 dev eth1' ) || { echo \"setup command failed: \"'ip"
+                        + " addr add 10.0.0.1/24 dev eth1' >&2; exit 1; }\n");
+        assertThat(setup.get(3)).isEqualTo("node=server");
+        assertThat(setup.get(4)).contains("( eval 'iperf3 -s -D' )");
+    }
+
+    @Test
+    void shouldAskForNoSetupWhenNoNodeHasCommands() {
+        Topology bare = new Topology("bare", Map.of(), List.of());
+
+        assertThat(UmlScripts.setup(bare)).isEmpty();
+    }
+}
