@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.learner.LearnerIds;
@@ -61,6 +62,9 @@ class ForkBombIT {
                 assertTrue(System.nanoTime() < bombed, "the bomb filled the node's process table within " + WAIT);
                 Thread.sleep(200);
             }
+            // The bomb's loop gives up when bash's fork retries run out, and the exiting shells leave their slots:
+            // without this a new terminal sometimes found a few free slots and printed its prompt at once.
+            fillFreeProcessSlots(labId, "client");
             assertFalse(runtime.atProcessLimit(labId, "server"), "a node with a few processes is not at its limit");
             // The classic bomb on the other node: its processes fork, fail and end all the time.
             TestSocket churning = TestSocket.terminal(base, labId, "server", cookie);
@@ -98,6 +102,36 @@ class ForkBombIT {
             }
         } finally {
             TestLabs.stop(labId, cookie);
+        }
+    }
+
+    /**
+     * Fills the node's free process slots with sleeps started by the engine: an exec's first process joins the node's
+     * cgroup even at its limit (the limit holds forks, not joins), so after this the node is full whatever the bomb did.
+     */
+    private void fillFreeProcessSlots(String labId, String node) throws InterruptedException {
+        String id = docker.listContainersCmd()
+                .withLabelFilter(
+                        Map.of(LabelKeys.LAB, labId, LabelKeys.NODE, node, LabelKeys.ROLE, LabelKeys.ROLE_NODE))
+                .exec()
+                .get(0)
+                .getId();
+        long limit = docker.inspectContainerCmd(id).exec().getHostConfig().getPidsLimit();
+        for (int round = 0; round < 8; round++) {
+            int count = docker.topContainerCmd(id).exec().getProcesses().length;
+            if (count >= limit) {
+                return;
+            }
+            for (long k = count; k < limit; k++) {
+                String exec = docker.execCreateCmd(id)
+                        .withCmd("sleep", "100000")
+                        .exec()
+                        .getId();
+                docker.execStartCmd(exec)
+                        .withDetach(true)
+                        .exec(new ResultCallback.Adapter<>())
+                        .awaitCompletion();
+            }
         }
     }
 }
