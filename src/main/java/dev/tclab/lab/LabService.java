@@ -14,10 +14,12 @@ import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.ObserverMethod;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -61,6 +63,8 @@ public class LabService {
     private final LabAdoption adoption;
     private final LabCuller culler;
     private final Event<PooledLabReady> pooledReady;
+    /** Set once the start-up checks passed and the recorded labs were adopted (see {@link #adoptAtStart}). */
+    private volatile boolean serving;
 
     public LabService(
             LabRuntime runtime,
@@ -396,7 +400,10 @@ public class LabService {
      */
     @Scheduled(every = "${tclab.lab.cull-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void cullScheduled() {
-        cull(clock.instant());
+        // The scheduler starts before the start-up checks are done; a start that fails on one does no lab work.
+        if (serving) {
+            cull(clock.instant());
+        }
     }
 
     void cull(Instant now) {
@@ -412,8 +419,14 @@ public class LabService {
         adoption.reapOrphans();
     }
 
-    void adoptAtStart(@Observes StartupEvent event) {
+    /**
+     * After every {@code @Startup} bean (the database, the lesson catalog's checks): a start that fails on one of them
+     * must not have adopted labs or started the pool's refill, which would go on touching the engine and a database
+     * being closed while the failed start shuts down.
+     */
+    void adoptAtStart(@Observes @Priority(ObserverMethod.DEFAULT_PRIORITY + 100) StartupEvent event) {
         adoptRecorded();
+        serving = true;
         poolKeeper.refillSoon();
     }
 

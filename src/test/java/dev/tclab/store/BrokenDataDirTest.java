@@ -29,9 +29,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * another process has open, and a database whose schema is newer than this tclab. The tests use this class's
  * directory, given as a relative path (as the default {@code data} is), and set its file up first.
  *
- * <p>The newer-schema test runs last: its launch fails on a database that opens, and the failed start's pool-refill
- * thread can open that database again after the start has closed it (seen at a load average of 15). The launches
- * share one class loader, so H2 then keeps the schema-99 database open for every later launch, whatever the file.
+ * <p>A failed start does no lab work: it adopts no lab and starts no pool refill, whose thread used to open the
+ * database again after the failed start had closed it (seen at a load average of 15; the launches share one class
+ * loader, so H2 then kept that database open for every later launch). The newer-schema test still runs last, as the
+ * only one that leaves a database which opens.
  */
 @QuarkusMainTest
 @TestProfile(BrokenDataDirTest.OwnDataDir.class)
@@ -65,6 +66,7 @@ class BrokenDataDirTest {
                 .contains("tclab cannot open its H2 database in " + DIR)
                 .contains("Nothing was reset; restore a backup or move the directory aside to start afresh")
                 .doesNotContain("Another process");
+        assertNoLabWork(result);
         assertThat(Files.readAllBytes(file)).isEqualTo(garbage);
         Files.delete(file);
     }
@@ -89,6 +91,7 @@ class BrokenDataDirTest {
         assertThat(result.getErrorOutput() + result.getOutput())
                 .contains("tclab cannot open its H2 database in " + DIR + ": Database may be already in use")
                 .contains("Another process (a tclab serving from this directory");
+        assertNoLabWork(result);
         assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
                 .as("the database opens, and is migrated, once the lock is gone")
                 .isEqualTo(2);
@@ -115,11 +118,19 @@ class BrokenDataDirTest {
         assertThat(result.getErrorOutput() + result.getOutput())
                 .contains("holds schema version 99 from a newer tclab than this one")
                 .contains("nothing was changed");
+        assertNoLabWork(result);
         try (Connection c = DriverManager.getConnection(url);
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT MAX(\"installed_rank\") FROM \"flyway_schema_history\"")) {
             rs.next();
             assertThat(rs.getInt(1)).as("no migration ran after the refusal").isEqualTo(99);
         }
+    }
+
+    /** Adoption and the pool's refill come after every start-up check, so a start that fails on one does neither. */
+    private static void assertNoLabWork(LaunchResult failedStart) {
+        assertThat(failedStart.getErrorOutput() + failedStart.getOutput())
+                .doesNotContain("cannot read the lab registry")
+                .doesNotContain("tclab-pool-refill");
     }
 }
