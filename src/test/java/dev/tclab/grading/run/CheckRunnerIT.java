@@ -12,7 +12,6 @@ import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -27,7 +26,9 @@ import org.junit.jupiter.api.Test;
 
 /** A tbf check on a real two-node lab: it fails before the learner shapes the link and passes after. */
 @QuarkusTest
-@RunsAlone(RunsAlone.Group.MEASUREMENTS)
+// No @RunsAlone: its flows are capped at twice the highest rate that passes (the platform's -b, 23 Mbit/s, far under
+// what a core carries) and its ping is recorded, not held to a tolerance; a tbf's rate holds under load (9.63 to
+// 9.64 Mbit/s in BuiltInLessonsSelfTestIT at load averages of 12 to 20), and the class loads nothing another measures.
 class CheckRunnerIT {
 
     private static final String TBF_CHECK = """

@@ -9,14 +9,17 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
  * Lesson CI: every built-in lesson passes its own self-test on the real engine (each check fails before its step's
- * solution and passes after), once per lesson here; `bin/tclab selftest --runs N` gives the N-run report.
+ * solution and passes after), once per lesson here; `bin/tclab selftest --runs N` gives the N-run report. The lessons
+ * run at once, each in its own lab, as a class's learners would ({@link LessonsAtOnce}).
  */
 @QuarkusTest
 @RunsAlone(RunsAlone.Group.MEASUREMENTS)
@@ -38,11 +41,16 @@ class BuiltInLessonsSelfTestIT {
                     .toList();
         }
         assertThat(slugs).as("built-in lessons").isNotEmpty();
-        return slugs.stream()
-                .map(slug -> DynamicTest.dynamicTest(slug, () -> {
-                    SelfTestReport report = selfTest.run(catalog.lesson(slug).orElseThrow(), 1, System.out::println);
-                    System.out.print(report.text());
-                    assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
-                }));
+        Map<String, LessonsAtOnce.Body> lessons = new LinkedHashMap<>();
+        for (String slug : slugs) {
+            lessons.put(slug, () -> {
+                SelfTestReport report = selfTest.run(
+                        catalog.lesson(slug).orElseThrow(), 1, line -> System.out.println(slug + ": " + line));
+                System.out.print(report.text());
+                assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
+            });
+        }
+        LessonsAtOnce atOnce = new LessonsAtOnce(lessons);
+        return atOnce.tests().onClose(atOnce::close);
     }
 }
