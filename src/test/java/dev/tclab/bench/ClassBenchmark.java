@@ -334,9 +334,9 @@ class ClassBenchmark {
                     .append(", lab start ")
                     .append(server.mean("tclab_lab_start_seconds"))
                     .append(".\n\n")
-                    .append(EngineCallTable.of(metricsAfter)
-                            .minus(EngineCallTable.of(metricsBefore))
-                            .markdown(learners.size()));
+                    .append(EngineCallTable.markdown(
+                            EngineCallTable.of(metricsAfter).minus(EngineCallTable.of(metricsBefore)),
+                            learners.size()));
             return md.toString();
         } finally {
             for (Learner learner : learners) {
