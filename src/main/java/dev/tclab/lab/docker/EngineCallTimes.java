@@ -16,8 +16,6 @@ final class EngineCallTimes {
 
     static final String START = "start";
     static final String INSPECT = "inspect";
-    /** A whole exec: its create, its start until the command ended, and the inspect of its exit code. */
-    static final String EXEC = "exec";
     /** A node's setup by its main process ({@link NodeSetup}): attached, told to run, until it answered. */
     static final String ATTACH = "attach";
 
