@@ -54,7 +54,7 @@ final class Wiring {
         this.name = "tclab-wiring-" + instance;
     }
 
-    /** Seals each node's {@code /dev} (see above) and creates the links, in one exec. */
+    /** Seals each node's {@code /dev} (see above) and creates the links, in one request to the helper's agent. */
     void connect(List<Topology.Link> links, Map<String, Long> pids, Duration timeout) throws LabStartException {
         Map<String, String> namespaceOf = new java.util.HashMap<>();
         pids.forEach((node, pid) -> namespaceOf.put(node, Long.toString(pid)));
