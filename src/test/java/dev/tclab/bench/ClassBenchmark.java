@@ -66,6 +66,8 @@ class ClassBenchmark {
     private static final Duration CHECK_TIMEOUT = Duration.ofMinutes(10);
     /** Only the Starts from the warm pool (-Dbench.pool-only=true): no learner alone, no cold class. */
     private static final boolean POOL_ONLY = Boolean.getBoolean("bench.pool-only");
+    /** Only the cold class's Starts beside their floor (-Dbench.cold-only=true): about 3 minutes. */
+    private static final boolean COLD_ONLY = Boolean.getBoolean("bench.cold-only");
 
     private static final String ACCESS_LOG_MARK = "request: ";
     /** The request line, its status and the server's own time for it (%D needs record-request-start-time). */
@@ -125,6 +127,16 @@ class ClassBenchmark {
                 assertThat(pooled.failures())
                         .as("failed learners (see " + out + ")")
                         .isEmpty();
+                return;
+            }
+            if (COLD_ONLY) {
+                List<String> failures = new ArrayList<>();
+                String report = coldClass(api, code, topology, startFloor, began, loadBefore, failures);
+                Path out = Path.of("target/benchmarks/class-cold.md");
+                Files.createDirectories(out.getParent());
+                Files.writeString(out, report);
+                System.out.println(report);
+                assertThat(failures).as("failed learners (see " + out + ")").isEmpty();
                 return;
             }
             ClassRun alone = run(api, code, "alone", "alone", 1, topology, shape, startFloor);
@@ -237,6 +249,108 @@ class ClassBenchmark {
             }
         }
         return run.build();
+    }
+
+    /**
+     * The cold class's Starts alone: the floor (every lab's containers by {@code docker run -d} at once) on the idle
+     * engine, then every learner presses Start at once and polls as the page does; beside the client's times, the
+     * app's own timings of its engine calls by kind and the CPU the engine and the machine spent on the burst.
+     */
+    private String coldClass(
+            ClassApi api,
+            String code,
+            Topology topology,
+            DockerRunFloor startFloor,
+            Instant began,
+            String loadBefore,
+            List<String> failures)
+            throws Exception {
+        List<Learner> learners = new ArrayList<>();
+        for (int i = 1; i <= LEARNERS; i++) {
+            learners.add(new Learner(app.base(), "cold-" + i));
+        }
+        try {
+            all(learners, l -> l.join(code));
+            List<DockerRunFloor.Run> floorRuns = Collections.synchronizedList(new ArrayList<>());
+            Usage floorBefore = usage();
+            allAtOnce(learners.size(), i -> floorRuns.add(startFloor.start(topology)));
+            Usage floorAfter = usage();
+            floorRuns.forEach(startFloor::remove);
+            List<Double> floor =
+                    floorRuns.stream().map(DockerRunFloor.Run::millis).toList();
+
+            String loadStarts = loadAverage();
+            String metricsBefore = api.metrics();
+            Usage before = usage();
+            all(learners, l -> l.startLab(LESSON, START_TIMEOUT));
+            Usage after = usage();
+            String metricsAfter = api.metrics();
+            learners.stream().filter(Learner::failed).forEach(l -> failures.add(l.name() + ": " + l.failure()));
+            List<Learner> ran = learners.stream().filter(l -> !l.failed()).toList();
+            Metrics server = Metrics.of(metricsAfter).minus(Metrics.of(metricsBefore));
+            StringBuilder md = new StringBuilder(
+                    "# Class benchmark: " + LEARNERS + " learners press Start at once, cold (no pool), tbf-basics\n\n");
+            md.append("Run ")
+                    .append(began.truncatedTo(java.time.temporal.ChronoUnit.MINUTES))
+                    .append(", load average ")
+                    .append(loadBefore)
+                    .append(" before the app, ")
+                    .append(loadStarts)
+                    .append(" before the Starts, ")
+                    .append(loadAverage())
+                    .append(" after. Failures: ")
+                    .append(failures.size())
+                    .append(".\n\n| ms | n | p50 | p95 | min | max |\n| --- | --- | --- | --- | --- | --- |\n");
+            if (!ran.isEmpty()) {
+                md.append(Stats.of(ran.stream().map(l -> l.queueWaitMillis).toList())
+                                .row("waiting for a start worker or slot"))
+                        .append('\n')
+                        .append(Stats.of(ran.stream().map(l -> l.startMillis).toList())
+                                .row("start until running"))
+                        .append('\n')
+                        .append(Stats.of(ran.stream()
+                                        .map(l -> l.queueWaitMillis + l.startMillis)
+                                        .toList())
+                                .row("Start pressed to running"))
+                        .append('\n');
+            }
+            md.append(Stats.of(floor).row("floor: `docker run -d` of every lab's containers at once, per lab"))
+                    .append("\n\nThe burst took ")
+                    .append(seconds(before, after))
+                    .append(" (the floor ")
+                    .append(seconds(floorBefore, floorAfter))
+                    .append(") ; CPU seconds in it: dockerd and containerd ")
+                    .append(cpu(after.daemonsCpuNanos() - before.daemonsCpuNanos()))
+                    .append(" (floor ")
+                    .append(cpu(floorAfter.daemonsCpuNanos() - floorBefore.daemonsCpuNanos()))
+                    .append("), the whole machine ")
+                    .append(cpu(after.machineBusyNanos() - before.machineBusyNanos()))
+                    .append(" (floor ")
+                    .append(cpu(floorAfter.machineBusyNanos() - floorBefore.machineBusyNanos()))
+                    .append("), the app ")
+                    .append(cpu(after.appCpuNanos() - before.appCpuNanos()))
+                    .append(". The server's means: queue wait ")
+                    .append(server.mean("tclab_lab_queue_wait_seconds"))
+                    .append(", lab start ")
+                    .append(server.mean("tclab_lab_start_seconds"))
+                    .append(".\n\n")
+                    .append(EngineCallTable.markdown(
+                            EngineCallTable.of(metricsAfter).minus(EngineCallTable.of(metricsBefore)),
+                            learners.size()));
+            return md.toString();
+        } finally {
+            for (Learner learner : learners) {
+                learner.leave();
+            }
+        }
+    }
+
+    private static String seconds(Usage from, Usage to) {
+        return String.format("%.1f s", (to.nanoTime() - from.nanoTime()) / 1e9);
+    }
+
+    private static String cpu(long nanos) {
+        return String.format("%.1f s", nanos / 1e9);
     }
 
     /**

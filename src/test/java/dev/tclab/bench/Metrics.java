@@ -1,7 +1,7 @@
 package dev.tclab.bench;
 
-import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -11,21 +11,33 @@ import java.util.regex.Pattern;
  */
 record Metrics(Map<String, double[]> sumAndCount) {
 
-    private static final Pattern LINE =
-            Pattern.compile("^(tclab_[a-z_]+)_(sum|count)(?:\\{[^}]*\\})? ([0-9.eE+-]+)$", Pattern.MULTILINE);
+    private static final Pattern LINE = Pattern.compile(
+            "^(?<key>tclab_[a-z_]+)_(?<kind>sum|count)(?:\\{[^}]*\\})? (?<value>[0-9.eE+-]+)$", Pattern.MULTILINE);
 
     static Metrics of(String prometheusText) {
-        Map<String, double[]> values = new HashMap<>();
-        Matcher line = LINE.matcher(prometheusText);
+        return read(LINE.matcher(prometheusText));
+    }
+
+    /** One histogram's series by the value of one of their labels (e.g. per kind of call), each as a metric here. */
+    static Metrics byLabel(String prometheusText, String metric, String label) {
+        return read(Pattern.compile(
+                        "^" + metric + "_(?<kind>sum|count)\\{[^}]*" + label
+                                + "=\"(?<key>[^\"]*)\"[^}]*\\} (?<value>[0-9.eE+-]+)$",
+                        Pattern.MULTILINE)
+                .matcher(prometheusText));
+    }
+
+    private static Metrics read(Matcher line) {
+        Map<String, double[]> values = new TreeMap<>();
         while (line.find()) {
-            double[] sumCount = values.computeIfAbsent(line.group(1), k -> new double[2]);
-            sumCount[line.group(2).equals("sum") ? 0 : 1] += Double.parseDouble(line.group(3));
+            double[] sumCount = values.computeIfAbsent(line.group("key"), k -> new double[2]);
+            sumCount[line.group("kind").equals("sum") ? 0 : 1] += Double.parseDouble(line.group("value"));
         }
         return new Metrics(values);
     }
 
     Metrics minus(Metrics earlier) {
-        Map<String, double[]> delta = new HashMap<>();
+        Map<String, double[]> delta = new TreeMap<>();
         sumAndCount.forEach((name, now) -> {
             double[] then = earlier.sumAndCount.getOrDefault(name, new double[2]);
             delta.put(name, new double[] {now[0] - then[0], now[1] - then[1]});

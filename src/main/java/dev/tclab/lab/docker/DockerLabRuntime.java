@@ -27,6 +27,7 @@ import dev.tclab.lab.runtime.ProcessStream;
 import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.runtime.StreamListener;
 import dev.tclab.lab.topology.Topology;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -63,14 +64,17 @@ public class DockerLabRuntime implements RuntimeAdapter {
     private final SidecarAgents agents;
     private final EngineCalls calls;
     private final ParallelCalls parallel;
+    private final EngineCallTimes times;
 
-    public DockerLabRuntime(DockerClient docker, DockerClientConfig clientConfig, TclabConfig config) {
+    public DockerLabRuntime(
+            DockerClient docker, DockerClientConfig clientConfig, TclabConfig config, MeterRegistry metrics) {
         this.docker = docker;
         this.endpoint = clientConfig.getDockerHost().toString();
         this.instance = config.instance();
         this.defaultImage = config.lab().image();
         this.measurementImage = config.lab().measurementImage().orElse(defaultImage);
         this.containers = new NodeContainers(docker, config);
+        this.times = new EngineCallTimes(metrics);
         this.wiring = new Wiring(docker, instance, config.lab().helperImage().orElse(defaultImage));
         this.startTimeout = config.lab().startTimeout();
         this.agents = new SidecarAgents(docker);
@@ -105,60 +109,57 @@ public class DockerLabRuntime implements RuntimeAdapter {
     public void start(LabSpec spec, LabProgressListener progress) throws LabStartException, EngineUnavailableException {
         Topology topology = spec.topology();
         long deadline = System.nanoTime() + startTimeout.toNanos();
-        List<Future<Void>> sidecarsStarting = List.of();
+        List<NodeContainers.Started> started = List.of();
         try {
             progress.onStage(Stage.CREATING, topology.nodes().size() + " nodes");
             List<Callable<NodeContainers.Started>> creations = new ArrayList<>();
             Instant expires = containers.expiry(spec.pooled());
             for (Topology.Node node : topology.nodes().values()) {
                 String image = node.image() == null ? defaultImage : node.image();
-                creations.add(
-                        () -> containers.createAndStart(instance, spec, node, image, measurementImage, expires, pool));
+                String setup = LabScripts.nodeSetup(node, topology.interfacesOf(node.name()));
+                creations.add(() -> containers.createAndStart(
+                        instance, spec, node, setup, image, measurementImage, expires, pool, times));
             }
             Map<String, Long> pids = new java.util.HashMap<>();
             List<Future<NodeContainers.Started>> nodesStarting =
                     creations.stream().map(pool::submit).toList();
             try {
-                for (NodeContainers.Started started : parallel.await(nodesStarting, deadline)) {
-                    pids.put(started.node(), started.pid());
-                }
+                parallel.await(nodesStarting, deadline);
             } finally {
                 // Each sidecar starts as soon as its node runs, while the other nodes start and the links are wired;
                 // even when another node failed, they are waited for before the lab is removed.
-                sidecarsStarting = sidecarsOf(nodesStarting);
+                started = startedOf(nodesStarting);
             }
+            started.forEach(node -> pids.put(node.node(), node.pid()));
             progress.onStage(Stage.WIRING, topology.links().size() + " links");
             wiring.connect(topology.links(), pids, ParallelCalls.remaining(deadline));
             progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
             List<Callable<Void>> setups = new ArrayList<>();
-            for (Topology.Node node : topology.nodes().values()) {
+            for (NodeContainers.Started node : started) {
                 setups.add(() -> {
-                    configure(
-                            spec.labId(), node, topology.interfacesOf(node.name()), ParallelCalls.remaining(deadline));
+                    configure(node, ParallelCalls.remaining(deadline));
                     return null;
                 });
             }
             parallel.all(setups, deadline);
-            parallel.await(sidecarsStarting, deadline);
+            parallel.await(
+                    started.stream().map(NodeContainers.Started::sidecarStarted).toList(), deadline);
             progress.onStage(Stage.READY, "");
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
+            started.forEach(node -> node.setup().close());
             // A sidecar still being created would outlive the removal below.
-            sidecarsStarting.forEach(DockerLabRuntime::waitQuietly);
+            started.forEach(node -> waitQuietly(node.sidecarStarted()));
             stopQuietly(spec.labId());
             throw e;
         }
     }
 
     /** Brings the node's links up and runs its setup commands, stopping at the first that fails. */
-    private void configure(String labId, Topology.Node node, List<String> interfaces, Duration timeout)
-            throws LabStartException {
-        ExecResult result = DockerExec.run(
-                docker,
-                NodeContainers.name(labId, node.name()),
-                List.of("sh", "-c", LabScripts.nodeSetup(node, interfaces)),
-                timeout);
+    private void configure(NodeContainers.Started node, Duration timeout) throws LabStartException {
+        ExecResult result =
+                times.time(EngineCallTimes.ATTACH, () -> node.setup().run(timeout));
         if (!result.ok()) {
-            throw new LabStartException("setting up node " + node.name() + " failed"
+            throw new LabStartException("setting up node " + node.node() + " failed"
                     + (result.timedOut() ? " (timed out)" : "") + ": " + (result.stderr() + result.stdout()).trim());
         }
     }
@@ -184,13 +185,13 @@ public class DockerLabRuntime implements RuntimeAdapter {
         });
     }
 
-    /** The sidecar starts of the nodes that started. */
-    private static List<Future<Void>> sidecarsOf(List<Future<NodeContainers.Started>> nodes) {
-        List<Future<Void>> sidecars = new ArrayList<>();
+    /** The nodes that started (each with its sidecar starting). */
+    private static List<NodeContainers.Started> startedOf(List<Future<NodeContainers.Started>> nodes) {
+        List<NodeContainers.Started> started = new ArrayList<>();
         for (Future<NodeContainers.Started> node : nodes) {
             if (node.isDone() && !node.isCancelled()) {
                 try {
-                    sidecars.add(node.get().sidecarStarted());
+                    started.add(node.get());
                 } catch (ExecutionException e) {
                     // This node failed before its sidecar could start.
                 } catch (InterruptedException e) {
@@ -198,7 +199,7 @@ public class DockerLabRuntime implements RuntimeAdapter {
                 }
             }
         }
-        return sidecars;
+        return started;
     }
 
     private static void waitQuietly(Future<?> task) {

@@ -117,6 +117,11 @@ public final class Labels {
         return Map.of(APP, "tclab", INSTANCE, instance, ROLE, role);
     }
 
+    /** The labels of a service container of the app whose main process is the agent ({@link SidecarAgent}). */
+    public static Map<String, String> agentService(String instance, String role) {
+        return Map.of(APP, "tclab", INSTANCE, instance, ROLE, role, AGENT, AGENT_VERSION);
+    }
+
     /** Filter for every container of this instance's lab: its nodes and their sidecars. */
     public static Map<String, String> labOf(String instance, String labId) {
         return Map.of(APP, "tclab", INSTANCE, instance, LAB, labId);

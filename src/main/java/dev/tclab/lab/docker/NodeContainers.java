@@ -52,10 +52,11 @@ public final class NodeContainers {
     }
 
     /**
-     * A node's container started, with its init process's pid on the engine host (for wiring its namespace), and its
-     * measurement sidecar starting ({@code sidecarStarted}), while the other nodes start and the links are wired.
+     * A node's container started, with its init process's pid on the engine host (for wiring its namespace), its
+     * main process waiting to run the node's setup ({@code setup}, attached), and its measurement sidecar starting
+     * ({@code sidecarStarted}), while the other nodes start and the links are wired.
      */
-    record Started(String node, String containerId, long pid, Future<Void> sidecarStarted) {}
+    record Started(String node, String containerId, long pid, NodeSetup setup, Future<Void> sidecarStarted) {}
 
     static String name(String labId, String node) {
         return "tclab-" + labId + "-" + node;
@@ -75,16 +76,19 @@ public final class NodeContainers {
      * Creates the node and its sidecar, starts the node, and then the sidecar on {@code background}. The sidecar is
      * created while the node starts (a create needs the node to exist, not to run), and started as soon as its own
      * node runs (joining a network namespace needs its owner running), not once every node of the lab runs: its
-     * start overlaps the other nodes' starts, the wiring and the setup.
+     * start overlaps the other nodes' starts, the wiring and the setup. The node's main process runs {@code setup}
+     * when told ({@link NodeSetup}).
      */
     Started createAndStart(
             String instance,
             LabSpec spec,
             Topology.Node node,
+            String setup,
             String image,
             String sidecarImage,
             Instant expires,
-            ExecutorService background) {
+            ExecutorService background,
+            EngineCallTimes times) {
         CreateContainerCmd create = docker.createContainerCmd(image)
                 .withName(name(spec.labId(), node.name()))
                 .withHostName(node.name())
@@ -92,17 +96,25 @@ public final class NodeContainers {
                 .withEnv(node.env().entrySet().stream()
                         .map(e -> e.getKey() + "=" + e.getValue())
                         .toList())
-                .withCmd("sleep", "infinity")
+                .withCmd(NodeSetup.command(setup))
+                // One line from the app starts the setup; the input closes when the app detaches.
+                .withStdinOpen(true)
+                .withStdInOnce(true)
                 .withHostConfig(hardened(node.sysctls()));
-        String id = create.exec().getId();
-        Future<String> sidecar =
-                background.submit(() -> createSidecar(instance, spec, node.name(), id, sidecarImage, expires));
+        String id = times.time(EngineCallTimes.CREATE, () -> create.exec().getId());
+        Future<String> sidecar = background.submit(() -> times.time(
+                EngineCallTimes.CREATE, () -> createSidecar(instance, spec, node.name(), id, sidecarImage, expires)));
         try {
-            docker.startContainerCmd(id).exec();
-            Long pid = docker.inspectContainerCmd(id).exec().getState().getPidLong();
+            times.time(EngineCallTimes.START, () -> docker.startContainerCmd(id).exec());
+            Long pid = times.time(
+                    EngineCallTimes.INSPECT,
+                    () -> docker.inspectContainerCmd(id).exec().getState().getPidLong());
             String sidecarId = sidecar.get();
-            return new Started(node.name(), id, pid == null ? 0 : pid, background.submit(() -> {
-                start(sidecarId);
+            NodeSetup attached = new NodeSetup(docker, id);
+            return new Started(node.name(), id, pid == null ? 0 : pid, attached, background.submit(() -> {
+                times.time(
+                        EngineCallTimes.START,
+                        () -> docker.startContainerCmd(sidecarId).exec());
                 return null;
             }));
         } catch (ExecutionException e) {
@@ -124,10 +136,6 @@ public final class NodeContainers {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    void start(String containerId) {
-        docker.startContainerCmd(containerId).exec();
     }
 
     /**

@@ -19,8 +19,10 @@ import java.util.Map;
  * Creates a lab's veth links directly inside its nodes' network namespaces, with their final interface names:
  * {@code ip link add eth1 netns <pidA> type veth peer name eth1 netns <pidB>}. That needs NET_ADMIN and the host's
  * PID namespace (to name the nodes' namespaces by pid), so it runs in a helper container of the app, never in a lab
- * node and never privileged. The helper lives as long as the app: one exec per lab start costs ~50 ms, where a
- * fresh helper container per lab would add the cost of a container create and start to every lab start.
+ * node and never privileged. The helper lives as long as the app and runs the sidecar's agent ({@link SidecarAgent})
+ * as its main process, attached once: a lab's wiring is a fork in the helper, where a Docker exec per lab cost the
+ * engine three API calls and a runc process (50-80 ms of CPU, and 30 of them at once when a class starts), and a
+ * fresh helper container per lab would cost a container create and start.
  *
  * <p>In the same exec it takes each node's {@code /dev} from the learner (issue 25, row 6): the engine mounts it as a
  * writable tmpfs with exec, and no mount option reaches it (a tmpfs of our own on {@code /dev} drops the engine's
@@ -42,6 +44,8 @@ final class Wiring {
     private final String image;
     private final String name;
     private volatile boolean used;
+    /** The helper's agent once attached; null before, and after it went away. */
+    private SidecarAgent agent;
 
     Wiring(DockerClient docker, String instance, String image) {
         this.docker = docker;
@@ -50,7 +54,7 @@ final class Wiring {
         this.name = "tclab-wiring-" + instance;
     }
 
-    /** Seals each node's {@code /dev} (see above) and creates the links, in one exec. */
+    /** Seals each node's {@code /dev} (see above) and creates the links, in one request to the helper's agent. */
     void connect(List<Topology.Link> links, Map<String, Long> pids, Duration timeout) throws LabStartException {
         Map<String, String> namespaceOf = new java.util.HashMap<>();
         pids.forEach((node, pid) -> namespaceOf.put(node, Long.toString(pid)));
@@ -69,32 +73,56 @@ final class Wiring {
     }
 
     /**
-     * Runs the script in the helper, once more on a fresh helper if the helper vanished meanwhile (another app
+     * Runs the script in the helper's agent, once more on a fresh helper if the helper vanished meanwhile (another app
      * instance with the same name stopping, or someone removing it by hand).
      */
-    private ExecResult runInHelper(String script, Duration timeout) {
+    private ExecResult runInHelper(String script, Duration timeout) throws LabStartException {
         for (int attempt = 1; ; attempt++) {
+            SidecarAgent helper = agent();
             try {
-                ExecResult result = DockerExec.run(docker, helper(), List.of("sh", "-c", script), timeout);
-                if (result.ok() || attempt == 2 || helperRunning()) {
-                    return result;
-                }
-            } catch (NotFoundException | ConflictException e) {
+                return helper.run(List.of("sh", "-c", script), timeout);
+            } catch (SidecarAgent.Gone e) {
+                forget(helper);
                 if (attempt == 2) {
-                    throw e;
+                    throw new LabStartException("wiring the links failed: the wiring helper " + name
+                            + " stopped answering (" + e.getMessage() + ")");
                 }
             }
         }
     }
 
-    /** Running, and made by this version (a helper left by an older app lacks CAP_CHOWN: it is replaced). */
+    /** The helper's agent, attached once (and again once it is gone). */
+    private synchronized SidecarAgent agent() {
+        if (agent == null || agent.gone()) {
+            forget(agent);
+            agent = new SidecarAgent(docker, helper());
+        }
+        return agent;
+    }
+
+    private synchronized void forget(SidecarAgent gone) {
+        if (gone != null) {
+            gone.close();
+        }
+        if (agent == gone) {
+            agent = null;
+        }
+    }
+
+    /**
+     * Running, and made by this version: a helper left by an older app lacks CAP_CHOWN or runs no agent, and is
+     * replaced.
+     */
     private boolean helperRunning() {
         try {
             var helper = docker.inspectContainerCmd(name).exec();
             Capability[] added = helper.getHostConfig().getCapAdd();
+            Map<String, String> labels = helper.getConfig().getLabels();
             return Boolean.TRUE.equals(helper.getState().getRunning())
                     && added != null
-                    && List.of(added).containsAll(CAPABILITIES);
+                    && List.of(added).containsAll(CAPABILITIES)
+                    && labels != null
+                    && Labels.AGENT_VERSION.equals(labels.get(Labels.AGENT));
         } catch (NotFoundException e) {
             return false;
         }
@@ -123,8 +151,10 @@ final class Wiring {
         try {
             docker.createContainerCmd(image)
                     .withName(name)
-                    .withLabels(Labels.service(instance, LabelKeys.ROLE_WIRING))
-                    .withCmd("sleep", "infinity")
+                    .withLabels(Labels.agentService(instance, LabelKeys.ROLE_WIRING))
+                    // Its main process runs the wiring scripts (SidecarAgent), read from its standard input.
+                    .withCmd(SidecarAgent.command())
+                    .withStdinOpen(true)
                     .withHostConfig(host)
                     .exec();
         } catch (ConflictException e) {
@@ -139,6 +169,7 @@ final class Wiring {
         if (!used) {
             return;
         }
+        forget(agent);
         try {
             docker.removeContainerCmd(name).withForce(true).exec();
         } catch (RuntimeException e) {

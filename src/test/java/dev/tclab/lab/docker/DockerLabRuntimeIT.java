@@ -312,6 +312,35 @@ class DockerLabRuntimeIT {
     }
 
     @Test
+    void shouldRunTheSetupInTheNodeItselfAndThenLeaveItsInputClosed() throws Exception {
+        String id = "t" + UUID.randomUUID().toString().substring(0, 8);
+        started.add(id);
+        var two = TestTopologies.load("two-node");
+        var client = two.nodes().get("client");
+        List<String> setup = new ArrayList<>(client.exec());
+        // Output on both streams without a final newline, and a file in the node's own filesystem.
+        setup.addAll(List.of("printf 'no newline'", "printf 'nor here' >&2", "echo ran > /tmp/setup-ran"));
+        var withSetup = new dev.tclab.lab.topology.Topology(
+                two.name(),
+                new java.util.LinkedHashMap<>(Map.of(
+                        "client",
+                        new dev.tclab.lab.topology.Topology.Node(
+                                "client", null, false, Map.of(), Map.of(), setup, List.of()),
+                        "server",
+                        two.nodes().get("server"))),
+                two.links());
+        runtime.start(new LabSpec(id, withSetup, "tester", "setup"), (s, d) -> {});
+
+        assertEquals("ran\n", inNode(id, "client", "cat /tmp/setup-ran").stdout());
+        assertTrue(sh(id, "client", "ping -c 1 -W 5 10.0.0.2").ok(), "the setup's addresses are up");
+        // The node's main process is what it always was once its setup ran, and nothing can feed it any more.
+        ExecResult main = inNode(id, "client", "ps -o args= -p $(cat /proc/1/task/1/children)");
+        assertEquals("sleep infinity", main.stdout().trim(), main.stderr());
+        ExecResult input = inNode(id, "client", "timeout 3 cat /proc/1/fd/0; echo \"exit $?\"");
+        assertEquals("exit 0", input.stdout().trim(), "the node's standard input is at its end: " + input);
+    }
+
+    @Test
     void shouldProbeTheKernelFeaturesOfTheDockerHost() throws Exception {
         KernelCapabilities kernel = runtime.probeKernel();
         assertThat(kernel.supports("qdisc:tbf")).isTrue();
