@@ -1,4 +1,4 @@
-package dev.tclab.lab.uml;
+package dev.tclab.lab.agent;
 
 import dev.tclab.lab.topology.Topology;
 import java.io.IOException;
@@ -16,10 +16,10 @@ import java.util.List;
 public final class UmlScripts {
 
     /** Where the container writes the kernel's init and the agent; the kernel's root (/) is the read-only image. */
-    static final String DIR = "/tclab";
+    public static final String DIR = "/tclab";
 
-    static final String INIT_ENV = "TCLAB_INIT";
-    static final String AGENT_ENV = "TCLAB_AGENT";
+    public static final String INIT_ENV = "TCLAB_INIT";
+    public static final String AGENT_ENV = "TCLAB_AGENT";
 
     private static final String INIT = resource("init.pl");
     private static final String LAB = resource("lab.pl");
@@ -27,12 +27,12 @@ public final class UmlScripts {
 
     private UmlScripts() {}
 
-    static String init() {
+    public static String init() {
         return INIT;
     }
 
     /** The perl source that makes and sets up a lab's nodes, run by the agent in a fork of itself: see lab.pl. */
-    static String lab() {
+    public static String lab() {
         return LAB;
     }
 
@@ -45,7 +45,7 @@ public final class UmlScripts {
      * UML's drivers do not busy-wait on it, so another host's speed changes nothing a lab sees). Nor are UML's serial
      * lines made (ssl_init, 0.23 s under initcall_debug for 64 ttys): the console is con0, and no lab has a serial line.
      */
-    static List<String> boot(int memoryMib) {
+    public static List<String> boot(int memoryMib) {
         return List.of(
                 "sh",
                 "-c",
@@ -63,7 +63,7 @@ public final class UmlScripts {
      * lab.pl's arguments that make every node of the topology (its tmpfs sizes, environment and sysctls) and its
      * links.
      */
-    static List<String> wire(Topology topology, NodeDiskCaps caps) {
+    public static List<String> wire(Topology topology, NodeDiskCaps caps) {
         List<String> args = new ArrayList<>(List.of(
                 "wire",
                 Integer.toString(caps.tmpMib()),
@@ -86,7 +86,7 @@ public final class UmlScripts {
      * stopping at the first that fails; empty when no node has any. Each command runs in a subshell of that shell, as
      * `sh -c` would run it, without starting another shell program for it.
      */
-    static List<String> setup(Topology topology) {
+    public static List<String> setup(Topology topology) {
         List<String> args = new ArrayList<>();
         for (Topology.Node node : topology.nodes().values()) {
             if (node.exec().isEmpty()) {
@@ -114,14 +114,14 @@ public final class UmlScripts {
     }
 
     /** Runs {@code command} in the node's network namespace with the platform's tools (the kernel's root filesystem). */
-    static List<String> inNetwork(String node, List<String> command) {
+    public static List<String> inNetwork(String node, List<String> command) {
         List<String> wrapped = new ArrayList<>(List.of("nsenter", "--net=/run/netns/" + node, "--"));
         wrapped.addAll(command);
         return wrapped;
     }
 
     /** Runs {@code command} in the node as its learner: see enter.sh. */
-    static List<String> asLearner(String node, List<String> command) {
+    public static List<String> asLearner(String node, List<String> command) {
         List<String> wrapped = new ArrayList<>(List.of("sh", "-c", ENTER, "enter", node));
         wrapped.addAll(command);
         return wrapped;

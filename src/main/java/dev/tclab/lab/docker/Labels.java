@@ -10,6 +10,7 @@ import static dev.tclab.lab.runtime.LabelKeys.OWNER;
 import static dev.tclab.lab.runtime.LabelKeys.ROLE;
 import static dev.tclab.lab.runtime.LabelKeys.ROLE_NODE;
 
+import dev.tclab.lab.agent.SidecarAgent;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabelKeys;
 import java.time.Instant;

@@ -7,10 +7,13 @@ import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.core.DockerClientConfig;
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.agent.NodeDiskCaps;
+import dev.tclab.lab.agent.SidecarAgent;
+import dev.tclab.lab.agent.UmlScripts;
+import dev.tclab.lab.docker.DockerAttach;
 import dev.tclab.lab.docker.EngineCalls;
 import dev.tclab.lab.docker.Labels;
 import dev.tclab.lab.docker.NodeContainers;
-import dev.tclab.lab.docker.SidecarAgent;
 import dev.tclab.lab.runtime.CommandSequence;
 import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.runtime.EngineUnavailableException;
@@ -167,7 +170,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
                 .getId());
         try {
             calls.call(() -> docker.startContainerCmd(id).exec());
-            return SidecarAgent.onConsole(docker, id, timeout);
+            return SidecarAgent.onConsole(name, DockerAttach.to(docker, id), timeout);
         } catch (SidecarAgent.Gone e) {
             throw new LabStartException("the lab's kernel did not come up: " + e.getMessage());
         } catch (DockerException e) {
@@ -338,7 +341,8 @@ public class UmlLabRuntime implements RuntimeAdapter {
             throw new NodeNotFoundException(labId, node);
         }
         try {
-            SidecarAgent agent = SidecarAgent.onConsole(docker, found.get(0).getId(), Duration.ofSeconds(10));
+            SidecarAgent agent = SidecarAgent.onConsole(
+                    containerName(labId), DockerAttach.to(docker, found.get(0).getId()), Duration.ofSeconds(10));
             nodes.put(labId, nodesOf(found.get(0).getLabels()));
             SidecarAgent previous = agents.put(labId, agent);
             if (previous != null) {
