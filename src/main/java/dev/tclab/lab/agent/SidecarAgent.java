@@ -312,7 +312,7 @@ public final class SidecarAgent implements AutoCloseable {
 
     /** The agent cannot run commands (any more); {@code getMessage()} says why. */
     public static final class Gone extends Exception {
-        Gone(String why) {
+        public Gone(String why) {
             super(why);
         }
     }

@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What runs inside a UML lab's kernel, and the container command that boots it. The scripts travel with the app (in
- * the container's environment, written to a tmpfs the kernel sees read-only through hostfs), so the image holds only
- * Debian's packages and an app upgrade never needs a new image.
+ * What runs inside a UML lab's kernel, and the command that boots it (a Docker container's or a pod's). The scripts
+ * travel with the app (in the container's environment, written to a tmpfs the kernel sees read-only through hostfs),
+ * so the image holds only Debian's packages and an app upgrade never needs a new image.
  */
 public final class UmlScripts {
 
@@ -25,14 +25,30 @@ public final class UmlScripts {
     private static final String LAB = resource("lab.pl");
     private static final String ENTER = resource("enter.sh");
 
+    /** Beside the kernel's memory (a file in /dev/shm, charged to the container): its host-side processes. */
+    private static final int CONTAINER_OVERHEAD_MIB = 96;
+
     private UmlScripts() {}
+
+    /** The memory limit of the container (or pod) that runs a kernel of {@code kernelMemoryMib}. */
+    public static int containerMemoryMib(int kernelMemoryMib) {
+        return kernelMemoryMib + CONTAINER_OVERHEAD_MIB;
+    }
+
+    /**
+     * The size of the container's /dev/shm (a tmpfs that must allow exec, for UML's ptrace mode), where the kernel's
+     * memory is a file: that memory and a little more.
+     */
+    public static int shmMib(int kernelMemoryMib) {
+        return kernelMemoryMib + 16;
+    }
 
     public static String init() {
         return INIT;
     }
 
     /** The perl source that makes and sets up a lab's nodes, run by the agent in a fork of itself: see lab.pl. */
-    public static String lab() {
+    static String lab() {
         return LAB;
     }
 
@@ -63,7 +79,7 @@ public final class UmlScripts {
      * lab.pl's arguments that make every node of the topology (its tmpfs sizes, environment and sysctls) and its
      * links.
      */
-    public static List<String> wire(Topology topology, NodeDiskCaps caps) {
+    static List<String> wire(Topology topology, NodeDiskCaps caps) {
         List<String> args = new ArrayList<>(List.of(
                 "wire",
                 Integer.toString(caps.tmpMib()),
@@ -86,7 +102,7 @@ public final class UmlScripts {
      * stopping at the first that fails; empty when no node has any. Each command runs in a subshell of that shell, as
      * `sh -c` would run it, without starting another shell program for it.
      */
-    public static List<String> setup(Topology topology) {
+    static List<String> setup(Topology topology) {
         List<String> args = new ArrayList<>();
         for (Topology.Node node : topology.nodes().values()) {
             if (node.exec().isEmpty()) {
@@ -114,14 +130,14 @@ public final class UmlScripts {
     }
 
     /** Runs {@code command} in the node's network namespace with the platform's tools (the kernel's root filesystem). */
-    public static List<String> inNetwork(String node, List<String> command) {
+    static List<String> inNetwork(String node, List<String> command) {
         List<String> wrapped = new ArrayList<>(List.of("nsenter", "--net=/run/netns/" + node, "--"));
         wrapped.addAll(command);
         return wrapped;
     }
 
     /** Runs {@code command} in the node as its learner: see enter.sh. */
-    public static List<String> asLearner(String node, List<String> command) {
+    static List<String> asLearner(String node, List<String> command) {
         List<String> wrapped = new ArrayList<>(List.of("sh", "-c", ENTER, "enter", node));
         wrapped.addAll(command);
         return wrapped;
