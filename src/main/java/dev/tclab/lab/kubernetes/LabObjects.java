@@ -359,8 +359,9 @@ final class LabObjects {
 
     /**
      * Denies all ingress and egress of every lab pod on its cluster interface: lab traffic runs on the veth links the
-     * helper creates, which no NetworkPolicy sees, and nothing else may leave or reach a lab (a learner is root there
-     * and could bring the cluster interface back up).
+     * helper creates (or inside a UML lab's kernel), which no NetworkPolicy sees, and nothing else may leave or reach a
+     * lab (a learner is root there and could bring the cluster interface back up; a UML kernel has no interface on the
+     * pod's network at all, and the policy keeps it so should one escape the kernel).
      */
     NetworkPolicy isolation() {
         return new NetworkPolicyBuilder()
@@ -371,7 +372,12 @@ final class LabObjects {
                 .endMetadata()
                 .withNewSpec()
                 .withNewPodSelector()
-                .withMatchLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.ROLE, LabelKeys.ROLE_NODE))
+                .withMatchLabels(Map.of(LabelKeys.APP, "tclab"))
+                .addNewMatchExpression()
+                .withKey(LabelKeys.ROLE)
+                .withOperator("In")
+                .withValues(LabelKeys.ROLE_NODE, LabelKeys.ROLE_UML)
+                .endMatchExpression()
                 .endPodSelector()
                 .withPolicyTypes("Ingress", "Egress")
                 .endSpec()
