@@ -119,6 +119,7 @@ class LayeringTest {
                 .resideInAnyPackage(
                         "dev.tclab.lab",
                         "dev.tclab.lab.runtime..",
+                        "dev.tclab.lab.agent..",
                         "dev.tclab.lab.docker..",
                         "dev.tclab.lab.kubernetes..",
                         "dev.tclab.lab.uml..")
@@ -134,8 +135,31 @@ class LayeringTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
-                        "dev.tclab.lab", "dev.tclab.lab.docker..", "dev.tclab.lab.kubernetes..", "dev.tclab.lab.uml..")
+                        "dev.tclab.lab",
+                        "dev.tclab.lab.agent..",
+                        "dev.tclab.lab.docker..",
+                        "dev.tclab.lab.kubernetes..",
+                        "dev.tclab.lab.uml..")
                 .because("lab.runtime is the port and what every runtime shares; the adapters plug into it")
+                .check(classes);
+    }
+
+    @Test
+    void theAgentKnowsNoRuntimeAdapter() {
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tclab.lab.agent..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.tclab.lab",
+                        "dev.tclab.lab.docker..",
+                        "dev.tclab.lab.kubernetes..",
+                        "dev.tclab.lab.uml..",
+                        "com.github.dockerjava..",
+                        "io.fabric8..")
+                .because("the agent and what runs in a UML kernel are the same whichever runtime carries their line"
+                        + " (a Docker attach, a pod's attach)")
                 .check(classes);
     }
 
@@ -143,7 +167,11 @@ class LayeringTest {
     void runtimeAdaptersReachOnlyThePortAndTheTopology() {
         noClasses()
                 .that()
-                .resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.kubernetes..", "dev.tclab.lab.uml..")
+                .resideInAnyPackage(
+                        "dev.tclab.lab.agent..",
+                        "dev.tclab.lab.docker..",
+                        "dev.tclab.lab.kubernetes..",
+                        "dev.tclab.lab.uml..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("dev.tclab.lab")
@@ -162,7 +190,8 @@ class LayeringTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.uml..")
-                .because("User-Mode Linux runs on the Docker engine and shares its calls; Kubernetes shares none")
+                .because("User-Mode Linux runs on the Docker engine and shares its calls; Kubernetes shares none (the"
+                        + " agent and the UML kernel's scripts, which both carry, are in lab.agent)")
                 .check(classes);
     }
 

@@ -1,6 +1,6 @@
 package dev.tclab.bench;
 
-import dev.tclab.lab.uml.UmlScripts;
+import dev.tclab.lab.agent.UmlScripts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

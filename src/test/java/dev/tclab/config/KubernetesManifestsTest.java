@@ -214,6 +214,8 @@ class KubernetesManifestsTest {
                 "pods:deletecollection",
                 "pods/exec:create",
                 "pods/exec:get",
+                "pods/attach:create",
+                "pods/attach:get",
                 "networkpolicies:get",
                 "networkpolicies:create");
         for (JsonNode rule : role.path("rules")) {
@@ -265,7 +267,14 @@ class KubernetesManifestsTest {
         JsonNode policy = one("NetworkPolicy", "tclab-labs-isolated");
         assertThat(policy.path("metadata").path("namespace").asText()).isEqualTo(LAB_NAMESPACE);
         assertThat(strings(policy.path("spec").path("podSelector").path("matchLabels")))
-                .isEqualTo(Map.of("tclab.app", "tclab", "tclab.role", "node"));
+                .isEqualTo(Map.of("tclab.app", "tclab"));
+        JsonNode roles = policy.path("spec").path("podSelector").path("matchExpressions");
+        assertThat(roles).hasSize(1);
+        assertThat(roles.get(0).path("key").asText()).isEqualTo("tclab.role");
+        assertThat(roles.get(0).path("operator").asText()).isEqualTo("In");
+        assertThat(texts(roles.get(0).path("values")))
+                .as("a node's pod and a User-Mode Linux lab's pod")
+                .containsExactlyInAnyOrder("node", "uml");
         assertThat(texts(policy.path("spec").path("policyTypes"))).containsExactlyInAnyOrder("Ingress", "Egress");
         assertThat(policy.path("spec").has("ingress") || policy.path("spec").has("egress"))
                 .as("no rule: everything in and out is denied")

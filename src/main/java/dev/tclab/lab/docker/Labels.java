@@ -10,6 +10,7 @@ import static dev.tclab.lab.runtime.LabelKeys.OWNER;
 import static dev.tclab.lab.runtime.LabelKeys.ROLE;
 import static dev.tclab.lab.runtime.LabelKeys.ROLE_NODE;
 
+import dev.tclab.lab.agent.SidecarAgent;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabelKeys;
 import java.time.Instant;
@@ -31,9 +32,9 @@ public final class Labels {
 
     public static final String ROLE_PROBE = "probe";
     /** A User-Mode Linux lab: one container whose kernel holds every node (the nodes are in NODES). */
-    public static final String ROLE_UML = "uml";
+    public static final String ROLE_UML = LabelKeys.ROLE_UML;
     /** On a UML lab's container: its nodes' names, comma-separated, in the lab's order. */
-    public static final String NODES = "tclab.nodes";
+    public static final String NODES = LabelKeys.NODES;
 
     private Labels() {}
 

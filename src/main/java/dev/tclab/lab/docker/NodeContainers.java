@@ -8,6 +8,7 @@ import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.LogConfig;
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.agent.SidecarAgent;
 import dev.tclab.lab.runtime.BoundedCommand;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabExpiry;

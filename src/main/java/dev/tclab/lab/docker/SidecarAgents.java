@@ -1,6 +1,7 @@
 package dev.tclab.lab.docker;
 
 import com.github.dockerjava.api.DockerClient;
+import dev.tclab.lab.agent.SidecarAgent;
 import dev.tclab.lab.runtime.ExecResult;
 import java.time.Duration;
 import java.util.List;
@@ -70,6 +71,6 @@ final class SidecarAgents {
         if (labels == null || !Labels.AGENT_VERSION.equals(labels.get(Labels.AGENT))) {
             return Optional.empty();
         }
-        return Optional.of(new SidecarAgent(docker, sidecar));
+        return Optional.of(SidecarAgent.attached(sidecar, DockerAttach.to(docker, sidecar)));
     }
 }

@@ -9,6 +9,7 @@ import static dev.tclab.lab.runtime.LabelKeys.NODE;
 import static dev.tclab.lab.runtime.LabelKeys.OWNER;
 import static dev.tclab.lab.runtime.LabelKeys.ROLE;
 import static dev.tclab.lab.runtime.LabelKeys.ROLE_NODE;
+import static dev.tclab.lab.runtime.LabelKeys.ROLE_UML;
 import static dev.tclab.lab.runtime.LabelKeys.ROLE_WIRING;
 
 import dev.tclab.lab.runtime.LabSpec;
@@ -53,6 +54,40 @@ final class KubeLabels {
                 node,
                 EXPIRES,
                 Long.toString(expires.getEpochSecond()));
+    }
+
+    /** A User-Mode Linux lab's one pod: no node label (its nodes are in an annotation, a label cannot list them). */
+    static Map<String, String> uml(String instance, LabSpec spec, Instant expires) {
+        return Map.of(
+                APP,
+                "tclab",
+                INSTANCE,
+                value(instance),
+                ROLE,
+                ROLE_UML,
+                LAB,
+                spec.labId(),
+                OWNER,
+                value(spec.owner()),
+                LESSON,
+                value(spec.lesson()),
+                EXPIRES,
+                Long.toString(expires.getEpochSecond()));
+    }
+
+    /** Selector of this instance's User-Mode Linux lab's pod. */
+    static Map<String, String> umlOf(String instance, String labId) {
+        return Map.of(APP, "tclab", INSTANCE, value(instance), ROLE, ROLE_UML, LAB, labId);
+    }
+
+    /** Selector of every User-Mode Linux lab pod of this instance. */
+    static Map<String, String> umlInstance(String instance) {
+        return Map.of(APP, "tclab", INSTANCE, value(instance), ROLE, ROLE_UML);
+    }
+
+    /** Selector of every User-Mode Linux lab pod of any instance (they all carry EXPIRES). */
+    static Map<String, String> allUmlPods() {
+        return Map.of(APP, "tclab", ROLE, ROLE_UML);
     }
 
     /** Selector of every pod of this instance's lab. */

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.dsl.ExecWatch;
 import io.fabric8.kubernetes.client.dsl.TtyExecErrorable;
 import java.io.OutputStream;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Executor;
@@ -44,17 +43,7 @@ final class KubeProcessStream extends AttachedStream {
         this.pod = pod;
         this.container = container;
         this.listener = listener;
-        OutputStream output = new OutputStream() {
-            @Override
-            public void write(int b) {
-                listener.onOutput(new byte[] {(byte) b});
-            }
-
-            @Override
-            public void write(byte[] bytes, int offset, int length) {
-                listener.onOutput(Arrays.copyOfRange(bytes, offset, offset + length));
-            }
-        };
+        OutputStream output = KubeAttach.forwarding(listener::onOutput);
         ExecListener ends = new ExecListener() {
             @Override
             public void onFailure(Throwable error, Response response) {

@@ -18,7 +18,6 @@ import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.runtime.NodeStatus;
 import dev.tclab.lab.runtime.ParallelCalls;
 import dev.tclab.lab.runtime.ProcessStream;
-import dev.tclab.lab.runtime.RootCause;
 import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.runtime.StreamListener;
 import dev.tclab.lab.topology.Topology;
@@ -54,18 +53,6 @@ import java.util.concurrent.Executors;
 @Identifier("kubernetes")
 public class KubernetesLabRuntime implements RuntimeAdapter {
 
-    /** How often a starting lab's pods are looked at. */
-    private static final Duration POLL = Duration.ofMillis(200);
-    /** Container waiting reasons that no amount of waiting cures. */
-    private static final Set<String> HOPELESS = Set.of(
-            "ErrImagePull",
-            "ImagePullBackOff",
-            "InvalidImageName",
-            "CreateContainerConfigError",
-            "CreateContainerError",
-            "CrashLoopBackOff",
-            "RunContainerError");
-
     private final KubernetesClient client;
     private final TopologySource topologies;
     private final String namespace;
@@ -75,7 +62,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
     private final LabObjects objects;
     private final ExecutorService pool = Executors.newCachedThreadPool(WorkerThreads.named("tclab-kubernetes"));
     private final ParallelCalls parallel;
-    private volatile boolean isolated;
+    private final KubeCalls calls;
 
     public KubernetesLabRuntime(KubernetesClient client, TclabConfig config, TopologySource topologies) {
         this.client = client;
@@ -85,29 +72,23 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         this.helperName = config.kubernetes().helperName();
         this.startTimeout = config.lab().startTimeout();
         this.objects = new LabObjects(config);
+        this.calls = new KubeCalls(client, namespace, objects);
         this.parallel = new ParallelCalls(pool, startTimeout, new ParallelCalls.EngineFailures() {
             @Override
             public LabStartException refused(RuntimeException e) {
-                return e instanceof KubernetesClientException ke && ke.getCode() > 0
-                        ? new LabStartException("the Kubernetes API server refused: " + RootCause.describe(ke), ke)
-                        : null;
+                return e instanceof KubernetesClientException ke && ke.getCode() > 0 ? KubeCalls.refused(ke) : null;
             }
 
             @Override
             public EngineUnavailableException unavailable(RuntimeException e) {
-                return KubernetesLabRuntime.this.unavailable(e);
+                return calls.unavailable(e);
             }
         });
     }
 
     @Override
     public EngineStatus engine() {
-        String endpoint = client.getMasterUrl().toString();
-        try {
-            return EngineStatus.up("Kubernetes " + client.getKubernetesVersion().getGitVersion(), endpoint);
-        } catch (RuntimeException e) {
-            return EngineStatus.down(endpoint, RootCause.describe(e));
-        }
+        return calls.engine();
     }
 
     /**
@@ -124,7 +105,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         Topology topology = spec.topology();
         long deadline = System.nanoTime() + startTimeout.toNanos();
         try {
-            ensureIsolation();
+            calls.ensureIsolation();
             progress.onStage(Stage.CREATING, topology.nodes().size() + " nodes");
             String anchor = topology.nodes().keySet().iterator().next();
             Set<String> features = topologies.kernelFeaturesFor(spec.lesson());
@@ -135,7 +116,8 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
                         .resource(objects.nodePod(spec, node, anchor, features, now))
                         .create());
             }
-            List<Pod> pods = awaitRunning(spec.labId(), topology.nodes().size(), deadline);
+            List<Pod> pods = calls.awaitRunning(
+                    KubeLabels.labOf(instance, spec.labId()), topology.nodes().size(), deadline, startTimeout);
             progress.onStage(Stage.WIRING, topology.links().size() + " links");
             wire(spec.labId(), topology, pods, deadline);
             progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
@@ -152,52 +134,10 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         } catch (KubernetesClientException e) {
             stopQuietly(spec.labId());
             // The API server answered with a refusal: a Pod Security level that forbids NET_ADMIN, a quota, RBAC.
-            throw new LabStartException("the Kubernetes API server refused: " + RootCause.describe(e), e);
+            throw KubeCalls.refused(e);
         } catch (LabStartException | EngineUnavailableException | RuntimeException e) {
             stopQuietly(spec.labId());
             throw e;
-        }
-    }
-
-    /** Creates the namespace's NetworkPolicy that isolates lab pods, once per app; an existing one is kept. */
-    private void ensureIsolation() throws EngineUnavailableException {
-        if (isolated) {
-            return;
-        }
-        call(() -> {
-            var policies = client.network().v1().networkPolicies().inNamespace(namespace);
-            if (policies.withName(LabObjects.NETWORK_POLICY).get() == null) {
-                policies.resource(objects.isolation()).create();
-            }
-            return null;
-        });
-        isolated = true;
-    }
-
-    /** Waits until every pod of the lab runs with both its containers; fails early on what waiting cannot cure. */
-    private List<Pod> awaitRunning(String labId, int count, long deadline)
-            throws LabStartException, EngineUnavailableException {
-        while (true) {
-            List<Pod> pods = call(() -> client.pods()
-                    .inNamespace(namespace)
-                    .withLabels(KubeLabels.labOf(instance, labId))
-                    .list()
-                    .getItems());
-            for (Pod pod : pods) {
-                String problem = hopeless(pod);
-                if (problem != null) {
-                    throw new LabStartException("node " + nodeOf(pod) + " cannot start: " + problem);
-                }
-            }
-            if (pods.size() == count && pods.stream().allMatch(KubernetesLabRuntime::running)) {
-                return pods;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new LabStartException("the lab did not become ready within " + startTimeout.toSeconds()
-                        + " s (pods: "
-                        + pods.stream().map(p -> nodeOf(p) + " " + phase(p)).toList() + ")");
-            }
-            sleep(POLL);
         }
     }
 
@@ -225,8 +165,8 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
                         List.of("sh", "-c", WiringScript.DETACH_CLUSTER_INTERFACE),
                         ParallelCalls.remaining(deadline));
                 if (!result.ok()) {
-                    throw new LabStartException("cutting node " + nodeOf(pod) + " off the cluster network failed: "
-                            + (result.stderr() + result.stdout()).trim());
+                    throw new LabStartException("cutting node " + KubeCalls.nodeOf(pod)
+                            + " off the cluster network failed: " + (result.stderr() + result.stdout()).trim());
                 }
                 return null;
             });
@@ -244,7 +184,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
                         .list()
                         .getItems()
                         .stream()
-                        .filter(p -> host.equals(p.getSpec().getNodeName()) && running(p))
+                        .filter(p -> host.equals(p.getSpec().getNodeName()) && KubeCalls.running(p))
                         .map(p -> p.getMetadata().getName())
                         .findFirst()
                         .orElse(null));
@@ -253,7 +193,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
                     + host + ": apply deploy/kubernetes and check its pods");
         }
         Map<String, String> podUids = new LinkedHashMap<>();
-        pods.forEach(p -> podUids.put(nodeOf(p), p.getMetadata().getUid()));
+        pods.forEach(p -> podUids.put(KubeCalls.nodeOf(p), p.getMetadata().getUid()));
         ExecResult result = call(() -> KubeExec.run(
                 client,
                 namespace,
@@ -302,14 +242,15 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
                 .getItems());
         return pods.stream()
                 .map(pod -> {
-                    String node = nodeOf(pod);
+                    String node = KubeCalls.nodeOf(pod);
                     String nodeState = containerState(pod, LabObjects.NODE_CONTAINER);
                     String sidecarState = containerState(pod, LabObjects.SIDECAR_CONTAINER);
                     boolean nodeRunning = "running".equals(nodeState);
                     if (nodeRunning && !"running".equals(sidecarState)) {
                         return new NodeStatus(node, false, "running, but what measures it is " + sidecarState);
                     }
-                    return new NodeStatus(node, nodeRunning, nodeRunning ? "running" : phase(pod) + ", " + nodeState);
+                    return new NodeStatus(
+                            node, nodeRunning, nodeRunning ? "running" : KubeCalls.phase(pod) + ", " + nodeState);
                 })
                 .toList();
     }
@@ -368,7 +309,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
                 || pod.getMetadata().getLabels() == null
                 || !KubeLabels.value(instance)
                         .equals(pod.getMetadata().getLabels().get(LabelKeys.INSTANCE))
-                || !"Running".equals(phase(pod))) {
+                || !"Running".equals(KubeCalls.phase(pod))) {
             throw new NodeNotFoundException(labId, node);
         }
         return name;
@@ -426,7 +367,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
                         .list()
                         .getItems()
                         .stream()
-                        .filter(KubernetesLabRuntime::running)
+                        .filter(KubeCalls::running)
                         .toList());
         Map<String, Boolean> union = new LinkedHashMap<>();
         Set<String> kernels = new TreeSet<>();
@@ -463,26 +404,6 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         pool.shutdownNow();
     }
 
-    static boolean running(Pod pod) {
-        return "Running".equals(phase(pod))
-                && pod.getStatus().getContainerStatuses() != null
-                && !pod.getStatus().getContainerStatuses().isEmpty()
-                && pod.getStatus().getContainerStatuses().stream()
-                        .allMatch(s -> s.getState() != null && s.getState().getRunning() != null);
-    }
-
-    private static String phase(Pod pod) {
-        return pod.getStatus() == null || pod.getStatus().getPhase() == null
-                ? "Pending"
-                : pod.getStatus().getPhase();
-    }
-
-    private static String nodeOf(Pod pod) {
-        return pod.getMetadata()
-                .getLabels()
-                .getOrDefault(LabelKeys.NODE, pod.getMetadata().getName());
-    }
-
     /** running, waiting (reason), terminated (reason), or gone. */
     private static String containerState(Pod pod, String container) {
         if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
@@ -504,53 +425,7 @@ public class KubernetesLabRuntime implements RuntimeAdapter {
         return "gone";
     }
 
-    /** Why a pod will never run, or null: an image that cannot be pulled, an unschedulable pod. */
-    private static String hopeless(Pod pod) {
-        if (pod.getStatus() == null) {
-            return null;
-        }
-        if ("Failed".equals(pod.getStatus().getPhase())) {
-            return "the pod failed: " + pod.getStatus().getReason();
-        }
-        if (pod.getStatus().getContainerStatuses() != null) {
-            for (ContainerStatus status : pod.getStatus().getContainerStatuses()) {
-                var waiting =
-                        status.getState() == null ? null : status.getState().getWaiting();
-                if (waiting != null && HOPELESS.contains(waiting.getReason())) {
-                    return status.getName() + ": " + waiting.getReason() + " " + waiting.getMessage();
-                }
-            }
-        }
-        return null;
-    }
-
-    private static void sleep(Duration duration) throws LabStartException {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LabStartException("interrupted while starting", e);
-        }
-    }
-
-    /** A call to the API server: its answers (codes) pass through; failing to reach it becomes a checked error. */
     private <T> T call(Callable<T> call) throws EngineUnavailableException {
-        try {
-            return call.call();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() > 0) {
-                throw e;
-            }
-            throw unavailable(e);
-        } catch (RuntimeException e) {
-            throw unavailable(e);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private EngineUnavailableException unavailable(RuntimeException e) {
-        return new EngineUnavailableException(
-                "cannot reach the Kubernetes API server at " + client.getMasterUrl() + ": " + RootCause.describe(e), e);
+        return calls.call(call);
     }
 }

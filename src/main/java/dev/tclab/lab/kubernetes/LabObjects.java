@@ -1,6 +1,8 @@
 package dev.tclab.lab.kubernetes;
 
 import dev.tclab.config.TclabConfig;
+import dev.tclab.lab.agent.SidecarAgent;
+import dev.tclab.lab.agent.UmlScripts;
 import dev.tclab.lab.runtime.LabExpiry;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabelKeys;
@@ -37,14 +39,16 @@ import java.util.TreeMap;
 
 /**
  * The Kubernetes objects of the lab runtime, built from a lab and the configuration: one pod per lab node (the node
- * and its measurement sidecar), the wiring helper DaemonSet, and the NetworkPolicy that cuts lab pods off the
- * cluster network. Pure: it builds objects and never talks to the API server, so every field can be asserted.
+ * and its measurement sidecar), or one pod per User-Mode Linux lab, the wiring helper DaemonSet, and the NetworkPolicy
+ * that cuts lab pods off the cluster network. Pure: it builds objects and never talks to the API server, so every field can be asserted.
  */
 final class LabObjects {
 
     static final String NODE_CONTAINER = "node";
     static final String SIDECAR_CONTAINER = "measure";
     static final String NETWORK_POLICY = "tclab-labs-isolated";
+    /** The one container of a User-Mode Linux lab's pod: the kernel, whose console is the agent's line. */
+    static final String KERNEL_CONTAINER = "kernel";
 
     /** The same sidecar limits as on Docker: enough for iperf3, ping and tc, the sidecar runs nothing else. */
     private static final int SIDECAR_MEMORY_MIB = 64;
@@ -63,6 +67,8 @@ final class LabObjects {
     private final TclabConfig.Lab limits;
     private final String defaultImage;
     private final String measurementImage;
+    private final String umlImage;
+    private final int umlMemoryMib;
 
     LabObjects(TclabConfig config) {
         this.namespace = config.kubernetes().namespace();
@@ -70,6 +76,8 @@ final class LabObjects {
         this.limits = config.lab();
         this.defaultImage = config.lab().image();
         this.measurementImage = config.lab().measurementImage().orElse(defaultImage);
+        this.umlImage = config.lab().umlImage();
+        this.umlMemoryMib = config.lab().umlMemoryMib();
     }
 
     static String podName(String labId, String node) {
@@ -121,6 +129,87 @@ final class LabObjects {
                         memoryVolume("node-run", limits.runMib()),
                         memoryVolume("measure-tmp", SIDECAR_TMPFS_MIB),
                         memoryVolume("measure-run", SIDECAR_TMPFS_MIB))
+                .endSpec()
+                .build();
+    }
+
+    static String umlPodName(String labId) {
+        return "tclab-" + labId + ".uml";
+    }
+
+    /**
+     * A User-Mode Linux lab's pod: one container whose main process is the lab's own kernel, every node a namespace
+     * inside it and every link a veth pair there, so the pod needs nothing the Pod Security {@code baseline} level
+     * forbids, nor the wiring helper: no capability at all (UML traces its own processes; what a learner's NET_ADMIN
+     * reaches is that kernel), not privileged, no privilege escalation, no host namespace, no hostPath, no sysctls
+     * (the nodes' are the kernel's own), no nodeSelector (the kernel has every qdisc as a module). The agent speaks
+     * on the kernel's console, the container's standard input and output ({@code stdin: true}, no TTY), reached
+     * through {@code pods/attach}. Its /dev/shm is a memory-backed emptyDir: the kernel's memory is a file there, and
+     * UML's ptrace mode needs it executable (kubelet mounts an emptyDir without noexec; a container's own /dev/shm
+     * may be noexec).
+     */
+    Pod umlPod(LabSpec spec, Instant started) {
+        Instant expires = LabExpiry.of(started, limits.maxLifetime(), spec.pooled());
+        String memory = UmlScripts.containerMemoryMib(umlMemoryMib) + "Mi";
+        String cpu = Math.round(limits.cpus() * 1000) + "m";
+        Container kernel = new ContainerBuilder()
+                .withName(KERNEL_CONTAINER)
+                .withImage(umlImage)
+                .withImagePullPolicy("IfNotPresent")
+                .withCommand(UmlScripts.boot(umlMemoryMib))
+                .withEnv(
+                        new EnvVar(UmlScripts.INIT_ENV, UmlScripts.init(), null),
+                        new EnvVar(UmlScripts.AGENT_ENV, SidecarAgent.script(), null))
+                .withStdin(true)
+                .withStdinOnce(false)
+                .withTty(false)
+                .withSecurityContext(new SecurityContextBuilder()
+                        .withPrivileged(false)
+                        .withAllowPrivilegeEscalation(false)
+                        .withReadOnlyRootFilesystem(true)
+                        .withNewCapabilities()
+                        .withDrop("ALL")
+                        .endCapabilities()
+                        .build())
+                .withResources(resources(memory, cpu))
+                .withVolumeMounts(
+                        mount("/dev/shm", "kernel-memory"),
+                        mount(UmlScripts.DIR, "kernel-scripts"),
+                        mount("/tmp", "kernel-tmp"))
+                .build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(umlPodName(spec.labId()))
+                .withNamespace(namespace)
+                .withLabels(KubeLabels.uml(instance, spec, expires))
+                .withAnnotations(Map.of(
+                        LabelKeys.OWNER,
+                        spec.owner(),
+                        LabelKeys.NODES,
+                        String.join(",", spec.topology().nodes().keySet())))
+                .endMetadata()
+                .withNewSpec()
+                .withHostname(spec.labId())
+                .withRestartPolicy("Never")
+                .withActiveDeadlineSeconds(Duration.between(started, expires).toSeconds())
+                // A UML kernel ignores SIGTERM, and everything it wrote is in its own memory: nothing to wait for.
+                .withTerminationGracePeriodSeconds(0L)
+                .withHostNetwork(false)
+                .withHostPID(false)
+                .withHostIPC(false)
+                .withShareProcessNamespace(false)
+                .withAutomountServiceAccountToken(false)
+                .withEnableServiceLinks(false)
+                .withNewSecurityContext()
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
+                .endSecurityContext()
+                .withContainers(kernel)
+                .withVolumes(
+                        memoryVolume("kernel-memory", UmlScripts.shmMib(umlMemoryMib)),
+                        memoryVolume("kernel-scripts", 1),
+                        memoryVolume("kernel-tmp", 8))
                 .endSpec()
                 .build();
     }
@@ -270,8 +359,9 @@ final class LabObjects {
 
     /**
      * Denies all ingress and egress of every lab pod on its cluster interface: lab traffic runs on the veth links the
-     * helper creates, which no NetworkPolicy sees, and nothing else may leave or reach a lab (a learner is root there
-     * and could bring the cluster interface back up).
+     * helper creates (or inside a UML lab's kernel), which no NetworkPolicy sees, and nothing else may leave or reach a
+     * lab (a learner is root there and could bring the cluster interface back up; a UML kernel has no interface on the
+     * pod's network at all, and the policy keeps it so should one escape the kernel).
      */
     NetworkPolicy isolation() {
         return new NetworkPolicyBuilder()
@@ -282,7 +372,12 @@ final class LabObjects {
                 .endMetadata()
                 .withNewSpec()
                 .withNewPodSelector()
-                .withMatchLabels(Map.of(LabelKeys.APP, "tclab", LabelKeys.ROLE, LabelKeys.ROLE_NODE))
+                .withMatchLabels(Map.of(LabelKeys.APP, "tclab"))
+                .addNewMatchExpression()
+                .withKey(LabelKeys.ROLE)
+                .withOperator("In")
+                .withValues(LabelKeys.ROLE_NODE, LabelKeys.ROLE_UML)
+                .endMatchExpression()
                 .endPodSelector()
                 .withPolicyTypes("Ingress", "Egress")
                 .endSpec()

@@ -21,6 +21,10 @@ public final class LabelKeys {
     public static final String ROLE_NODE = "node";
     /** The role of the helper that wires links between nodes. */
     public static final String ROLE_WIRING = "wiring";
+    /** The role of a User-Mode Linux lab's one container or pod, whose kernel holds every node (listed in NODES). */
+    public static final String ROLE_UML = "uml";
+    /** The nodes of a User-Mode Linux lab, comma-separated: a label on Docker, an annotation on Kubernetes. */
+    public static final String NODES = "tclab.nodes";
 
     private LabelKeys() {}
 }

@@ -1,8 +1,13 @@
 package dev.tclab.lab.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.KernelChoice;
+import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.lab.topology.Topology;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ClientProxy;
 import io.quarkus.arc.InjectableBean;
@@ -17,8 +22,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code tclab.runtime=kubernetes} picks the Kubernetes runtime, and the Docker runtime and its client are never
- * built (no Docker socket is touched on a cluster). The API server here is unreachable on purpose: the app starts
+ * {@code tclab.runtime=kubernetes} picks the Kubernetes runtime, with the Kubernetes UML runtime beside it for lessons
+ * whose kernel is their own, and the Docker runtime and its client are never built (no Docker socket is touched on a
+ * cluster). The API server here is unreachable on purpose: the app starts
  * anyway and says so, as it does with a Docker engine that is down.
  */
 @QuarkusTest
@@ -43,7 +49,8 @@ class KubernetesRuntimeChoiceTest {
 
     @Test
     void shouldRunLabsOnKubernetesAndNeverBuildTheDockerClient() {
-        assertThat(ClientProxy.unwrap(runtime)).isInstanceOf(KubernetesLabRuntime.class);
+        assertThat(ClientProxy.unwrap(runtime)).isInstanceOf(KernelChoice.class);
+        assertThat(((KernelChoice) ClientProxy.unwrap(runtime)).host()).isInstanceOf(KubernetesLabRuntime.class);
         assertThat(runtime.engine().reachable()).isFalse();
         assertThat(runtime.engine().endpoint()).isEqualTo("http://127.0.0.1:9/");
 
@@ -51,8 +58,23 @@ class KubernetesRuntimeChoiceTest {
                 .as("beans built so far")
                 .noneMatch(name -> name.contains("dockerjava")
                         || name.contains("DockerLabRuntime")
-                        || name.contains("DockerClient"));
+                        || name.contains("DockerClient")
+                        || name.contains("UmlLabRuntime") && !name.contains("KubernetesUmlLabRuntime"));
         assertThat(builtBeans()).anyMatch(name -> name.contains("KubernetesLabRuntime"));
+    }
+
+    @Test
+    void shouldStartALessonWhoseKernelIsUmlAsAKubernetesUmlLab() {
+        var twoNode = dev.tclab.lab.TestTopologies.load("two-node");
+        var uml = new dev.tclab.lab.topology.Topology(
+                twoNode.name(), twoNode.nodes(), twoNode.links(), twoNode.probes(), Topology.Kernel.UML);
+
+        assertThatThrownBy(() ->
+                        runtime.start(new LabSpec("choice-uml-1", uml, "learner", "two-node"), (stage, detail) -> {}))
+                .isInstanceOf(EngineUnavailableException.class)
+                .hasMessageStartingWith("cannot reach the Kubernetes API server");
+        assertThat(builtBeans()).anyMatch(name -> name.contains("KubernetesUmlLabRuntime"));
+        assertThat(builtBeans()).noneMatch(name -> name.contains("dev.tclab.lab.uml.UmlLabRuntime"));
     }
 
     /** Every application-scoped and singleton bean with an instance, by its types. */

@@ -229,8 +229,14 @@ class LabObjectsTest {
 
         assertThat(policy.getMetadata().getName()).isEqualTo("tclab-labs-isolated");
         assertThat(policy.getMetadata().getNamespace()).isEqualTo("tclab-labs");
-        assertThat(policy.getSpec().getPodSelector().getMatchLabels())
-                .isEqualTo(Map.of("tclab.app", "tclab", "tclab.role", "node"));
+        assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(Map.of("tclab.app", "tclab"));
+        assertThat(policy.getSpec().getPodSelector().getMatchExpressions())
+                .singleElement()
+                .satisfies(e -> {
+                    assertThat(e.getKey()).isEqualTo("tclab.role");
+                    assertThat(e.getOperator()).isEqualTo("In");
+                    assertThat(e.getValues()).containsExactlyInAnyOrder("node", "uml");
+                });
         assertThat(policy.getSpec().getPolicyTypes()).containsExactlyInAnyOrder("Ingress", "Egress");
         assertThat(policy.getSpec().getIngress()).isEmpty();
         assertThat(policy.getSpec().getEgress()).isEmpty();
@@ -238,7 +244,12 @@ class LabObjectsTest {
                         .getMetadata()
                         .getLabels())
                 .as("every lab pod carries what it selects")
-                .containsAllEntriesOf(policy.getSpec().getPodSelector().getMatchLabels());
+                .containsAllEntriesOf(policy.getSpec().getPodSelector().getMatchLabels())
+                .containsEntry("tclab.role", "node");
+        assertThat(objects.umlPod(SPEC, STARTED).getMetadata().getLabels())
+                .as("a User-Mode Linux lab's pod too")
+                .containsAllEntriesOf(policy.getSpec().getPodSelector().getMatchLabels())
+                .containsEntry("tclab.role", "uml");
     }
 
     private static void assertTrafficControlOnly(SecurityContext context) {

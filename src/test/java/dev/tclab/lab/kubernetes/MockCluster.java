@@ -32,6 +32,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,9 @@ import java.util.regex.Pattern;
  * placed on a cluster node (honouring nodeSelector and required pod affinity, otherwise on the least busy node) and
  * runs at once; execs are answered by a small simulation of what the runtime runs in pods (the wiring helper's veth
  * script, the node setup, the kernel probe, and a few shell words: echo, exit, sleep under timeout(1), cat, ip -o
- * link show). Every exec is recorded, so tests assert which pod and container got which command.
+ * link show). Every exec is recorded, so tests assert which pod and container got which command. An attach to a
+ * container's standard input and output is answered by a simulated agent on a UML kernel's console
+ * ({@link ConsoleAgent}): boot noise, then the agent's framing, every request recorded.
  */
 final class MockCluster implements AutoCloseable {
 
@@ -61,12 +64,38 @@ final class MockCluster implements AutoCloseable {
     }
 
     private static final Pattern EXEC_PATH = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/exec\\?(.*)");
+    private static final Pattern ATTACH_PATH = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/attach\\?(.*)");
     private static final Pattern POD_CREATE = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/?(\\?.*)?");
     private static final Pattern PID_LINE = Pattern.compile("(p\\d+)=\\$\\(pid_of (\\S+) \\S+\\)");
     private static final Pattern VETH_LINE =
             Pattern.compile("ip link add (\\S+) netns \\$(p\\d+) type veth peer name (\\S+) netns \\$(p\\d+)");
 
     final List<Exec> execs = new CopyOnWriteArrayList<>();
+
+    /**
+     * One request a simulated console agent received: its kind (R, E, T, S, I, C...) and its decoded arguments (for E,
+     * the perl program's arguments, its source left out).
+     */
+    record AgentRequest(String pod, String kind, List<String> argv) {
+        String script() {
+            return String.join(" ", argv);
+        }
+    }
+
+    /** Every attach the API server received: pod and container. */
+    final List<String> attaches = new CopyOnWriteArrayList<>();
+    /** The streams each attach asked for (stdin, stdout, stderr, tty), in order. */
+    final List<Map<String, String>> attachStreams = new CopyOnWriteArrayList<>();
+
+    final List<AgentRequest> agentRequests = new CopyOnWriteArrayList<>();
+    /** The open attachments' sockets, as the API server holds them. */
+    private final List<WebSocket> consoles = new CopyOnWriteArrayList<>();
+    /** Whether a console agent answers at all (false: a kernel that never comes up). */
+    volatile boolean agentsAnswer = true;
+    /** When set, lab.pl run by a console agent (an E request) fails with this on its standard error. */
+    volatile String labFails;
+    /** What the simulated UML kernel's probe reports. */
+    final Map<String, Boolean> umlKernel = Map.of("qdisc:cake", true, "qdisc:netem", true, "qdisc:tbf", true);
     /** Streams started, by their marker ({@code TCLAB_STREAM=...}): the simulated pid and start ticks of each. */
     final Map<String, long[]> streams = new ConcurrentHashMap<>();
 
@@ -126,6 +155,12 @@ final class MockCluster implements AutoCloseable {
         }
     }
 
+    /** Ends every open attachment, as an API server restart or a dropped connection does. */
+    void hangUpConsoles() {
+        consoles.forEach(socket -> socket.close(1000, "hung up"));
+        consoles.clear();
+    }
+
     /** The cluster node a pod was scheduled on. */
     String nodeOf(String pod) {
         return scheduled.get(pod)[1];
@@ -145,6 +180,10 @@ final class MockCluster implements AutoCloseable {
             Matcher exec = EXEC_PATH.matcher(path);
             if (exec.matches()) {
                 return exec(request, exec.group(1), exec.group(2), exec.group(3));
+            }
+            Matcher attach = ATTACH_PATH.matcher(path);
+            if (attach.matches()) {
+                return attach(attach.group(1), attach.group(2), attach.group(3));
             }
             if (request.method() == HttpMethod.POST && POD_CREATE.matcher(path).matches()) {
                 Pod pod = Serialization.unmarshal(request.getUtf8Body(), Pod.class);
@@ -269,6 +308,150 @@ final class MockCluster implements AutoCloseable {
         execs.add(new Exec(pod, container, List.copyOf(command), tty));
         Process process = run(pod, command);
         return new MockResponse().withWebSocketUpgrade(process);
+    }
+
+    /** Attaches to a container's standard input and output: its main process is a (simulated) agent on a console. */
+    private MockResponse attach(String namespace, String pod, String query) {
+        MockResponse found = get("/api/v1/namespaces/" + namespace + "/pods/" + pod);
+        if (found.code() != 200) {
+            return found;
+        }
+        String container = null;
+        Map<String, String> streams = new HashMap<>();
+        for (String parameter : query.split("&")) {
+            String[] pair = parameter.split("=", 2);
+            if (pair[0].equals("container")) {
+                container = pair[1];
+            } else if (pair.length == 2) {
+                streams.put(pair[0], pair[1]);
+            }
+        }
+        attaches.add(pod + "/" + container);
+        attachStreams.add(streams);
+        return new MockResponse().withWebSocketUpgrade(new ConsoleAgent(pod));
+    }
+
+    /**
+     * The agent on a UML kernel's console, as far as the runtime's framing goes (sidecar-agent.pl's protocol): what
+     * the kernel printed before the attach is not replayed, but a line of boot noise is, to be skipped; every read is
+     * acknowledged; P says ready; R answers exit 0, with the probe's lines for the kernel probe and the words of an
+     * {@code echo} run in a node; E runs perl source in a fork of the agent, and only lab.pl is known here: its
+     * {@code wire} and {@code setup} arguments are read as lab.pl reads them (exit 1 with "not understood" otherwise,
+     * or with {@link #labFails}); T and S start a stream that echoes its input (I) until closed (C).
+     */
+    private final class ConsoleAgent extends WebSocketListener {
+        private final String pod;
+        private final StringBuilder pending = new StringBuilder();
+
+        ConsoleAgent(String pod) {
+            this.pod = pod;
+        }
+
+        @Override
+        public void onOpen(WebSocket socket, Response response) {
+            consoles.add(socket);
+            Process.send(socket, 1, "[    2.910000] Run /tclab/init as init process\n");
+        }
+
+        @Override
+        public void onMessage(WebSocket socket, ByteString bytes) {
+            onMessage(socket, bytes.toByteArray());
+        }
+
+        @Override
+        public synchronized void onMessage(WebSocket socket, byte[] bytes) {
+            if (bytes.length < 2 || bytes[0] != 0 || !agentsAnswer) {
+                return;
+            }
+            Process.send(socket, 1, "@@tclab-ack " + (bytes.length - 1) + "\n");
+            pending.append(new String(bytes, 1, bytes.length - 1, StandardCharsets.US_ASCII));
+            int newline;
+            while ((newline = pending.indexOf("\n")) >= 0) {
+                String line = pending.substring(0, newline);
+                pending.delete(0, newline + 1);
+                Process.send(socket, 1, answer(line.split(" ")));
+            }
+        }
+
+        private String answer(String[] fields) {
+            String kind = fields[0];
+            List<String> argv = switch (kind) {
+                case "R", "S", "E" -> decode(fields[2]);
+                case "T" -> decode(fields[4]);
+                default -> List.of(fields).subList(1, fields.length);
+            };
+            String source = kind.equals("E") ? argv.get(0) : null;
+            if (source != null) {
+                argv = argv.subList(1, argv.size());
+            }
+            agentRequests.add(new AgentRequest(pod, kind, argv));
+            return switch (kind) {
+                case "P" -> "@@tclab-ready\n";
+                case "R" -> {
+                    String out = run(argv);
+                    yield "@@tclab-agent " + fields[1] + " 0 0 " + out.length() + " 0\n" + out;
+                }
+                case "E" -> {
+                    String err = runLab(source, argv);
+                    yield "@@tclab-agent " + fields[1] + " " + (err.isEmpty() ? 0 : 1) + " 0 0 "
+                            + err.getBytes(StandardCharsets.UTF_8).length + "\n" + err;
+                }
+                case "I" -> {
+                    String input = new String(HexFormat.of().parseHex(fields[2]), StandardCharsets.UTF_8);
+                    yield "@@tclab-out " + fields[1] + " " + input.length() + "\n" + input;
+                }
+                case "C" -> "@@tclab-end " + fields[1] + " -1\n";
+                default -> "";
+            };
+        }
+
+        private String run(List<String> argv) {
+            String script = String.join(" ", argv);
+            if (script.contains("kernel $(uname -r)")) {
+                StringBuilder out = new StringBuilder();
+                umlKernel.forEach((feature, yes) -> out.append(feature).append(yes ? " yes\n" : " no\n"));
+                return out.append("kernel 6.1.176 (uml sim)\n").toString();
+            }
+            int inNode = argv.indexOf("--");
+            if (inNode >= 0 && inNode + 1 < argv.size() && argv.get(inNode + 1).equals("echo")) {
+                return String.join(" ", argv.subList(inNode + 2, argv.size())) + "\n";
+            }
+            return "";
+        }
+
+        /** What lab.pl would print on its standard error for these arguments: nothing when it succeeds. */
+        private String runLab(String source, List<String> args) {
+            if (!source.contains("package TclabLab;")) {
+                return "the simulated agent runs lab.pl only\n";
+            }
+            if (labFails != null) {
+                return labFails + "\n";
+            }
+            String mode = args.isEmpty() ? "" : args.get(0);
+            if (mode.equals("wire")
+                    && args.size() >= 4
+                    && String.join(" ", args.subList(1, 4)).matches("\\d+ \\d+ \\d+")) {
+                for (String arg : args.subList(4, args.size())) {
+                    if (!arg.matches("(?s)(node|env|sysctl)=.+") && !arg.matches("link=[^,]+,[^,]+,[^,]+,[^,]+")) {
+                        return "not understood: " + arg + "\n";
+                    }
+                }
+                return "";
+            }
+            if (mode.equals("setup") && args.size() % 2 == 1) {
+                for (int i = 1; i < args.size(); i += 2) {
+                    if (!args.get(i).startsWith("node=") || !args.get(i + 1).startsWith("script=")) {
+                        return "not understood: " + args.get(i) + " " + args.get(i + 1) + "\n";
+                    }
+                }
+                return "";
+            }
+            return "usage: wire TMP HOME RUN SPEC... | setup node=NAME script=SCRIPT...\n";
+        }
+
+        private static List<String> decode(String hex) {
+            return List.of(new String(HexFormat.of().parseHex(hex), StandardCharsets.UTF_8).split("\0", -1));
+        }
     }
 
     /** The simulated run of a command: what it prints, how it ends, and whether it echoes its input (cat). */

@@ -13,6 +13,7 @@ import dev.tclab.grading.run.CheckRunner;
 import dev.tclab.grading.spec.CheckSpec;
 import dev.tclab.grading.spec.CheckSpecParser;
 import dev.tclab.lab.TestTopologies;
+import dev.tclab.lab.agent.NodeDiskCaps;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.LabSpec;

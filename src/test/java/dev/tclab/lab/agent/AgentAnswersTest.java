@@ -1,4 +1,4 @@
-package dev.tclab.lab.docker;
+package dev.tclab.lab.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,13 +1,11 @@
-package dev.tclab.lab.docker;
+package dev.tclab.lab.agent;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.model.Frame;
-import com.github.dockerjava.api.model.StreamType;
 import dev.tclab.lab.runtime.BoundedCommand;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.ProcessStream;
 import dev.tclab.lab.runtime.QueueInputStream;
 import dev.tclab.lab.runtime.StreamListener;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -28,19 +26,22 @@ import org.jboss.logging.Logger;
 
 /**
  * Runs commands in a measurement sidecar through the sidecar's main process ({@code sidecar-agent.pl}), attached
- * over its standard input and output, instead of one Docker exec each. An exec costs the engine 50-80 ms of CPU
+ * over its standard input and output, instead of one exec each. A Docker exec costs the engine 50-80 ms of CPU
  * (runc starting a process in the container): a class of 30 pressing Check at once made 90 of them, and they, not
  * the measurements, were what the Checks waited for. A fork in the agent costs about a millisecond.
  *
- * <p>The bounds are {@link DockerExec}'s: the command runs under timeout(1) (the sidecar's own, which the learner
+ * <p>The bounds are a runtime's exec's ({@link BoundedCommand}): the command runs under timeout(1) (the sidecar's own, which the learner
  * cannot replace), the first {@link BoundedCommand#MAX_CAPTURE_BYTES} of each stream are kept, and past the app's
  * deadline the agent kills the command's processes. Once the attachment breaks (the engine or the container went
  * away) its commands throw {@link Gone}: a new one attaches, or the caller falls back to an exec.
  *
- * <p>The User-Mode Linux runtime talks to the same agent in a UML kernel, over the kernel's console ({@link #onConsole}):
+ * <p>The User-Mode Linux labs talk to the same agent in a UML kernel, over the kernel's console ({@link #onConsole}):
  * there the agent's output starts with the kernel's boot, the agent also streams processes ({@link #stream}), and what
  * is sent waits for the agent to acknowledge what it read, since the console hangs when more than its 4 KiB input
  * buffer arrives at once.
+ *
+ * <p>The agent knows no runtime: each one carries its standard input and output its own way ({@link Attachment}), a
+ * Docker container's attach stream or a pod's.
  */
 public final class SidecarAgent implements AutoCloseable {
 
@@ -54,32 +55,55 @@ public final class SidecarAgent implements AutoCloseable {
     /** Stream input per request line: its hex stays well under the window, so a keystroke never waits on a paste. */
     private static final int INPUT_CHUNK = 512;
 
-    private final String container;
+    private final String where;
     private final QueueInputStream stdin = new QueueInputStream(1 << 20);
     private final Map<String, CompletableFuture<ExecResult>> waiting = new ConcurrentHashMap<>();
     private final Map<String, AgentStream> streams = new ConcurrentHashMap<>();
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final WindowedInput window;
     private final AgentAnswers answers;
-    private final QuietCallback<Frame> callback;
+    private final Closeable attachment;
     /** Why the agent can no longer run commands, or null while it can. */
     private volatile String gone;
 
+    /** How a runtime carries the agent's standard input and output: a Docker container's attach, a pod's. */
+    @FunctionalInterface
+    public interface Attachment {
+        /**
+         * Starts sending {@code input} to the agent's standard input and telling {@code output} what it prints; closing
+         * what it returns ends the attachment.
+         */
+        Closeable attach(InputStream input, Output output);
+    }
+
+    /** What an {@link Attachment} tells the agent's client. */
+    public interface Output {
+        /** What the agent printed on its standard output: its answers. */
+        void stdout(byte[] bytes);
+
+        /** What the agent printed on its standard error: logged only. */
+        void stderr(byte[] bytes);
+
+        /** The attachment ended or broke; {@code why} says which. */
+        void ended(String why);
+    }
+
     /** The sidecar's command: the agent. */
-    static List<String> command() {
+    public static List<String> command() {
         return List.of("perl", "-e", SCRIPT);
     }
 
-    SidecarAgent(DockerClient docker, String container) {
-        this(docker, container, false);
+    /** The agent that is a sidecar's main process, attached from its start ({@code where} names it in the log). */
+    public static SidecarAgent attached(String where, Attachment attachment) {
+        return new SidecarAgent(where, attachment, false);
     }
 
     /**
-     * The agent of a container whose main process is a UML kernel running it, on the kernel's console; returns once
-     * the agent said it is ready. Throws {@link Gone} when it did not within {@code timeout}.
+     * The agent in a UML kernel, on the kernel's console (the standard input and output of the kernel's process);
+     * returns once the agent said it is ready. Throws {@link Gone} when it did not within {@code timeout}.
      */
-    public static SidecarAgent onConsole(DockerClient docker, String container, Duration timeout) throws Gone {
-        SidecarAgent agent = new SidecarAgent(docker, container, true);
+    public static SidecarAgent onConsole(String where, Attachment attachment, Duration timeout) throws Gone {
+        SidecarAgent agent = new SidecarAgent(where, attachment, true);
         agent.send("P");
         try {
             agent.ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -102,8 +126,8 @@ public final class SidecarAgent implements AutoCloseable {
         return SCRIPT;
     }
 
-    private SidecarAgent(DockerClient docker, String container, boolean console) {
-        this.container = container;
+    private SidecarAgent(String where, Attachment attachment, boolean console) {
+        this.where = where;
         this.window = console ? new WindowedInput(stdin, CONSOLE_WINDOW) : null;
         this.answers = new AgentAnswers(
                 this::answered,
@@ -138,35 +162,22 @@ public final class SidecarAgent implements AutoCloseable {
                     }
                 },
                 console);
-        this.callback = new QuietCallback<>() {
+        this.attachment = attachment.attach(window != null ? window : stdin, new Output() {
             @Override
-            public void onNext(Frame frame) {
-                if (frame.getStreamType() == StreamType.STDERR) {
-                    LOG.debugf("agent in %s: %s", container, new String(frame.getPayload(), StandardCharsets.UTF_8));
-                } else {
-                    answers.feed(frame.getPayload());
-                }
+            public void stdout(byte[] bytes) {
+                answers.feed(bytes);
             }
 
             @Override
-            public void onError(Throwable error) {
-                super.onError(error);
-                end("its stream broke: " + error.getMessage());
+            public void stderr(byte[] bytes) {
+                LOG.debugf("agent in %s: %s", where, new String(bytes, StandardCharsets.UTF_8));
             }
 
             @Override
-            public void onComplete() {
-                super.onComplete();
-                end("its stream ended");
+            public void ended(String why) {
+                end(why);
             }
-        };
-        docker.attachContainerCmd(container)
-                .withStdIn(window != null ? window : stdin)
-                .withStdOut(true)
-                .withStdErr(true)
-                .withFollowStream(true)
-                .withLogs(false)
-                .exec(callback);
+        });
     }
 
     /**
@@ -186,7 +197,7 @@ public final class SidecarAgent implements AutoCloseable {
     }
 
     /**
-     * Runs {@code command} as {@link DockerExec#run} does. Throws {@link Gone} when the agent cannot take it, or went
+     * Runs {@code command} as a runtime's exec does. Throws {@link Gone} when the agent cannot take it, or went
      * away before it answered (the command may then have run).
      */
     public ExecResult run(List<String> command, Duration timeout) throws Gone {
@@ -236,7 +247,7 @@ public final class SidecarAgent implements AutoCloseable {
             ExecResult last = answer.get(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
             return new ExecResult(-1, last.stdout(), last.stderr(), true, last.truncated());
         } catch (TimeoutException e) {
-            LOG.warnf("could not kill a timed-out command in %s within %d s", container, KILL_WAIT.toSeconds());
+            LOG.warnf("could not kill a timed-out command in %s within %d s", where, KILL_WAIT.toSeconds());
             return new ExecResult(-1, "", "", true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -293,7 +304,7 @@ public final class SidecarAgent implements AutoCloseable {
             window.acknowledge(Integer.MAX_VALUE);
         }
         try {
-            callback.close();
+            attachment.close();
         } catch (IOException e) {
             // Closing a stream that broke already cannot fail in a way that matters.
         }
@@ -301,7 +312,7 @@ public final class SidecarAgent implements AutoCloseable {
 
     /** The agent cannot run commands (any more); {@code getMessage()} says why. */
     public static final class Gone extends Exception {
-        Gone(String why) {
+        public Gone(String why) {
             super(why);
         }
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/perl
-# The first process of a UML lab's kernel (UmlLabRuntime). Its standard input and output are the kernel's console,
+# The first process of a UML lab's kernel (UmlScripts.boot). Its standard input and output are the kernel's console,
 # which is the container's standard input and output: the app's line to the agent, so nothing else may write there.
 # The root filesystem is the lab image, read-only through hostfs; what the kernel needs to write is a tmpfs of its own
 # (charged to its memory, mem= on the kernel command line).

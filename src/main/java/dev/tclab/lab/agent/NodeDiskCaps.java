@@ -1,4 +1,4 @@
-package dev.tclab.lab.uml;
+package dev.tclab.lab.agent;
 
 /**
  * The sizes of a UML lab node's /tmp, /root and /run, in MiB. They are tmpfs in the lab's kernel, so what learners
@@ -8,10 +8,10 @@ package dev.tclab.lab.uml;
  * of its kernel's memory, each node's three caps scaled down alike to its share (never above the configured ones, and
  * at least 1 MiB each).
  */
-record NodeDiskCaps(int tmpMib, int homeMib, int runMib) {
+public record NodeDiskCaps(int tmpMib, int homeMib, int runMib) {
 
     /** The caps for each of {@code nodes} nodes in a kernel of {@code kernelMib}, within the configured caps. */
-    static NodeDiskCaps fit(int tmpMib, int homeMib, int runMib, int kernelMib, int nodes) {
+    public static NodeDiskCaps fit(int tmpMib, int homeMib, int runMib, int kernelMib, int nodes) {
         long share = kernelMib / 2L / Math.max(1, nodes);
         long configured = (long) tmpMib + homeMib + runMib;
         if (configured <= share) {
@@ -27,7 +27,7 @@ record NodeDiskCaps(int tmpMib, int homeMib, int runMib) {
         return (int) Math.max(1, mib * share / configured);
     }
 
-    int totalMib() {
+    public int totalMib() {
         return tmpMib + homeMib + runMib;
     }
 }

@@ -1,4 +1,4 @@
-package dev.tclab.lab.docker;
+package dev.tclab.lab.agent;
 
 import dev.tclab.lab.runtime.BoundedCommand;
 import dev.tclab.lab.runtime.ExecResult;

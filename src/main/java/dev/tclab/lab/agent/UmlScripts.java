@@ -1,4 +1,4 @@
-package dev.tclab.lab.uml;
+package dev.tclab.lab.agent;
 
 import dev.tclab.lab.topology.Topology;
 import java.io.IOException;
@@ -9,25 +9,41 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What runs inside a UML lab's kernel, and the container command that boots it. The scripts travel with the app (in
- * the container's environment, written to a tmpfs the kernel sees read-only through hostfs), so the image holds only
- * Debian's packages and an app upgrade never needs a new image.
+ * What runs inside a UML lab's kernel, and the command that boots it (a Docker container's or a pod's). The scripts
+ * travel with the app (in the container's environment, written to a tmpfs the kernel sees read-only through hostfs),
+ * so the image holds only Debian's packages and an app upgrade never needs a new image.
  */
 public final class UmlScripts {
 
     /** Where the container writes the kernel's init and the agent; the kernel's root (/) is the read-only image. */
-    static final String DIR = "/tclab";
+    public static final String DIR = "/tclab";
 
-    static final String INIT_ENV = "TCLAB_INIT";
-    static final String AGENT_ENV = "TCLAB_AGENT";
+    public static final String INIT_ENV = "TCLAB_INIT";
+    public static final String AGENT_ENV = "TCLAB_AGENT";
 
     private static final String INIT = resource("init.pl");
     private static final String LAB = resource("lab.pl");
     private static final String ENTER = resource("enter.sh");
 
+    /** Beside the kernel's memory (a file in /dev/shm, charged to the container): its host-side processes. */
+    private static final int CONTAINER_OVERHEAD_MIB = 96;
+
     private UmlScripts() {}
 
-    static String init() {
+    /** The memory limit of the container (or pod) that runs a kernel of {@code kernelMemoryMib}. */
+    public static int containerMemoryMib(int kernelMemoryMib) {
+        return kernelMemoryMib + CONTAINER_OVERHEAD_MIB;
+    }
+
+    /**
+     * The size of the container's /dev/shm (a tmpfs that must allow exec, for UML's ptrace mode), where the kernel's
+     * memory is a file: that memory and a little more.
+     */
+    public static int shmMib(int kernelMemoryMib) {
+        return kernelMemoryMib + 16;
+    }
+
+    public static String init() {
         return INIT;
     }
 
@@ -45,7 +61,7 @@ public final class UmlScripts {
      * UML's drivers do not busy-wait on it, so another host's speed changes nothing a lab sees). Nor are UML's serial
      * lines made (ssl_init, 0.23 s under initcall_debug for 64 ttys): the console is con0, and no lab has a serial line.
      */
-    static List<String> boot(int memoryMib) {
+    public static List<String> boot(int memoryMib) {
         return List.of(
                 "sh",
                 "-c",

@@ -1,4 +1,4 @@
-package dev.tclab.lab.uml;
+package dev.tclab.lab.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,143 @@
+package dev.tclab.lab.agent;
+
+import dev.tclab.lab.runtime.CommandSequence;
+import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.lab.runtime.StreamListener;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The calls on a UML lab that go through its kernel's agent, the same whichever runtime booted the kernel: a check's
+ * commands in a node's network namespace with the platform's tools, samplers, and terminals as the node's learner.
+ * Each lab's agent is kept while it answers; a lab met without one (started by another app replica, or adopted after
+ * a restart) or whose agent went away is attached anew.
+ */
+public final class UmlAgents {
+
+    /** What a runtime knows of its labs' kernels. */
+    public interface Kernels {
+        /** The lab's nodes when its kernel runs; empty when it has no running kernel. */
+        List<String> runningNodes(String labId) throws EngineUnavailableException;
+
+        /** Attaches to the agent in the lab's running kernel. */
+        SidecarAgent attach(String labId) throws SidecarAgent.Gone, EngineUnavailableException;
+    }
+
+    private final Kernels kernels;
+    /** The attached agent of each lab's kernel, by lab id. */
+    private final Map<String, SidecarAgent> agents = new ConcurrentHashMap<>();
+    /** The nodes of each lab. */
+    private final Map<String, List<String>> nodes = new ConcurrentHashMap<>();
+
+    public UmlAgents(Kernels kernels) {
+        this.kernels = kernels;
+    }
+
+    /** Keeps the agent of a lab this runtime booted, with its nodes. */
+    public void started(String labId, SidecarAgent agent, List<String> labNodes) {
+        agents.put(labId, agent);
+        nodes.put(labId, List.copyOf(labNodes));
+    }
+
+    /** Closes and forgets the lab's agent (its lab is stopped or gone). */
+    public void forget(String labId) {
+        SidecarAgent agent = agents.remove(labId);
+        nodes.remove(labId);
+        if (agent != null) {
+            agent.close();
+        }
+    }
+
+    public void closeAll() {
+        agents.values().forEach(SidecarAgent::close);
+        agents.clear();
+        nodes.clear();
+    }
+
+    public ExecResult exec(String labId, String node, List<String> command, Duration timeout)
+            throws EngineUnavailableException, NodeNotFoundException {
+        SidecarAgent agent = agentOf(labId, node);
+        try {
+            return agent.run(UmlScripts.inNetwork(node, command), timeout);
+        } catch (SidecarAgent.Gone e) {
+            throw lost(labId, agent, e);
+        }
+    }
+
+    /** One request for all: the agent runs them one after another in one shell. */
+    public List<ExecResult> execAll(String labId, String node, List<CommandSequence.Step> steps)
+            throws EngineUnavailableException, NodeNotFoundException {
+        if (steps.size() == 1) {
+            return List.of(
+                    exec(labId, node, steps.get(0).command(), steps.get(0).timeout()));
+        }
+        CommandSequence sequence = new CommandSequence(steps);
+        return sequence.split(exec(labId, node, sequence.command(), sequence.timeout()));
+    }
+
+    public ProcessStream stream(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return open(labId, node, UmlScripts.inNetwork(node, command), false, listener);
+    }
+
+    public ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        return open(labId, node, UmlScripts.asLearner(node, command), true, listener);
+    }
+
+    private ProcessStream open(String labId, String node, List<String> command, boolean tty, StreamListener listener)
+            throws EngineUnavailableException, NodeNotFoundException {
+        SidecarAgent agent = agentOf(labId, node);
+        try {
+            return agent.stream(command, tty, listener);
+        } catch (SidecarAgent.Gone e) {
+            throw lost(labId, agent, e);
+        }
+    }
+
+    private EngineUnavailableException lost(String labId, SidecarAgent agent, SidecarAgent.Gone e) {
+        agents.remove(labId, agent);
+        return new EngineUnavailableException("the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
+    }
+
+    /**
+     * The lab's agent, attached on first use and again once it went away; throws {@link NodeNotFoundException} when
+     * the lab has no running kernel or no such node. A lab stopped elsewhere ends its agent's stream, so a kept agent
+     * that still answers is a running kernel's.
+     */
+    private SidecarAgent agentOf(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
+        SidecarAgent known = agents.get(labId);
+        if (known != null && !known.gone()) {
+            List<String> names = nodes.get(labId);
+            if (names == null) {
+                names = kernels.runningNodes(labId);
+                nodes.put(labId, names);
+            }
+            if (!names.contains(node)) {
+                throw new NodeNotFoundException(labId, node);
+            }
+            return known;
+        }
+        List<String> running = kernels.runningNodes(labId);
+        if (!running.contains(node)) {
+            throw new NodeNotFoundException(labId, node);
+        }
+        try {
+            SidecarAgent agent = kernels.attach(labId);
+            nodes.put(labId, running);
+            SidecarAgent previous = agents.put(labId, agent);
+            if (previous != null) {
+                previous.close();
+            }
+            return agent;
+        } catch (SidecarAgent.Gone e) {
+            throw new EngineUnavailableException(
+                    "the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
+        }
+    }
+}
