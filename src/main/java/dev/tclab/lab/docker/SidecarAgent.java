@@ -174,10 +174,24 @@ public final class SidecarAgent implements AutoCloseable {
      * {@code rows} when {@code tty}) whose output goes to {@code listener} until it ends or the stream is closed.
      */
     public ProcessStream stream(List<String> command, boolean tty, StreamListener listener) throws Gone {
+        return open(tty ? "T" : "S", command, tty, listener);
+    }
+
+    /**
+     * Starts perl {@code source} with {@code args} as its {@code @ARGV} in a fork of the agent, on a pseudo-terminal
+     * as {@link #stream} with a TTY, starting no program for it (as {@link #runPerl}); the source may exec one.
+     */
+    public ProcessStream terminalOfPerl(String source, List<String> args, StreamListener listener) throws Gone {
+        List<String> argv = new ArrayList<>(List.of(source));
+        argv.addAll(args);
+        return open("U", argv, true, listener);
+    }
+
+    private ProcessStream open(String kind, List<String> argv, boolean tty, StreamListener listener) throws Gone {
         String id = UUID.randomUUID().toString();
         AgentStream stream = new AgentStream(id, listener);
         streams.put(id, stream);
-        String request = tty ? "T " + id + " 80 24 " + hex(command) : "S " + id + " " + hex(command);
+        String request = kind + " " + id + (tty ? " 80 24 " : " ") + hex(argv);
         if (gone != null || !send(request)) {
             streams.remove(id);
             throw new Gone(gone != null ? gone : "its input is full");

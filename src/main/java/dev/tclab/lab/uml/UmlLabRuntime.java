@@ -159,7 +159,8 @@ public class UmlLabRuntime implements RuntimeAdapter {
                 .withLabels(Labels.uml(instance, spec, expires))
                 .withEnv(List.of(
                         UmlScripts.INIT_ENV + "=" + UmlScripts.init(),
-                        UmlScripts.AGENT_ENV + "=" + SidecarAgent.script()))
+                        UmlScripts.AGENT_ENV + "=" + SidecarAgent.script(),
+                        UmlScripts.LAB_ENV + "=" + UmlScripts.lab()))
                 .withCmd(UmlScripts.boot(kernelMemoryMib))
                 .withStdinOpen(true)
                 .withHostConfig(hostConfig(nodes))
@@ -211,7 +212,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
     private void runLab(SidecarAgent agent, String what, List<String> args, long deadline) throws LabStartException {
         ExecResult result;
         try {
-            result = agent.runPerl(UmlScripts.lab(), args, ParallelCalls.remaining(deadline));
+            result = agent.runPerl(UmlScripts.labLoader(), args, ParallelCalls.remaining(deadline));
         } catch (SidecarAgent.Gone e) {
             throw new LabStartException(what + " failed: the lab's kernel went away: " + e.getMessage());
         }
@@ -277,9 +278,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
         try {
             return agent.run(UmlScripts.inNetwork(node, command), timeout);
         } catch (SidecarAgent.Gone e) {
-            agents.remove(labId, agent);
-            throw new EngineUnavailableException(
-                    "the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
+            throw lost(labId, agent, e);
         }
     }
 
@@ -298,25 +297,29 @@ public class UmlLabRuntime implements RuntimeAdapter {
     @Override
     public ProcessStream stream(String labId, String node, List<String> command, StreamListener listener)
             throws EngineUnavailableException, NodeNotFoundException {
-        return open(labId, node, UmlScripts.inNetwork(node, command), false, listener);
+        SidecarAgent agent = agentOf(labId, node);
+        try {
+            return agent.stream(UmlScripts.inNetwork(node, command), false, listener);
+        } catch (SidecarAgent.Gone e) {
+            throw lost(labId, agent, e);
+        }
     }
 
+    /** The agent's own fork enters the node (lab.pl's enter) and becomes the command: no program runs before it. */
     @Override
     public ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
             throws EngineUnavailableException, NodeNotFoundException {
-        return open(labId, node, UmlScripts.asLearner(node, command), true, listener);
-    }
-
-    private ProcessStream open(String labId, String node, List<String> command, boolean tty, StreamListener listener)
-            throws EngineUnavailableException, NodeNotFoundException {
         SidecarAgent agent = agentOf(labId, node);
         try {
-            return agent.stream(command, tty, listener);
+            return agent.terminalOfPerl(UmlScripts.labLoader(), UmlScripts.enter(node, command), listener);
         } catch (SidecarAgent.Gone e) {
-            agents.remove(labId, agent);
-            throw new EngineUnavailableException(
-                    "the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
+            throw lost(labId, agent, e);
         }
+    }
+
+    private EngineUnavailableException lost(String labId, SidecarAgent agent, SidecarAgent.Gone e) {
+        agents.remove(labId, agent);
+        return new EngineUnavailableException("the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
     }
 
     /**

@@ -3,14 +3,17 @@
 #   wire TMP_MIB HOME_MIB RUN_MIB [node=NAME [env=NAME=VALUE]... [sysctl=KEY=VALUE]...]...
 #        [link=IFACE_A,NODE_A,IFACE_B,NODE_B]...
 #   setup [node=NAME script=SHELL_SCRIPT]...
+#   enter NAME COMMAND...
 # `wire` makes every node (its own network, mount, PID, UTS and IPC namespaces, held by a process that reaps its
 # orphans), the links (veth pairs) and the nodes' sysctls, and brings each node's interfaces up; `setup` runs each
-# node's setup script as its learner, all nodes at once, and fails with the first failing node's output.
+# node's setup script as its learner, all nodes at once, and fails with the first failing node's output; `enter`
+# becomes COMMAND run as the node's learner (a terminal's shell: the agent runs it on the terminal's pseudo-terminal).
 # Every program a UML kernel starts is read through hostfs and run under ptrace: `ip` costs 0.1-0.4 s there, a perl
 # 0.1-0.5 s, against milliseconds for a system call. So the nodes, links, sysctls and the learner's namespaces and
 # capabilities are system calls (unshare, mount, mknod, setns, netlink, finit_module, prctl) from this one process,
-# and the only programs started are one shell per node's setup and the programs of its setup commands.
-# What a node looks like to the rest of the runtime (enter.sh, nsenter): its network namespace is named NAME for
+# and the only programs started are one shell per node's setup, the programs of its setup commands and a terminal's
+# shell: the platform's side of entering a node is this process, from the kernel's read-only root, which no node
+# can change. What a node looks like to the rest of the runtime (nsenter): its network namespace is named NAME for
 # `ip netns`, its holder's pid is in /run/tclab/nodes/NAME.pid and the environment its shells get in NAME.env.
 # A package of its own: the agent it runs in (a fork of init.pl) has subroutines of its own in main.
 package TclabLab;
@@ -239,9 +242,10 @@ sub wire {
 }
 
 # In a forked child: every namespace of the node, then root with NET_ADMIN and NET_RAW only (no other capability,
-# in the bounding set too, and no new privileges), the node's environment, in /root; runs the script in sh.
+# in the bounding set too, and no new privileges), the node's environment, in /root; becomes @command (found in the
+# node's PATH) in a child of its own, whose exit status this process exits with.
 sub as_learner {
-    my ($name, $script) = @_;
+    my ($name, @command) = @_;
     open(my $pid_file, '<', "$DIR/$name.pid") or die "no node $name in this lab\n";
     my $holder = <$pid_file>;
     chomp $holder;
@@ -278,8 +282,11 @@ sub as_learner {
     chdir('/root') or die "/root: $!\n";
     %ENV = (HOME => '/root', PATH => $PATH, TERM => 'xterm-256color', LANG => 'C.UTF-8');
     for (@env) { $ENV{$1} = $2 if /^([^=]+)=(.*)$/s; }
-    exec { '/bin/sh' } 'sh', '-c', $script;
-    die "sh: $!\n";
+    # The agent ignores SIGPIPE, and an ignored signal stays ignored across exec: the learner's programs get the
+    # default (`yes | head` ends quietly).
+    $SIG{PIPE} = 'DEFAULT';
+    { no warnings 'exec'; exec { $command[0] } @command; }
+    die "cannot run $command[0]: $!\n";
 }
 
 sub setup {
@@ -297,7 +304,7 @@ sub setup {
             open(STDIN, '<', '/dev/null');
             open(STDOUT, '>&', $out_w);
             open(STDERR, '>&', $out_w);
-            eval { as_learner($node, $script); };
+            eval { as_learner($node, '/bin/sh', '-c', $script); };
             print STDERR $@;
             POSIX::_exit(1);
         }
@@ -321,4 +328,5 @@ sub setup {
 my $mode = shift @ARGV // '';
 if ($mode eq 'wire' && @ARGV >= 3 && "@ARGV[0 .. 2]" =~ /^\d+ \d+ \d+$/) { wire(@ARGV); exit 0; }
 elsif ($mode eq 'setup') { setup(@ARGV); }
-fail("usage: wire TMP HOME RUN SPEC... | setup node=NAME script=SCRIPT...");
+elsif ($mode eq 'enter' && @ARGV >= 2) { eval { as_learner(@ARGV); }; fail($@); }
+fail("usage: wire TMP HOME RUN SPEC... | setup node=NAME script=SCRIPT... | enter NAME COMMAND...");

@@ -202,13 +202,17 @@ class UmlLabRuntimeIT {
     void shouldGiveTheLearnerRootInItsNodeWithNetAdminAndNetRawOnly() throws Exception {
         String out = shellOutput(
                 "client",
-                "grep CapEff /proc/self/status; grep CapBnd /proc/self/status; hostname;"
-                        + " echo procs=$(ls -d /proc/[0-9]* | wc -l); touch /usr/bin/tc 2>&1; ls /dev/console 2>&1;"
-                        + " mount -t tmpfs x /mnt 2>&1; echo $HOME; echo done\n");
+                "grep CapEff /proc/self/status; grep CapBnd /proc/self/status; grep NoNewPrivs /proc/self/status;"
+                        + " hostname; echo procs=$(ls -d /proc/[0-9]* | wc -l); touch /usr/bin/tc 2>&1;"
+                        + " ls /dev/console 2>&1; mount -t tmpfs x /mnt 2>&1; echo $HOME; yes | head -c 1 >/dev/null;"
+                        + " echo done\n");
 
         assertThat(out)
                 .contains("CapEff:\t0000000000003000")
                 .contains("CapBnd:\t0000000000003000")
+                .contains("NoNewPrivs:\t1")
+                .as("a pipe's writer ends quietly when its reader is gone (SIGPIPE not ignored)")
+                .doesNotContain("Broken pipe")
                 .contains("\nclient\r\n")
                 .contains("touch: cannot touch '/usr/bin/tc': Read-only file system")
                 .contains("cannot access '/dev/console'")

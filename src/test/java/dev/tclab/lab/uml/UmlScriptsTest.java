@@ -47,6 +47,18 @@ class UmlScriptsTest {
     }
 
     @Test
+    void shouldEnterTheNodeAndBecomeTheCommandWithItsArgumentsAsGiven() {
+        assertThat(UmlScripts.enter("client", List.of("bash", "-l", "a b")))
+                .containsExactly("enter", "client", "bash", "-l", "a b");
+    }
+
+    @Test
+    void shouldBootWithLabPlBesideTheInitAndTheAgent() {
+        assertThat(UmlScripts.boot(192).get(2)).contains("\"$TCLAB_LAB\" >/tclab/lab.pl");
+        assertThat(UmlScripts.labLoader()).isEqualTo("do '/tclab/lab.pl'; die($@ || \"/tclab/lab.pl: $!\\n\");");
+    }
+
+    @Test
     void shouldAskForNoSetupWhenNoNodeHasCommands() {
         Topology bare = new Topology("bare", Map.of(), List.of());
 
