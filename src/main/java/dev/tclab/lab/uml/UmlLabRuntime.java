@@ -60,6 +60,11 @@ public class UmlLabRuntime implements RuntimeAdapter {
     private static final long MIB = 1024L * 1024;
     /** Beside the kernel's memory (a file in /dev/shm, charged to the container): its host-side processes. */
     private static final int CONTAINER_OVERHEAD_MIB = 96;
+    /**
+     * Host processes beside the nodes' (each capped at {@code tclab.lab.pids} inside the kernel, lab.pl): the kernel's
+     * own, init and the agent's forks, so that nodes at their caps leave the platform room.
+     */
+    private static final int PLATFORM_PIDS = 64;
 
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(60);
 
@@ -119,7 +124,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
             runLab(
                     agent,
                     "starting the nodes",
-                    UmlScripts.wire(topology, diskCaps(topology.nodes().size())),
+                    UmlScripts.wire(topology, diskCaps(topology.nodes().size()), limits.pids()),
                     deadline);
             long wired = System.nanoTime();
             progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
@@ -191,7 +196,7 @@ public class UmlLabRuntime implements RuntimeAdapter {
                 .withMemory(memory)
                 .withMemorySwap(memory)
                 .withNanoCPUs((long) (limits.cpus() * 1_000_000_000L))
-                .withPidsLimit(limits.pids() * Math.max(1, nodes))
+                .withPidsLimit(limits.pids() * Math.max(1, nodes) + PLATFORM_PIDS)
                 .withReadonlyRootfs(true)
                 .withTmpFs(Map.of(
                         "/dev/shm",

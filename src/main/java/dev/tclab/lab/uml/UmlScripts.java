@@ -71,15 +71,16 @@ public final class UmlScripts {
     }
 
     /**
-     * lab.pl's arguments that make every node of the topology (its tmpfs sizes, environment and sysctls) and its
-     * links.
+     * lab.pl's arguments that make every node of the topology (its tmpfs sizes, at most {@code pids} processes,
+     * environment and sysctls) and its links.
      */
-    static List<String> wire(Topology topology, NodeDiskCaps caps) {
+    static List<String> wire(Topology topology, NodeDiskCaps caps, long pids) {
         List<String> args = new ArrayList<>(List.of(
                 "wire",
                 Integer.toString(caps.tmpMib()),
                 Integer.toString(caps.homeMib()),
-                Integer.toString(caps.runMib())));
+                Integer.toString(caps.runMib()),
+                Long.toString(pids)));
         for (Topology.Node node : topology.nodes().values()) {
             args.add("node=" + node.name());
             node.env().forEach((key, value) -> args.add("env=" + key + "=" + value.replace('\n', ' ')));

@@ -14,8 +14,9 @@ class UmlScriptsTest {
 
     @Test
     void shouldAskLabPlForEveryNodeAndLinkWithTheCapsGiven() {
-        assertThat(UmlScripts.wire(twoNode, new NodeDiskCaps(34, 8, 4)))
-                .containsExactly("wire", "34", "8", "4", "node=client", "node=server", "link=eth1,client,eth1,server");
+        assertThat(UmlScripts.wire(twoNode, new NodeDiskCaps(34, 8, 4), 256))
+                .containsExactly(
+                        "wire", "34", "8", "4", "256", "node=client", "node=server", "link=eth1,client,eth1,server");
     }
 
     @Test
@@ -30,8 +31,9 @@ class UmlScriptsTest {
                 List.of());
         Topology topology = new Topology("one", Map.of("gw", node), List.of());
 
-        assertThat(UmlScripts.wire(topology, new NodeDiskCaps(1, 1, 1)))
-                .containsExactly("wire", "1", "1", "1", "node=gw", "env=GREETING=a b", "sysctl=net.ipv4.ip_forward=1");
+        assertThat(UmlScripts.wire(topology, new NodeDiskCaps(1, 1, 1), 256))
+                .containsExactly(
+                        "wire", "1", "1", "1", "256", "node=gw", "env=GREETING=a b", "sysctl=net.ipv4.ip_forward=1");
     }
 
     @Test
