@@ -2,6 +2,7 @@ package dev.tclab.lab.uml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabSpec;
@@ -38,6 +39,9 @@ class UmlForkBombIT {
     @Identifier("uml")
     RuntimeAdapter runtime;
 
+    @Inject
+    TclabConfig config;
+
     @Test
     void shouldKeepTheOtherNodeAndThePlatformWorkingWhileANodeForkBombs() throws Exception {
         String lab = "u" + UUID.randomUUID().toString().substring(0, 8);
@@ -49,10 +53,19 @@ class UmlForkBombIT {
                 // Let it fill whatever it can.
                 Thread.sleep(10_000);
 
-                // It met its node's cap (tclab.lab.pids, a cgroup in the lab's kernel): forks were refused there.
-                ExecResult events =
-                        runtime.exec(lab, "server", List.of("cat", "/sys/fs/cgroup/node-client/pids.events"), WAIT);
-                assertThat(events.stdout()).as(events.stderr()).matches("(?s)max [1-9][0-9]*\\s*");
+                // The bomb is in its node's cgroup (tclab.lab.pids processes at most, an equal share of the CPU).
+                ExecResult cgroup = runtime.exec(
+                        lab,
+                        "server",
+                        List.of("sh", "-c", "cd /sys/fs/cgroup/node-client && cat pids.max pids.current pids.events"),
+                        WAIT);
+                String[] pids = cgroup.stdout().split("\n");
+                assertThat(pids).as(cgroup.stdout() + cgroup.stderr()).hasSizeGreaterThanOrEqualTo(3);
+                assertThat(pids[0]).isEqualTo(Long.toString(config.lab().pids()));
+                assertThat(Long.parseLong(pids[1])).as("the bomb's processes").isGreaterThan(10);
+                LOG.infof(
+                        "UML fork bomb: its node's cgroup: max %s, current %s, refused forks: %s",
+                        pids[0], pids[1], pids[2]);
 
                 long t0 = System.nanoTime();
                 ExecResult answer = runtime.exec(lab, "server", List.of("sh", "-c", "echo answered"), WAIT);
