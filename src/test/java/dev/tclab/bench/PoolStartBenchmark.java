@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
 import dev.tclab.lab.LabService;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,26 +29,42 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Start to a usable prompt from the warm pool, as a learner's page gets it: {@code POST /api/labs} answered with a
- * pooled lab, then the terminal WebSocket of its client node opened until the shell's prompt arrives. Beside it,
- * in the same rounds and on the same container, its floor: the fastest way found to get a prompt from an already
- * running container, a docker-java exec of the same login shell with a TTY, attached in this JVM (no CLI process
- * to start), until the same prompt arrives. Runs only with {@code mvn -Pbenchmark verify}; writes
- * target/benchmarks/pool-start.md.
+ * pooled lab (Start to running), then the terminal WebSocket of its client node opened until the shell's prompt
+ * arrives (Start to prompt). Beside it, in the same rounds and on the same lab, its floor: the fastest way found to get
+ * a prompt from an already running lab. For a Docker lab (ws-test) a docker-java exec of the same login shell with a
+ * TTY, attached in this JVM (no CLI process to start); for a User-Mode Linux lab (uml-test, {@code kernel: uml}) the
+ * same login shell through the lab's agent in its kernel, asked of the UML runtime in this JVM (no socket, no app in
+ * between). {@code -Dbench.runtimes=docker} or {@code uml} times one kind only. Runs only with
+ * {@code mvn -Pbenchmark verify}; writes target/benchmarks/pool-start.md.
  */
 @QuarkusTest
 @TestProfile(PoolStartBenchmark.PoolOfOne.class)
 class PoolStartBenchmark {
 
-    private static final String LESSON = "ws-test";
+    private static final String DOCKER_LESSON = "ws-test";
+    private static final String UML_LESSON = "uml-test";
+    private static final List<String> RUNTIMES =
+            List.of(System.getProperty("bench.runtimes", "docker,uml").split(","));
     private static final int RUNS = Integer.getInteger("bench.runs", 20);
     private static final int WARMUP = 3;
+    /**
+     * How long a pooled lab waits between its refill and its Start ({@code -Dbench.settle-ms}): a class's pool waits
+     * minutes; the shell started with it (TerminalSessions.prestart) must have printed its prompt to be handed out
+     * with it, which a UML login shell takes 0.3-0.9 s for on a loaded machine.
+     */
+    private static final long SETTLE_MS = Long.getLong("bench.settle-ms", 500);
+
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"([0-9a-f]+)\"");
 
     public static class PoolOfOne implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("tclab.pool.\"" + LESSON + "\"", "1");
+            return Map.of(
+                    "tclab.pool.\"" + DOCKER_LESSON + "\"",
+                    RUNTIMES.contains("docker") ? "1" : "0",
+                    "tclab.pool.\"" + UML_LESSON + "\"",
+                    RUNTIMES.contains("uml") ? "1" : "0");
         }
     }
 
@@ -64,47 +82,88 @@ class PoolStartBenchmark {
     @Inject
     DockerClient docker;
 
+    @Inject
+    @Identifier("uml")
+    RuntimeAdapter uml;
+
     @Test
-    void startToPromptFromThePoolAgainstExecIntoARunningContainer() throws Exception {
-        List<Double> app = new ArrayList<>();
+    void startToPromptFromThePoolAgainstAShellOfTheRunningLab() throws Exception {
+        StringBuilder report = new StringBuilder(
+                "| measurement | runs | p50 ms | p95 ms | min ms | max ms |\n|---|---|---|---|---|---|\n");
+        StringBuilder ratios = new StringBuilder();
+        if (RUNTIMES.contains("docker")) {
+            measure(
+                    DOCKER_LESSON,
+                    "Docker lab",
+                    "exec of the same shell with a TTY in the running container",
+                    labId -> execPrompt(labId),
+                    report,
+                    ratios);
+        }
+        if (RUNTIMES.contains("uml")) {
+            measure(
+                    UML_LESSON,
+                    "UML lab",
+                    "the same shell through the lab's agent (UML runtime's shell, no socket)",
+                    labId -> RuntimeShell.promptMillis(uml, labId, "client", WAIT),
+                    report,
+                    ratios);
+        }
+        String text = report + "\n" + ratios;
+        Path out = Path.of("target/benchmarks/pool-start.md");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, text);
+        System.out.println(text);
+    }
+
+    /** The floor of one run: milliseconds to the prompt of the running lab's client. */
+    private interface Floor {
+        double millis(String labId) throws Exception;
+    }
+
+    private void measure(
+            String lesson, String kind, String floorName, Floor floorOf, StringBuilder report, StringBuilder ratios)
+            throws Exception {
+        List<Double> running = new ArrayList<>();
+        List<Double> prompt = new ArrayList<>();
         List<Double> floor = new ArrayList<>();
         for (int i = 0; i < RUNS + WARMUP; i++) {
-            awaitPooled();
+            awaitPooled(lesson);
             // Let the refill's start settle, as a class's pool would be between Starts.
-            Thread.sleep(500);
+            Thread.sleep(SETTLE_MS);
             String cookie = learnerIds.sign(learnerIds.newId());
             long t0 = System.nanoTime();
-            String labId = start(cookie);
+            String labId = start(lesson, cookie);
+            double r = (System.nanoTime() - t0) / 1e6;
             try (TestSocket terminal = TestSocket.terminal(base, labId, "client", cookie)) {
                 terminal.awaitOutput(out -> out.contains("@client"), WAIT);
             }
-            double a = (System.nanoTime() - t0) / 1e6;
-            double f = execPrompt(labId);
+            double p = (System.nanoTime() - t0) / 1e6;
+            double f = floorOf.millis(labId);
             stop(labId, cookie);
             if (i >= WARMUP) {
-                app.add(a);
+                running.add(r);
+                prompt.add(p);
                 floor.add(f);
             }
         }
-        Stats appStats = Stats.of(app);
+        Stats promptStats = Stats.of(prompt);
         Stats floorStats = Stats.of(floor);
-        String report = "| measurement | runs | p50 ms | p95 ms | min ms | max ms |\n|---|---|---|---|---|---|\n"
-                + appStats.row("from the pool: POST /api/labs to the terminal's prompt") + "\n"
-                + floorStats.row("floor: exec of the same shell with a TTY in the running container to its prompt")
-                + "\n\n"
-                + String.format(
-                        "- p50 ratio %.2f, p95 ratio %.2f%n",
-                        appStats.p50() / floorStats.p50(), appStats.p95() / floorStats.p95());
-        Path out = Path.of("target/benchmarks/pool-start.md");
-        Files.createDirectories(out.getParent());
-        Files.writeString(out, report);
-        System.out.println(report);
-        assertThat(app).hasSize(RUNS);
+        report.append(Stats.of(running).row(kind + " from the pool: POST /api/labs answered running"))
+                .append('\n')
+                .append(promptStats.row(kind + " from the pool: POST /api/labs to the terminal's prompt"))
+                .append('\n')
+                .append(floorStats.row(kind + " floor: " + floorName + ", to its prompt"))
+                .append('\n');
+        ratios.append(String.format(
+                "- %s, Start to prompt over its floor: p50 ratio %.2f, p95 ratio %.2f%n",
+                kind, promptStats.p50() / floorStats.p50(), promptStats.p95() / floorStats.p95()));
+        assertThat(prompt).hasSize(RUNS);
     }
 
-    private void awaitPooled() throws InterruptedException {
+    private void awaitPooled(String lesson) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
-        while (labs.pooledReady(LESSON) < 1) {
+        while (labs.pooledReady(lesson) < 1) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the pool did not refill within " + WAIT);
             }
@@ -112,12 +171,12 @@ class PoolStartBenchmark {
         }
     }
 
-    private String start(String cookie) throws Exception {
+    private String start(String lesson, String cookie) throws Exception {
         HttpResponse<String> response = http.send(
                 HttpRequest.newBuilder(base.resolve("/api/labs"))
                         .header("Cookie", LearnerIds.COOKIE + "=" + cookie)
                         .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"lesson\":\"" + LESSON + "\"}"))
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"lesson\":\"" + lesson + "\"}"))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         Matcher id = ID.matcher(response.body());

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.dockerjava.api.DockerClient;
 import com.sun.management.OperatingSystemMXBean;
+import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -40,6 +42,10 @@ class TerminalStatsBenchmark {
     @Inject
     DockerClient docker;
 
+    @Inject
+    @Identifier("uml")
+    RuntimeAdapter uml;
+
     @Test
     void keystrokeToEchoLatency() throws Exception {
         String cookie = learnerIds.sign(learnerIds.newId());
@@ -57,6 +63,33 @@ class TerminalStatsBenchmark {
                     ms(floorAll, 50), ms(floorAll, 95), ms(floorAll, 99));
             System.out.printf(
                     "BENCH ratio app/floor: p50 %.2f p99 %.2f%n",
+                    ms(app, 50) / ms(floorAll, 50), ms(app, 99) / ms(floorAll, 99));
+        } finally {
+            TestLabs.stop(labId, cookie);
+        }
+    }
+
+    /**
+     * The same on a User-Mode Linux lab (uml-test): through the app's terminal socket, against its floor, the same
+     * login shell through the lab's agent asked of the UML runtime in this JVM (no socket, no app in between), before
+     * and after. {@code -Dit.test=TerminalStatsBenchmark#keystrokeToEchoLatencyOnUml} runs it alone.
+     */
+    @Test
+    void keystrokeToEchoLatencyOnUml() throws Exception {
+        String cookie = learnerIds.sign(learnerIds.newId());
+        String labId = TestLabs.startAndAwait("uml-test", cookie, Duration.ofSeconds(120));
+        try {
+            long[] floor = RuntimeShell.echoNanos(uml, labId, "client", KEYSTROKES / 2);
+            long[] app = appLatencies(labId, cookie);
+            long[] floorAll = concat(floor, RuntimeShell.echoNanos(uml, labId, "client", KEYSTROKES / 2));
+            System.out.printf(
+                    "BENCH UML keystroke-to-echo through the app (ms): p50 %.2f p95 %.2f p99 %.2f%n",
+                    ms(app, 50), ms(app, 95), ms(app, 99));
+            System.out.printf(
+                    "BENCH UML keystroke-to-echo through the lab's agent, no app (ms): p50 %.2f p95 %.2f p99 %.2f%n",
+                    ms(floorAll, 50), ms(floorAll, 95), ms(floorAll, 99));
+            System.out.printf(
+                    "BENCH UML ratio app/floor: p50 %.2f p99 %.2f%n",
                     ms(app, 50) / ms(floorAll, 50), ms(app, 99) / ms(floorAll, 99));
         } finally {
             TestLabs.stop(labId, cookie);

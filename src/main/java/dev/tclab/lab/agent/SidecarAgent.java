@@ -54,6 +54,12 @@ public final class SidecarAgent implements AutoCloseable {
     private static final int CONSOLE_WINDOW = 2048;
     /** Stream input per request line: its hex stays well under the window, so a keystroke never waits on a paste. */
     private static final int INPUT_CHUNK = 512;
+    /**
+     * Requests queued for the agent past which a stream refuses more input (its terminal drops it with a note): the
+     * platform's next request waits behind at most this much. With the whole 1 MiB queue open to a terminal's input,
+     * a UML lab's console (0.3-0.6 MB/s on a loaded machine) held a check behind it for 1.4 to 27 s.
+     */
+    private static final int STREAM_INPUT_AHEAD = 32 * 1024;
 
     private final String where;
     private final QueueInputStream stdin = new QueueInputStream(1 << 20);
@@ -185,10 +191,24 @@ public final class SidecarAgent implements AutoCloseable {
      * {@code rows} when {@code tty}) whose output goes to {@code listener} until it ends or the stream is closed.
      */
     public ProcessStream stream(List<String> command, boolean tty, StreamListener listener) throws Gone {
+        return open(tty ? "T" : "S", command, tty, listener);
+    }
+
+    /**
+     * Starts perl {@code source} with {@code args} as its {@code @ARGV} in a fork of the agent, on a pseudo-terminal
+     * as {@link #stream} with a TTY, starting no program for it (as {@link #runPerl}); the source may exec one.
+     */
+    public ProcessStream terminalOfPerl(String source, List<String> args, StreamListener listener) throws Gone {
+        List<String> argv = new ArrayList<>(List.of(source));
+        argv.addAll(args);
+        return open("U", argv, true, listener);
+    }
+
+    private ProcessStream open(String kind, List<String> argv, boolean tty, StreamListener listener) throws Gone {
         String id = UUID.randomUUID().toString();
         AgentStream stream = new AgentStream(id, listener);
         streams.put(id, stream);
-        String request = tty ? "T " + id + " 80 24 " + hex(command) : "S " + id + " " + hex(command);
+        String request = kind + " " + id + (tty ? " 80 24 " : " ") + hex(argv);
         if (gone != null || !send(request)) {
             streams.remove(id);
             throw new Gone(gone != null ? gone : "its input is full");
@@ -333,6 +353,9 @@ public final class SidecarAgent implements AutoCloseable {
         public boolean write(byte[] input) {
             if (reported.get()) {
                 return true; // its process is gone: there is nobody to tell
+            }
+            if (stdin.available() > STREAM_INPUT_AHEAD) {
+                return false;
             }
             for (int from = 0; from < input.length; from += INPUT_CHUNK) {
                 byte[] chunk = Arrays.copyOfRange(input, from, Math.min(input.length, from + INPUT_CHUNK));

@@ -82,19 +82,20 @@ public final class UmlAgents {
 
     public ProcessStream stream(String labId, String node, List<String> command, StreamListener listener)
             throws EngineUnavailableException, NodeNotFoundException {
-        return open(labId, node, UmlScripts.inNetwork(node, command), false, listener);
+        SidecarAgent agent = agentOf(labId, node);
+        try {
+            return agent.stream(UmlScripts.inNetwork(node, command), false, listener);
+        } catch (SidecarAgent.Gone e) {
+            throw lost(labId, agent, e);
+        }
     }
 
+    /** The agent's own fork enters the node (lab.pl's enter) and becomes the command: no program runs before it. */
     public ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
-            throws EngineUnavailableException, NodeNotFoundException {
-        return open(labId, node, UmlScripts.asLearner(node, command), true, listener);
-    }
-
-    private ProcessStream open(String labId, String node, List<String> command, boolean tty, StreamListener listener)
             throws EngineUnavailableException, NodeNotFoundException {
         SidecarAgent agent = agentOf(labId, node);
         try {
-            return agent.stream(command, tty, listener);
+            return agent.terminalOfPerl(UmlScripts.labLoader(), UmlScripts.enter(node, command), listener);
         } catch (SidecarAgent.Gone e) {
             throw lost(labId, agent, e);
         }

@@ -47,7 +47,7 @@ public final class UmlLab {
         run(
                 agent,
                 "starting the nodes",
-                UmlScripts.wire(topology, diskCaps(topology.nodes().size())),
+                UmlScripts.wire(topology, diskCaps(topology.nodes().size()), limits.pids()),
                 deadline);
         long wired = System.nanoTime();
         progress.onStage(Stage.CONFIGURING, "interfaces, addresses and setup commands");
@@ -72,7 +72,7 @@ public final class UmlLab {
     private void run(SidecarAgent agent, String what, List<String> args, long deadline) throws LabStartException {
         ExecResult result;
         try {
-            result = agent.runPerl(UmlScripts.lab(), args, ParallelCalls.remaining(deadline));
+            result = agent.runPerl(UmlScripts.labLoader(), args, ParallelCalls.remaining(deadline));
         } catch (SidecarAgent.Gone e) {
             throw new LabStartException(what + " failed: the lab's kernel went away: " + e.getMessage());
         }

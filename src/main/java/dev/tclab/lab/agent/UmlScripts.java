@@ -20,10 +20,15 @@ public final class UmlScripts {
 
     public static final String INIT_ENV = "TCLAB_INIT";
     public static final String AGENT_ENV = "TCLAB_AGENT";
+    public static final String LAB_ENV = "TCLAB_LAB";
 
     private static final String INIT = resource("init.pl");
     private static final String LAB = resource("lab.pl");
-    private static final String ENTER = resource("enter.sh");
+    /**
+     * What the agent runs for lab.pl: the file the container wrote, not its source sent with every request (28 KiB of
+     * hex through a console that takes 2 KiB at a time).
+     */
+    private static final String LAB_LOADER = "do '" + DIR + "/lab.pl'; die($@ || \"" + DIR + "/lab.pl: $!\\n\");";
 
     /** Beside the kernel's memory (a file in /dev/shm, charged to the container): its host-side processes. */
     private static final int CONTAINER_OVERHEAD_MIB = 96;
@@ -47,9 +52,14 @@ public final class UmlScripts {
         return INIT;
     }
 
-    /** The perl source that makes and sets up a lab's nodes, run by the agent in a fork of itself: see lab.pl. */
-    static String lab() {
+    /** lab.pl, which makes and sets up a lab's nodes and enters them; the container writes it for its kernel. */
+    public static String lab() {
         return LAB;
+    }
+
+    /** The perl source the agent runs, in a fork of itself, for lab.pl with its arguments as {@code @ARGV}. */
+    static String labLoader() {
+        return LAB_LOADER;
     }
 
     /**
@@ -66,7 +76,8 @@ public final class UmlScripts {
                 "sh",
                 "-c",
                 "printf %s \"$" + INIT_ENV + "\" >" + DIR + "/init && printf %s \"$" + AGENT_ENV + "\" >" + DIR
-                        + "/agent.pl && chmod 555 " + DIR + "/init && exec " + kernel(memoryMib, DIR + "/init"));
+                        + "/agent.pl && printf %s \"$" + LAB_ENV + "\" >" + DIR + "/lab.pl && chmod 555 " + DIR
+                        + "/init && exec " + kernel(memoryMib, DIR + "/init"));
     }
 
     /** The kernel's command, {@code init} its first program; the start benchmark's floor boots the same. */
@@ -76,15 +87,16 @@ public final class UmlScripts {
     }
 
     /**
-     * lab.pl's arguments that make every node of the topology (its tmpfs sizes, environment and sysctls) and its
-     * links.
+     * lab.pl's arguments that make every node of the topology (its tmpfs sizes, at most {@code pids} processes,
+     * environment and sysctls) and its links.
      */
-    static List<String> wire(Topology topology, NodeDiskCaps caps) {
+    static List<String> wire(Topology topology, NodeDiskCaps caps, long pids) {
         List<String> args = new ArrayList<>(List.of(
                 "wire",
                 Integer.toString(caps.tmpMib()),
                 Integer.toString(caps.homeMib()),
-                Integer.toString(caps.runMib())));
+                Integer.toString(caps.runMib()),
+                Long.toString(pids)));
         for (Topology.Node node : topology.nodes().values()) {
             args.add("node=" + node.name());
             node.env().forEach((key, value) -> args.add("env=" + key + "=" + value.replace('\n', ' ')));
@@ -136,11 +148,15 @@ public final class UmlScripts {
         return wrapped;
     }
 
-    /** Runs {@code command} in the node as its learner: see enter.sh. */
-    static List<String> asLearner(String node, List<String> command) {
-        List<String> wrapped = new ArrayList<>(List.of("sh", "-c", ENTER, "enter", node));
-        wrapped.addAll(command);
-        return wrapped;
+    /**
+     * lab.pl's arguments that become {@code command} in the node as its learner (root in its namespaces, NET_ADMIN and
+     * NET_RAW only, no new privileges, its environment, in /root): the agent's fork enters the node by system calls
+     * and starts no program but the command.
+     */
+    static List<String> enter(String node, List<String> command) {
+        List<String> args = new ArrayList<>(List.of("enter", node));
+        args.addAll(command);
+        return args;
     }
 
     private static String resource(String name) {

@@ -5,6 +5,7 @@ import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
+import dev.tclab.lab.agent.SidecarAgent;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabScripts;
 import dev.tclab.lab.runtime.LabStartException;
@@ -95,7 +96,8 @@ final class Wiring {
     private synchronized SidecarAgent agent() {
         if (agent == null || agent.gone()) {
             forget(agent);
-            agent = new SidecarAgent(docker, helper());
+            String helper = helper();
+            agent = SidecarAgent.attached(helper, DockerAttach.to(docker, helper));
         }
         return agent;
     }

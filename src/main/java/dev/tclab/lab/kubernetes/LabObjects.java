@@ -159,7 +159,8 @@ final class LabObjects {
                 .withCommand(UmlScripts.boot(umlMemoryMib))
                 .withEnv(
                         new EnvVar(UmlScripts.INIT_ENV, UmlScripts.init(), null),
-                        new EnvVar(UmlScripts.AGENT_ENV, SidecarAgent.script(), null))
+                        new EnvVar(UmlScripts.AGENT_ENV, SidecarAgent.script(), null),
+                        new EnvVar(UmlScripts.LAB_ENV, UmlScripts.lab(), null))
                 .withStdin(true)
                 .withStdinOnce(false)
                 .withTty(false)

@@ -52,6 +52,11 @@ import java.util.Set;
 public class UmlLabRuntime extends UmlAgentRuntime {
 
     private static final long MIB = 1024L * 1024;
+    /**
+     * Host processes beside the nodes' (each capped at {@code tclab.lab.pids} inside the kernel, lab.pl): the kernel's
+     * own, init and the agent's forks, so that nodes at their caps leave the platform room.
+     */
+    private static final int PLATFORM_PIDS = 64;
 
     private final DockerClient docker;
     private final String instance;
@@ -120,7 +125,8 @@ public class UmlLabRuntime extends UmlAgentRuntime {
                 .withLabels(Labels.uml(instance, spec, expires))
                 .withEnv(List.of(
                         UmlScripts.INIT_ENV + "=" + UmlScripts.init(),
-                        UmlScripts.AGENT_ENV + "=" + SidecarAgent.script()))
+                        UmlScripts.AGENT_ENV + "=" + SidecarAgent.script(),
+                        UmlScripts.LAB_ENV + "=" + UmlScripts.lab()))
                 .withCmd(UmlScripts.boot(kernelMemoryMib))
                 .withStdinOpen(true)
                 .withHostConfig(hostConfig(nodes))
@@ -151,7 +157,7 @@ public class UmlLabRuntime extends UmlAgentRuntime {
                 .withMemory(memory)
                 .withMemorySwap(memory)
                 .withNanoCPUs((long) (limits.cpus() * 1_000_000_000L))
-                .withPidsLimit(limits.pids() * Math.max(1, nodes))
+                .withPidsLimit(limits.pids() * Math.max(1, nodes) + PLATFORM_PIDS)
                 .withReadonlyRootfs(true)
                 .withTmpFs(Map.of(
                         "/dev/shm",

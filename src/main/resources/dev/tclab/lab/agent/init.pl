@@ -34,6 +34,10 @@ sub write_file {
 eval {
     mount_fs('proc', '/proc', MS_NOSUID | MS_NODEV | MS_NOEXEC);
     mount_fs('sysfs', '/sys', MS_NOSUID | MS_NODEV | MS_NOEXEC);
+    # Each node's processes are a cgroup of their own (lab.pl): a capped process count and a share of the kernel's one
+    # CPU equal to each other node's, so that a fork bomb in one node leaves the others and the agent slots and time.
+    mount_fs('cgroup2', '/sys/fs/cgroup', MS_NOSUID | MS_NODEV | MS_NOEXEC);
+    write_file('/sys/fs/cgroup/cgroup.subtree_control', '+pids +cpu');
     # A hostfs /run breaks `ip netns` (it bind-mounts namespace files there).
     mount_fs('tmpfs', '/run', MS_NOSUID | MS_NODEV, 'mode=755,size=16m');
     mount_fs('tmpfs', '/tmp', MS_NOSUID | MS_NODEV, 'mode=1777,size=16m');

@@ -1,16 +1,19 @@
 # Makes a UML lab's nodes and sets them up, run by the agent in the kernel's root namespaces (UmlLab), as perl
 # source in a fork of the agent (its E request: no program started for it):
-#   wire TMP_MIB HOME_MIB RUN_MIB [node=NAME [env=NAME=VALUE]... [sysctl=KEY=VALUE]...]...
+#   wire TMP_MIB HOME_MIB RUN_MIB PIDS [node=NAME [env=NAME=VALUE]... [sysctl=KEY=VALUE]...]...
 #        [link=IFACE_A,NODE_A,IFACE_B,NODE_B]...
 #   setup [node=NAME script=SHELL_SCRIPT]...
+#   enter NAME COMMAND...
 # `wire` makes every node (its own network, mount, PID, UTS and IPC namespaces, held by a process that reaps its
-# orphans), the links (veth pairs) and the nodes' sysctls, and brings each node's interfaces up; `setup` runs each
-# node's setup script as its learner, all nodes at once, and fails with the first failing node's output.
+# orphans, and its own cgroup of at most PIDS processes, the kernel's CPU shared equally among the nodes), the links (veth pairs) and the nodes' sysctls, and brings each node's interfaces up; `setup` runs each
+# node's setup script as its learner, all nodes at once, and fails with the first failing node's output; `enter`
+# becomes COMMAND run as the node's learner (a terminal's shell: the agent runs it on the terminal's pseudo-terminal).
 # Every program a UML kernel starts is read through hostfs and run under ptrace: `ip` costs 0.1-0.4 s there, a perl
 # 0.1-0.5 s, against milliseconds for a system call. So the nodes, links, sysctls and the learner's namespaces and
 # capabilities are system calls (unshare, mount, mknod, setns, netlink, finit_module, prctl) from this one process,
-# and the only programs started are one shell per node's setup and the programs of its setup commands.
-# What a node looks like to the rest of the runtime (enter.sh, nsenter): its network namespace is named NAME for
+# and the only programs started are one shell per node's setup, the programs of its setup commands and a terminal's
+# shell: the platform's side of entering a node is this process, from the kernel's read-only root, which no node
+# can change. What a node looks like to the rest of the runtime (nsenter): its network namespace is named NAME for
 # `ip netns`, its holder's pid is in /run/tclab/nodes/NAME.pid and the environment its shells get in NAME.env.
 # A package of its own: the agent it runs in (a fork of init.pl) has subroutines of its own in main.
 package TclabLab;
@@ -34,6 +37,7 @@ use constant { AF_NETLINK => 16, SOCK_RAW => 3, RTM_NEWLINK => 16, NLMSG_ERROR =
                IFLA_NET_NS_FD => 28, IFLA_INFO_KIND => 1, IFLA_INFO_DATA => 2, VETH_INFO_PEER => 1 };
 
 my $DIR = '/run/tclab/nodes';
+my $CGROUPS = '/sys/fs/cgroup';
 my $PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 $ENV{PATH} = $PATH;
 
@@ -86,9 +90,21 @@ sub hold {
     POSIX::pause() while 1;
 }
 
+# Moves this process into node $name's cgroup (init.pl mounted the hierarchy): what it starts counts there.
+sub join_cgroup {
+    my ($name) = @_;
+    open(my $procs, '>', "$CGROUPS/node-$name/cgroup.procs") or die "cgroup of $name: $!\n";
+    print $procs "$$\n";
+    close($procs) or die "joining the cgroup of $name: $!\n";
+}
+
 # Makes a node; returns its holder's pid (in the kernel's root PID namespace).
 sub make_node {
-    my ($name, $tmp, $home, $run, $env) = @_;
+    my ($name, $tmp, $home, $run, $pids, $env) = @_;
+    mkdir("$CGROUPS/node-$name") or die "cgroup of $name: $!\n";
+    open(my $max, '>', "$CGROUPS/node-$name/pids.max") or die "cgroup of $name: $!\n";
+    print $max "$pids\n";
+    close($max) or die "pids.max of $name: $!\n";
     open(my $env_file, '>', "$DIR/$name.env") or die "$DIR/$name.env: $!\n";
     print $env_file map { "$_\n" } @$env;
     close($env_file);
@@ -98,6 +114,7 @@ sub make_node {
     if ($maker == 0) {
         close($up_r); close($pid_r);
         eval {
+            join_cgroup($name);
             syscall(SYS_UNSHARE, 0 + (CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID)) == 0
                 or die "unshare: $!\n";
             # (syscall passes strings by address and wants them writable: no literals.)
@@ -199,7 +216,7 @@ sub link_up {
 }
 
 sub wire {
-    my ($tmp, $home, $run, @spec) = @_;
+    my ($tmp, $home, $run, $pids, @spec) = @_;
     my (@nodes, %env, %sysctls, @links, $node);
     for (@spec) {
         if (/^node=(.+)$/s) { $node = $1; push @nodes, $node; $env{$node} = []; $sysctls{$node} = []; }
@@ -210,7 +227,7 @@ sub wire {
     }
     for my $dir ('/run/tclab', $DIR, '/run/netns') { -d $dir or mkdir($dir, 0755) or fail("mkdir $dir: $!"); }
     for my $name (@nodes) {
-        eval { make_node($name, $tmp, $home, $run, $env{$name}); 1 } or fail($@);
+        eval { make_node($name, $tmp, $home, $run, $pids, $env{$name}); 1 } or fail($@);
     }
     if (@links) {
         load_veth();
@@ -239,15 +256,17 @@ sub wire {
 }
 
 # In a forked child: every namespace of the node, then root with NET_ADMIN and NET_RAW only (no other capability,
-# in the bounding set too, and no new privileges), the node's environment, in /root; runs the script in sh.
+# in the bounding set too, and no new privileges), the node's environment, in /root; becomes @command (found in the
+# node's PATH) in a child of its own, whose exit status this process exits with.
 sub as_learner {
-    my ($name, $script) = @_;
+    my ($name, @command) = @_;
     open(my $pid_file, '<', "$DIR/$name.pid") or die "no node $name in this lab\n";
     my $holder = <$pid_file>;
     chomp $holder;
     my @env = do { open(my $f, '<', "$DIR/$name.env") or die "$DIR/$name.env: $!\n"; map { chomp; $_ } <$f> };
     my %types = (ipc => CLONE_NEWIPC, uts => CLONE_NEWUTS, net => CLONE_NEWNET, pid => CLONE_NEWPID,
                  mnt => CLONE_NEWNS);
+    join_cgroup($name);
     my %fds;
     for my $ns (keys %types) { open($fds{$ns}, '<', "/proc/$holder/ns/$ns") or die "node $name is gone: $!\n"; }
     for my $ns ('ipc', 'uts', 'net', 'pid', 'mnt') {
@@ -278,8 +297,11 @@ sub as_learner {
     chdir('/root') or die "/root: $!\n";
     %ENV = (HOME => '/root', PATH => $PATH, TERM => 'xterm-256color', LANG => 'C.UTF-8');
     for (@env) { $ENV{$1} = $2 if /^([^=]+)=(.*)$/s; }
-    exec { '/bin/sh' } 'sh', '-c', $script;
-    die "sh: $!\n";
+    # The agent ignores SIGPIPE, and an ignored signal stays ignored across exec: the learner's programs get the
+    # default (`yes | head` ends quietly).
+    $SIG{PIPE} = 'DEFAULT';
+    { no warnings 'exec'; exec { $command[0] } @command; }
+    die "cannot run $command[0]: $!\n";
 }
 
 sub setup {
@@ -297,7 +319,7 @@ sub setup {
             open(STDIN, '<', '/dev/null');
             open(STDOUT, '>&', $out_w);
             open(STDERR, '>&', $out_w);
-            eval { as_learner($node, $script); };
+            eval { as_learner($node, '/bin/sh', '-c', $script); };
             print STDERR $@;
             POSIX::_exit(1);
         }
@@ -319,6 +341,7 @@ sub setup {
 }
 
 my $mode = shift @ARGV // '';
-if ($mode eq 'wire' && @ARGV >= 3 && "@ARGV[0 .. 2]" =~ /^\d+ \d+ \d+$/) { wire(@ARGV); exit 0; }
+if ($mode eq 'wire' && @ARGV >= 4 && "@ARGV[0 .. 3]" =~ /^\d+ \d+ \d+ \d+$/) { wire(@ARGV); exit 0; }
 elsif ($mode eq 'setup') { setup(@ARGV); }
-fail("usage: wire TMP HOME RUN SPEC... | setup node=NAME script=SCRIPT...");
+elsif ($mode eq 'enter' && @ARGV >= 2) { eval { as_learner(@ARGV); }; fail($@); }
+fail("usage: wire TMP HOME RUN PIDS SPEC... | setup node=NAME script=SCRIPT... | enter NAME COMMAND...");

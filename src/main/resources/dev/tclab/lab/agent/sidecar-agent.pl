@@ -13,6 +13,7 @@
 #   K <id>                                                  kill that command's processes (the app's deadline)
 #   S <id> <hex argv>                                       start a streamed process (stdout and stderr together)
 #   T <id> <columns> <rows> <hex argv>                      start a streamed process on a pseudo-terminal
+#   U <id> <columns> <rows> <hex of perl source, arguments>  the same, running perl source in the fork (as E does)
 #   I <id> <hex bytes>                                      input for a streamed process
 #   Z <id> <columns> <rows>                                 resize a streamed process's terminal
 #   C <id>                                                  end a streamed process (its process group)
@@ -100,9 +101,9 @@ sub request {
     } elsif ($line =~ /^K ([0-9a-f-]{1,64})$/) {
         kill_request($1);
     } elsif ($line =~ /^S ([0-9a-f-]{1,64}) ((?:[0-9a-f]{2})+)$/) {
-        start_stream($1, undef, split(/\0/, pack('H*', $2), -1));
-    } elsif ($line =~ /^T ([0-9a-f-]{1,64}) (\d{1,4}) (\d{1,4}) ((?:[0-9a-f]{2})+)$/) {
-        start_stream($1, [$2, $3], split(/\0/, pack('H*', $4), -1));
+        start_stream($1, undef, 0, split(/\0/, pack('H*', $2), -1));
+    } elsif ($line =~ /^([TU]) ([0-9a-f-]{1,64}) (\d{1,4}) (\d{1,4}) ((?:[0-9a-f]{2})+)$/) {
+        start_stream($2, [$3, $4], $1 eq 'U', split(/\0/, pack('H*', $5), -1));
     } elsif ($line =~ /^I ([0-9a-f-]{1,64}) ((?:[0-9a-f]{2})+)$/) {
         my $s = $streams{$1};
         $s->{pending} .= pack('H*', $2) if $s && $s->{in} && length($s->{pending}) < $MAX;
@@ -140,7 +141,7 @@ sub open_pty {
 }
 
 sub start_stream {
-    my ($id, $size, @argv) = @_;
+    my ($id, $size, $perl, @argv) = @_;
     return if $streams{$id};
     my ($out, $in, $child_in, $child_out, $slave);
     if ($size) {
@@ -169,6 +170,7 @@ sub start_stream {
             open(STDERR, '>&', $child_out);
             close($_) for ($in, $out, $child_in, $child_out);
         }
+        run_perl(@argv) if $perl;
         { no warnings 'exec'; exec { $argv[0] } @argv; }
         print STDERR "cannot run $argv[0]: $!\n";
         POSIX::_exit(127);

@@ -14,8 +14,9 @@ class UmlScriptsTest {
 
     @Test
     void shouldAskLabPlForEveryNodeAndLinkWithTheCapsGiven() {
-        assertThat(UmlScripts.wire(twoNode, new NodeDiskCaps(34, 8, 4)))
-                .containsExactly("wire", "34", "8", "4", "node=client", "node=server", "link=eth1,client,eth1,server");
+        assertThat(UmlScripts.wire(twoNode, new NodeDiskCaps(34, 8, 4), 256))
+                .containsExactly(
+                        "wire", "34", "8", "4", "256", "node=client", "node=server", "link=eth1,client,eth1,server");
     }
 
     @Test
@@ -30,8 +31,9 @@ class UmlScriptsTest {
                 List.of());
         Topology topology = new Topology("one", Map.of("gw", node), List.of());
 
-        assertThat(UmlScripts.wire(topology, new NodeDiskCaps(1, 1, 1)))
-                .containsExactly("wire", "1", "1", "1", "node=gw", "env=GREETING=a b", "sysctl=net.ipv4.ip_forward=1");
+        assertThat(UmlScripts.wire(topology, new NodeDiskCaps(1, 1, 1), 256))
+                .containsExactly(
+                        "wire", "1", "1", "1", "256", "node=gw", "env=GREETING=a b", "sysctl=net.ipv4.ip_forward=1");
     }
 
     @Test
@@ -44,6 +46,18 @@ class UmlScriptsTest {
                         + " addr add 10.0.0.1/24 dev eth1' >&2; exit 1; }\n");
         assertThat(setup.get(3)).isEqualTo("node=server");
         assertThat(setup.get(4)).contains("( eval 'iperf3 -s -D' )");
+    }
+
+    @Test
+    void shouldEnterTheNodeAndBecomeTheCommandWithItsArgumentsAsGiven() {
+        assertThat(UmlScripts.enter("client", List.of("bash", "-l", "a b")))
+                .containsExactly("enter", "client", "bash", "-l", "a b");
+    }
+
+    @Test
+    void shouldBootWithLabPlBesideTheInitAndTheAgent() {
+        assertThat(UmlScripts.boot(192).get(2)).contains("\"$TCLAB_LAB\" >/tclab/lab.pl");
+        assertThat(UmlScripts.labLoader()).isEqualTo("do '/tclab/lab.pl'; die($@ || \"/tclab/lab.pl: $!\\n\");");
     }
 
     @Test

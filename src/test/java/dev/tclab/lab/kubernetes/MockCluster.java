@@ -335,7 +335,7 @@ final class MockCluster implements AutoCloseable {
      * The agent on a UML kernel's console, as far as the runtime's framing goes (sidecar-agent.pl's protocol): what
      * the kernel printed before the attach is not replayed, but a line of boot noise is, to be skipped; every read is
      * acknowledged; P says ready; R answers exit 0, with the probe's lines for the kernel probe and the words of an
-     * {@code echo} run in a node; E runs perl source in a fork of the agent, and only lab.pl is known here: its
+     * {@code echo} run in a node; E runs perl source in a fork of the agent, and only lab.pl's loader is known here: its
      * {@code wire} and {@code setup} arguments are read as lab.pl reads them (exit 1 with "not understood" otherwise,
      * or with {@link #labFails}); T and S start a stream that echoes its input (I) until closed (C).
      */
@@ -377,7 +377,7 @@ final class MockCluster implements AutoCloseable {
             String kind = fields[0];
             List<String> argv = switch (kind) {
                 case "R", "S", "E" -> decode(fields[2]);
-                case "T" -> decode(fields[4]);
+                case "T", "U" -> decode(fields[4]);
                 default -> List.of(fields).subList(1, fields.length);
             };
             String source = kind.equals("E") ? argv.get(0) : null;
@@ -421,7 +421,8 @@ final class MockCluster implements AutoCloseable {
 
         /** What lab.pl would print on its standard error for these arguments: nothing when it succeeds. */
         private String runLab(String source, List<String> args) {
-            if (!source.contains("package TclabLab;")) {
+            // The runtime sends lab.pl's loader; the pod's environment carries lab.pl itself (TCLAB_LAB).
+            if (!source.contains("/tclab/lab.pl")) {
                 return "the simulated agent runs lab.pl only\n";
             }
             if (labFails != null) {
@@ -429,9 +430,9 @@ final class MockCluster implements AutoCloseable {
             }
             String mode = args.isEmpty() ? "" : args.get(0);
             if (mode.equals("wire")
-                    && args.size() >= 4
-                    && String.join(" ", args.subList(1, 4)).matches("\\d+ \\d+ \\d+")) {
-                for (String arg : args.subList(4, args.size())) {
+                    && args.size() >= 5
+                    && String.join(" ", args.subList(1, 5)).matches("\\d+ \\d+ \\d+ \\d+")) {
+                for (String arg : args.subList(5, args.size())) {
                     if (!arg.matches("(?s)(node|env|sysctl)=.+") && !arg.matches("link=[^,]+,[^,]+,[^,]+,[^,]+")) {
                         return "not understood: " + arg + "\n";
                     }
@@ -446,7 +447,7 @@ final class MockCluster implements AutoCloseable {
                 }
                 return "";
             }
-            return "usage: wire TMP HOME RUN SPEC... | setup node=NAME script=SCRIPT...\n";
+            return "usage: wire TMP HOME RUN PIDS SPEC... | setup node=NAME script=SCRIPT...\n";
         }
 
         private static List<String> decode(String hex) {

@@ -203,13 +203,17 @@ class UmlLabRuntimeIT {
     void shouldGiveTheLearnerRootInItsNodeWithNetAdminAndNetRawOnly() throws Exception {
         String out = shellOutput(
                 "client",
-                "grep CapEff /proc/self/status; grep CapBnd /proc/self/status; hostname;"
-                        + " echo procs=$(ls -d /proc/[0-9]* | wc -l); touch /usr/bin/tc 2>&1; ls /dev/console 2>&1;"
-                        + " mount -t tmpfs x /mnt 2>&1; echo $HOME; echo done\n");
+                "grep CapEff /proc/self/status; grep CapBnd /proc/self/status; grep NoNewPrivs /proc/self/status;"
+                        + " hostname; echo procs=$(ls -d /proc/[0-9]* | wc -l); touch /usr/bin/tc 2>&1;"
+                        + " ls /dev/console 2>&1; mount -t tmpfs x /mnt 2>&1; echo $HOME; yes | head -c 1 >/dev/null;"
+                        + " echo done\n");
 
         assertThat(out)
                 .contains("CapEff:\t0000000000003000")
                 .contains("CapBnd:\t0000000000003000")
+                .contains("NoNewPrivs:\t1")
+                .as("a pipe's writer ends quietly when its reader is gone (SIGPIPE not ignored)")
+                .doesNotContain("Broken pipe")
                 .contains("\nclient\r\n")
                 .contains("touch: cannot touch '/usr/bin/tc': Read-only file system")
                 .contains("cannot access '/dev/console'")
@@ -326,6 +330,104 @@ class UmlLabRuntimeIT {
                 shellOutput(node, "rm -f /tmp/fill /root/fill /run/fill; echo done\n");
             }
         }
+    }
+
+    /**
+     * docs/SECURITY.md's terminal output flood on a UML lab: a terminal's output shares the kernel's console with the
+     * platform's requests, so a shell printing without end must not stop the lab's checks. While the client's shell
+     * prints random base64 as fast as it can, commands on the server still answer; Ctrl-C ends the flood.
+     */
+    @Test
+    void shouldKeepAnsweringThePlatformWhileATerminalFloodsItsOutput() throws Exception {
+        java.util.concurrent.atomic.AtomicLong printed = new java.util.concurrent.atomic.AtomicLong();
+        StringBuffer tail = new StringBuffer();
+        List<Double> answers = new java.util.ArrayList<>();
+        long flooded;
+        double seconds;
+        try (ProcessStream shell = runtime.shell(lab, "client", List.of("bash", "-l"), new StreamListener() {
+            @Override
+            public void onOutput(byte[] chunk) {
+                printed.addAndGet(chunk.length);
+                tail.append(new String(chunk, StandardCharsets.ISO_8859_1));
+                if (tail.length() > 4096) {
+                    tail.delete(0, tail.length() - 4096);
+                }
+            }
+
+            @Override
+            public void onClosed(String reason) {}
+        })) {
+            shell.write("base64 /dev/urandom\n".getBytes(StandardCharsets.UTF_8));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (printed.get() < 1 << 20) {
+                assertThat(System.nanoTime())
+                        .as("a MiB of the flood within 30 s")
+                        .isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            long start = System.nanoTime();
+            long before = printed.get();
+            for (int i = 0; i < 5; i++) {
+                long t0 = System.nanoTime();
+                ExecResult answer = sh("server", "echo answered");
+                answers.add((System.nanoTime() - t0) / 1e6);
+                assertThat(answer.stdout())
+                        .as("a command on the other node during the flood")
+                        .isEqualTo("answered\n");
+            }
+            seconds = (System.nanoTime() - start) / 1e9;
+            flooded = printed.get() - before;
+            shell.write(new byte[] {3});
+            shell.write("echo flood-over\n".getBytes(StandardCharsets.UTF_8));
+            long over = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (!tail.toString().contains("flood-over\r\n")) {
+                assertThat(System.nanoTime())
+                        .as("Ctrl-C ends the flood within 60 s")
+                        .isLessThan(over);
+                Thread.sleep(50);
+            }
+        }
+        LOG.infof(
+                "UML terminal output flood: %.1f MB/s through the console; 5 commands on the other node meanwhile,"
+                        + " answered in %s ms (load average %s)",
+                flooded / 1e6 / seconds, answers, loadAverage());
+        assertThat(answers).allSatisfy(ms -> assertThat(ms).isLessThan(30_000.0));
+    }
+
+    /**
+     * docs/SECURITY.md's terminal input flood on a UML lab: input a shell does not read waits in the agent's queue,
+     * which takes a stream's input only while less than 32 KiB of requests wait (past that {@link ProcessStream#write}
+     * says false, and the terminal drops the rest with a note, as on Docker), so the platform's next command waits
+     * behind little of it.
+     */
+    @Test
+    void shouldBoundInputAShellDoesNotReadAndStillAnswerThePlatform() throws Exception {
+        long sent = 0;
+        double drained;
+        try (ProcessStream shell = runtime.shell(lab, "server", List.of("bash", "-l"), new StreamListener() {
+            @Override
+            public void onOutput(byte[] chunk) {}
+
+            @Override
+            public void onClosed(String reason) {}
+        })) {
+            shell.write("stty -icanon -echo; sleep 999\n".getBytes(StandardCharsets.UTF_8));
+            Thread.sleep(1000);
+            byte[] chunk = new byte[64 * 1024];
+            java.util.Arrays.fill(chunk, (byte) 'a');
+            while (sent < 1_000_000_000L && shell.write(chunk)) {
+                sent += chunk.length;
+            }
+            long t0 = System.nanoTime();
+            ExecResult answer = sh("client", "echo answered");
+            drained = (System.nanoTime() - t0) / 1e6;
+            assertThat(answer.stdout()).isEqualTo("answered\n");
+        }
+        LOG.infof(
+                "UML terminal input flood: %d KiB taken before the agent's queue was full; the next command answered"
+                        + " after %.0f ms (load average %s)",
+                sent / 1024, drained, loadAverage());
+        assertThat(sent).as("input taken before the queue refused more").isLessThanOrEqualTo(64L << 10);
     }
 
     /** The learner's shell, with its prompt and echo, until it printed "done" (or 30 s passed). */
