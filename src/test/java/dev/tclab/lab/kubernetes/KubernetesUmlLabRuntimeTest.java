@@ -148,7 +148,8 @@ class KubernetesUmlLabRuntimeTest {
         assertThat(seenText(seen))
                 .as("the terminal's input came back through the agent")
                 .isEqualTo("tc qdisc show\n");
-        assertThat(requests("T"))
+        assertThat(requests("U"))
+                .as("the terminal is the agent's own fork entering the node by lab.pl")
                 .singleElement()
                 .satisfies(r -> assertThat(r.argv()).containsSubsequence("enter", "server", "bash", "-i"));
         assertThat(requests("C")).hasSize(1);

@@ -138,7 +138,8 @@ class UmlPodTest {
                 .extracting(EnvVar::getName, EnvVar::getValue)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple(UmlScripts.INIT_ENV, UmlScripts.init()),
-                        org.assertj.core.groups.Tuple.tuple(UmlScripts.AGENT_ENV, SidecarAgent.script()));
+                        org.assertj.core.groups.Tuple.tuple(UmlScripts.AGENT_ENV, SidecarAgent.script()),
+                        org.assertj.core.groups.Tuple.tuple(UmlScripts.LAB_ENV, UmlScripts.lab()));
         assertThat(kernel.getStdin())
                 .as("the agent's line is the container's standard input")
                 .isTrue();
