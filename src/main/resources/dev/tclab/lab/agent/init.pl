@@ -60,7 +60,7 @@ eval {
     $console->setcc(POSIX::VTIME(), 0);
     $console->setattr(0, POSIX::TCSANOW()) or die "console: $!\n";
     # The kernel's out-of-memory killer never picks this process or the agent (nor a node's first process, forked from
-    # it); what a learner runs is set back to 0 (lab.pl, enter.sh).
+    # it); what a learner runs is set back to 0 (lab.pl).
     write_file('/proc/self/oom_score_adj', -1000);
     1;
 } or do {
