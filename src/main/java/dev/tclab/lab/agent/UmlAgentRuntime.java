@@ -84,10 +84,11 @@ public abstract class UmlAgentRuntime implements RuntimeAdapter {
         return agents.exec(labId, node, command, timeout);
     }
 
+    /** One request for all: the agent runs them one after another in one shell. */
     @Override
     public List<ExecResult> execAll(String labId, String node, List<CommandSequence.Step> steps)
             throws EngineUnavailableException, NodeNotFoundException {
-        return agents.execAll(labId, node, steps);
+        return CommandSequence.inOneExec(this, labId, node, steps);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.tclab.lab.agent;
 
-import dev.tclab.lab.runtime.CommandSequence;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.NodeNotFoundException;
@@ -67,17 +66,6 @@ public final class UmlAgents {
         } catch (SidecarAgent.Gone e) {
             throw lost(labId, agent, e);
         }
-    }
-
-    /** One request for all: the agent runs them one after another in one shell. */
-    public List<ExecResult> execAll(String labId, String node, List<CommandSequence.Step> steps)
-            throws EngineUnavailableException, NodeNotFoundException {
-        if (steps.size() == 1) {
-            return List.of(
-                    exec(labId, node, steps.get(0).command(), steps.get(0).timeout()));
-        }
-        CommandSequence sequence = new CommandSequence(steps);
-        return sequence.split(exec(labId, node, sequence.command(), sequence.timeout()));
     }
 
     public ProcessStream stream(String labId, String node, List<String> command, StreamListener listener)

@@ -253,12 +253,7 @@ public class DockerLabRuntime implements RuntimeAdapter {
     @Override
     public List<ExecResult> execAll(String labId, String node, List<CommandSequence.Step> steps)
             throws EngineUnavailableException, NodeNotFoundException {
-        if (steps.size() == 1) {
-            return List.of(
-                    exec(labId, node, steps.get(0).command(), steps.get(0).timeout()));
-        }
-        CommandSequence sequence = new CommandSequence(steps);
-        return sequence.split(exec(labId, node, sequence.command(), sequence.timeout()));
+        return CommandSequence.inOneExec(this, labId, node, steps);
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -37,34 +38,25 @@ final class KubeLabels {
     private KubeLabels() {}
 
     static Map<String, String> node(String instance, LabSpec spec, String node, Instant expires) {
-        return Map.of(
-                APP,
-                "tclab",
-                INSTANCE,
-                value(instance),
-                ROLE,
-                ROLE_NODE,
-                LAB,
-                spec.labId(),
-                OWNER,
-                value(spec.owner()),
-                LESSON,
-                value(spec.lesson()),
-                NODE,
-                node,
-                EXPIRES,
-                Long.toString(expires.getEpochSecond()));
+        Map<String, String> labels = new HashMap<>(lab(instance, spec, ROLE_NODE, expires));
+        labels.put(NODE, node);
+        return Map.copyOf(labels);
     }
 
     /** A User-Mode Linux lab's one pod: no node label (its nodes are in an annotation, a label cannot list them). */
     static Map<String, String> uml(String instance, LabSpec spec, Instant expires) {
+        return lab(instance, spec, ROLE_UML, expires);
+    }
+
+    /** What every pod of a lab carries, whatever its role. */
+    private static Map<String, String> lab(String instance, LabSpec spec, String role, Instant expires) {
         return Map.of(
                 APP,
                 "tclab",
                 INSTANCE,
                 value(instance),
                 ROLE,
-                ROLE_UML,
+                role,
                 LAB,
                 spec.labId(),
                 OWNER,

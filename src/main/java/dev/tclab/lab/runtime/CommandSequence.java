@@ -23,6 +23,20 @@ public final class CommandSequence {
         this.steps = List.copyOf(steps);
     }
 
+    /**
+     * Every step in one {@link LabRuntime#exec} of {@code runtime} (a single step as it is), for a runtime whose
+     * {@link LabRuntime#execAll} must cost one exec, not one a step.
+     */
+    public static List<ExecResult> inOneExec(LabRuntime runtime, String labId, String node, List<Step> steps)
+            throws EngineUnavailableException, NodeNotFoundException {
+        if (steps.size() == 1) {
+            return List.of(runtime.exec(
+                    labId, node, steps.get(0).command(), steps.get(0).timeout()));
+        }
+        CommandSequence sequence = new CommandSequence(steps);
+        return sequence.split(runtime.exec(labId, node, sequence.command(), sequence.timeout()));
+    }
+
     /** The one command that runs every step in order, whatever the previous ones did. */
     public List<String> command() {
         StringBuilder script = new StringBuilder("m=").append(quote(marker)).append('\n');
