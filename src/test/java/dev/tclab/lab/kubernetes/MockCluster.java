@@ -457,19 +457,30 @@ final class MockCluster implements AutoCloseable {
 
     /** The simulated run of a command: what it prints, how it ends, and whether it echoes its input (cat). */
     private final class Process extends WebSocketListener {
+        private static final long FIRST_FRAME_MILLIS = 5;
         final StringBuilder out = new StringBuilder();
         final StringBuilder err = new StringBuilder();
         int exit;
         long delayMillis;
         boolean echoes;
 
+        /**
+         * A kubelet's first frames come once the process runs, not in the upgrade's own turn. Frames written from inside
+         * the mock server's upgrade were lost about once in a few hundred runs (a stream that ended with no output, and
+         * one whose end never came), so the process writes from the clock, a few milliseconds after the upgrade.
+         */
         @Override
         public void onOpen(WebSocket socket, Response response) {
-            send(socket, 1, out.toString());
-            send(socket, 2, err.toString());
-            if (!echoes) {
-                clock.schedule(() -> end(socket), delayMillis, TimeUnit.MILLISECONDS);
-            }
+            clock.schedule(
+                    () -> {
+                        send(socket, 1, out.toString());
+                        send(socket, 2, err.toString());
+                        if (!echoes) {
+                            clock.schedule(() -> end(socket), delayMillis, TimeUnit.MILLISECONDS);
+                        }
+                    },
+                    FIRST_FRAME_MILLIS,
+                    TimeUnit.MILLISECONDS);
         }
 
         @Override
