@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -55,6 +57,8 @@ final class Learner {
     String verdict;
     /** What the check measured: the rate (Mbit/s) of its iperf3 run, or NaN. */
     double measuredMbps = Double.NaN;
+    /** Every figure the last check's first result compared, by its path ({@code up.mbps}, {@code lat.avg_ms}). */
+    final Map<String, Double> figures = new ConcurrentHashMap<>();
 
     /** A learner with an HTTP client of its own, as each learner's browser is: no request waits behind another's. */
     Learner(URI base, String name) {
@@ -162,6 +166,27 @@ final class Learner {
                 timeout);
     }
 
+    /** Types a command line into a terminal of its own on {@code node}, waits for the prompt after it, closes it. */
+    void runOn(String node, String command, Duration timeout) throws Exception {
+        TestSocket shell = TestSocket.open(
+                api.base(),
+                "/ws/labs/" + labId + "/nodes/" + node + "/terminal",
+                cookie,
+                TestSocket.originOf(api.base()));
+        try {
+            String prompt = "@" + node;
+            shell.awaitOutput(out -> out.contains(prompt), timeout);
+            int before = shell.output().length();
+            shell.sendBinary(command + "\r");
+            shell.awaitOutput(
+                    out -> out.length() > before + command.length()
+                            && out.substring(before + command.length()).contains(prompt),
+                    timeout);
+        } finally {
+            shell.close();
+        }
+    }
+
     /** Presses Check on the step and polls the run to its verdict, as the page does. */
     void check(String step, Duration timeout) throws Exception {
         long t0 = System.nanoTime();
@@ -186,11 +211,15 @@ final class Learner {
                 slotWaitMillis = waiting / 1e6;
                 measureMillis = (now - t0 - queued - waiting) / 1e6;
                 verdict = run.path("state").asText();
+                figures.clear();
                 for (JsonNode assertion : run.path("results").path(0).path("assertions")) {
-                    if (assertion.path("path").asText().equals("up.mbps")) {
-                        measuredMbps = assertion.path("number").asDouble();
+                    if (assertion.path("number").isNumber()) {
+                        figures.put(
+                                assertion.path("path").asText(),
+                                assertion.path("number").asDouble());
                     }
                 }
+                measuredMbps = figures.getOrDefault("up.mbps", Double.NaN);
                 return;
             }
         }
