@@ -159,6 +159,11 @@ public final class UmlScripts {
         return args;
     }
 
+    /** lab.pl's arguments that print how many processes the node runs and its limit ("max" for none). */
+    static List<String> pids(String node) {
+        return List.of("pids", node);
+    }
+
     private static String resource(String name) {
         try (InputStream in = UmlScripts.class.getResourceAsStream(name)) {
             if (in == null) {
