@@ -49,6 +49,8 @@ public final class SidecarAgent implements AutoCloseable {
     /** The agent's program, run as the sidecar's command: {@code perl -e SCRIPT}. */
     static final String SCRIPT = readScript();
 
+    private static final String VERSION = ScriptDigest.of(SCRIPT);
+
     private static final Duration KILL_WAIT = Duration.ofSeconds(5);
     /** Input bytes sent to a console agent and not yet acknowledged, at most: well under the console's 4 KiB. */
     private static final int CONSOLE_WINDOW = 2048;
@@ -125,6 +127,14 @@ public final class SidecarAgent implements AutoCloseable {
             agent.close();
             throw new Gone(e.getCause().getMessage());
         }
+    }
+
+    /**
+     * The version of the agent's program, from its content: a label on the containers that run it, so that one made
+     * by another build (whose agent may not answer as this one asks) is told apart.
+     */
+    public static String version() {
+        return VERSION;
     }
 
     /** The agent's program, for a runtime that runs it otherwise than as a sidecar's command. */

@@ -103,6 +103,11 @@ public abstract class UmlAgentRuntime implements RuntimeAdapter {
         return agents.shell(labId, node, command, listener);
     }
 
+    @Override
+    public boolean atProcessLimit(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
+        return agents.atProcessLimit(labId, node);
+    }
+
     /** Every lab of this runtime has a UML kernel of its own. */
     @Override
     public Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) throws EngineUnavailableException {

@@ -3,6 +3,7 @@ package dev.tclab.lab.agent;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.lab.runtime.ProcessLimit;
 import dev.tclab.lab.runtime.ProcessStream;
 import dev.tclab.lab.runtime.StreamListener;
 import java.time.Duration;
@@ -26,6 +27,8 @@ public final class UmlAgents {
         /** Attaches to the agent in the lab's running kernel. */
         SidecarAgent attach(String labId) throws SidecarAgent.Gone, EngineUnavailableException;
     }
+
+    private static final Duration PROCESS_COUNT_TIMEOUT = Duration.ofSeconds(5);
 
     private final Kernels kernels;
     /** The attached agent of each lab's kernel, by lab id. */
@@ -87,6 +90,28 @@ public final class UmlAgents {
         } catch (SidecarAgent.Gone e) {
             throw lost(labId, agent, e);
         }
+    }
+
+    /**
+     * Whether the node's cgroup in the lab's kernel runs as many processes as its limit allows ({@link ProcessLimit}):
+     * counted by lab.pl in a fork of the agent, outside the node (which at its limit could not fork).
+     */
+    public boolean atProcessLimit(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
+        SidecarAgent agent = agentOf(labId, node);
+        ExecResult counted;
+        try {
+            counted = agent.runPerl(UmlScripts.labLoader(), UmlScripts.pids(node), PROCESS_COUNT_TIMEOUT);
+        } catch (SidecarAgent.Gone e) {
+            throw lost(labId, agent, e);
+        }
+        String[] values = counted.stdout().trim().split(" ");
+        if (!counted.ok() || values.length != 2 || !values[0].matches("\\d{1,9}")) {
+            throw new IllegalStateException("the process count of " + node + " in lab " + labId + " is unreadable: "
+                    + (counted.stdout() + counted.stderr()).trim());
+        }
+        // "max": no limit, never reached.
+        return values[1].matches("\\d{1,9}")
+                && ProcessLimit.reached(Long.parseLong(values[0]), Long.parseLong(values[1]));
     }
 
     private EngineUnavailableException lost(String labId, SidecarAgent agent, SidecarAgent.Gone e) {

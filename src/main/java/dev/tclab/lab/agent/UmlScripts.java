@@ -1,5 +1,6 @@
 package dev.tclab.lab.agent;
 
+import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.topology.Topology;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What runs inside a UML lab's kernel, and the command that boots it (a Docker container's or a pod's). The scripts
@@ -30,6 +32,19 @@ public final class UmlScripts {
      */
     private static final String LAB_LOADER = "do '" + DIR + "/lab.pl'; die($@ || \"" + DIR + "/lab.pl: $!\\n\");";
 
+    /**
+     * The version of what a kernel booted by this build runs (init, the agent, lab.pl), from their content: the
+     * {@link LabelKeys#PLATFORM} label of the lab's container or pod.
+     */
+    public static final String VERSION = ScriptDigest.of(INIT, SidecarAgent.script(), LAB);
+
+    /**
+     * The state of every node of a lab whose kernel another build booted (a pooled lab, or a learner's lab adopted
+     * after an upgrade): its agent and lab.pl may not answer what this build asks (a terminal is a request older
+     * agents do not know), so the lab counts as dead, and the learner is told to start it again.
+     */
+    public static final String OTHER_BUILD = "from another version of tclab, which this one cannot drive";
+
     /** Beside the kernel's memory (a file in /dev/shm, charged to the container): its host-side processes. */
     private static final int CONTAINER_OVERHEAD_MIB = 96;
 
@@ -46,6 +61,11 @@ public final class UmlScripts {
      */
     public static int shmMib(int kernelMemoryMib) {
         return kernelMemoryMib + 16;
+    }
+
+    /** Whether a lab's container or pod labelled {@code labels} was booted by this build ({@link #VERSION}). */
+    public static boolean bootedByThisBuild(Map<String, String> labels) {
+        return labels != null && VERSION.equals(labels.get(LabelKeys.PLATFORM));
     }
 
     public static String init() {
@@ -157,6 +177,11 @@ public final class UmlScripts {
         List<String> args = new ArrayList<>(List.of("enter", node));
         args.addAll(command);
         return args;
+    }
+
+    /** lab.pl's arguments that print how many processes the node runs and its limit ("max" for none). */
+    static List<String> pids(String node) {
+        return List.of("pids", node);
     }
 
     private static String resource(String name) {

@@ -7,10 +7,12 @@ import static dev.tclab.lab.runtime.LabelKeys.LAB;
 import static dev.tclab.lab.runtime.LabelKeys.LESSON;
 import static dev.tclab.lab.runtime.LabelKeys.NODE;
 import static dev.tclab.lab.runtime.LabelKeys.OWNER;
+import static dev.tclab.lab.runtime.LabelKeys.PLATFORM;
 import static dev.tclab.lab.runtime.LabelKeys.ROLE;
 import static dev.tclab.lab.runtime.LabelKeys.ROLE_NODE;
 
 import dev.tclab.lab.agent.SidecarAgent;
+import dev.tclab.lab.agent.UmlScripts;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabelKeys;
 import java.time.Instant;
@@ -22,10 +24,13 @@ import java.util.Map;
  */
 public final class Labels {
 
-    /** On a sidecar whose main process is the agent ({@link SidecarAgent}); sidecars made before it have none. */
+    /**
+     * On a sidecar whose main process is the agent ({@link SidecarAgent}): its version. Sidecars made before agents
+     * have none, and those of another build another version: their commands run by exec.
+     */
     public static final String AGENT = "tclab.agent";
 
-    public static final String AGENT_VERSION = "1";
+    public static final String AGENT_VERSION = SidecarAgent.version();
 
     /** A node's measurement sidecar: labelled with its lab and node like the node itself. */
     public static final String ROLE_SIDECAR = "sidecar";
@@ -98,7 +103,9 @@ public final class Labels {
                 NODES,
                 String.join(",", spec.topology().nodes().keySet()),
                 EXPIRES,
-                Long.toString(expires.getEpochSecond()));
+                Long.toString(expires.getEpochSecond()),
+                PLATFORM,
+                UmlScripts.VERSION);
     }
 
     /** Filter for every container tclab creates on the engine, of any instance (lab containers carry EXPIRES). */

@@ -13,6 +13,7 @@ import dev.tclab.lab.runtime.BoundedCommand;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabExpiry;
 import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.runtime.ProcessLimit;
 import dev.tclab.lab.topology.Topology;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,8 +33,6 @@ public final class NodeContainers {
 
     private static final long SIDECAR_PIDS = 32;
     private static final int SIDECAR_TMPFS_MIB = 4;
-    /** How many processes short of its limit a node still counts as at its limit (see {@link #atProcessLimit}). */
-    private static final int PIDS_CHURN = 8;
     /** How long to wait for another remover's removal of the same container (it takes well under a second). */
     private static final Duration REMOVAL_WAIT = Duration.ofSeconds(20);
 
@@ -207,9 +206,8 @@ public final class NodeContainers {
     }
 
     /**
-     * Whether the container runs at least as many processes as its pids limit, less {@link #PIDS_CHURN}: a shell
-     * bomb's processes end and fork again all the time, so a count taken at any instant may fall a few short. The
-     * engine lists the processes from the host (never by a process in the container, which could not fork either).
+     * Whether the container runs as many processes as its pids limit ({@link ProcessLimit}). The engine lists the
+     * processes from the host (never by a process in the container, which could not fork either).
      */
     boolean atProcessLimit(String containerId) {
         Long limit =
@@ -218,7 +216,7 @@ public final class NodeContainers {
             return false;
         }
         String[][] processes = docker.topContainerCmd(containerId).exec().getProcesses();
-        return processes != null && processes.length >= limit - PIDS_CHURN;
+        return processes != null && ProcessLimit.reached(processes.length, limit);
     }
 
     /**

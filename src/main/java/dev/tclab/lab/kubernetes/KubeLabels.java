@@ -12,6 +12,7 @@ import static dev.tclab.lab.runtime.LabelKeys.ROLE_NODE;
 import static dev.tclab.lab.runtime.LabelKeys.ROLE_UML;
 import static dev.tclab.lab.runtime.LabelKeys.ROLE_WIRING;
 
+import dev.tclab.lab.agent.UmlScripts;
 import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.LabelKeys;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +65,9 @@ final class KubeLabels {
                 LESSON,
                 value(spec.lesson()),
                 EXPIRES,
-                Long.toString(expires.getEpochSecond()));
+                Long.toString(expires.getEpochSecond()),
+                LabelKeys.PLATFORM,
+                UmlScripts.VERSION);
     }
 
     /** Selector of this instance's User-Mode Linux lab's pod. */

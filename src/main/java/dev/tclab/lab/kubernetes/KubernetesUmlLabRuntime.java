@@ -5,6 +5,7 @@ import dev.tclab.lab.agent.SidecarAgent;
 import dev.tclab.lab.agent.UmlAgentRuntime;
 import dev.tclab.lab.agent.UmlAgents;
 import dev.tclab.lab.agent.UmlLab;
+import dev.tclab.lab.agent.UmlScripts;
 import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.LabExpiry;
@@ -113,7 +114,12 @@ public class KubernetesUmlLabRuntime extends UmlAgentRuntime {
     @Override
     protected List<String> runningNodes(String labId) throws EngineUnavailableException {
         List<Pod> found = pods(KubeLabels.umlOf(instance, labId));
-        return found.isEmpty() || !KubeCalls.running(found.get(0)) ? List.of() : nodesOf(found.get(0));
+        return found.isEmpty()
+                        || !KubeCalls.running(found.get(0))
+                        || !UmlScripts.bootedByThisBuild(
+                                found.get(0).getMetadata().getLabels())
+                ? List.of()
+                : nodesOf(found.get(0));
     }
 
     @Override
@@ -152,8 +158,11 @@ public class KubernetesUmlLabRuntime extends UmlAgentRuntime {
         List<NodeStatus> nodes = new ArrayList<>();
         for (Pod pod : pods(KubeLabels.umlOf(instance, labId))) {
             boolean running = KubeCalls.running(pod);
+            // A kernel another build booted counts as dead: adoption and the cull end its lab, saying why.
+            boolean ours = UmlScripts.bootedByThisBuild(pod.getMetadata().getLabels());
             for (String node : nodesOf(pod)) {
-                nodes.add(new NodeStatus(node, running, running ? "running" : KubeCalls.phase(pod)));
+                String state = !ours ? UmlScripts.OTHER_BUILD : running ? "running" : KubeCalls.phase(pod);
+                nodes.add(new NodeStatus(node, running && ours, state));
             }
         }
         return nodes;

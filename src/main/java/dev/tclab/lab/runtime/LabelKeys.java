@@ -25,6 +25,11 @@ public final class LabelKeys {
     public static final String ROLE_UML = "uml";
     /** The nodes of a User-Mode Linux lab, comma-separated: a label on Docker, an annotation on Kubernetes. */
     public static final String NODES = "tclab.nodes";
+    /**
+     * On a User-Mode Linux lab's container or pod: the version of the scripts its kernel runs (init, agent, lab.pl),
+     * which the app that booted it wrote there. A lab booted by another build cannot be driven by this one.
+     */
+    public static final String PLATFORM = "tclab.platform";
 
     private LabelKeys() {}
 }

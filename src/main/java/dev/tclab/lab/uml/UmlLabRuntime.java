@@ -191,15 +191,19 @@ public class UmlLabRuntime extends UmlAgentRuntime {
                 .exec();
     }
 
-    /** Every node of a lab whose kernel runs counts as running: they live and die with it. */
+    /**
+     * Every node of a lab whose kernel runs counts as running: they live and die with it. A kernel another build
+     * booted counts as dead ({@link UmlScripts#OTHER_BUILD}): adoption and the cull end its lab, saying why.
+     */
     @Override
     public List<NodeStatus> status(String labId) throws EngineUnavailableException {
         return calls.call(() -> {
             List<NodeStatus> nodes = new ArrayList<>();
             for (Container c : ownContainers(labId)) {
+                boolean ours = UmlScripts.bootedByThisBuild(c.getLabels());
                 boolean running = "running".equals(c.getState());
                 for (String node : nodesOf(c.getLabels())) {
-                    nodes.add(new NodeStatus(node, running, c.getState()));
+                    nodes.add(new NodeStatus(node, running && ours, ours ? c.getState() : UmlScripts.OTHER_BUILD));
                 }
             }
             return nodes;
@@ -211,11 +215,13 @@ public class UmlLabRuntime extends UmlAgentRuntime {
         return nodes == null || nodes.isEmpty() ? List.of() : Arrays.asList(nodes.split(","));
     }
 
-    /** A lab's nodes as its container's label names them, when its kernel runs. */
+    /** A lab's nodes as its container's label names them, when its kernel runs and this build booted it. */
     @Override
     protected List<String> runningNodes(String labId) throws EngineUnavailableException {
         List<Container> found = calls.call(() -> ownContainers(labId));
-        return found.isEmpty() || !"running".equals(found.get(0).getState())
+        return found.isEmpty()
+                        || !"running".equals(found.get(0).getState())
+                        || !UmlScripts.bootedByThisBuild(found.get(0).getLabels())
                 ? List.of()
                 : nodesOf(found.get(0).getLabels());
     }

@@ -4,10 +4,12 @@
 #        [link=IFACE_A,NODE_A,IFACE_B,NODE_B]...
 #   setup [node=NAME script=SHELL_SCRIPT]...
 #   enter NAME COMMAND...
+#   pids NAME
 # `wire` makes every node (its own network, mount, PID, UTS and IPC namespaces, held by a process that reaps its
 # orphans, and its own cgroup of at most PIDS processes, the kernel's CPU shared equally among the nodes), the links (veth pairs) and the nodes' sysctls, and brings each node's interfaces up; `setup` runs each
 # node's setup script as its learner, all nodes at once, and fails with the first failing node's output; `enter`
-# becomes COMMAND run as the node's learner (a terminal's shell: the agent runs it on the terminal's pseudo-terminal).
+# becomes COMMAND run as the node's learner (a terminal's shell: the agent runs it on the terminal's pseudo-terminal);
+# `pids` prints how many processes the node runs and its limit.
 # Every program a UML kernel starts is read through hostfs and run under ptrace: `ip` costs 0.1-0.4 s there, a perl
 # 0.1-0.5 s, against milliseconds for a system call. So the nodes, links, sysctls and the learner's namespaces and
 # capabilities are system calls (unshare, mount, mknod, setns, netlink, finit_module, prctl) from this one process,
@@ -266,17 +268,23 @@ sub as_learner {
     my @env = do { open(my $f, '<', "$DIR/$name.env") or die "$DIR/$name.env: $!\n"; map { chomp; $_ } <$f> };
     my %types = (ipc => CLONE_NEWIPC, uts => CLONE_NEWUTS, net => CLONE_NEWNET, pid => CLONE_NEWPID,
                  mnt => CLONE_NEWNS);
-    join_cgroup($name);
+    # Opened now: the node's mounts, entered below, have no cgroup hierarchy.
+    open(my $procs, '>', "$CGROUPS/node-$name/cgroup.procs") or die "cgroup of $name: $!\n";
     my %fds;
     for my $ns (keys %types) { open($fds{$ns}, '<', "/proc/$holder/ns/$ns") or die "node $name is gone: $!\n"; }
     for my $ns ('ipc', 'uts', 'net', 'pid', 'mnt') {
         syscall(SYS_SETNS, fileno($fds{$ns}), 0 + $types{$ns}) == 0 or die "entering $name ($ns): $!\n";
     }
+    # The fork before joining the node's cgroup: a node at its process limit (a fork bomb) refuses forks, not joins,
+    # so a new shell still starts there (and bash says what it cannot fork, while the platform tells the learner).
     defined(my $pid = fork()) or die "fork: $!\n";
     if ($pid) {
         waitpid($pid, 0);
         POSIX::_exit($? & 127 ? 128 + ($? & 127) : $? >> 8);
     }
+    # "0": this process, whatever its pid in the node's namespace.
+    syswrite($procs, "0\n") or die "joining the cgroup of $name: $!\n";
+    close($procs);
     for my $cap (0 .. CAP_LAST) {
         next if $cap == CAP_NET_ADMIN || $cap == CAP_NET_RAW;
         # Past the kernel's last capability the drop fails with EINVAL: nothing left to drop.
@@ -340,8 +348,23 @@ sub setup {
     exit($failed ? 1 : 0);
 }
 
+# How many processes node $name runs and may run ("max" when unlimited), from its cgroup: read by the kernel's root
+# namespaces, never by a process in the node, which at its limit could not fork.
+sub pids {
+    my ($name) = @_;
+    my @values;
+    for my $file ('pids.current', 'pids.max') {
+        open(my $f, '<', "$CGROUPS/node-$name/$file") or fail("no node $name in this lab: $!");
+        my $value = <$f> // '';
+        chomp $value;
+        push @values, $value;
+    }
+    print "@values\n";
+}
+
 my $mode = shift @ARGV // '';
 if ($mode eq 'wire' && @ARGV >= 4 && "@ARGV[0 .. 3]" =~ /^\d+ \d+ \d+ \d+$/) { wire(@ARGV); exit 0; }
 elsif ($mode eq 'setup') { setup(@ARGV); }
 elsif ($mode eq 'enter' && @ARGV >= 2) { eval { as_learner(@ARGV); }; fail($@); }
-fail("usage: wire TMP HOME RUN PIDS SPEC... | setup node=NAME script=SCRIPT... | enter NAME COMMAND...");
+elsif ($mode eq 'pids' && @ARGV == 1) { pids(@ARGV); exit 0; }
+fail("usage: wire TMP HOME RUN PIDS SPEC... | setup node=NAME script=SCRIPT... | enter NAME COMMAND... | pids NAME");

@@ -66,4 +66,21 @@ class UmlScriptsTest {
 
         assertThat(UmlScripts.setup(bare)).isEmpty();
     }
+
+    @Test
+    void shouldNameTheScriptsVersionByTheirContentSoThatAnyChangeIsAnotherVersion() {
+        assertThat(UmlScripts.VERSION)
+                .matches("[0-9a-f]{12}")
+                .isEqualTo(ScriptDigest.of(UmlScripts.init(), SidecarAgent.script(), UmlScripts.lab()))
+                .isNotEqualTo(ScriptDigest.of(UmlScripts.init(), SidecarAgent.script(), UmlScripts.lab() + "\n"))
+                .isNotEqualTo(ScriptDigest.of(UmlScripts.init() + UmlScripts.lab(), SidecarAgent.script(), ""));
+        assertThat(SidecarAgent.version()).matches("[0-9a-f]{12}").isEqualTo(ScriptDigest.of(SidecarAgent.script()));
+        assertThat(UmlScripts.bootedByThisBuild(Map.of("tclab.platform", UmlScripts.VERSION)))
+                .isTrue();
+        assertThat(UmlScripts.bootedByThisBuild(Map.of("tclab.platform", "0123456789ab")))
+                .isFalse();
+        assertThat(UmlScripts.bootedByThisBuild(Map.of()))
+                .as("made before versions")
+                .isFalse();
+    }
 }

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
 import dev.tclab.lab.TestTopologies;
+import dev.tclab.lab.agent.SidecarAgent;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.LabSpec;
@@ -13,7 +16,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,6 +36,9 @@ class SidecarAgentIT {
 
     @Inject
     LabRuntime runtime;
+
+    @Inject
+    DockerClient docker;
 
     private String lab;
 
@@ -55,6 +63,38 @@ class SidecarAgentIT {
                 Duration.ofSeconds(5));
         assertTrue(parent.ok(), parent.toString());
         assertThat(parent.stdout()).startsWith("perl -e");
+    }
+
+    /**
+     * A sidecar that another build made (its agent labelled with another version, which may not answer as this build
+     * asks: a lab adopted across an upgrade) gets its commands by exec; the lab keeps being graded.
+     */
+    @Test
+    void shouldRunCommandsByExecInASidecarOfAnotherVersion() throws Exception {
+        String name = NodeContainers.sidecarName(lab, "client");
+        InspectContainerResponse made = docker.inspectContainerCmd(name).exec();
+        Map<String, String> labels = new HashMap<>(made.getConfig().getLabels());
+        assertThat(labels).containsEntry(Labels.AGENT, SidecarAgent.version());
+        labels.put(Labels.AGENT, "1");
+        docker.removeContainerCmd(made.getId()).withForce(true).exec();
+        String older = docker.createContainerCmd(made.getConfig().getImage())
+                .withName(name)
+                .withLabels(labels)
+                .withCmd(SidecarAgent.command())
+                .withStdinOpen(true)
+                .withHostConfig(made.getHostConfig())
+                .exec()
+                .getId();
+        docker.startContainerCmd(older).exec();
+
+        // timeout(1) runs the command; an exec's timeout has no parent in the sidecar (the agent's is the agent).
+        ExecResult parent = runtime.exec(
+                lab, "client", List.of("sh", "-c", "ps -o ppid= -p $PPID | tr -d ' '"), Duration.ofSeconds(10));
+        assertTrue(parent.ok(), parent.toString());
+        assertThat(parent.stdout()).as("run by exec").isEqualTo("0\n");
+        assertThat(runtime.exec(lab, "client", List.of("tc", "qdisc", "show", "dev", "eth1"), Duration.ofSeconds(10))
+                        .stdout())
+                .startsWith("qdisc noqueue");
     }
 
     @Test

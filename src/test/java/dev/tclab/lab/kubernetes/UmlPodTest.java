@@ -186,7 +186,8 @@ class UmlPodTest {
                         "tclab.lesson", "two-node",
                         "tclab.expires",
                                 Long.toString(
-                                        STARTED.plusSeconds(4 * 3600 + 600).getEpochSecond())));
+                                        STARTED.plusSeconds(4 * 3600 + 600).getEpochSecond()),
+                        "tclab.platform", UmlScripts.VERSION));
         assertThat(pod.getMetadata().getAnnotations())
                 .containsExactlyInAnyOrderEntriesOf(Map.of("tclab.owner", "learner-1", "tclab.nodes", "client,server"));
         assertThat(pod.getSpec().getActiveDeadlineSeconds()).isEqualTo(4 * 3600 + 600);

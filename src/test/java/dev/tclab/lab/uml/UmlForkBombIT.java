@@ -3,22 +3,24 @@ package dev.tclab.lab.uml;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.ExecResult;
-import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lab.runtime.ProcessStream;
 import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.runtime.StreamListener;
+import dev.tclab.learner.LearnerIds;
 import dev.tclab.testing.RunsAlone;
+import dev.tclab.web.TestLabs;
+import dev.tclab.web.TestSocket;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * docs/SECURITY.md's process flood (ForkBombIT's idea) on a UML lab: bash's classic fork bomb in one node. Every
  * process of a UML kernel is a process on the host, in the lab's one container, so a bomb in one node must not take
  * the slots the other node, a new terminal and the platform's agent need: the other node still answers commands and
- * opens a shell, and the lab stops quickly.
+ * opens a shell, and the lab stops quickly; a new terminal into the bombed node gets the process-limit notice, as on
+ * Docker (ForkBombIT).
  */
 @QuarkusTest
 @RunsAlone(RunsAlone.Group.MEASUREMENTS)
@@ -34,6 +37,14 @@ class UmlForkBombIT {
 
     private static final Logger LOG = Logger.getLogger(UmlForkBombIT.class);
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** The start of TerminalSession's notice, as docs/SECURITY.md quotes it. */
+    private static final String NOTICE = "this node has hit its process limit: kill something or reset the lab";
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    LearnerIds learnerIds;
 
     @Inject
     @Identifier("uml")
@@ -43,15 +54,23 @@ class UmlForkBombIT {
     TclabConfig config;
 
     @Test
-    void shouldKeepTheOtherNodeAndThePlatformWorkingWhileANodeForkBombs() throws Exception {
-        String lab = "u" + UUID.randomUUID().toString().substring(0, 8);
-        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "uml-it", "two-node"), (stage, detail) -> {});
+    void shouldKeepTheOtherNodeAndThePlatformWorkingAndTellANewTerminalWhileANodeForkBombs() throws Exception {
+        String cookie = learnerIds.sign(learnerIds.newId());
+        String lab = TestLabs.startAndAwait("uml-test", cookie, Duration.ofSeconds(120));
         try {
             StringBuffer bombing = new StringBuffer();
             try (ProcessStream bomb = runtime.shell(lab, "client", List.of("bash", "-l"), into(bombing))) {
                 bomb.write(":(){ :|:& };:\n".getBytes(StandardCharsets.UTF_8));
-                // Let it fill whatever it can.
-                Thread.sleep(10_000);
+                long filling = System.nanoTime() + WAIT.toNanos();
+                while (!runtime.atProcessLimit(lab, "client")) {
+                    assertThat(System.nanoTime())
+                            .as("the bomb filled its node's process limit within " + WAIT)
+                            .isLessThan(filling);
+                    Thread.sleep(200);
+                }
+                assertThat(runtime.atProcessLimit(lab, "server"))
+                        .as("a node with a few processes is not at its limit")
+                        .isFalse();
 
                 // The bomb is in its node's cgroup (tclab.lab.pids processes at most, an equal share of the CPU).
                 ExecResult cgroup = runtime.exec(
@@ -86,17 +105,29 @@ class UmlForkBombIT {
                     }
                     prompt = (System.nanoTime() - t1) / 1e9;
                 }
+
+                // A new terminal into the bombed node, as a page opens it: bash starts (a node at its limit refuses
+                // forks, not joins) but cannot fork for its profile, and the platform says what to do.
+                long opened = System.nanoTime();
+                double noticed;
+                try (TestSocket terminal = TestSocket.terminal(base, lab, "client", cookie)) {
+                    String told = terminal.awaitOutput(out -> out.contains(NOTICE) || out.contains("# "), WAIT);
+                    noticed = (System.nanoTime() - opened) / 1e9;
+                    assertThat(told).as("the notice comes before any prompt").contains(NOTICE);
+                }
                 LOG.infof(
                         "UML fork bomb in one node: a command on the other node answered after %.2f s, a new shell"
-                                + " there ran a command after %.2f s (load average %s)",
+                                + " there ran a command after %.2f s, a new terminal into the bombed node got the"
+                                + " process-limit notice after %.2f s (load average %s)",
                         answered,
                         prompt,
+                        noticed,
                         Files.readString(Path.of("/proc/loadavg")).trim());
             }
         } finally {
             long t0 = System.nanoTime();
-            runtime.stop(lab);
-            LOG.infof("UML fork bomb: the lab stopped in %.2f s", (System.nanoTime() - t0) / 1e9);
+            TestLabs.stop(lab, cookie);
+            LOG.infof("UML fork bomb: the lab's DELETE returned after %.2f s", (System.nanoTime() - t0) / 1e9);
         }
         assertThat(runtime.status(lab)).isEmpty();
     }

@@ -2,6 +2,8 @@ package dev.tclab.lab.uml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Capability;
@@ -12,29 +14,36 @@ import dev.tclab.grading.run.CheckResult;
 import dev.tclab.grading.run.CheckRunner;
 import dev.tclab.grading.spec.CheckSpec;
 import dev.tclab.grading.spec.CheckSpecParser;
-import dev.tclab.lab.TestTopologies;
+import dev.tclab.grading.spec.OutputReader;
+import dev.tclab.lab.RetainedHeap;
 import dev.tclab.lab.agent.NodeDiskCaps;
+import dev.tclab.lab.agent.UmlScripts;
+import dev.tclab.lab.runtime.BoundedCommand;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.KernelCapabilities;
-import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.lab.runtime.LabelKeys;
 import dev.tclab.lab.runtime.ProcessStream;
 import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.runtime.StreamListener;
+import dev.tclab.learner.LearnerIds;
 import dev.tclab.testing.RunsAlone;
+import dev.tclab.web.TestLabs;
+import dev.tclab.web.TestSocket;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -65,20 +74,38 @@ class UmlLabRuntimeIT {
     @Inject
     TclabConfig config;
 
+    @Inject
+    LearnerIds learnerIds;
+
+    @TestHTTPResource("/")
+    URI base;
+
+    private final ObjectMapper json = new ObjectMapper();
+
     private TclabConfig.Lab limits;
+
+    private String cookie;
 
     private String lab;
 
-    @BeforeAll
-    void startLab() throws Exception {
-        limits = config.lab();
-        lab = "u" + UUID.randomUUID().toString().substring(0, 8);
-        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "uml-it", "two-node"), (stage, detail) -> {});
+    /**
+     * One lab for the class, started through the public API as a page starts it, so that its statistics socket works
+     * too: every test leaves it as it found it. Started by the first test (RestAssured points at the app only then).
+     */
+    @BeforeEach
+    void labRunning() throws Exception {
+        if (lab == null) {
+            limits = config.lab();
+            cookie = learnerIds.sign(learnerIds.newId());
+            lab = TestLabs.startAndAwait("uml-test", cookie, Duration.ofSeconds(120));
+        }
     }
 
     @AfterAll
-    void stopLab() throws Exception {
-        runtime.stop(lab);
+    void stopLab() {
+        if (lab != null) {
+            TestLabs.stop(base, lab, cookie);
+        }
     }
 
     private ExecResult sh(String node, String script) throws Exception {
@@ -149,7 +176,7 @@ class UmlLabRuntimeIT {
             // Each UDP socket queues at most its send buffer (the default, 208 KiB of packets' memory): 32 of them.
             seen = sh(
                     "client",
-                    "timeout 15 iperf3 -c 10.0.0.2 -p 5399 -u -b 1G -t 10 -P 32 >/dev/null 2>&1 & sleep 6;"
+                    "timeout 15 iperf3 -c 10.9.0.2 -p 5399 -u -b 1G -t 10 -P 32 >/dev/null 2>&1 & sleep 6;"
                             + " tc -s -j qdisc show dev eth1; kill $! 2>/dev/null; wait");
         } finally {
             sh("client", "tc qdisc del dev eth1 root");
@@ -163,9 +190,194 @@ class UmlLabRuntimeIT {
         assertThat(sh("client", "echo still here").stdout()).isEqualTo("still here\n");
     }
 
+    /**
+     * docs/SECURITY.md's command output cap on a UML lab: the agent in the lab's kernel keeps the first
+     * {@link BoundedCommand#MAX_CAPTURE_BYTES} of a command's 8 MB and says it cut the rest, which it read away in the
+     * kernel, so only that MiB crosses the console; a check measuring such a command keeps a few KiB, and the app's
+     * heap is not left holding the flood.
+     */
+    @Test
+    void shouldKeepTheFirstMibOfACommandsFloodAndTheHeapBounded() throws Exception {
+        CheckSpec spec = CheckSpecParser.parse("it.md", """
+                measure:
+                  - { name: up, node: client, command: "yes x | head -c 8000000", parse: json }
+                expect:
+                  - { value: up.json.mbps, above: 1 }
+                """, 1);
+        long before = RetainedHeap.bytes();
+        long t0 = System.nanoTime();
+        ExecResult flood = sh("client", "head -c 8000000 /dev/zero | tr '\\0' x; echo done >&2");
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        CheckResult check = checks.run(lab, "flood", spec, BaselineSteps.UNKNOWN, p -> {});
+        long retained = RetainedHeap.bytes() - before;
+        LOG.infof(
+                "UML 8 MB of command output: %d bytes kept in %.1f s, a check on it kept %d chars; retained heap +%d"
+                        + " MiB (load average %s)",
+                flood.stdout().length(),
+                seconds,
+                check.raw().get("up").length(),
+                RetainedHeap.mib(retained),
+                loadAverage());
+
+        assertThat(flood.ok())
+                .as("the command ran to its end: " + flood.stderr())
+                .isTrue();
+        assertThat(flood.truncated()).as("flagged as cut").isTrue();
+        assertThat(flood.stdout()).hasSize(BoundedCommand.MAX_CAPTURE_BYTES).matches("x+");
+        assertThat(flood.stderr()).isEqualTo("done\n");
+        assertThat(check.status()).as(check.message()).isNotEqualTo(CheckResult.Status.PASSED);
+        assertThat(check.message()).contains("could not be read");
+        assertThat(check.raw().get("up"))
+                .contains("output cut here: it was more than 1 MiB")
+                .hasSizeLessThan(OutputReader.MAX_RAW_CHARS + 200);
+        // What these results hold (1 MiB of text, 2 bytes a char at most) plus room for the JVM's noise.
+        assertThat(retained).as("retained heap in bytes (bound 16 MiB)").isLessThan(16L << 20);
+    }
+
+    /**
+     * docs/SECURITY.md's statistics round cap on a UML lab. The sampler runs the kernel root filesystem's tc in the
+     * node's network namespace (the agent's stream), so a learner cannot put a lying tc in its way; what they can do is
+     * build a tree that makes tc print megabytes: 21,000 u32 filters list as about 2.5 MB a round. The round is
+     * dropped at 2 MiB, the sampler restarted and the page told; no frame carries the flood, the heap keeps none of it,
+     * and once the filters are gone the samples come back.
+     */
+    @Test
+    void shouldRestartASamplerFloodedByAHugeFilterListTellThePageAndKeepTheHeapBounded() throws Exception {
+        String filters = "{ echo 'qdisc add dev eth1 root handle 1: htb default 1';"
+                + " echo 'class add dev eth1 parent 1: classid 1:1 htb rate 100mbit';"
+                + " for p in 1 2 3 4 5 6; do i=0; while [ $i -lt 3500 ]; do"
+                + " echo \"filter add dev eth1 parent 1: protocol ip prio $p u32 match ip dst 10.$p.$((i / 250)).$((i % 250))/32"
+                + " flowid 1:1\"; i=$((i + 1)); done; done; } | tc -batch - && tc filter show dev eth1 | wc -c";
+        ExecResult made = sh("client", filters);
+        assertThat(made.ok()).as(made.stderr()).isTrue();
+        long listed = Long.parseLong(made.stdout().trim());
+        assertThat(listed)
+                .as("bytes tc lists for the filters, above a round's 2 MiB")
+                .isGreaterThan(2L << 20);
+        try (TestSocket stats = TestSocket.stats(base, lab, cookie)) {
+            long before = RetainedHeap.bytes();
+            long t0 = System.nanoTime();
+            String notice = null;
+            int longest = 0;
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (notice == null && System.nanoTime() < deadline) {
+                String text = stats.nextText(Duration.ofSeconds(90));
+                longest = Math.max(longest, text.length());
+                JsonNode frame = json.readTree(text);
+                if ("notice".equals(frame.path("type").asText())
+                        && "client".equals(frame.path("node").asText())) {
+                    notice = frame.path("message").asText();
+                }
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertThat(notice).as("the page was told").contains("more than 2 MiB in one round");
+            ExecResult removed = sh("client", "tc qdisc del dev eth1 root");
+            assertThat(removed.ok()).as(removed.stderr()).isTrue();
+            JsonNode sample = nextSample(stats, "client", Duration.ofSeconds(90));
+            long retained = RetainedHeap.bytes() - before;
+            LOG.infof(
+                    "UML sampler flood: tc listed %d bytes of filters; the page told after %.1f s, longest frame %d"
+                            + " chars, retained heap +%d MiB; samples again once the filters went (load average %s)",
+                    listed, seconds, longest, RetainedHeap.mib(retained), loadAverage());
+            assertThat(sample.path("devices")).isNotEmpty();
+            assertThat(longest).as("no flood frame reached the page").isLessThan(64 * 1024);
+            assertThat(retained).as("retained heap in bytes (bound 32 MiB)").isLessThan(32L << 20);
+        } finally {
+            sh("client", "tc qdisc del dev eth1 root 2>/dev/null; true");
+        }
+    }
+
+    /**
+     * docs/SECURITY.md's backlog guard on a UML lab. Packets a UML lab queues are its kernel's memory ({@code mem=},
+     * the lab's 192 MiB, held in its container's /dev/shm and charged to the container's memory limit), never the host
+     * kernel's; the guard still acts on them, since a lab whose kernel memory is full of packets cannot run its own
+     * checks. A learner's NET_ADMIN allows SO_SNDBUFFORCE: five UDP sockets with 16 MB send buffers, sending without
+     * waiting into a 1 mbit tbf with {@code limit 600mb}, queue more than the ceiling; the sampler reports it, the guard
+     * removes that root qdisc with the platform's tc and the page is told.
+     */
+    @Test
+    void shouldRemoveAQueueAboveTheCeilingInTheLabsOwnKernelAndTellThePage() throws Exception {
+        ExecResult shaped = sh("client", "tc qdisc replace dev eth1 root tbf rate 1mbit burst 32kb limit 600mb");
+        assertThat(shaped.ok()).as(shaped.stderr()).isTrue();
+        try (TestSocket stats = TestSocket.stats(base, lab, cookie)) {
+            nextSample(stats, "client", Duration.ofSeconds(60));
+            ExecResult flooding = sh(
+                    "client",
+                    // Unconnected sockets (sendto): an ICMP error from the server cannot end the sending early.
+                    "ping -c 1 -W 5 10.9.0.2 >/dev/null; perl -MSocket -e '$| = 1;"
+                            + " my $to = pack_sockaddr_in(9, inet_aton(\"10.9.0.2\")); for (1 .. 5) {"
+                            + " socket(my $s, PF_INET, SOCK_DGRAM, 0) or die \"socket: $!\";"
+                            + " setsockopt($s, SOL_SOCKET, 32, pack(\"i\", 8 << 20)) or die \"SO_SNDBUFFORCE: $!\";"
+                            + " my $n = 0; $n++ while send($s, \"x\" x 1400, MSG_DONTWAIT, $to);"
+                            + " print \"$n sent ($!); \"; push @kept, $s; } sleep 60' >/tmp/sent 2>&1 &"
+                            + " sleep 3; cat /tmp/sent; tc -s qdisc show dev eth1");
+            LOG.infof("UML backlog flood: %s", flooding.stdout().replace('\n', ' '));
+            JsonNode reset = null;
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (reset == null && System.nanoTime() < deadline) {
+                JsonNode frame = json.readTree(stats.nextText(Duration.ofSeconds(60)));
+                if ("backlog-reset".equals(frame.path("type").asText())) {
+                    reset = frame;
+                }
+            }
+            assertThat(reset)
+                    .as("the page was told of the reset: " + flooding.stdout())
+                    .isNotNull();
+            long ceiling = (long) limits.maxQdiscBacklogMib() << 20;
+            LOG.infof(
+                    "UML backlog guard: %s; the lab's container uses %s (load average %s)",
+                    reset, containerMemory(), loadAverage());
+            assertThat(reset.path("node").asText()).isEqualTo("client");
+            assertThat(reset.path("dev").asText()).isEqualTo("eth1");
+            assertThat(reset.path("backlogBytes").asLong()).isGreaterThan(ceiling);
+            assertThat(reset.path("message").asText()).contains("tclab removed that root qdisc");
+            JsonNode root = json.readTree(
+                            sh("client", "tc -s -j qdisc show dev eth1").stdout())
+                    .path(0);
+            assertThat(root.path("kind").asText())
+                    .as("the tbf was removed: " + root)
+                    .isNotEqualTo("tbf");
+            assertThat(root.path("backlog").asLong()).isLessThan(ceiling);
+        } finally {
+            sh("client", "pkill -f '[S]O_SNDBUFFORCE'; tc qdisc del dev eth1 root 2>/dev/null; rm -f /tmp/sent; true");
+        }
+    }
+
+    /** The memory the lab's container uses, as its cgroup counts it on the host (cgroup v1 here), or why not. */
+    private String containerMemory() {
+        String id = docker.inspectContainerCmd(UmlLabRuntime.containerName(lab))
+                .exec()
+                .getId();
+        for (String path : List.of(
+                "/sys/fs/cgroup/memory/docker/" + id + "/memory.usage_in_bytes",
+                "/sys/fs/cgroup/system.slice/docker-" + id + ".scope/memory.current")) {
+            try {
+                long bytes = Long.parseLong(java.nio.file.Files.readString(java.nio.file.Path.of(path))
+                        .trim());
+                return (bytes >> 20) + " MiB of its "
+                        + (docker.inspectContainerCmd(id).exec().getHostConfig().getMemory() >> 20) + " MiB limit";
+            } catch (java.io.IOException | NumberFormatException e) {
+                // Another cgroup layout.
+            }
+        }
+        return "an unknown amount (no cgroup file found)";
+    }
+
+    private JsonNode nextSample(TestSocket stats, String node, Duration wait) throws Exception {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode frame = json.readTree(stats.nextText(wait));
+            if ("sample".equals(frame.path("type").asText())
+                    && node.equals(frame.path("node").asText())) {
+                return frame;
+            }
+        }
+        throw new AssertionError("no sample of " + node + " within " + wait);
+    }
+
     /** min, avg, max and mdev of 20 pings from the client to the server, in ms. */
     private double[] rtt() throws Exception {
-        ExecResult ping = sh("client", "ping -n -q -c 20 -i 0.2 10.0.0.2");
+        ExecResult ping = sh("client", "ping -n -q -c 20 -i 0.2 10.9.0.2");
         Matcher rtt = RTT.matcher(ping.stdout());
         assertThat(rtt.find()).as(ping.stdout() + ping.stderr()).isTrue();
         return new double[] {
@@ -197,6 +409,9 @@ class UmlLabRuntimeIT {
         assertThat(host.getReadonlyRootfs()).isTrue();
         assertThat(host.getMemory()).isPositive();
         assertThat(host.getPidsLimit()).isPositive();
+        assertThat(container.getConfig().getLabels())
+                .as("the version of the scripts its kernel runs")
+                .containsEntry(LabelKeys.PLATFORM, UmlScripts.VERSION);
     }
 
     @Test
@@ -248,7 +463,7 @@ class UmlLabRuntimeIT {
         // on a host at load 55-72 gave 7.8 Mbit/s through tbf 10mbit.
         CheckSpec spec = CheckSpecParser.parse("it.md", """
                 measure:
-                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 3 } }
+                  - { name: up, node: client, iperf3: { server: 10.9.0.2, seconds: 3 } }
                   - { name: q, node: client, qdisc: { dev: eth1 } }
                 expect:
                   - { value: q.root.kind, equals: tbf }
@@ -322,7 +537,7 @@ class UmlLabRuntimeIT {
             for (CompletableFuture<String> out : filling) {
                 assertThat(out.get(90, TimeUnit.SECONDS)).contains("full: 1 1 1 ");
             }
-            assertThat(sh("client", "ping -c 1 -W 5 10.0.0.2").exitCode()).isZero();
+            assertThat(sh("client", "ping -c 1 -W 5 10.9.0.2").exitCode()).isZero();
             String log = sh("client", "dmesg").stdout();
             assertThat(log).doesNotContain("Out of memory").doesNotContain("oom-kill");
         } finally {
