@@ -26,6 +26,9 @@ class LabResourceTest {
     @Inject
     LabService labs;
 
+    @Inject
+    io.quarkus.scheduler.Scheduler scheduler;
+
     @AfterEach
     void clean() throws Exception {
         Labs.clean(labs, runtime);
@@ -75,6 +78,47 @@ class LabResourceTest {
                 .then()
                 .statusCode(200)
                 .body("id", equalTo(id));
+    }
+
+    @Test
+    void shouldAnswerAPollFromWhatTheServerKnowsAndShowADeadLabFromTheNextCull() throws Exception {
+        String learner = Labs.newLearner();
+        String id = startLab(learner);
+        for (int i = 0;
+                i < 100
+                        && !"running"
+                                .equals(given().cookie("tclab_learner", learner)
+                                        .get("/api/labs/" + id)
+                                        .path("status"));
+                i++) {
+            Thread.sleep(10);
+        }
+        // No cull round (which asks the engine) may run between the counts.
+        scheduler.pause();
+        try {
+            int before = runtime.statusCalls.get();
+            for (int i = 0; i < 5; i++) {
+                given().cookie("tclab_learner", learner)
+                        .get("/api/labs/" + id)
+                        .then()
+                        .statusCode(200)
+                        .body("status", equalTo("running"));
+            }
+            org.assertj.core.api.Assertions.assertThat(runtime.statusCalls.get())
+                    .as("engine calls for five polls")
+                    .isEqualTo(before);
+        } finally {
+            scheduler.resume();
+        }
+
+        runtime.running.remove(id);
+        labs.cull(java.time.Instant.now());
+        given().cookie("tclab_learner", learner)
+                .get("/api/labs/" + id)
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("failed"))
+                .body("reason", containsString("The lab died"));
     }
 
     @Test
