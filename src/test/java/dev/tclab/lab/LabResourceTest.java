@@ -46,10 +46,8 @@ class LabResourceTest {
                 .path("id");
     }
 
-    @Test
-    void shouldStartALabAndShowItsNodesAndInterfaces() throws Exception {
-        String learner = Labs.newLearner();
-        String id = startLab(learner);
+    /** Polls the lab, as the page does, until it runs (the fake runtime starts it at once), for a second at most. */
+    private static void awaitRunning(String learner, String id) throws InterruptedException {
         for (int i = 0;
                 i < 100
                         && !"running"
@@ -59,6 +57,13 @@ class LabResourceTest {
                 i++) {
             Thread.sleep(10);
         }
+    }
+
+    @Test
+    void shouldStartALabAndShowItsNodesAndInterfaces() throws Exception {
+        String learner = Labs.newLearner();
+        String id = startLab(learner);
+        awaitRunning(learner, id);
         given().cookie("tclab_learner", learner)
                 .get("/api/labs/" + id)
                 .then()
@@ -84,15 +89,7 @@ class LabResourceTest {
     void shouldAnswerAPollFromWhatTheServerKnowsAndShowADeadLabFromTheNextCull() throws Exception {
         String learner = Labs.newLearner();
         String id = startLab(learner);
-        for (int i = 0;
-                i < 100
-                        && !"running"
-                                .equals(given().cookie("tclab_learner", learner)
-                                        .get("/api/labs/" + id)
-                                        .path("status"));
-                i++) {
-            Thread.sleep(10);
-        }
+        awaitRunning(learner, id);
         // No cull round (which asks the engine) may run between the counts.
         scheduler.pause();
         try {
