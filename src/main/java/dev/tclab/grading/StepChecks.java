@@ -75,6 +75,8 @@ public class StepChecks {
      */
     private final Map<String, Rendered> views = new ConcurrentHashMap<>();
 
+    private final WatchedLessons watchedLessons = new WatchedLessons();
+
     private record Rendered(Lesson lesson, LessonView view) {}
     /** Checks block for seconds (iperf3, ping); they never run on request threads. */
     private final ExecutorService workers;
@@ -274,11 +276,14 @@ public class StepChecks {
                 continue;
             }
             try {
+                if (!watchedLessons.watchesAny(openable(lab))) {
+                    continue;
+                }
                 Map<String, Boolean> passed = progress.checks(lab.owner(), lab.lesson());
                 LessonView view = view(lab);
                 for (LessonView.StepView step : view.steps()) {
                     List<CheckRef> due = step.checks().stream()
-                            .filter(c -> watched(c) && !Boolean.TRUE.equals(passed.get(c.id())))
+                            .filter(c -> WatchedLessons.watched(c) && !Boolean.TRUE.equals(passed.get(c.id())))
                             .toList();
                     if (!due.isEmpty()) {
                         launch(lab, step.id(), due, BaselineSteps.of(view.steps()));
@@ -297,15 +302,6 @@ public class StepChecks {
         views.keySet().retainAll(live);
     }
 
-    private static boolean watched(CheckRef check) {
-        try {
-            return CheckSpecParser.parse(check.file(), check.yaml(), check.line())
-                    .watch();
-        } catch (CheckSpecException e) {
-            return false;
-        }
-    }
-
     private static List<CheckRef> checksOf(LessonView view, Lab lab, String stepId) throws StepNotFoundException {
         return view.steps().stream()
                 .filter(s -> s.id().equals(stepId))
@@ -315,13 +311,16 @@ public class StepChecks {
                 .checks();
     }
 
-    private LessonView view(Lab lab) throws StepNotFoundException {
-        Lesson lesson;
+    private Lesson openable(Lab lab) throws StepNotFoundException {
         try {
-            lesson = lessons.openable(lab.lesson());
+            return lessons.openable(lab.lesson());
         } catch (LessonNotFoundException | LessonBrokenException e) {
             throw new StepNotFoundException(e.getMessage());
         }
+    }
+
+    private LessonView view(Lab lab) throws StepNotFoundException {
+        Lesson lesson = openable(lab);
         Rendered kept = views.get(lab.id());
         if (kept != null && kept.lesson() == lesson) {
             return kept.view();

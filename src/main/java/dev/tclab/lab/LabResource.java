@@ -120,10 +120,15 @@ public class LabResource {
                 .toList();
     }
 
+    /**
+     * The lab as this server knows it, with no engine call: a page polls it every 500 ms while the lab starts, a
+     * class's 30 pages at once, and the engine is busy starting their labs. A lab whose containers died shows as
+     * failed from the next cull round ({@code tclab.lab.cull-interval}), which asks the engine about every running lab.
+     */
     @GET
     @Path("/{id}")
     public LabView get(@PathParam("id") String id) throws LabNotFoundException {
-        Lab lab = labs.refresh(labs.get(id, learner.id()));
+        Lab lab = labs.get(id, learner.id());
         return LabView.of(lab, labs.queueSpot(lab));
     }
 

@@ -435,14 +435,6 @@ public class LabService {
         adoption.adoptRecorded();
     }
 
-    /**
-     * Marks a running lab whose containers are gone or exited as failed, so the learner is told instead of left
-     * hanging, and removes what is left of it.
-     */
-    public Lab refresh(Lab lab) {
-        return culler.refresh(lab);
-    }
-
     private void stopQuietly(Lab lab, String why) {
         try {
             stopLab(lab, why);

@@ -106,6 +106,13 @@ class ClassBenchmark {
                 .filter(k -> k.startsWith("bench.app."))
                 .sorted()
                 .forEach(k -> app.property(k.substring("bench.app.".length()), System.getProperty(k)));
+        // JVM options for the app, e.g. -Dbench.app-jvm=-XX:StartFlightRecording=filename=/tmp/app.jfr to profile it.
+        String jvm = System.getProperty("bench.app-jvm", "").trim();
+        if (!jvm.isEmpty()) {
+            for (String option : jvm.split("\\s+")) {
+                app.jvmOption(option);
+            }
+        }
         String loadBefore = loadAverage();
         Instant began = Instant.now();
         app.runCommand(HOST_PASSWORD + "\n", "host", "add", HOST);

@@ -57,6 +57,10 @@ public class FakeLabRuntime implements RuntimeAdapter {
 
     private final AtomicLong linkBytes = new AtomicLong();
     public volatile boolean reachable = true;
+    /** How many times a lab's status was asked of the engine since the latest reset. */
+    public final java.util.concurrent.atomic.AtomicInteger statusCalls =
+            new java.util.concurrent.atomic.AtomicInteger();
+
     public volatile boolean imagePresent = true;
     public volatile String failStartWith;
     /** Runs as the last thing of every start, on the starting thread (tests race a stop against it). */
@@ -77,6 +81,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
         iperf3ServersStopped.clear();
         iperf3ServerExit = 0;
         reachable = true;
+        statusCalls.set(0);
         imagePresent = true;
         failStartWith = null;
         onStartReturning = () -> {};
@@ -116,6 +121,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
 
     @Override
     public List<NodeStatus> status(String labId) throws EngineUnavailableException {
+        statusCalls.incrementAndGet();
         checkReachable();
         LabSpec spec = running.get(labId);
         if (spec == null) {

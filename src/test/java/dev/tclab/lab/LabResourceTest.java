@@ -26,6 +26,9 @@ class LabResourceTest {
     @Inject
     LabService labs;
 
+    @Inject
+    io.quarkus.scheduler.Scheduler scheduler;
+
     @AfterEach
     void clean() throws Exception {
         Labs.clean(labs, runtime);
@@ -43,10 +46,8 @@ class LabResourceTest {
                 .path("id");
     }
 
-    @Test
-    void shouldStartALabAndShowItsNodesAndInterfaces() throws Exception {
-        String learner = Labs.newLearner();
-        String id = startLab(learner);
+    /** Polls the lab, as the page does, until it runs (the fake runtime starts it at once), for a second at most. */
+    private static void awaitRunning(String learner, String id) throws InterruptedException {
         for (int i = 0;
                 i < 100
                         && !"running"
@@ -56,6 +57,13 @@ class LabResourceTest {
                 i++) {
             Thread.sleep(10);
         }
+    }
+
+    @Test
+    void shouldStartALabAndShowItsNodesAndInterfaces() throws Exception {
+        String learner = Labs.newLearner();
+        String id = startLab(learner);
+        awaitRunning(learner, id);
         given().cookie("tclab_learner", learner)
                 .get("/api/labs/" + id)
                 .then()
@@ -75,6 +83,39 @@ class LabResourceTest {
                 .then()
                 .statusCode(200)
                 .body("id", equalTo(id));
+    }
+
+    @Test
+    void shouldAnswerAPollFromWhatTheServerKnowsAndShowADeadLabFromTheNextCull() throws Exception {
+        String learner = Labs.newLearner();
+        String id = startLab(learner);
+        awaitRunning(learner, id);
+        // No cull round (which asks the engine) may run between the counts.
+        scheduler.pause();
+        try {
+            int before = runtime.statusCalls.get();
+            for (int i = 0; i < 5; i++) {
+                given().cookie("tclab_learner", learner)
+                        .get("/api/labs/" + id)
+                        .then()
+                        .statusCode(200)
+                        .body("status", equalTo("running"));
+            }
+            org.assertj.core.api.Assertions.assertThat(runtime.statusCalls.get())
+                    .as("engine calls for five polls")
+                    .isEqualTo(before);
+        } finally {
+            scheduler.resume();
+        }
+
+        runtime.running.remove(id);
+        labs.cull(java.time.Instant.now());
+        given().cookie("tclab_learner", learner)
+                .get("/api/labs/" + id)
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("failed"))
+                .body("reason", containsString("The lab died"));
     }
 
     @Test

@@ -233,7 +233,7 @@ class LabServiceTest {
         Instant before = lab.lastActivity();
         clock.advance(Duration.ofSeconds(1));
         labs.get(lab.id(), "ann");
-        labs.refresh(lab);
+        labs.cull(clock.instant());
         assertThat(lab.lastActivity()).isEqualTo(before);
         labs.startOrGet("ann", "tbf", topology, admitted -> {});
         assertThat(lab.lastActivity()).isAfter(before);
@@ -274,7 +274,7 @@ class LabServiceTest {
     void shouldNoticeALabWhoseContainersDied() throws Exception {
         Lab lab = running("ann", "tbf");
         runtime.running.remove(lab.id());
-        labs.refresh(lab);
+        labs.cull(clock.instant());
         assertThat(lab.phase()).isEqualTo(LabPhase.FAILED);
         assertThat(lab.reason()).contains("The lab died").contains("start a new one");
     }

@@ -71,6 +71,12 @@ public final class PackagedApp {
         return this;
     }
 
+    /** Adds a JVM option for the next starts, e.g. {@code -XX:StartFlightRecording=...} to profile the app. */
+    public PackagedApp jvmOption(String option) {
+        properties.add(option);
+        return this;
+    }
+
     /** The log (standard output and error) of the latest start. */
     public Path log() {
         return logDir.resolve("app-start-" + starts + ".log");
