@@ -30,7 +30,9 @@ import org.junit.jupiter.api.Test;
  * labels the app apart, since a fresh app reaps its instance's labs that it has no record of (another test's, or a
  * developer's default tclab on this engine).
  */
-@RunsAlone(RunsAlone.Group.MEASUREMENTS)
+// Shared: an image build and two app starts load the machine, which would skew an exclusive class's figures; it
+// asserts only that the container serves within 120 s and keeps its data.
+@RunsAlone(value = RunsAlone.Group.MEASUREMENTS, hold = RunsAlone.Hold.SHARED)
 class AppImageIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

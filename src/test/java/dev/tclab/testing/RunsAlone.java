@@ -8,9 +8,10 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The test class runs while no other class of the same {@linkplain #value() group} runs in any other fork of this
- * build: the suite's integration tests run in parallel JVMs (see the pom's failsafe {@code forkCount}), and a group
- * is a resource that a class must have to itself for its assertions to mean what they say (docs/testing.md).
+ * The test class runs while no class that {@linkplain Hold#EXCLUSIVE holds} the same {@linkplain #value() group}
+ * exclusively runs in any other fork of this build: the suite's integration tests run in parallel JVMs (see the pom's
+ * failsafe {@code forkCount}), and a group is a resource that a class must have to itself, or share only with classes
+ * that cannot skew it, for its assertions to mean what they say (docs/testing.md).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -18,8 +19,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RunsAloneExtension.class)
 public @interface RunsAlone {
 
-    /** What the class needs to itself; one lock file per group. */
+    /** What the class needs; one lock file per group. */
     Group value();
+
+    /** Whether the class has the group to itself or shares it with other {@link Hold#SHARED} holders. */
+    Hold hold() default Hold.EXCLUSIVE;
 
     enum Group {
         /**
@@ -29,5 +33,22 @@ public @interface RunsAlone {
          * bomb, User-Mode Linux labs) hold it too.
          */
         MEASUREMENTS
+    }
+
+    /** A read/write lock: any number of shared holders at once, or one exclusive holder alone. */
+    enum Hold {
+        /**
+         * Nothing else of the group runs meanwhile: the class's figures are ones that load breaks (a line-rate flow,
+         * a latency held to an upper bound, User-Mode Linux throughput, which the host's CPU bounds), or it loads
+         * the machine and holds such figures itself.
+         */
+        EXCLUSIVE,
+        /**
+         * Runs beside other shared holders, never beside an exclusive one: the class loads the machine (a flood, a
+         * fork bomb, an image build) or measures, but only what load cannot move (shaped rates far under what a core
+         * carries, verdicts, ratios of two readings of the same flow), so it may meet another such class, not a
+         * class whose figures it would skew.
+         */
+        SHARED
     }
 }
