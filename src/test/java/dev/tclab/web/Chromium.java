@@ -42,7 +42,9 @@ public final class Chromium implements AutoCloseable {
         }
     }
 
+    /** Null for a session in a browser this object does not own ({@link #sessionIn}). */
     private final Playwright playwright;
+
     private final Browser browser;
 
     private Chromium(Playwright playwright, Browser browser) {
@@ -72,6 +74,14 @@ public final class Chromium implements AutoCloseable {
             playwright.close();
             throw e;
         }
+    }
+
+    /**
+     * A session in {@code browser}, which stays open after it: closing the session closes the contexts (and so the
+     * pages) opened in the browser meanwhile. Tests run one at a time, so those are the session's own.
+     */
+    static Chromium sessionIn(Browser browser) {
+        return new Chromium(null, browser);
     }
 
     public Browser browser() {
@@ -106,7 +116,11 @@ public final class Chromium implements AutoCloseable {
 
     @Override
     public void close() {
-        browser.close();
-        playwright.close();
+        if (playwright == null) {
+            browser.contexts().forEach(BrowserContext::close);
+        } else {
+            browser.close();
+            playwright.close();
+        }
     }
 }

@@ -1,29 +1,30 @@
 package dev.tclab.web;
 
 import io.quarkus.test.common.http.TestHTTPResource;
+import jakarta.inject.Inject;
 import java.net.URI;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 
-/** Base of @QuarkusTest classes that drive the app's pages in one headless Chromium, launched for the class. */
+/** Base of @QuarkusTest classes that drive the app's pages in headless Chromium: a session of the app's shared one. */
 public abstract class ChromiumTest {
 
-    protected static Chromium chromium;
+    @Inject
+    SharedChromium browsers;
+
+    protected Chromium chromium;
 
     /** The app's root, ending in a slash. */
     @TestHTTPResource("/")
     protected URI root;
 
-    @BeforeAll
-    static void launchChromium() {
-        chromium = Chromium.launch();
+    @BeforeEach
+    void openSession() {
+        chromium = browsers.session();
     }
 
-    @AfterAll
-    static void closeChromium() {
-        if (chromium != null) {
-            chromium.close();
-            chromium = null;
-        }
+    @AfterEach
+    void closeSession() {
+        chromium.close();
     }
 }

@@ -11,6 +11,7 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.WaitForSelectorState;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class LabPageBrowserIT {
 
+    @Inject
+    SharedChromium browsers;
+
     private static final double TIMEOUT_MS = 90_000;
 
     @TestHTTPResource("/dev/lab.html")
@@ -29,7 +33,7 @@ class LabPageBrowserIT {
 
     @Test
     void shouldStartALabRunCommandBlocksAndPlotThroughput() {
-        try (Chromium chromium = Chromium.launch()) {
+        try (Chromium chromium = browsers.session()) {
             Page tab = chromium.browser().newPage();
             tab.addInitScript(Chromium.RECORD_CSP_VIOLATIONS);
             tab.setDefaultTimeout(TIMEOUT_MS);

@@ -30,6 +30,9 @@ import org.junit.jupiter.api.Test;
 @TestProfile(FakeRuntimeProfile.class)
 class LessonLayoutBrowserTest {
 
+    @Inject
+    SharedChromium browsers;
+
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @TestHTTPResource("/")
@@ -48,7 +51,7 @@ class LessonLayoutBrowserTest {
 
     @Test
     void diagramsFitTheColumnAndTheCatalogSpeaksInWords() {
-        try (Chromium chromium = Chromium.launch()) {
+        try (Chromium chromium = browsers.session()) {
             for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
                 Page page = chromium.context(Screen.LAPTOP, scheme, TIMEOUT).newPage();
                 List<String> labCalls = new ArrayList<>();

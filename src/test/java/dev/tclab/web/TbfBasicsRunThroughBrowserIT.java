@@ -27,6 +27,9 @@ import org.junit.jupiter.api.Test;
 @RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class TbfBasicsRunThroughBrowserIT {
 
+    @Inject
+    SharedChromium browsers;
+
     private static final double TIMEOUT_MS = 120_000;
 
     @TestHTTPResource("/")
@@ -40,7 +43,7 @@ class TbfBasicsRunThroughBrowserIT {
 
     @Test
     void shouldTakeALearnerThroughTokenBucketBasics() {
-        try (Chromium chromium = Chromium.launch()) {
+        try (Chromium chromium = browsers.session()) {
             Page page = chromium.browser().newPage();
             page.setDefaultTimeout(TIMEOUT_MS);
             page.navigate(root + "lessons/tbf-basics");

@@ -23,6 +23,7 @@ import dev.tclab.lab.LabService;
 import dev.tclab.lab.Labs;
 import dev.tclab.web.Chromium;
 import dev.tclab.web.Chromium.Screen;
+import dev.tclab.web.SharedChromium;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -53,6 +54,9 @@ import org.junit.jupiter.api.Test;
 @TestProfile(FakeRuntimeProfile.class)
 class LabFollowsHostBrowserTest {
 
+    @Inject
+    SharedChromium browsers;
+
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @TestHTTPResource("/")
@@ -80,7 +84,7 @@ class LabFollowsHostBrowserTest {
         String hostCookie = TestHosts.signedIn(accounts, "follow");
         String event = workshop(hostCookie, "{\"title\": \"Shaping, Monday\", \"lessons\": [\"example\"]}");
         String code = codeOf(hostCookie, event);
-        try (Chromium chromium = Chromium.launch()) {
+        try (Chromium chromium = browsers.session()) {
             Page ann = learner(chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT), code, "Ann");
             Page bea = learner(
                     chromium.context(
@@ -250,7 +254,7 @@ class LabFollowsHostBrowserTest {
     void aHostEditsAndReopensTheWorkshopOnTheDashboard() {
         String hostCookie = TestHosts.signedIn(accounts, "edit");
         String event = workshop(hostCookie, "{\"title\": \"Draft class\", \"lessons\": [\"example\"], \"seatCap\": 2}");
-        try (Chromium chromium = Chromium.launch()) {
+        try (Chromium chromium = browsers.session()) {
             for (Screen screen : Screen.values()) {
                 for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
                     BrowserContext context = hostContext(chromium, screen, scheme, hostCookie);
@@ -305,7 +309,7 @@ class LabFollowsHostBrowserTest {
         String hostCookie = TestHosts.signedIn(accounts, "projector");
         String event = workshop(hostCookie, "{\"title\": \"Projected class\", \"lessons\": [\"example\"]}");
         String code = codeOf(hostCookie, event);
-        try (Chromium chromium = Chromium.launch()) {
+        try (Chromium chromium = browsers.session()) {
             learner(chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT), code, "Zoltan");
             for (Screen screen : Screen.values()) {
                 for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {

@@ -11,6 +11,7 @@ import dev.tclab.lab.LabService;
 import dev.tclab.lab.Labs;
 import dev.tclab.web.Chromium;
 import dev.tclab.web.Chromium.Screen;
+import dev.tclab.web.SharedChromium;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -30,6 +31,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class WorkshopBrowserIT {
+
+    @Inject
+    SharedChromium browsers;
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Locator.WaitForOptions LAB_WAIT = new Locator.WaitForOptions().setTimeout(180_000);
@@ -74,7 +78,7 @@ class WorkshopBrowserIT {
         String teacher = "coach" + UUID.randomUUID().toString().substring(0, 6);
         assertThat(hosts.add(new HostAccount(teacher, TestHosts.hash(PASSWORD), false)))
                 .isTrue();
-        try (Chromium chromium = Chromium.launch()) {
+        try (Chromium chromium = browsers.session()) {
             Page host = chromium.context(Screen.LAPTOP.options(), TIMEOUT).newPage();
             host.navigate(url("/host"));
             host.fill("#host-name", teacher);

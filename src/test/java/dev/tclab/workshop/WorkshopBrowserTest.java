@@ -18,6 +18,7 @@ import dev.tclab.lab.LabService;
 import dev.tclab.lab.Labs;
 import dev.tclab.web.Chromium;
 import dev.tclab.web.Chromium.Screen;
+import dev.tclab.web.SharedChromium;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -37,6 +38,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(FakeRuntimeProfile.class)
 class WorkshopBrowserTest {
+
+    @Inject
+    SharedChromium browsers;
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final String PASSWORD = "projector-password";
@@ -68,7 +72,7 @@ class WorkshopBrowserTest {
     @Test
     void aHostRunsAClassOfTwo() {
         hosts.add(new HostAccount("teacher", TestHosts.hash(PASSWORD), false));
-        try (Chromium chromium = Chromium.launch()) {
+        try (Chromium chromium = browsers.session()) {
             BrowserContext hostContext = chromium.context(Screen.LAPTOP.options(), TIMEOUT);
             Page host = hostContext.newPage();
             // Stop and Reset ask first, as Close does: the host says yes.

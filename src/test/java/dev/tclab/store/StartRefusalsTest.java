@@ -17,17 +17,24 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * A data directory the app cannot use is reported and left as it is: a file that is not an H2 database, a database
- * another process has open, and a database whose schema is newer than this tclab. The tests use this class's
- * directory, given as a relative path (as the default {@code data} is), and set its file up first.
+ * A database the app cannot use stops its start with words saying what is wrong, and is left as it is: a data
+ * directory whose file is not an H2 database, a database another process has open, a database whose schema is newer
+ * than this tclab, a PostgreSQL that does not answer, and PostgreSQL chosen without its URL. The H2 tests use this
+ * class's directory, given as a relative path (as the default {@code data} is), and set its file up first.
+ *
+ * <p>One class and one profile for every refusal: each {@code @QuarkusMainTest} class costs Quarkus a preparation of
+ * its own (seconds), and each launch builds the app again anyway. A launch that needs other settings gives them as
+ * system properties for that launch only ({@link #launch}), which the app's configuration reads at its start.
  *
  * <p>A failed start does no lab work: it adopts no lab and starts no pool refill, whose thread used to open the
  * database again after the failed start had closed it (seen at a load average of 15; the launches share one class
@@ -35,12 +42,13 @@ import org.junit.jupiter.api.TestMethodOrder;
  * only one that leaves a database which opens.
  */
 @QuarkusMainTest
-@TestProfile(BrokenDataDirTest.OwnDataDir.class)
+@TestProfile(StartRefusalsTest.OwnDataDir.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class BrokenDataDirTest {
+class StartRefusalsTest {
 
     static final Path RELATIVE_DIR = Path.of("target", "h2-broken-" + UUID.randomUUID());
     static final Path DIR = RELATIVE_DIR.toAbsolutePath();
+    static final String UNREACHABLE_URL = "jdbc:postgresql://127.0.0.1:9/tclab";
 
     public static class OwnDataDir implements QuarkusTestProfile {
         @Override
@@ -101,10 +109,10 @@ class BrokenDataDirTest {
     @Order(Integer.MAX_VALUE)
     void shouldRefuseASchemaFromANewerTclabAndChangeNothing(QuarkusMainLauncher launcher) throws Exception {
         Files.deleteIfExists(DIR.resolve("tclab.mv.db"));
-        assertThat(launcher.launch("selftest", "no-such-lesson").exitCode())
-                .as("a first start makes and migrates the database, then the self-test finds no such lesson")
-                .isEqualTo(2);
         String url = "jdbc:h2:file:" + DIR + "/tclab;AUTO_SERVER=FALSE;WRITE_DELAY=0";
+        // The app's migrations, run without a start of the app (each launch builds the app again: seconds; the
+        // lock test above proves a start makes and migrates a database).
+        Flyway.configure().dataSource(url, null, null).load().migrate();
         try (Connection c = DriverManager.getConnection(url);
                 Statement s = c.createStatement()) {
             s.executeUpdate("INSERT INTO \"flyway_schema_history\" (\"installed_rank\", \"version\", \"description\","
@@ -124,6 +132,58 @@ class BrokenDataDirTest {
                 ResultSet rs = s.executeQuery("SELECT MAX(\"installed_rank\") FROM \"flyway_schema_history\"")) {
             rs.next();
             assertThat(rs.getInt(1)).as("no migration ran after the refusal").isEqualTo(99);
+        }
+    }
+
+    /** "selftest" of a lesson that does not exist exits 2 at once, had the app started. */
+    @Test
+    void shouldStopWithOneSentenceNamingTheUrlAndWhatToCheckWhenPostgresqlDoesNotAnswer(QuarkusMainLauncher launcher) {
+        LaunchResult result = launch(
+                launcher,
+                Map.of(
+                        "tclab.database.kind",
+                        "postgresql",
+                        "tclab.database.url",
+                        UNREACHABLE_URL,
+                        "tclab.database.username",
+                        "tclab",
+                        "tclab.database.password",
+                        "secret"));
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.getErrorOutput() + result.getOutput())
+                .contains("tclab cannot reach its PostgreSQL database at " + UNREACHABLE_URL + ": ")
+                .contains("Check that the server runs and that tclab.database.url, .username and .password are right.")
+                .doesNotContain("secret");
+    }
+
+    /** PostgreSQL chosen without its URL: the start stops and names the tclab key to set, not Quarkus's. */
+    @Test
+    void shouldSayWhichKeyToSetWhenPostgresqlHasNoUrl(QuarkusMainLauncher launcher) {
+        LaunchResult result = launch(launcher, Map.of("tclab.database.kind", "postgresql"));
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.getErrorOutput() + result.getOutput())
+                .contains("tclab.database.kind is postgresql but tclab.database.url is not set");
+    }
+
+    /**
+     * "selftest no-such-lesson" with {@code settings} as system properties, which outrank application.properties in
+     * the app's configuration; they are put back as they were after the launch.
+     */
+    private static LaunchResult launch(QuarkusMainLauncher launcher, Map<String, String> settings) {
+        Map<String, String> before = new HashMap<>();
+        settings.forEach((key, value) -> before.put(key, System.setProperty(key, value)));
+        try {
+            return launcher.launch("selftest", "no-such-lesson");
+        } finally {
+            before.forEach((key, value) -> {
+                if (value == null) {
+                    System.clearProperty(key);
+                } else {
+                    System.setProperty(key, value);
+                }
+            });
         }
     }
 
