@@ -645,7 +645,13 @@ class UmlLabRuntimeIT {
         assertThat(sent).as("input taken before the queue refused more").isLessThanOrEqualTo(64L << 10);
     }
 
-    /** The learner's shell, with its prompt and echo, until it printed "done" (or 30 s passed). */
+    /**
+     * The learner's shell, with its prompt and echo, once it ran {@code input} (or 30 s passed): the end is a line the
+     * shell prints after the input's commands, which its echo of the input cannot contain ("tclab-42", typed as an
+     * arithmetic expansion). Waiting for the input's own "done" ended early when the echo wrapped before it, and not at
+     * all on a short input, whose output has no newline right before "done": each of this class's cleanups then waited
+     * out the 30 s.
+     */
     private String shellOutput(String node, String input) throws Exception {
         StringBuffer out = new StringBuffer();
         try (ProcessStream shell = runtime.shell(lab, node, List.of("bash", "-l"), new StreamListener() {
@@ -657,9 +663,9 @@ class UmlLabRuntimeIT {
             @Override
             public void onClosed(String reason) {}
         })) {
-            shell.write(input.getBytes(StandardCharsets.UTF_8));
+            shell.write((input + "echo tclab-$((6*7))\n").getBytes(StandardCharsets.UTF_8));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!out.toString().contains("\ndone") && System.nanoTime() < deadline) {
+            while (!out.toString().contains("tclab-42") && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
         }
