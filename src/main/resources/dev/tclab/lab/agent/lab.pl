@@ -29,8 +29,8 @@ use constant { SYS_MOUNT => 165, SYS_MKNOD => 133, SYS_SETHOSTNAME => 170, SYS_U
                SYS_PRCTL => 157, SYS_CAPGET => 125, SYS_CAPSET => 126, SYS_FINIT_MODULE => 313 };
 use constant { CLONE_NEWNS => 0x20000, CLONE_NEWUTS => 0x4000000, CLONE_NEWIPC => 0x8000000,
                CLONE_NEWPID => 0x20000000, CLONE_NEWNET => 0x40000000 };
-use constant { MS_RDONLY => 1, MS_NOSUID => 2, MS_NODEV => 4, MS_NOEXEC => 8, MS_BIND => 4096, MS_REC => 16384,
-               MS_PRIVATE => 1 << 18 };
+use constant { MS_RDONLY => 1, MS_NOSUID => 2, MS_NODEV => 4, MS_NOEXEC => 8, MS_REMOUNT => 32, MS_BIND => 4096,
+               MS_REC => 16384, MS_PRIVATE => 1 << 18 };
 use constant { PR_CAPBSET_DROP => 24, PR_SET_NO_NEW_PRIVS => 38, PR_CAP_AMBIENT => 47, PR_CAP_AMBIENT_CLEAR_ALL => 4,
                CAP_NET_ADMIN => 12, CAP_NET_RAW => 13, CAP_LAST => 63 };
 use constant { SIOCGIFFLAGS => 0x8913, SIOCSIFFLAGS => 0x8914, IFF_UP => 1 };
@@ -51,6 +51,14 @@ sub mount_fs {
         or die "mount $type on $target: $!\n";
 }
 
+# Binds $path onto itself read-only: the node's root cannot undo it without CAP_SYS_ADMIN.
+sub read_only {
+    my ($path) = @_;
+    syscall(SYS_MOUNT, $path, $path, 0, 0 + MS_BIND, 0) == 0 or die "bind $path: $!\n";
+    syscall(SYS_MOUNT, $path, $path, 0, 0 + (MS_BIND | MS_REMOUNT | MS_RDONLY), 0) == 0
+        or die "read-only $path: $!\n";
+}
+
 sub device {
     my ($path, $major, $minor) = @_;
     # S_IFCHR | 0666 (the umask is cleared first), and the old 16-bit device number, enough for these.
@@ -65,6 +73,10 @@ sub hold {
     umask 0;
     syscall(SYS_SETHOSTNAME, $name, 0 + length $name) == 0 or die "hostname: $!\n";
     mount_fs('proc', '/proc', MS_NOSUID | MS_NODEV | MS_NOEXEC);
+    # As Docker leaves them in a container. A SysRq prints on the console, the app's line to the agent, whatever the
+    # console's level (a learner's `echo h > /proc/sysrq-trigger` cut the line's framing), and kernel.printk would let
+    # the kernel's warnings there too. The platform writes a node's sysctls from outside its mount namespace (wire).
+    read_only($_) for ('/proc/sys', '/proc/sysrq-trigger');
     mount_fs('sysfs', '/sys', MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC);
     # Only the harmless devices and a pty instance of its own: no console, which is the app's line to the agent.
     mount_fs('tmpfs', '/dev', MS_NOSUID | MS_NOEXEC, 'mode=755,size=64k');

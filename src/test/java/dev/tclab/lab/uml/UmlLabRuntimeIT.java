@@ -421,7 +421,7 @@ class UmlLabRuntimeIT {
                 "grep CapEff /proc/self/status; grep CapBnd /proc/self/status; grep NoNewPrivs /proc/self/status;"
                         + " hostname; echo procs=$(ls -d /proc/[0-9]* | wc -l); touch /usr/bin/tc 2>&1;"
                         + " ls /dev/console 2>&1; mount -t tmpfs x /mnt 2>&1; echo $HOME; yes | head -c 1 >/dev/null;"
-                        + " echo done\n");
+                        + " echo h > /proc/sysrq-trigger; echo 7 > /proc/sys/kernel/printk; echo done\n");
 
         assertThat(out)
                 .contains("CapEff:\t0000000000003000")
@@ -433,6 +433,9 @@ class UmlLabRuntimeIT {
                 .contains("touch: cannot touch '/usr/bin/tc': Read-only file system")
                 .contains("cannot access '/dev/console'")
                 .contains("mount: /mnt: permission denied")
+                .as("no SysRq (it prints on the console, the agent's line) and no console level to raise")
+                .contains("/proc/sysrq-trigger: Read-only file system")
+                .contains("/proc/sys/kernel/printk: Read-only file system")
                 .contains("/root")
                 .contains("done");
         Matcher procs = Pattern.compile("procs=(\\d+)").matcher(out);
