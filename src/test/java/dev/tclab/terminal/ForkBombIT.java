@@ -27,9 +27,7 @@ import org.junit.jupiter.api.Test;
  * its forks before it prints a prompt) and deleting the lab took 13.9 s.
  */
 @QuarkusTest
-// Shared: a fork bomb fills the node's process table and churns forks, which would skew an exclusive class's
-// figures; it asserts what the terminal says and that the lab is gone, within deadlines of tens of seconds.
-@RunsAlone(value = RunsAlone.Group.MEASUREMENTS, hold = RunsAlone.Hold.SHARED)
+@RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class ForkBombIT {
 
     private static final Duration WAIT = Duration.ofSeconds(20);

@@ -44,8 +44,8 @@ public @interface RunsAlone {
          */
         EXCLUSIVE,
         /**
-         * Runs beside other shared holders, never beside an exclusive one: the class loads the machine (a flood, a
-         * fork bomb, an image build) or measures, but only what load cannot move (shaped rates far under what a core
+         * Runs beside other shared holders, never beside an exclusive one: the class loads the machine (a flood, an
+         * image build) or measures, but only what load cannot move (shaped rates far under what a core
          * carries, verdicts, ratios of two readings of the same flow), so it may meet another such class, not a
          * class whose figures it would skew.
          */
