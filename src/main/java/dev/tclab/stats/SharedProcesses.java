@@ -5,6 +5,7 @@ import dev.tclab.lab.runtime.NodeNotFoundException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * A hub's shared processes, at most one per key, each running while somebody watches it: made on the first watch,
@@ -52,6 +53,11 @@ final class SharedProcesses<K> {
     /** Number of processes running or restarting. */
     int size() {
         return processes.size();
+    }
+
+    /** Number of processes running or restarting whose key is {@code which}. */
+    int count(Predicate<K> which) {
+        return (int) processes.keySet().stream().filter(which).count();
     }
 
     void stopAll() {

@@ -75,6 +75,11 @@ public class StatsHub {
         return samplers.size();
     }
 
+    /** Number of the lab's sampler processes running or restarting. */
+    public int samplerCount(String labId) {
+        return samplers.count(key -> key.labId().equals(labId));
+    }
+
     void onShutdown(@Observes ShutdownEvent event) {
         samplers.stopAll();
         restarts.shutdownNow();

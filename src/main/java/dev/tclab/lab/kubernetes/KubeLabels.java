@@ -44,9 +44,14 @@ final class KubeLabels {
         return Map.copyOf(labels);
     }
 
-    /** A User-Mode Linux lab's one pod: no node label (its nodes are in an annotation, a label cannot list them). */
+    /**
+     * A User-Mode Linux lab's one pod: no node label (its nodes are in an annotation, a label cannot list them), and
+     * the version of the scripts its kernel runs, which a server of another build cannot drive.
+     */
     static Map<String, String> uml(String instance, LabSpec spec, Instant expires) {
-        return lab(instance, spec, ROLE_UML, expires);
+        Map<String, String> labels = new HashMap<>(lab(instance, spec, ROLE_UML, expires));
+        labels.put(LabelKeys.PLATFORM, UmlScripts.VERSION);
+        return Map.copyOf(labels);
     }
 
     /** What every pod of a lab carries, whatever its role. */
@@ -65,9 +70,7 @@ final class KubeLabels {
                 LESSON,
                 value(spec.lesson()),
                 EXPIRES,
-                Long.toString(expires.getEpochSecond()),
-                LabelKeys.PLATFORM,
-                UmlScripts.VERSION);
+                Long.toString(expires.getEpochSecond()));
     }
 
     /** Selector of this instance's User-Mode Linux lab's pod. */
