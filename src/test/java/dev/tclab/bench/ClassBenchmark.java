@@ -474,36 +474,11 @@ class ClassBenchmark {
         }
     }
 
-    /** Runs the step for every learner not failed yet, all released at the same moment; a throw fails that learner. */
-    private void all(List<Learner> learners, LearnerStep step) throws InterruptedException {
-        List<Learner> going = learners.stream().filter(l -> !l.failed()).toList();
-        CountDownLatch ready = new CountDownLatch(going.size());
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<?>> done = new ArrayList<>();
-        for (Learner learner : going) {
-            done.add(threads.submit(() -> {
-                ready.countDown();
-                try {
-                    go.await();
-                    step.run(learner);
-                } catch (Exception | AssertionError e) {
-                    learner.fail(e.toString());
-                }
-                return null;
-            }));
-        }
-        ready.await();
-        go.countDown();
-        for (Future<?> future : done) {
-            try {
-                future.get();
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw new IllegalStateException(e.getCause());
-            }
-        }
+    /** Every learner not failed yet does the step, all released at the same moment ({@link AtOnce}). */
+    private void all(List<Learner> learners, AtOnce.LearnerStep step) throws InterruptedException {
+        AtOnce.all(threads, learners, step);
     }
 
-    /** Runs {@code count} copies of a floor task, all released at the same moment. */
     private void allAtOnce(int count, IndexedTask task) throws Exception {
         CountDownLatch go = new CountDownLatch(1);
         List<Future<?>> done = new ArrayList<>();
@@ -519,10 +494,6 @@ class ClassBenchmark {
         for (Future<?> future : done) {
             future.get();
         }
-    }
-
-    private interface LearnerStep {
-        void run(Learner learner) throws Exception;
     }
 
     private interface IndexedTask {
