@@ -68,6 +68,8 @@ public class FakeLabRuntime implements RuntimeAdapter {
 
     public volatile KernelCapabilities kernel = new KernelCapabilities(
             Map.of("qdisc:tbf", true, "qdisc:htb", true, "qdisc:cake", false, "link:ifb", true), "fake");
+    /** Whether every lab runs in a kernel of its own, as a UML runtime's do. */
+    public volatile boolean ownKernel;
     /** Answers exec calls: (node, command joined by spaces) to result. Default: exit 0, no output. */
     public volatile BiFunction<String, String, ExecResult> execHandler =
             (node, cmd) -> new ExecResult(0, "", "", false);
@@ -85,6 +87,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
         imagePresent = true;
         failStartWith = null;
         onStartReturning = () -> {};
+        ownKernel = false;
         execHandler = (node, cmd) -> new ExecResult(0, "", "", false);
     }
 
@@ -218,6 +221,11 @@ public class FakeLabRuntime implements RuntimeAdapter {
                 listener.onClosed("closed");
             }
         };
+    }
+
+    @Override
+    public boolean runsOwnKernel(String labId) {
+        return ownKernel;
     }
 
     @Override

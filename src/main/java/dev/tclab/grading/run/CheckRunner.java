@@ -477,7 +477,8 @@ public class CheckRunner {
             setup.prelude().run();
             return execute(check.labId(), m);
         }
-        MeasurementCost cost = MeasurementCost.of(check.spec(), m, slots.slotBitsPerSecond());
+        MeasurementCost byRate = MeasurementCost.of(check.spec(), m, slots.slotBitsPerSecond());
+        MeasurementCost cost = runtime.runsOwnKernel(check.labId()) ? byRate.inOwnKernel() : byRate;
         IntConsumer onWait = place -> attempt.report(
                 CheckProgress.Stage.WAITING_FOR_SLOT, "waiting for a measurement slot: " + ordinal(place) + " in line");
         MeasurementOutcome outcome;

@@ -25,7 +25,8 @@ import java.util.OptionalDouble;
  * the flow is capped at {@link #CAP_FACTOR} × H with iperf3's {@code -b}: a flow reaching the cap measures above H
  * and fails as it would have uncapped, and one below it is not slowed. A UDP flow's rate is its {@code bitrate}
  * (iperf3's 1 Mbit/s when none is given). Such a flow costs {@code rate / slotRate} of a slot, at least
- * {@link #MIN_PARTS} parts; any other flow takes a whole slot.
+ * {@link #MIN_PARTS} parts; any other flow takes a whole slot. So does every flow in a lab with a kernel of its own
+ * ({@link #inOwnKernel}).
  *
  * @param parts          share of a slot, in {@link #PARTS_PER_SLOT}ths
  * @param capBitsPerSecond the {@code -b} the platform adds to a TCP flow, or empty when it runs uncapped
@@ -121,6 +122,18 @@ public record MeasurementCost(int parts, OptionalDouble capBitsPerSecond) {
         return high == null
                 ? OptionalDouble.empty()
                 : OptionalDouble.of(unit.get().toBase(high.in(unit.get())));
+    }
+
+    /**
+     * This flow's cost in a lab with a kernel of its own (User-Mode Linux): a whole slot at any rate, with the same cap.
+     * There every packet is moved by a kernel the host runs as a process under ptrace: a 4 Mbit/s shaped flow through
+     * a UML lab costs the host 2.5 to 4.5 core-seconds in 10 s, where the same flow in a Docker lab costs 0.33. Charged
+     * by its rate (1/20 of a slot), 30 learners checking a UML lesson at once got 25 wrong verdicts out of 30; at a
+     * quarter of a slot still 27 out of 30 on the second step; at a whole slot 30 out of 30 measured as alone
+     * (docs/BENCHMARKS.md, "A class grading a UML lesson").
+     */
+    MeasurementCost inOwnKernel() {
+        return new MeasurementCost(PARTS_PER_SLOT, capBitsPerSecond);
     }
 
     /** {@code argv} of the iperf3 client with the cap added, when there is one. */

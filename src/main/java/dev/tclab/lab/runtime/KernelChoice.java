@@ -122,6 +122,11 @@ public final class KernelChoice implements RuntimeAdapter {
     }
 
     @Override
+    public boolean runsOwnKernel(String labId) throws EngineUnavailableException {
+        return runtimeOf(labId).runsOwnKernel(labId);
+    }
+
+    @Override
     public Set<String> labsOnEngine() throws EngineUnavailableException {
         Set<String> all = new HashSet<>(host.labsOnEngine());
         all.addAll(uml.get().labsOnEngine());

@@ -83,4 +83,13 @@ public interface LabRuntime {
     default boolean atProcessLimit(String labId, String node) throws EngineUnavailableException, NodeNotFoundException {
         return false;
     }
+
+    /**
+     * Whether the lab runs in a kernel of its own (User-Mode Linux) rather than in the host's: there every packet is
+     * moved by a kernel the host runs as a process, so a flow costs the host many times what it costs in its own
+     * kernel (the measurement slots charge it so).
+     */
+    default boolean runsOwnKernel(String labId) throws EngineUnavailableException {
+        return false;
+    }
 }

@@ -657,4 +657,33 @@ class CheckRunnerTest {
         assertEquals(0.0, freeDuringLoad.get(), "two flows hold both slots");
         assertEquals(2.0, slots.free(), "and give them back");
     }
+
+    @Test
+    void shouldChargeAShapedFlowAWholeSlotInALabWithAKernelOfItsOwn() throws Exception {
+        MeasurementSlots slots = new MeasurementSlots(2);
+        CheckRunner withSlots = new CheckRunner(runtime, baselines, slots, Duration.ofMillis(50));
+        AtomicReference<Double> freeDuringLoad = new AtomicReference<>(-1.0);
+        runtime.execHandler = (node, cmd) -> {
+            if (cmd.startsWith("iperf3")) {
+                freeDuringLoad.set(slots.free());
+                return TBF_10;
+            }
+            return ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        };
+        assertEquals(
+                CheckResult.Status.PASSED,
+                withSlots
+                        .run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, p -> {})
+                        .status());
+        assertTrue(freeDuringLoad.get() > 1.9, "in the host's kernel a capped flow takes its share: " + freeDuringLoad);
+        assertTrue(runtime.execLog.stream().anyMatch(c -> c.contains(" -b ")), "and is capped: " + runtime.execLog);
+
+        runtime.ownKernel = true;
+        runtime.execLog.clear();
+        CheckResult inUml = withSlots.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, p -> {});
+        assertEquals(CheckResult.Status.PASSED, inUml.status(), inUml.message());
+        assertEquals(1.0, freeDuringLoad.get(), "in a kernel of its own the same flow holds a whole slot");
+        assertTrue(runtime.execLog.stream().anyMatch(c -> c.contains(" -b ")), "with the same cap: " + runtime.execLog);
+        assertEquals(2.0, slots.free(), "and gives it back");
+    }
 }

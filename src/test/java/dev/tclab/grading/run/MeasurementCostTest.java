@@ -82,6 +82,13 @@ class MeasurementCostTest {
     }
 
     @Test
+    void shouldChargeAWholeSlotWithTheSameCapInAKernelOfItsOwn() throws Exception {
+        MeasurementCost shaped = cost(SERVER, "  - { value: up.mbps, near: 10mbit, within: 12% }\n");
+        assertEquals(new MeasurementCost(100, OptionalDouble.of(22.4e6)), shaped.inOwnKernel());
+        assertEquals(MeasurementCost.FULL, MeasurementCost.FULL.inOwnKernel());
+    }
+
+    @Test
     void shouldAddTheCapToTheClientsCommandLine() throws Exception {
         assertEquals(
                 List.of("iperf3", "-c", "10.0.0.2", "-b", "22400000"),

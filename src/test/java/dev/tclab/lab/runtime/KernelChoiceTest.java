@@ -57,6 +57,16 @@ class KernelChoiceTest {
     }
 
     @Test
+    void shouldSayWhichLabsRunInAKernelOfTheirOwn() throws Exception {
+        uml.ownKernel = true;
+        choice.start(spec("h", Topology.Kernel.HOST, "tbf-lesson"), (s, d) -> {});
+        choice.start(spec("u", Topology.Kernel.UML, "tbf-lesson"), (s, d) -> {});
+
+        assertThat(choice.runsOwnKernel("h")).isFalse();
+        assertThat(choice.runsOwnKernel("u")).isTrue();
+    }
+
+    @Test
     void shouldPutAnAutoLabInUmlOnlyWhenTheHostLacksWhatTheLessonRequires() throws Exception {
         choice.start(spec("needs-cake", Topology.Kernel.AUTO, "cake-lesson"), (s, d) -> {});
         choice.start(spec("needs-tbf", Topology.Kernel.AUTO, "tbf-lesson"), (s, d) -> {});
