@@ -33,8 +33,9 @@ import org.junit.jupiter.api.Test;
  * target/benchmarks/uml-class-check.md.
  * <p>
  * A UML lab's packets are run by its own kernel, an ordinary process on the host's cores, so what a flow measures there
- * depends on the CPU the host has left, which the app's measurement slots do not count today. This benchmark asks the
- * question that matters for grading: do {@code bench.learners} learners of bufferbloat-upload ({@code kernel: auto},
+ * depends on the CPU the host has left. Charged by its rate, a UML flow took 1/20 of a measurement slot and a class got
+ * wrong verdicts; it now takes a whole slot ({@code MeasurementCost.inOwnKernel}). This benchmark asks the question that
+ * matters for grading: do {@code bench.learners} learners of bufferbloat-upload ({@code kernel: auto},
  * so UML on a host without CAKE) who press Check at the same moment get the verdicts and figures one learner alone
  * gets in the same run? Each learner starts a lab, checks step 1 (the ping under an unshaped upload, recorded as the
  * baseline), shapes the gw with the step's CAKE solution in a terminal of the gw, and checks step 2; the class does
