@@ -68,6 +68,9 @@ public final class SidecarAgent implements AutoCloseable {
     private final Map<String, CompletableFuture<ExecResult>> waiting = new ConcurrentHashMap<>();
     private final Map<String, AgentStream> streams = new ConcurrentHashMap<>();
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    /** What a UML kernel's console printed before the agent was ready; null for a sidecar. */
+    private final BootConsole bootConsole;
+
     private final WindowedInput window;
     private final AgentAnswers answers;
     private final Closeable attachment;
@@ -118,15 +121,21 @@ public final class SidecarAgent implements AutoCloseable {
             return agent;
         } catch (TimeoutException e) {
             agent.close();
-            throw new Gone("it did not answer within " + timeout.toSeconds() + " s");
+            throw new Gone(agent.withLastWords("it did not answer within " + timeout.toSeconds() + " s"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             agent.close();
             throw new Gone("interrupted while waiting for it");
         } catch (ExecutionException e) {
             agent.close();
-            throw new Gone(e.getCause().getMessage());
+            throw new Gone(agent.withLastWords(e.getCause().getMessage()));
         }
+    }
+
+    /** {@code why}, and what the kernel's console last said of note before its agent was ready. */
+    private String withLastWords(String why) {
+        String words = bootConsole.lastWords();
+        return words.isEmpty() ? why + "; its console printed nothing" : why + "; its console last said: " + words;
     }
 
     /**
@@ -145,6 +154,7 @@ public final class SidecarAgent implements AutoCloseable {
     private SidecarAgent(String where, Attachment attachment, boolean console) {
         this.where = where;
         this.window = console ? new WindowedInput(stdin, CONSOLE_WINDOW) : null;
+        this.bootConsole = console ? new BootConsole() : null;
         this.answers = new AgentAnswers(
                 this::answered,
                 this::end,
@@ -181,6 +191,10 @@ public final class SidecarAgent implements AutoCloseable {
         this.attachment = attachment.attach(window != null ? window : stdin, new Output() {
             @Override
             public void stdout(byte[] bytes) {
+                if (bootConsole != null && !ready.isDone() && bootConsole.feed(bytes)) {
+                    // A panicked UML kernel spins where it stopped: waiting out the start's timeout changes nothing.
+                    end("it panicked");
+                }
                 answers.feed(bytes);
             }
 
