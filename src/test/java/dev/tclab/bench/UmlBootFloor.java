@@ -1,12 +1,15 @@
 package dev.tclab.bench;
 
 import dev.tclab.lab.agent.UmlScripts;
+import dev.tclab.testing.UmlKernelRun;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,35 +34,12 @@ final class UmlBootFloor {
 
     /** Milliseconds from {@code docker run} to the init's line; waits for the container to end. */
     double millis() {
-        List<String> command = List.of(
-                "docker",
-                "run",
-                "--rm",
-                "-i",
-                "--label",
-                "tclab.app=tclab-benchmark",
-                "--network",
-                "none",
-                "--cap-drop",
-                "ALL",
-                "--security-opt",
-                "no-new-privileges",
-                "--read-only",
-                "--log-driver",
-                "none",
-                "--memory",
-                (memoryMib + 96) + "m",
-                "--tmpfs",
-                "/dev/shm:rw,nosuid,nodev,exec,size=" + (memoryMib + 16) + "m",
-                "--tmpfs",
-                "/tclab:rw,nosuid,nodev,exec,size=1m",
-                "--tmpfs",
-                "/tmp:rw,nosuid,nodev,noexec,size=8m",
-                "-e",
-                "TCLAB_INIT=" + INIT,
+        List<String> command = UmlKernelRun.command(
+                "tclab-bench-boot-" + UUID.randomUUID().toString().substring(0, 8),
+                "tclab-benchmark",
                 image,
-                "sh",
-                "-c",
+                memoryMib,
+                Map.of("TCLAB_INIT", INIT),
                 "printf %s \"$TCLAB_INIT\" >/tclab/init && chmod 555 /tclab/init && exec "
                         + UmlScripts.kernel(memoryMib, "/tclab/init"));
         try {

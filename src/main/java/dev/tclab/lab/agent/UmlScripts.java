@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * What runs inside a UML lab's kernel, and the command that boots it (a Docker container's or a pod's). The scripts
@@ -26,6 +27,12 @@ public final class UmlScripts {
 
     private static final String INIT = resource("init.pl");
     private static final String LAB = resource("lab.pl");
+    /**
+     * What becomes the kernel (kernel.pl, without its comment lines): on a host with a larger floating-point state than
+     * UML was built for (an Intel Xeon with AMX), it refuses the kernel one host call and its programs AVX, so that the
+     * kernel boots there.
+     */
+    private static final String KERNEL_LAUNCHER = withoutCommentLines(resource("kernel.pl"));
     /**
      * What the agent runs for lab.pl: the file the container wrote, not its source sent with every request (28 KiB of
      * hex through a console that takes 2 KiB at a time).
@@ -100,9 +107,13 @@ public final class UmlScripts {
                         + "/init && exec " + kernel(memoryMib, DIR + "/init"));
     }
 
-    /** The kernel's command, {@code init} its first program; the start benchmark's floor boots the same. */
+    /**
+     * The kernel's shell command, {@code init} its first program; the start benchmark's floor boots the same. The
+     * kernel is started by {@link #KERNEL_LAUNCHER}.
+     */
     public static String kernel(int memoryMib, String init) {
-        return "linux.uml rootfstype=hostfs rootflags=/ ro init=" + init + " con=null con0=fd:0,fd:1 mem=" + memoryMib
+        return "perl -e '" + KERNEL_LAUNCHER + "' linux.uml rootfstype=hostfs rootflags=/ ro init=" + init
+                + " con=null con0=fd:0,fd:1 mem=" + memoryMib
                 + "M quiet loglevel=1 selinux=0 uml_dir=/tmp initcall_blacklist=raid6_select_algo,ssl_init lpj=32677888";
     }
 
@@ -182,6 +193,17 @@ public final class UmlScripts {
     /** lab.pl's arguments that print how many processes the node runs and its limit ("max" for none). */
     static List<String> pids(String node) {
         return List.of("pids", node);
+    }
+
+    /** A perl script without its comment lines (and its first line), to be put between single quotes. */
+    static String withoutCommentLines(String script) {
+        String code = script.lines()
+                .filter(line -> !line.stripLeading().startsWith("#"))
+                .collect(Collectors.joining("\n"));
+        if (code.contains("'")) {
+            throw new IllegalStateException("a script put between single quotes has one in its code");
+        }
+        return code;
     }
 
     private static String resource(String name) {

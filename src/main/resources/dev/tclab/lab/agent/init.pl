@@ -14,7 +14,9 @@ use POSIX ();
 # would search only /bin and /usr/bin.
 $ENV{PATH} = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-use constant { SYS_MOUNT => 165, SYS_REBOOT => 169, MS_NOSUID => 2, MS_NODEV => 4, MS_NOEXEC => 8 };
+use constant {
+    SYS_MOUNT => 165, SYS_REBOOT => 169, SYS_FINIT_MODULE => 313, MS_NOSUID => 2, MS_NODEV => 4, MS_NOEXEC => 8,
+};
 
 sub mount_fs {
     my ($type, $target, $flags, $data) = @_;
@@ -67,6 +69,33 @@ eval {
     print "tclab-init: $@";
     power_off();
 };
+
+# On a host where the kernel's processes must not use AVX (kernel.pl gave the kernel GLIBC_TUNABLES, which it handed
+# this process), a program the kernel starts by itself is not told so: modprobe, which it starts to load a qdisc's,
+# classifier's or action's module on demand, would fail there. So every such module is loaded now, from its file,
+# with the modules it needs first (modules.dep). One that does not load is left to the kernel's own loading.
+load_modules() if defined $ENV{GLIBC_TUNABLES};
+
+sub load_modules {
+    my $dir = '/lib/modules/' . (POSIX::uname())[2];
+    open(my $dep, '<', "$dir/modules.dep") or return;
+    my %needs;
+    while (my $line = <$dep>) {
+        my ($module, $needed) = $line =~ /^(\S+):\s*(.*)$/ or next;
+        $needs{$module} = [split(' ', $needed)];
+    }
+    my %tried;
+    my $load;
+    $load = sub {
+        my ($module) = @_;
+        return if $tried{$module}++;
+        $load->($_) for reverse @{ $needs{$module} };
+        open(my $file, '<', "$dir/$module") or return;
+        my $no_options = '';
+        syscall(SYS_FINIT_MODULE, fileno($file), $no_options, 0);
+    };
+    $load->($_) for grep { m{^kernel/(net/sched/|drivers/net/(ifb|veth|dummy)\.ko$)} } sort keys %needs;
+}
 
 # The agent serves the app; this process reaps whatever is left to it (servers a measurement started) and, once the
 # agent is gone, powers the kernel off so that the container ends (an init that exits panics the kernel, and the

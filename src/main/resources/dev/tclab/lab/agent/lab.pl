@@ -315,7 +315,9 @@ sub as_learner {
     print $oom "0\n";
     close($oom) or die "oom_score_adj: $!\n";
     chdir('/root') or die "/root: $!\n";
-    %ENV = (HOME => '/root', PATH => $PATH, TERM => 'xterm-256color', LANG => 'C.UTF-8');
+    # GLIBC_TUNABLES, when the kernel was given it (kernel.pl: a host where its processes must not use AVX), stays.
+    %ENV = (HOME => '/root', PATH => $PATH, TERM => 'xterm-256color', LANG => 'C.UTF-8',
+        map { $_ => $ENV{$_} } grep { exists $ENV{$_} } 'GLIBC_TUNABLES');
     for (@env) { $ENV{$1} = $2 if /^([^=]+)=(.*)$/s; }
     # The agent ignores SIGPIPE, and an ignored signal stays ignored across exec: the learner's programs get the
     # default (`yes | head` ends quietly).

@@ -1,6 +1,7 @@
 package dev.tclab.lab.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.topology.Topology;
@@ -82,5 +83,25 @@ class UmlScriptsTest {
         assertThat(UmlScripts.bootedByThisBuild(Map.of()))
                 .as("made before versions")
                 .isFalse();
+    }
+
+    @Test
+    void shouldStartTheKernelThroughItsLauncherWithoutItsCommentLines() {
+        String kernel = UmlScripts.kernel(192, "/tclab/init");
+
+        assertThat(kernel)
+                .startsWith("perl -e 'use strict;")
+                .contains("PTRACE_GETREGSET => 0x4204")
+                .contains("' linux.uml rootfstype=hostfs rootflags=/ ro init=/tclab/init ")
+                .doesNotContain("# ");
+        assertThat(UmlScripts.boot(192).get(2)).endsWith("&& exec " + kernel);
+    }
+
+    @Test
+    void shouldRefuseToQuoteAScriptWithASingleQuoteInItsCode() {
+        assertThat(UmlScripts.withoutCommentLines("#!/usr/bin/perl\n# the kernel's\n  # note\nexit 0;\n"))
+                .isEqualTo("exit 0;");
+        assertThatThrownBy(() -> UmlScripts.withoutCommentLines("print 'x';\n"))
+                .isInstanceOf(IllegalStateException.class);
     }
 }

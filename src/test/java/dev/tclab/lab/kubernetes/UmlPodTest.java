@@ -133,7 +133,8 @@ class UmlPodTest {
         assertThat(kernel.getImage()).isEqualTo("tclab/lab-uml:1");
         assertThat(kernel.getImagePullPolicy()).isEqualTo("IfNotPresent");
         assertThat(kernel.getCommand()).isEqualTo(UmlScripts.boot(200));
-        assertThat(String.join(" ", kernel.getCommand())).contains("con0=fd:0,fd:1", "mem=200M", "exec linux.uml");
+        assertThat(String.join(" ", kernel.getCommand()))
+                .contains("con0=fd:0,fd:1", "mem=200M", "exec perl -e '", "' linux.uml rootfstype=hostfs");
         assertThat(kernel.getEnv())
                 .extracting(EnvVar::getName, EnvVar::getValue)
                 .containsExactly(
