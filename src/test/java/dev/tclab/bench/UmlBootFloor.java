@@ -20,9 +20,8 @@ import java.util.concurrent.TimeUnit;
 final class UmlBootFloor {
 
     private static final String UP = "tclab-kernel-up";
-    /** Prints, then reboot(2) with LINUX_REBOOT_CMD_POWER_OFF (the container ends). */
-    private static final String INIT = "#!/bin/sh\necho " + UP + "\nexec /usr/bin/perl -e 'syscall(169, 0xfee1dead,"
-            + " 672274793, 0x4321fedc)'\n";
+    /** Prints, then powers the kernel off (the container ends). */
+    private static final String INIT = "#!/bin/sh\necho " + UP + "\n" + UmlKernelRun.POWER_OFF;
 
     private final String image;
     private final int memoryMib;

@@ -12,6 +12,9 @@ import java.util.Map;
  */
 public final class UmlKernelRun {
 
+    /** An init script's last line: reboot(2) with LINUX_REBOOT_CMD_POWER_OFF, so that the container ends. */
+    public static final String POWER_OFF = "exec /usr/bin/perl -e 'syscall(169, 0xfee1dead, 672274793, 0x4321fedc)'\n";
+
     private UmlKernelRun() {}
 
     /**

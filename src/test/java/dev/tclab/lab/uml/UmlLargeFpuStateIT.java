@@ -42,7 +42,7 @@ class UmlLargeFpuStateIT {
             + "perl -e 'use warnings; use POSIX (); print qq(perl-ok\\n)'\n"
             + "iperf3 -s -1 -D; sleep 0.5; iperf3 -c 127.0.0.1 -t 2 >/tmp/iperf3.out && echo iperf3-ok\n"
             + "echo " + UP + "\n"
-            + "exec /usr/bin/perl -e 'syscall(169, 0xfee1dead, 672274793, 0x4321fedc)'\n";
+            + UmlKernelRun.POWER_OFF;
 
     private static final String PANIC = "Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b";
 
