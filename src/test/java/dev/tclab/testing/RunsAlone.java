@@ -5,6 +5,7 @@ import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -17,7 +18,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Retention(RetentionPolicy.RUNTIME)
 @Inherited
 @ExtendWith(RunsAloneExtension.class)
+@Tag(RunsAlone.TAG)
 public @interface RunsAlone {
+
+    /** The tag every holder carries, which the suite's parts select by (dev.tclab.parts). */
+    String TAG = "runs-alone";
 
     /** What the class needs; one lock file per group. */
     Group value();

@@ -1,0 +1,21 @@
+package dev.tclab.parts;
+
+import org.junit.platform.suite.api.ExcludeClassNamePatterns;
+import org.junit.platform.suite.api.IncludeClassNamePatterns;
+import org.junit.platform.suite.api.IncludeEngines;
+import org.junit.platform.suite.api.IncludeTags;
+import org.junit.platform.suite.api.SelectPackages;
+import org.junit.platform.suite.api.Suite;
+
+/**
+ * Every other integration test that holds the measurements lock ({@code @RunsAlone}): the exclusive holders, and a
+ * shared one that neither half names. They take turns on the lock anyway, so one fork runs them in a row while the
+ * other runs the classes that need no lock ({@link Part4OtherIntegrationTests}, {@link Part5UnitTests}).
+ */
+@Suite
+@IncludeEngines("junit-jupiter")
+@SelectPackages("dev.tclab")
+@IncludeTags(Parts.RUNS_ALONE)
+@IncludeClassNamePatterns(Parts.INTEGRATION_TESTS)
+@ExcludeClassNamePatterns({Part1SharedHoldersA.CLASSES, Part2SharedHoldersB.CLASSES})
+public class Part3LockHolders {}

@@ -1,0 +1,16 @@
+package dev.tclab.parts;
+
+import org.junit.platform.suite.api.IncludeClassNamePatterns;
+import org.junit.platform.suite.api.IncludeEngines;
+import org.junit.platform.suite.api.SelectPackages;
+import org.junit.platform.suite.api.Suite;
+
+/**
+ * The unit tests ({@code *Test}), when {@code bin/test} runs them beside the integration tests
+ * ({@code -Dunit-tests.in-parts=true}); {@code mvn test} runs them in surefire, alone.
+ */
+@Suite
+@IncludeEngines("junit-jupiter")
+@SelectPackages("dev.tclab")
+@IncludeClassNamePatterns(Parts.UNIT_TESTS)
+public class Part5UnitTests {}
