@@ -9,7 +9,7 @@ import org.junit.platform.suite.api.Suite;
 
 /**
  * Every other integration test that holds the measurements lock ({@code @RunsAlone}): the exclusive holders, and a
- * shared one that neither half names. They take turns on the lock anyway, so one fork runs them in a row while the
+ * shared one that neither half names, but for the User-Mode Linux ones ({@link Part6UmlLockHolders}). They take turns on the lock anyway, so one fork runs them in a row while the
  * other runs the classes that need no lock ({@link Part4OtherIntegrationTests}, {@link Part5UnitTests}).
  */
 @Suite
@@ -17,5 +17,5 @@ import org.junit.platform.suite.api.Suite;
 @SelectPackages("dev.tclab")
 @IncludeTags(Parts.RUNS_ALONE)
 @IncludeClassNamePatterns(Parts.INTEGRATION_TESTS)
-@ExcludeClassNamePatterns({Part1SharedHoldersA.CLASSES, Part2SharedHoldersB.CLASSES})
+@ExcludeClassNamePatterns({Part1SharedHoldersA.CLASSES, Part2SharedHoldersB.CLASSES, Parts.UML_INTEGRATION_TESTS})
 public class Part3LockHolders {}

@@ -9,6 +9,7 @@ final class Parts {
     static final String RUNS_ALONE = RunsAlone.TAG;
 
     static final String INTEGRATION_TESTS = ".*IT";
+    static final String UML_INTEGRATION_TESTS = ".*\\.Uml\\w*IT";
     static final String UNIT_TESTS = ".*Test";
 
     private Parts() {}
