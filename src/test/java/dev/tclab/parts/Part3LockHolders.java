@@ -9,8 +9,9 @@ import org.junit.platform.suite.api.Suite;
 
 /**
  * Every other integration test that holds the measurements lock ({@code @RunsAlone}): the exclusive holders, and a
- * shared one that neither half names, but for the User-Mode Linux ones ({@link Part6UmlLockHolders}). They take turns on the lock anyway, so one fork runs them in a row while the
- * other runs the classes that need no lock ({@link Part4OtherIntegrationTests}, {@link Part5UnitTests}).
+ * shared one that neither half names, but for the User-Mode Linux ones ({@link Part6UmlLockHolders}). They take turns
+ * on the lock anyway, so one fork runs them in a row while the other runs the integration tests that need no lock
+ * ({@link Part4OtherIntegrationTests}).
  */
 @Suite
 @IncludeEngines("junit-jupiter")
