@@ -1,6 +1,7 @@
 package dev.tclab.parts;
 
 import org.junit.platform.suite.api.ExcludeClassNamePatterns;
+import org.junit.platform.suite.api.ExcludeTags;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.IncludeEngines;
 import org.junit.platform.suite.api.IncludeTags;
@@ -9,7 +10,7 @@ import org.junit.platform.suite.api.Suite;
 
 /**
  * Every other integration test that holds the measurements lock ({@code @RunsAlone}): the exclusive holders, and a
- * shared one that neither half names, but for the User-Mode Linux ones ({@link Part6UmlLockHolders}). They take turns
+ * shared one that neither half names, but for those that hold figures measured in User-Mode Linux labs ({@link Part6UmlFigures}). They take turns
  * on the lock anyway, so one fork runs them in a row while the other runs the integration tests that need no lock
  * ({@link Part4OtherIntegrationTests}).
  */
@@ -18,5 +19,6 @@ import org.junit.platform.suite.api.Suite;
 @SelectPackages("dev.tclab")
 @IncludeTags(Parts.RUNS_ALONE)
 @IncludeClassNamePatterns(Parts.INTEGRATION_TESTS)
-@ExcludeClassNamePatterns({Part1SharedHoldersA.CLASSES, Part2SharedHoldersB.CLASSES, Parts.UML_INTEGRATION_TESTS})
+@ExcludeTags(Parts.UML_FIGURES)
+@ExcludeClassNamePatterns({Part1SharedHoldersA.CLASSES, Part2SharedHoldersB.CLASSES})
 public class Part3LockHolders {}

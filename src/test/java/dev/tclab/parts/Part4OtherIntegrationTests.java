@@ -6,10 +6,10 @@ import org.junit.platform.suite.api.IncludeEngines;
 import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
-/** The integration tests that hold no lock: they may run beside any class (docs/testing.md). */
+/** The integration tests that hold no lock and no UML figures: they may run beside any class (docs/testing.md). */
 @Suite
 @IncludeEngines("junit-jupiter")
 @SelectPackages("dev.tclab")
-@ExcludeTags(Parts.RUNS_ALONE)
+@ExcludeTags({Parts.RUNS_ALONE, Parts.UML_FIGURES})
 @IncludeClassNamePatterns(Parts.INTEGRATION_TESTS)
 public class Part4OtherIntegrationTests {}

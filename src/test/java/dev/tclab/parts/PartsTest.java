@@ -3,6 +3,7 @@ package dev.tclab.parts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.testing.RunsAlone;
+import dev.tclab.testing.UmlFigures;
 import java.io.IOException;
 import java.lang.reflect.Modifier;
 import java.net.URISyntaxException;
@@ -14,9 +15,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The parts' rules, as failsafe will apply them: every test class is found by exactly one part, and the two halves
+ * The parts' rules that their selectors cannot say: every test class has a name some part selects by, the two halves
  * that run side by side at the start name shared holders only (an exclusive one there would wait for the other half,
- * or skew it).
+ * or skew it), and a class that holds UML figures holds the measurements lock too.
  */
 class PartsTest {
 
@@ -39,6 +40,14 @@ class PartsTest {
         assertThat(Stream.concat(first.stream(), second.stream()))
                 .allMatch(c -> c.isAnnotationPresent(RunsAlone.class)
                         && c.getAnnotation(RunsAlone.class).hold() == RunsAlone.Hold.SHARED);
+    }
+
+    @Test
+    void everyClassThatHoldsUmlFiguresHoldsTheLock() throws Exception {
+        assertThat(testClasses())
+                .filteredOn(c -> c.isAnnotationPresent(UmlFigures.class))
+                .isNotEmpty()
+                .allMatch(c -> c.isAnnotationPresent(RunsAlone.class));
     }
 
     private static List<Class<?>> named(List<Class<?>> classes, String pattern) {

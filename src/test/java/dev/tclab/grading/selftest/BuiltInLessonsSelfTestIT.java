@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.testing.RunsAlone;
+import dev.tclab.testing.UmlFigures;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.TestFactory;
  */
 @QuarkusTest
 @RunsAlone(RunsAlone.Group.MEASUREMENTS)
+@UmlFigures
 class BuiltInLessonsSelfTestIT {
 
     @Inject

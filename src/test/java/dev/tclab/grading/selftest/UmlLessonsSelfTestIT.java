@@ -14,6 +14,7 @@ import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.system.SystemStatus;
 import dev.tclab.testing.RunsAlone;
+import dev.tclab.testing.UmlFigures;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.TestFactory;
  */
 @QuarkusTest
 @RunsAlone(RunsAlone.Group.MEASUREMENTS)
+@UmlFigures
 class UmlLessonsSelfTestIT {
 
     @Inject
