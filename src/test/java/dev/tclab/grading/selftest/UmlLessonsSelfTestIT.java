@@ -96,8 +96,8 @@ class UmlLessonsSelfTestIT {
 
     /**
      * The lessons on the host's kernel, their labs forced into UML: the same figures there. The lessons whose lab.yml
-     * asks for {@code kernel: auto} run in UML anyway ({@link #theCakeLessonsRunWithRealCakeInUml} and
-     * BuiltInLessonsSelfTestIT).
+     * asks for {@code kernel: auto} run in UML anyway ({@link #theCakeLessonsRunWithRealCakeInUml}, their one
+     * self-test in the suite).
      */
     @TestFactory
     Stream<DynamicTest> everyBuiltInLessonOnTheHostsKernelPassesItsSelfTestOnUml() throws IOException {
