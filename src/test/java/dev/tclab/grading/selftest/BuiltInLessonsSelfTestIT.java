@@ -43,15 +43,18 @@ class BuiltInLessonsSelfTestIT {
 
     @TestFactory
     Stream<DynamicTest> everyBuiltInLessonPassesItsSelfTest() throws IOException {
-        List<String> slugs;
+        List<String> all;
         try (Stream<Path> dirs = Files.list(Path.of("src/main/resources/lessons"))) {
-            slugs = dirs.filter(Files::isDirectory)
+            all = dirs.filter(Files::isDirectory)
                     .map(p -> p.getFileName().toString())
-                    .filter(this::runsOnTheHostsKernel)
                     .sorted()
                     .toList();
         }
+        List<String> slugs = all.stream().filter(this::runsOnTheHostsKernel).toList();
         assertThat(slugs).as("built-in lessons on the host's kernel").isNotEmpty();
+        assertThat(all.stream().filter(slug -> !slugs.contains(slug)))
+                .as("the lessons left to UmlLessonsSelfTestIT.CAKE_LESSONS: a new one goes there")
+                .containsExactlyInAnyOrderElementsOf(UmlLessonsSelfTestIT.CAKE_LESSONS);
         Map<String, LessonsAtOnce.Body> lessons = new LinkedHashMap<>();
         for (String slug : slugs) {
             lessons.put(slug, () -> {
