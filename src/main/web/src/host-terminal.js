@@ -24,10 +24,12 @@ function close() {
 function open({ learner, name, lab, node }, control) {
   close();
   panel.hidden = false;
-  title.textContent = `${name} · ${node}${control ? ' · you are typing' : ' · read-only'}`;
+  // In control, keys reach the node only once the socket is open: until then the title says so and the terminal
+  // takes no input (on a loaded server a host typed right after "Take over" and lost the keys).
+  title.textContent = `${name} · ${node}${control ? ' · connecting…' : ' · read-only'}`;
   takeOver.hidden = control;
   note.textContent = '';
-  const term = new Terminal({ convertEol: false, scrollback: 2000, fontSize: 13, disableStdin: !control });
+  const term = new Terminal({ convertEol: false, scrollback: 2000, fontSize: 13, disableStdin: true });
   const fit = new FitAddon();
   term.loadAddon(fit);
   term.open(screen);
@@ -37,6 +39,15 @@ function open({ learner, name, lab, node }, control) {
     + `/learners/${encodeURIComponent(learner)}/labs/${encodeURIComponent(lab)}/nodes/${encodeURIComponent(node)}`
     + `/terminal?mode=${control ? 'control' : 'shadow'}`);
   socket.binaryType = 'arraybuffer';
+  if (control) {
+    socket.addEventListener('open', () => {
+      if (current?.socket === socket) {
+        title.textContent = `${name} · ${node} · you are typing`;
+        term.options.disableStdin = false;
+        term.focus();
+      }
+    });
+  }
   const decoder = new TextDecoder('utf-8');
   socket.onmessage = (message) => {
     if (typeof message.data === 'string') {
@@ -56,9 +67,6 @@ function open({ learner, name, lab, node }, control) {
   const encoder = new TextEncoder();
   term.onData((data) => control && socket.readyState === WebSocket.OPEN && socket.send(encoder.encode(data)));
   current = { socket, term, target: { learner, name, lab, node } };
-  if (control) {
-    term.focus();
-  }
 }
 
 if (panel && eventId) {
