@@ -24,6 +24,7 @@ import io.smallrye.common.annotation.Blocking;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -77,6 +78,7 @@ public class StatsSocket {
     public void open(WebSocketConnection connection, @PathParam String labId) {
         WebSocketStatsViewer viewer = viewer(connection);
         List<String> watched = new ArrayList<>();
+        AtomicBoolean takenOver = new AtomicBoolean();
         try {
             LabSocketAccess.Grant grant = access.grant(labId);
             connection.userData().put(TICKET, budget.admit(grant.learner(), KIND, perLearner, () -> {
@@ -84,6 +86,7 @@ public class StatsSocket {
                 // answers the close, and the server waits 10 s for it (Vert.x's closing
                 // timeout), meanwhile sending it samples. 6,000 such sockets left thousands
                 // of viewers on each sampler, added and removed by copying.
+                takenOver.set(true);
                 stopWatching(connection);
                 viewer.close(
                         SocketCloseCodes.TAKEN_OVER,
@@ -103,6 +106,12 @@ public class StatsSocket {
                     .put(
                             WATCHING,
                             new Watching(labId, watched, topology.probes().size(), viewer));
+            // A newer page took this one over while it was still starting to watch, before there was anything to
+            // stop: without this, it kept its samplers until its close completed, 10 s later for a page that never
+            // answers the close.
+            if (takenOver.get()) {
+                stopWatching(connection);
+            }
         } catch (SocketRefusedException e) {
             viewer.close(e.closeCode(), e.getMessage());
         } catch (NodeNotFoundException e) {
