@@ -1,5 +1,9 @@
 package dev.tclab.parts;
 
+import dev.tclab.testing.MachineLock;
+import java.io.IOException;
+import org.junit.platform.suite.api.AfterSuite;
+import org.junit.platform.suite.api.BeforeSuite;
 import org.junit.platform.suite.api.ExcludeClassNamePatterns;
 import org.junit.platform.suite.api.ExcludeTags;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
@@ -21,4 +25,15 @@ import org.junit.platform.suite.api.Suite;
 @IncludeClassNamePatterns(Parts.INTEGRATION_TESTS)
 @ExcludeTags(Parts.UML_FIGURES)
 @ExcludeClassNamePatterns({Part1SharedHoldersA.CLASSES, Part2SharedHoldersB.CLASSES})
-public class Part3LockHolders {}
+public class Part3LockHolders {
+
+    @BeforeSuite
+    static void shareTheMachine() throws IOException {
+        MachineLock.share("Part3LockHolders");
+    }
+
+    @AfterSuite
+    static void leaveTheMachine() throws IOException {
+        MachineLock.release();
+    }
+}

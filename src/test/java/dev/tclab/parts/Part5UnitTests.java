@@ -1,5 +1,9 @@
 package dev.tclab.parts;
 
+import dev.tclab.testing.MachineLock;
+import java.io.IOException;
+import org.junit.platform.suite.api.AfterSuite;
+import org.junit.platform.suite.api.BeforeSuite;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.IncludeEngines;
 import org.junit.platform.suite.api.SelectPackages;
@@ -13,4 +17,15 @@ import org.junit.platform.suite.api.Suite;
 @IncludeEngines("junit-jupiter")
 @SelectPackages("dev.tclab")
 @IncludeClassNamePatterns(Parts.UNIT_TESTS)
-public class Part5UnitTests {}
+public class Part5UnitTests {
+
+    @BeforeSuite
+    static void shareTheMachine() throws IOException {
+        MachineLock.share("Part5UnitTests");
+    }
+
+    @AfterSuite
+    static void leaveTheMachine() throws IOException {
+        MachineLock.release();
+    }
+}

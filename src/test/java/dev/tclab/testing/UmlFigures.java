@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Tag;
 /**
  * The class holds rates or delays measured in User-Mode Linux labs (a UML runtime, or a lesson with
  * {@code kernel: auto} on a host without its qdiscs) to a check's tolerance. A UML lab is one kernel on one core, so
- * what it carries is what the host's CPU gives it: the suite runs such classes in a part of their own, last, beside
- * the unit tests only (dev.tclab.parts, docs/testing.md).
+ * what it carries is what the host's CPU gives it: the suite runs such classes in a part of their own, last, alone on
+ * the machine (dev.tclab.parts, docs/testing.md). A class whose UML figures load cannot move (a minimum round trip,
+ * a rate far under a check's wide bounds) needs only the measurements lock.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -27,7 +27,6 @@ import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.runtime.StreamListener;
 import dev.tclab.learner.LearnerIds;
 import dev.tclab.testing.RunsAlone;
-import dev.tclab.testing.UmlFigures;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -56,7 +55,6 @@ import org.junit.jupiter.api.TestInstance;
 @QuarkusTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @RunsAlone(RunsAlone.Group.MEASUREMENTS)
-@UmlFigures
 class UmlLabRuntimeIT {
 
     private static final Logger LOG = Logger.getLogger(UmlLabRuntimeIT.class);
