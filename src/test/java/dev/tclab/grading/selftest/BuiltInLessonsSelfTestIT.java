@@ -24,7 +24,7 @@ import org.junit.jupiter.api.TestFactory;
  * engine (each check fails before its step's solution and passes after), once per lesson; `bin/tclab selftest --runs
  * N` gives the N-run report. The lessons run at once, each in its own lab, as a class's learners would
  * ({@link LessonsAtOnce}). A lesson whose lab gets a kernel of its own here (User-Mode Linux, for qdiscs this host
- * lacks) is UmlLessonsSelfTestIT's, one at a time and beside the unit tests only: beside these lessons' line-rate
+ * lacks) is UmlLessonsSelfTestIT's, one at a time and alone on the machine: beside these lessons' line-rate
  * baselines and the other fork, its CAKE shaper's figures came within a few percent of their floor (15.1 Mbit/s for
  * 15).
  */
