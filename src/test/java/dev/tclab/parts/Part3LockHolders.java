@@ -14,7 +14,7 @@ import org.junit.platform.suite.api.Suite;
 
 /**
  * Every other integration test that holds the measurements lock ({@code @RunsAlone}): the exclusive holders, and a
- * shared one that neither half names, but for those that hold figures measured in User-Mode Linux labs ({@link Part6UmlFigures}). They take turns
+ * shared one that neither half names, but for those that hold figures measured in User-Mode Linux labs ({@link Part7UmlFigures}). They take turns
  * on the lock anyway, so one fork runs them in a row while the other runs the integration tests that need no lock
  * ({@link Part4OtherIntegrationTests}).
  */

@@ -43,6 +43,13 @@ class PartsTest {
     }
 
     @Test
+    void thePagesUnitTestsPartFindsUnitTests() throws Exception {
+        assertThat(named(testClasses(), Part6WebUnitTests.CLASSES))
+                .filteredOn(PartsTest::hasTests)
+                .isNotEmpty();
+    }
+
+    @Test
     void everyClassThatHoldsUmlFiguresHoldsTheLock() throws Exception {
         assertThat(testClasses())
                 .filteredOn(c -> c.isAnnotationPresent(UmlFigures.class))

@@ -22,11 +22,11 @@ import org.junit.platform.suite.api.Suite;
 @SelectPackages("dev.tclab")
 @IncludeTags(Parts.UML_FIGURES)
 @IncludeClassNamePatterns(Parts.INTEGRATION_TESTS)
-public class Part6UmlFigures {
+public class Part7UmlFigures {
 
     @BeforeSuite
     static void haveTheMachineAlone() throws IOException {
-        MachineLock.haveAlone("Part6UmlFigures");
+        MachineLock.haveAlone("Part7UmlFigures");
     }
 
     @AfterSuite

@@ -1,0 +1,34 @@
+package dev.tclab.parts;
+
+import dev.tclab.testing.MachineLock;
+import java.io.IOException;
+import org.junit.platform.suite.api.AfterSuite;
+import org.junit.platform.suite.api.BeforeSuite;
+import org.junit.platform.suite.api.IncludeClassNamePatterns;
+import org.junit.platform.suite.api.IncludeEngines;
+import org.junit.platform.suite.api.SelectPackages;
+import org.junit.platform.suite.api.Suite;
+
+/**
+ * The unit tests of the pages (dev.tclab.web, most of them in Chromium), a third of the unit tests' time, in a part of
+ * their own so that the two forks end together: the fork of the integration tests without a lock ends first and takes
+ * the other unit tests ({@link Part5UnitTests}), the fork of the lock holders ends about a minute later and takes
+ * these. The User-Mode Linux figures' part, which has the machine alone, waits for both.
+ */
+@Suite
+@IncludeEngines("junit-jupiter")
+@SelectPackages("dev.tclab")
+@IncludeClassNamePatterns(Part6WebUnitTests.CLASSES)
+public class Part6WebUnitTests {
+    static final String CLASSES = "dev\\.tclab\\.web\\..*Test";
+
+    @BeforeSuite
+    static void shareTheMachine() throws IOException {
+        MachineLock.share("Part6WebUnitTests");
+    }
+
+    @AfterSuite
+    static void leaveTheMachine() throws IOException {
+        MachineLock.release();
+    }
+}
