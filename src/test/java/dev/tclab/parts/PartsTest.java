@@ -43,8 +43,8 @@ class PartsTest {
     }
 
     @Test
-    void thePagesUnitTestsPartFindsUnitTests() throws Exception {
-        assertThat(named(testClasses(), Part6WebUnitTests.CLASSES))
+    void theSecondUnitTestsPartFindsUnitTests() throws Exception {
+        assertThat(named(testClasses(), Part6UnitTestsB.CLASSES))
                 .filteredOn(PartsTest::hasTests)
                 .isNotEmpty();
     }

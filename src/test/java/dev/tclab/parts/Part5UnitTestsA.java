@@ -11,19 +11,20 @@ import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
 /**
- * The unit tests ({@code *Test}) but those of the pages ({@link Part6WebUnitTests}), when {@code bin/test} runs them
- * beside the integration tests ({@code -Dunit-tests.in-parts=true}); {@code mvn test} runs them all in surefire, alone.
+ * Most unit tests ({@code *Test}), when {@code bin/test} runs them beside the integration tests
+ * ({@code -Dunit-tests.in-parts=true}); {@code mvn test} runs them all in surefire, alone. The rest are
+ * {@link Part6UnitTestsB}'s.
  */
 @Suite
 @IncludeEngines("junit-jupiter")
 @SelectPackages("dev.tclab")
 @IncludeClassNamePatterns(Parts.UNIT_TESTS)
-@ExcludeClassNamePatterns(Part6WebUnitTests.CLASSES)
-public class Part5UnitTests {
+@ExcludeClassNamePatterns(Part6UnitTestsB.CLASSES)
+public class Part5UnitTestsA {
 
     @BeforeSuite
     static void shareTheMachine() throws IOException {
-        MachineLock.share("Part5UnitTests");
+        MachineLock.share("Part5UnitTestsA");
     }
 
     @AfterSuite

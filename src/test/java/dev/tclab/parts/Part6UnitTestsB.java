@@ -10,21 +10,21 @@ import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
 /**
- * The unit tests of the pages (dev.tclab.web, most of them in Chromium), a third of the unit tests' time, in a part of
- * their own so that the two forks end together: the fork of the integration tests without a lock ends first and takes
- * the other unit tests ({@link Part5UnitTests}), the fork of the lock holders ends about a minute later and takes
- * these. The User-Mode Linux figures' part, which has the machine alone, waits for both.
+ * The unit tests of the pages, the statistics and the test tools (about 75 s of the unit tests' 200), sized so that
+ * both forks end together: the fork of the integration tests without a lock ends first and takes the other unit
+ * tests ({@link Part5UnitTestsA}), the fork of the lock holders ends about a minute later and takes these. The User-Mode
+ * Linux figures' part, which has the machine alone, waits for both.
  */
 @Suite
 @IncludeEngines("junit-jupiter")
 @SelectPackages("dev.tclab")
-@IncludeClassNamePatterns(Part6WebUnitTests.CLASSES)
-public class Part6WebUnitTests {
-    static final String CLASSES = "dev\\.tclab\\.web\\..*Test";
+@IncludeClassNamePatterns(Part6UnitTestsB.CLASSES)
+public class Part6UnitTestsB {
+    static final String CLASSES = "dev\\.tclab\\.(web|stats|testing)\\..*Test";
 
     @BeforeSuite
     static void shareTheMachine() throws IOException {
-        MachineLock.share("Part6WebUnitTests");
+        MachineLock.share("Part6UnitTestsB");
     }
 
     @AfterSuite
