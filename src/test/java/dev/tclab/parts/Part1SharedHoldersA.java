@@ -1,9 +1,5 @@
 package dev.tclab.parts;
 
-import dev.tclab.testing.MachineLock;
-import java.io.IOException;
-import org.junit.platform.suite.api.AfterSuite;
-import org.junit.platform.suite.api.BeforeSuite;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.IncludeEngines;
 import org.junit.platform.suite.api.SelectPackages;
@@ -18,16 +14,6 @@ import org.junit.platform.suite.api.Suite;
 @IncludeEngines("junit-jupiter")
 @SelectPackages("dev.tclab")
 @IncludeClassNamePatterns(Part1SharedHoldersA.CLASSES)
-public class Part1SharedHoldersA {
+public class Part1SharedHoldersA extends SharesTheMachine {
     static final String CLASSES = ".*\\.(SemanticsCorpusIT|ForkBombIT|AppImageIT)";
-
-    @BeforeSuite
-    static void shareTheMachine() throws IOException {
-        MachineLock.share("Part1SharedHoldersA");
-    }
-
-    @AfterSuite
-    static void leaveTheMachine() throws IOException {
-        MachineLock.release();
-    }
 }

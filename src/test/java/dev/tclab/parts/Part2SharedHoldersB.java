@@ -1,9 +1,5 @@
 package dev.tclab.parts;
 
-import dev.tclab.testing.MachineLock;
-import java.io.IOException;
-import org.junit.platform.suite.api.AfterSuite;
-import org.junit.platform.suite.api.BeforeSuite;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.IncludeEngines;
 import org.junit.platform.suite.api.SelectPackages;
@@ -14,16 +10,6 @@ import org.junit.platform.suite.api.Suite;
 @IncludeEngines("junit-jupiter")
 @SelectPackages("dev.tclab")
 @IncludeClassNamePatterns(Part2SharedHoldersB.CLASSES)
-public class Part2SharedHoldersB {
+public class Part2SharedHoldersB extends SharesTheMachine {
     static final String CLASSES = ".*\\.(StatsDockerIT|ReadOrderIT|ReadmeRunCommandIT)";
-
-    @BeforeSuite
-    static void shareTheMachine() throws IOException {
-        MachineLock.share("Part2SharedHoldersB");
-    }
-
-    @AfterSuite
-    static void leaveTheMachine() throws IOException {
-        MachineLock.release();
-    }
 }

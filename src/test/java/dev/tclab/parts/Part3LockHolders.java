@@ -1,9 +1,5 @@
 package dev.tclab.parts;
 
-import dev.tclab.testing.MachineLock;
-import java.io.IOException;
-import org.junit.platform.suite.api.AfterSuite;
-import org.junit.platform.suite.api.BeforeSuite;
 import org.junit.platform.suite.api.ExcludeClassNamePatterns;
 import org.junit.platform.suite.api.ExcludeTags;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
@@ -14,9 +10,9 @@ import org.junit.platform.suite.api.Suite;
 
 /**
  * Every other integration test that holds the measurements lock ({@code @RunsAlone}): the exclusive holders, and a
- * shared one that neither half names, but for those that hold figures measured in User-Mode Linux labs ({@link Part7UmlFigures}). They take turns
- * on the lock anyway, so one fork runs them in a row while the other runs the integration tests that need no lock
- * ({@link Part4OtherIntegrationTests}).
+ * shared one that neither half names, but for those that hold figures measured in User-Mode Linux labs
+ * ({@link Part7UmlFigures}). They take turns on the lock anyway, so one fork runs them in a row while the other runs
+ * the integration tests that need no lock ({@link Part4OtherIntegrationTests}).
  */
 @Suite
 @IncludeEngines("junit-jupiter")
@@ -25,15 +21,4 @@ import org.junit.platform.suite.api.Suite;
 @IncludeClassNamePatterns(Parts.INTEGRATION_TESTS)
 @ExcludeTags(Parts.UML_FIGURES)
 @ExcludeClassNamePatterns({Part1SharedHoldersA.CLASSES, Part2SharedHoldersB.CLASSES})
-public class Part3LockHolders {
-
-    @BeforeSuite
-    static void shareTheMachine() throws IOException {
-        MachineLock.share("Part3LockHolders");
-    }
-
-    @AfterSuite
-    static void leaveTheMachine() throws IOException {
-        MachineLock.release();
-    }
-}
+public class Part3LockHolders extends SharesTheMachine {}

@@ -1,9 +1,5 @@
 package dev.tclab.parts;
 
-import dev.tclab.testing.MachineLock;
-import java.io.IOException;
-import org.junit.platform.suite.api.AfterSuite;
-import org.junit.platform.suite.api.BeforeSuite;
 import org.junit.platform.suite.api.ExcludeTags;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.IncludeEngines;
@@ -16,15 +12,4 @@ import org.junit.platform.suite.api.Suite;
 @SelectPackages("dev.tclab")
 @ExcludeTags({Parts.RUNS_ALONE, Parts.UML_FIGURES})
 @IncludeClassNamePatterns(Parts.INTEGRATION_TESTS)
-public class Part4OtherIntegrationTests {
-
-    @BeforeSuite
-    static void shareTheMachine() throws IOException {
-        MachineLock.share("Part4OtherIntegrationTests");
-    }
-
-    @AfterSuite
-    static void leaveTheMachine() throws IOException {
-        MachineLock.release();
-    }
-}
+public class Part4OtherIntegrationTests extends SharesTheMachine {}

@@ -1,9 +1,5 @@
 package dev.tclab.parts;
 
-import dev.tclab.testing.MachineLock;
-import java.io.IOException;
-import org.junit.platform.suite.api.AfterSuite;
-import org.junit.platform.suite.api.BeforeSuite;
 import org.junit.platform.suite.api.ExcludeClassNamePatterns;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.IncludeEngines;
@@ -20,15 +16,4 @@ import org.junit.platform.suite.api.Suite;
 @SelectPackages("dev.tclab")
 @IncludeClassNamePatterns(Parts.UNIT_TESTS)
 @ExcludeClassNamePatterns(Part6UnitTestsB.CLASSES)
-public class Part5UnitTestsA {
-
-    @BeforeSuite
-    static void shareTheMachine() throws IOException {
-        MachineLock.share("Part5UnitTestsA");
-    }
-
-    @AfterSuite
-    static void leaveTheMachine() throws IOException {
-        MachineLock.release();
-    }
-}
+public class Part5UnitTestsA extends SharesTheMachine {}

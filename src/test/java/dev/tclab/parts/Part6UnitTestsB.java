@@ -1,9 +1,5 @@
 package dev.tclab.parts;
 
-import dev.tclab.testing.MachineLock;
-import java.io.IOException;
-import org.junit.platform.suite.api.AfterSuite;
-import org.junit.platform.suite.api.BeforeSuite;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.IncludeEngines;
 import org.junit.platform.suite.api.SelectPackages;
@@ -19,16 +15,6 @@ import org.junit.platform.suite.api.Suite;
 @IncludeEngines("junit-jupiter")
 @SelectPackages("dev.tclab")
 @IncludeClassNamePatterns(Part6UnitTestsB.CLASSES)
-public class Part6UnitTestsB {
+public class Part6UnitTestsB extends SharesTheMachine {
     static final String CLASSES = "dev\\.tclab\\.(web|stats|testing)\\..*Test";
-
-    @BeforeSuite
-    static void shareTheMachine() throws IOException {
-        MachineLock.share("Part6UnitTestsB");
-    }
-
-    @AfterSuite
-    static void leaveTheMachine() throws IOException {
-        MachineLock.release();
-    }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.platform.suite.api.Suite;
 
 /**
  * The parts' rules that their selectors cannot say: every test class has a name some part selects by, the two halves
@@ -47,6 +48,19 @@ class PartsTest {
         assertThat(named(testClasses(), Part6UnitTestsB.CLASSES))
                 .filteredOn(PartsTest::hasTests)
                 .isNotEmpty();
+    }
+
+    @Test
+    void everyPartButTheUmlFiguresSharesTheMachineWhichThatOneHasAlone() throws Exception {
+        List<Class<?>> parts = testClasses().stream()
+                .filter(c -> c.isAnnotationPresent(Suite.class))
+                .toList();
+        assertThat(parts).contains(Part1SharedHoldersA.class, Part7UmlFigures.class);
+        assertThat(parts)
+                .filteredOn(part -> part != Part7UmlFigures.class)
+                .allMatch(SharesTheMachine.class::isAssignableFrom);
+        assertThat(SharesTheMachine.class.isAssignableFrom(Part7UmlFigures.class))
+                .isFalse();
     }
 
     @Test

@@ -7,8 +7,8 @@ import java.nio.file.Path;
  * The machine, between the suite's parts (dev.tclab.parts): every part shares it from its start to its end, but the
  * part of the classes that hold User-Mode Linux figures, which has it to itself. A UML lab's kernel is one process on
  * the host, and what it carries is what the host's CPU leaves it: beside the other fork's unit tests, all at the
- * lowest CPU priority, a 90 Mbit/s HTB class in UML carried 81.3 Mbit/s (85 to 86 alone),
- * at its check's floor of 81. A lock file under {@code test-fork-locks}, like {@link RunsAloneExtension}'s.
+ * lowest CPU priority, a 90 Mbit/s HTB class in UML carried 81.3 Mbit/s (85 to 86 alone), at its check's floor of 81.
+ * A lock file under {@code test-fork-locks}, like {@link RunsAloneExtension}'s.
  */
 public final class MachineLock {
 
@@ -18,8 +18,8 @@ public final class MachineLock {
     private MachineLock() {}
 
     /** Blocks while a part has the machine to itself, then shares it until {@link #release()}. */
-    public static synchronized void share(String part) throws IOException {
-        take(part, true);
+    public static synchronized void share() throws IOException {
+        take("the part", true);
     }
 
     /** Blocks until no other part runs, then has the machine to itself until {@link #release()}. */
