@@ -23,6 +23,12 @@ final class ForkLock implements AutoCloseable {
         this.lock = lock;
     }
 
+    /** The lock file {@code name} of this build, which its forks share ({@code test-fork-locks}, set by the pom). */
+    static Path ofThisBuild(String name) {
+        return Path.of(System.getProperty("test-fork-locks", "target/fork-locks"))
+                .resolve(name);
+    }
+
     /** Blocks until this process holds {@code file}'s lock, shared or exclusive. */
     static ForkLock take(Path file, boolean shared) throws IOException {
         Files.createDirectories(file.getParent());

@@ -1,7 +1,6 @@
 package dev.tclab.testing;
 
 import java.io.IOException;
-import java.nio.file.Path;
 
 /**
  * The machine, between the suite's parts (dev.tclab.parts): every part shares it from its start to its end, but the
@@ -39,10 +38,7 @@ public final class MachineLock {
             throw new IllegalStateException(part + " takes the machine while this fork still holds it");
         }
         long since = System.nanoTime();
-        held = ForkLock.take(
-                Path.of(System.getProperty("test-fork-locks", "target/fork-locks"))
-                        .resolve("machine.lock"),
-                shared);
+        held = ForkLock.take(ForkLock.ofThisBuild("machine.lock"), shared);
         System.out.printf(
                 "%s %s the machine after waiting %.1f s%n",
                 part, shared ? "shares" : "has", (System.nanoTime() - since) / 1e9);

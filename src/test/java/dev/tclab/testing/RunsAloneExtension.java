@@ -1,7 +1,6 @@
 package dev.tclab.testing;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Locale;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -18,10 +17,10 @@ public class RunsAloneExtension implements BeforeAllCallback {
     public void beforeAll(ExtensionContext context) throws IOException {
         RunsAlone alone = context.getRequiredTestClass().getAnnotation(RunsAlone.class);
         RunsAlone.Group group = alone.value();
-        Path dir = Path.of(System.getProperty("test-fork-locks", "target/fork-locks"));
         long since = System.nanoTime();
         ForkLock lock = ForkLock.take(
-                dir.resolve(group.name().toLowerCase(Locale.ROOT) + ".lock"), alone.hold() == RunsAlone.Hold.SHARED);
+                ForkLock.ofThisBuild(group.name().toLowerCase(Locale.ROOT) + ".lock"),
+                alone.hold() == RunsAlone.Hold.SHARED);
         long waitedMs = (System.nanoTime() - since) / 1_000_000;
         if (waitedMs > 1000) {
             System.out.printf(
