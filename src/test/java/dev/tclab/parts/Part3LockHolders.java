@@ -20,5 +20,6 @@ import org.junit.platform.suite.api.Suite;
 @IncludeTags(Parts.RUNS_ALONE)
 @IncludeClassNamePatterns(Parts.INTEGRATION_TESTS)
 @ExcludeTags(Parts.UML_FIGURES)
-@ExcludeClassNamePatterns({Part1SharedHoldersA.CLASSES, Part2SharedHoldersB.CLASSES})
+@ExcludeClassNamePatterns({Part1SharedHoldersA.CLASSES, Part2SharedHoldersB.CLASSES, Parts.OWN_PROFILE_INTEGRATION_TESTS
+})
 public class Part3LockHolders extends SharesTheMachine {}

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.testing.RunsAlone;
 import dev.tclab.testing.UmlFigures;
+import io.quarkus.test.junit.TestProfile;
 import java.io.IOException;
 import java.lang.reflect.Modifier;
 import java.net.URISyntaxException;
@@ -61,6 +62,20 @@ class PartsTest {
                 .allMatch(SharesTheMachine.class::isAssignableFrom);
         assertThat(SharesTheMachine.class.isAssignableFrom(Part7UmlFigures.class))
                 .isFalse();
+    }
+
+    @Test
+    void thePartsOfLockHoldersLeaveOutByNameExactlyTheIntegrationTestsWithoutALockWithAProfileOfTheirOwn()
+            throws Exception {
+        List<Class<?>> classes = testClasses();
+        assertThat(named(classes, Parts.OWN_PROFILE_INTEGRATION_TESTS))
+                .as("Parts.OWN_PROFILE_INTEGRATION_TESTS")
+                .containsExactlyInAnyOrderElementsOf(classes.stream()
+                        .filter(c -> c.getSimpleName().endsWith("IT")
+                                && c.isAnnotationPresent(TestProfile.class)
+                                && !c.isAnnotationPresent(RunsAlone.class)
+                                && !c.isAnnotationPresent(UmlFigures.class))
+                        .toList());
     }
 
     @Test
