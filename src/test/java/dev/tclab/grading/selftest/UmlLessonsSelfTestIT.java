@@ -24,7 +24,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -33,11 +39,20 @@ import org.junit.jupiter.api.TestFactory;
  * go to UML on a host without CAKE and pass their self-tests with CAKE itself, no fallback; and every built-in lesson
  * passes its self-test when its lab is forced into UML. Each check's measured values are printed ({@code FIGURE}
  * lines), for docs/LESSONS.md.
+ * <p>
+ * The lessons go in two lanes at once, as two learners of a class would: a UML lab is one kernel on one core, and its
+ * measurements take one of the two measurement slots of a two-core host. One lane has the lessons forced into UML, the
+ * other the CAKE lessons; each lane runs its lessons in turn.
  */
 @QuarkusTest
 @RunsAlone(RunsAlone.Group.MEASUREMENTS)
 @UmlFigures
 class UmlLessonsSelfTestIT {
+
+    /** The built-in lessons whose labs get a kernel of their own on a host without CAKE: their one self-test here. */
+    static final List<String> CAKE_LESSONS = List.of("bufferbloat-upload", "bufferbloat-download");
+
+    private static final ExecutorService LANES = Executors.newFixedThreadPool(2);
 
     @Inject
     LessonSelfTest selfTest;
@@ -61,71 +76,116 @@ class UmlLessonsSelfTestIT {
     @Inject
     LessonCatalog catalog;
 
-    /** The built-in lessons whose labs get a kernel of their own on a host without CAKE: their one self-test here. */
-    static final List<String> CAKE_LESSONS = List.of("bufferbloat-upload", "bufferbloat-download");
-
-    @TestFactory
-    Stream<DynamicTest> theCakeLessonsRunWithRealCakeInUml() {
-        return CAKE_LESSONS.stream()
-                .map(slug -> DynamicTest.dynamicTest(slug, () -> {
-                    Lesson lesson = catalog.lesson(slug).orElseThrow();
-                    assertThat(runtime.probeKernel().supports("qdisc:cake"))
-                            .as("this test proves UML's CAKE on a host without it; this host has CAKE")
-                            .isFalse();
-                    KernelCapabilities labKernel =
-                            runtime.ownKernel(lesson.topology(), slug).orElseThrow();
-                    assertThat(labKernel.supports("qdisc:cake"))
-                            .as("the UML kernel: " + labKernel)
-                            .isTrue();
-
-                    List<String> shapers = new ArrayList<>();
-                    SelfTestReport report =
-                            selfTest.run(lesson, 1, runner.fastPaths(), System.out::println, outcome -> {
-                                print(slug, "app", outcome);
-                                Object kind = rootKind(outcome.after());
-                                if (outcome.check().startsWith("shape") && kind != null) {
-                                    shapers.add(outcome.check() + ":" + kind);
-                                }
-                            });
-
-                    System.out.print(report.text());
-                    assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
-                    assertThat(shapers)
-                            .as("the shapers the checks found")
-                            .isNotEmpty()
-                            .allSatisfy(s -> assertThat(s).endsWith(":cake"));
-                }));
+    @AfterAll
+    static void closeTheLanes() {
+        LANES.shutdownNow();
     }
 
-    /**
-     * The lessons on the host's kernel, their labs forced into UML: the same figures there. The lessons whose lab.yml
-     * asks for {@code kernel: auto} run in UML anyway ({@link #theCakeLessonsRunWithRealCakeInUml}, their one
-     * self-test in the suite).
-     */
     @TestFactory
-    Stream<DynamicTest> everyBuiltInLessonOnTheHostsKernelPassesItsSelfTestOnUml() throws IOException {
+    Stream<DynamicTest> theBuiltInLessonsPassTheirSelfTestsInUml() throws IOException {
+        List<String> hostLessons = lessonsOnTheHostsKernel();
+        assertThat(hostLessons).as("built-in lessons").isNotEmpty();
+
         LessonSelfTest onUml = new LessonSelfTest(uml, uml, runner, baselines, system);
-        List<String> slugs;
+        List<CompletableFuture<Void>> forcedIntoUml = inTurn(hostLessons, slug -> forcedIntoUml(onUml, slug));
+        List<CompletableFuture<Void>> withCake = inTurn(CAKE_LESSONS, this::withRealCake);
+
+        return Stream.concat(
+                IntStream.range(0, hostLessons.size())
+                        .mapToObj(i -> DynamicTest.dynamicTest(
+                                "forced into UML: " + hostLessons.get(i), () -> ended(forcedIntoUml.get(i)))),
+                IntStream.range(0, CAKE_LESSONS.size())
+                        .mapToObj(i -> DynamicTest.dynamicTest(
+                                "with CAKE in UML: " + CAKE_LESSONS.get(i), () -> ended(withCake.get(i)))));
+    }
+
+    private interface LessonRun {
+        void run(String slug) throws Exception;
+    }
+
+    /** One lane: each lesson starts when the one before it has ended, passed or not. */
+    private static List<CompletableFuture<Void>> inTurn(List<String> slugs, LessonRun lesson) {
+        List<CompletableFuture<Void>> runs = new ArrayList<>();
+        CompletableFuture<?> before = CompletableFuture.completedFuture(null);
+        for (String slug : slugs) {
+            CompletableFuture<Void> run = before.handle((result, failure) -> null)
+                    .thenRunAsync(
+                            () -> {
+                                try {
+                                    lesson.run(slug);
+                                } catch (Exception e) {
+                                    throw new CompletionException(e);
+                                }
+                            },
+                            LANES);
+            runs.add(run);
+            before = run;
+        }
+        return runs;
+    }
+
+    /** Waits for a lesson's run and fails as it failed. */
+    private static void ended(CompletableFuture<Void> run) throws Throwable {
+        try {
+            run.join();
+        } catch (CompletionException e) {
+            throw e.getCause();
+        }
+    }
+
+    private List<String> lessonsOnTheHostsKernel() throws IOException {
         try (Stream<Path> dirs = Files.list(Path.of("src/main/resources/lessons"))) {
-            slugs = dirs.filter(Files::isDirectory)
+            return dirs.filter(Files::isDirectory)
                     .map(p -> p.getFileName().toString())
                     .filter(slug ->
                             catalog.lesson(slug).orElseThrow().topology().kernel() == Topology.Kernel.HOST)
                     .sorted()
                     .toList();
         }
-        assertThat(slugs).as("built-in lessons").isNotEmpty();
-        return slugs.stream()
-                .map(slug -> DynamicTest.dynamicTest(slug, () -> {
-                    SelfTestReport report = onUml.run(
-                            catalog.lesson(slug).orElseThrow(),
-                            1,
-                            runner.fastPaths(),
-                            System.out::println,
-                            outcome -> print(slug, "uml", outcome));
-                    System.out.print(report.text());
-                    assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
-                }));
+    }
+
+    /**
+     * A lesson on the host's kernel, its lab forced into UML: the same figures there. The lessons whose lab.yml asks
+     * for {@code kernel: auto} run in UML anyway ({@link #withRealCake}, their one self-test in the suite).
+     */
+    private void forcedIntoUml(LessonSelfTest onUml, String slug) throws Exception {
+        SelfTestReport report = onUml.run(
+                catalog.lesson(slug).orElseThrow(),
+                1,
+                runner.fastPaths(),
+                line -> System.out.println(slug + ": " + line),
+                outcome -> print(slug, "uml", outcome));
+        System.out.print(report.text());
+        assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
+    }
+
+    /** A CAKE lesson goes to UML on this host, which has no CAKE, and passes with CAKE itself, no fallback. */
+    private void withRealCake(String slug) throws Exception {
+        Lesson lesson = catalog.lesson(slug).orElseThrow();
+        assertThat(runtime.probeKernel().supports("qdisc:cake"))
+                .as("this test proves UML's CAKE on a host without it; this host has CAKE")
+                .isFalse();
+        KernelCapabilities labKernel =
+                runtime.ownKernel(lesson.topology(), slug).orElseThrow();
+        assertThat(labKernel.supports("qdisc:cake"))
+                .as("the UML kernel: " + labKernel)
+                .isTrue();
+
+        List<String> shapers = new ArrayList<>();
+        SelfTestReport report =
+                selfTest.run(lesson, 1, runner.fastPaths(), line -> System.out.println(slug + ": " + line), outcome -> {
+                    print(slug, "app", outcome);
+                    Object kind = rootKind(outcome.after());
+                    if (outcome.check().startsWith("shape") && kind != null) {
+                        shapers.add(outcome.check() + ":" + kind);
+                    }
+                });
+        System.out.print(report.text());
+        assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
+        assertThat(shapers)
+                .as("the shapers the checks found")
+                .isNotEmpty()
+                .allSatisfy(s -> assertThat(s).endsWith(":cake"));
     }
 
     /**
