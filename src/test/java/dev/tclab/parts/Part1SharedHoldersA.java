@@ -14,6 +14,6 @@ import org.junit.platform.suite.api.Suite;
 @IncludeEngines("junit-jupiter")
 @SelectPackages("dev.tclab")
 @IncludeClassNamePatterns(Part1SharedHoldersA.CLASSES)
-public class Part1SharedHoldersA extends SharesTheMachine {
+public class Part1SharedHoldersA extends OneOfTheHalves {
     static final String CLASSES = ".*\\.(SemanticsCorpusIT|ForkBombIT|AppImageIT)";
 }

@@ -10,6 +10,6 @@ import org.junit.platform.suite.api.Suite;
 @IncludeEngines("junit-jupiter")
 @SelectPackages("dev.tclab")
 @IncludeClassNamePatterns(Part2SharedHoldersB.CLASSES)
-public class Part2SharedHoldersB extends SharesTheMachine {
+public class Part2SharedHoldersB extends OneOfTheHalves {
     static final String CLASSES = ".*\\.(StatsDockerIT|ReadOrderIT|ReadmeRunCommandIT)";
 }

@@ -1,6 +1,6 @@
 package dev.tclab.parts;
 
-import dev.tclab.testing.MachineLock;
+import dev.tclab.testing.PartLock;
 import java.io.IOException;
 import org.junit.platform.suite.api.AfterSuite;
 import org.junit.platform.suite.api.BeforeSuite;
@@ -14,7 +14,7 @@ import org.junit.platform.suite.api.Suite;
 /**
  * The classes that hold figures measured in User-Mode Linux labs ({@code @UmlFigures}), last and alone: a UML lab's
  * throughput is what the host's CPU leaves its kernel, so this part waits until every other part is done
- * ({@link MachineLock}). Beside the integration tests without a lock, a 48 Mbit/s HTB class carried 43.3 Mbit/s in
+ * ({@link PartLock#MACHINE}). Beside the integration tests without a lock, a 48 Mbit/s HTB class carried 43.3 Mbit/s in
  * UML (45.8 alone) and bufferbloat-download's 18 Mbit/s CAKE shaper 14.1 Mbit/s, under its check's floor; beside the
  * unit tests, a 90 Mbit/s HTB class 81.3 Mbit/s, at its floor. With the machine to itself, two UML labs at once (one
  * kernel per core, as two learners of a class on two cores) read what one alone does, so
@@ -30,11 +30,11 @@ public class Part7UmlFigures {
 
     @BeforeSuite
     static void haveTheMachineAlone() throws IOException {
-        MachineLock.haveAlone("Part7UmlFigures");
+        PartLock.MACHINE.haveAlone("Part7UmlFigures");
     }
 
     @AfterSuite
     static void leaveTheMachine() throws IOException {
-        MachineLock.release();
+        PartLock.MACHINE.release();
     }
 }

@@ -39,6 +39,8 @@ class PartsTest {
         assertThat(first).hasSize(Part1SharedHoldersA.CLASSES.split("\\|").length);
         assertThat(second).hasSize(Part2SharedHoldersB.CLASSES.split("\\|").length);
         assertThat(first).doesNotContainAnyElementsOf(second);
+        assertThat(List.of(Part1SharedHoldersA.class, Part2SharedHoldersB.class))
+                .allMatch(OneOfTheHalves.class::isAssignableFrom);
         assertThat(Stream.concat(first.stream(), second.stream()))
                 .allMatch(c -> c.isAnnotationPresent(RunsAlone.class)
                         && c.getAnnotation(RunsAlone.class).hold() == RunsAlone.Hold.SHARED);
