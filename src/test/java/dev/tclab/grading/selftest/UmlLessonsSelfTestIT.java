@@ -40,9 +40,10 @@ import org.junit.jupiter.api.TestFactory;
  * passes its self-test when its lab is forced into UML. Each check's measured values are printed ({@code FIGURE}
  * lines), for docs/LESSONS.md.
  * <p>
- * The lessons go in two lanes at once, as two learners of a class would: a UML lab is one kernel on one core, and its
- * measurements take one of the two measurement slots of a two-core host. One lane has the lessons forced into UML, the
- * other the CAKE lessons; each lane runs its lessons in turn.
+ * The lessons go in two lanes at once, as two learners of a class on a two-core server would: a UML lab is one kernel
+ * on one core, and the app measures in two labs at once by default ({@code tclab.grading.max-concurrent-measurements}).
+ * One lane has the lessons forced into UML, the other the CAKE lessons; each lane runs its lessons in turn. With the
+ * machine to itself (docs/testing.md, "The parts"), two UML labs at once read what one alone does.
  */
 @QuarkusTest
 @RunsAlone(RunsAlone.Group.MEASUREMENTS)
