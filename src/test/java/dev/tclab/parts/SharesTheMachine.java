@@ -6,8 +6,8 @@ import org.junit.platform.suite.api.AfterSuite;
 import org.junit.platform.suite.api.BeforeSuite;
 
 /**
- * A part that shares the machine with the other fork's part from its start to its end ({@link PartLock#MACHINE}), so that
- * the User-Mode Linux figures' part ({@link Part7UmlFigures}), which has it alone, waits for it.
+ * A part that shares the machine with the other fork's part from its start to its end ({@link PartLock#MACHINE}), so
+ * that the User-Mode Linux figures' part ({@link Part7UmlFigures}), which has it alone, waits for it.
  */
 abstract class SharesTheMachine {
 
