@@ -31,7 +31,15 @@ final class LessonsAtOnce implements AutoCloseable {
 
     /** Starts {@code lessons} (name to the self-test and its assertions), in their order, as many at once as allowed. */
     LessonsAtOnce(Map<String, Body> lessons) {
-        pool = Executors.newFixedThreadPool(Math.max(1, Math.min(AT_ONCE, lessons.size())), r -> {
+        this(lessons, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Starts {@code lessons} in their order, at most {@code atMost} at once (1: one after another, each when the one
+     * before has ended, passed or not).
+     */
+    LessonsAtOnce(Map<String, Body> lessons, int atMost) {
+        pool = Executors.newFixedThreadPool(Math.max(1, Math.min(Math.min(AT_ONCE, atMost), lessons.size())), r -> {
             Thread thread = new Thread(r, "lesson-self-test");
             thread.setDaemon(true);
             return thread;

@@ -22,15 +22,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -52,8 +47,6 @@ class UmlLessonsSelfTestIT {
 
     /** The built-in lessons whose labs get a kernel of their own on a host without CAKE: their one self-test here. */
     static final List<String> CAKE_LESSONS = List.of("bufferbloat-upload", "bufferbloat-download");
-
-    private static final ExecutorService LANES = Executors.newFixedThreadPool(2);
 
     @Inject
     LessonSelfTest selfTest;
@@ -77,61 +70,24 @@ class UmlLessonsSelfTestIT {
     @Inject
     LessonCatalog catalog;
 
-    @AfterAll
-    static void closeTheLanes() {
-        LANES.shutdownNow();
-    }
-
     @TestFactory
     Stream<DynamicTest> theBuiltInLessonsPassTheirSelfTestsInUml() throws IOException {
         List<String> hostLessons = lessonsOnTheHostsKernel();
         assertThat(hostLessons).as("built-in lessons").isNotEmpty();
 
         LessonSelfTest onUml = new LessonSelfTest(uml, uml, runner, baselines, system);
-        List<CompletableFuture<Void>> forcedIntoUml = inTurn(hostLessons, slug -> forcedIntoUml(onUml, slug));
-        List<CompletableFuture<Void>> withCake = inTurn(CAKE_LESSONS, this::withRealCake);
+        Map<String, LessonsAtOnce.Body> forced = new LinkedHashMap<>();
+        hostLessons.forEach(slug -> forced.put("forced into UML: " + slug, () -> forcedIntoUml(onUml, slug)));
+        Map<String, LessonsAtOnce.Body> withCake = new LinkedHashMap<>();
+        CAKE_LESSONS.forEach(slug -> withCake.put("with CAKE in UML: " + slug, () -> withRealCake(slug)));
 
-        return Stream.concat(
-                IntStream.range(0, hostLessons.size())
-                        .mapToObj(i -> DynamicTest.dynamicTest(
-                                "forced into UML: " + hostLessons.get(i), () -> ended(forcedIntoUml.get(i)))),
-                IntStream.range(0, CAKE_LESSONS.size())
-                        .mapToObj(i -> DynamicTest.dynamicTest(
-                                "with CAKE in UML: " + CAKE_LESSONS.get(i), () -> ended(withCake.get(i)))));
-    }
-
-    private interface LessonRun {
-        void run(String slug) throws Exception;
-    }
-
-    /** One lane: each lesson starts when the one before it has ended, passed or not. */
-    private static List<CompletableFuture<Void>> inTurn(List<String> slugs, LessonRun lesson) {
-        List<CompletableFuture<Void>> runs = new ArrayList<>();
-        CompletableFuture<?> before = CompletableFuture.completedFuture(null);
-        for (String slug : slugs) {
-            CompletableFuture<Void> run = before.handle((result, failure) -> null)
-                    .thenRunAsync(
-                            () -> {
-                                try {
-                                    lesson.run(slug);
-                                } catch (Exception e) {
-                                    throw new CompletionException(e);
-                                }
-                            },
-                            LANES);
-            runs.add(run);
-            before = run;
-        }
-        return runs;
-    }
-
-    /** Waits for a lesson's run and fails as it failed. */
-    private static void ended(CompletableFuture<Void> run) throws Throwable {
-        try {
-            run.join();
-        } catch (CompletionException e) {
-            throw e.getCause();
-        }
+        // Two lanes, each one lesson at a time.
+        LessonsAtOnce forcedLane = new LessonsAtOnce(forced, 1);
+        LessonsAtOnce cakeLane = new LessonsAtOnce(withCake, 1);
+        return Stream.concat(forcedLane.tests(), cakeLane.tests()).onClose(() -> {
+            forcedLane.close();
+            cakeLane.close();
+        });
     }
 
     private List<String> lessonsOnTheHostsKernel() throws IOException {
