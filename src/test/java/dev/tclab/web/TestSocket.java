@@ -158,6 +158,11 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
     }
 
     /** The next text frame, or fails after the timeout. */
+    /** The next text frame, or null when none came within the timeout. */
+    public String pollText(Duration timeout) throws InterruptedException {
+        return texts.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     public String nextText(Duration timeout) throws InterruptedException {
         String text = texts.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (text == null) {

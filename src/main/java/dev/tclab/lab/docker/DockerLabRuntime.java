@@ -272,7 +272,8 @@ public class DockerLabRuntime implements RuntimeAdapter {
             String container, String labId, String node, List<String> command, boolean tty, StreamListener listener)
             throws EngineUnavailableException, NodeNotFoundException {
         try {
-            return engineCall(() -> new DockerProcessStream(docker, container, command, tty, listener, pool));
+            return engineCall(() -> new DockerProcessStream(
+                    docker, container, command, tty, listener, pool, () -> containers.atProcessLimit(container)));
         } catch (NotFoundException | ConflictException e) {
             throw new NodeNotFoundException(labId, node);
         }

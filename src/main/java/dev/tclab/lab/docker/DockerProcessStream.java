@@ -2,16 +2,19 @@ package dev.tclab.lab.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.DockerException;
+import com.github.dockerjava.api.exception.InternalServerErrorException;
 import com.github.dockerjava.api.model.Frame;
 import dev.tclab.lab.runtime.AttachedStream;
 import dev.tclab.lab.runtime.BoundedCommand;
 import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.ProcessLimit;
 import dev.tclab.lab.runtime.StreamListener;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -35,7 +38,8 @@ final class DockerProcessStream extends AttachedStream {
             List<String> command,
             boolean tty,
             StreamListener listener,
-            Executor background) {
+            Executor background,
+            BooleanSupplier atProcessLimit) {
         super(background);
         this.docker = docker;
         this.containerId = containerId;
@@ -59,7 +63,7 @@ final class DockerProcessStream extends AttachedStream {
             @Override
             public void onError(Throwable error) {
                 super.onError(error);
-                background.execute(() -> finished(listener, "the stream broke: " + error.getMessage()));
+                background.execute(() -> finished(listener, whyBroken(error, atProcessLimit)));
             }
 
             @Override
@@ -71,6 +75,23 @@ final class DockerProcessStream extends AttachedStream {
         docker.execStartCmd(execId).withTty(tty).withStdIn(stdin).exec(callback);
         // Found before this constructor returns, so before any input of the learner's reaches the new process.
         findProcess(marker);
+    }
+
+    /**
+     * Why the stream broke, for the learner: the engine's refusal to start the process (a 500 from the exec's start)
+     * in a node at its process limit says that, not runc's words. Asks the engine, so off docker-java's thread.
+     */
+    static String whyBroken(Throwable error, BooleanSupplier atProcessLimit) {
+        if (error instanceof InternalServerErrorException) {
+            try {
+                if (atProcessLimit.getAsBoolean()) {
+                    return ProcessLimit.NO_SHELL_STARTS;
+                }
+            } catch (RuntimeException e) {
+                LOG.debugf("process count not read after an exec failed to start: %s", e.getMessage());
+            }
+        }
+        return "the stream broke: " + error.getMessage();
     }
 
     /** Runs off docker-java's callback thread: it asks the engine, and may wait a few seconds for its answer. */

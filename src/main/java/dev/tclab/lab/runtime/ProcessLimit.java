@@ -9,6 +9,13 @@ public final class ProcessLimit {
      */
     static final int SLACK = 8;
 
+    /**
+     * Why a shell ended before it began, on a node at its process limit: the engine could not start it, since starting
+     * a process in a node takes a slot of the node's own (Docker's runc: "read init-p: connection reset by peer").
+     */
+    public static final String NO_SHELL_STARTS = "This node has hit its process limit, so not even a new shell can "
+            + "start in it: reset the lab, or kill processes from a terminal that is still open.";
+
     private ProcessLimit() {}
 
     /** Whether {@code running} processes are at the node's {@code limit}, less {@link #SLACK}; no limit is never. */
