@@ -7,6 +7,7 @@ import dev.tclab.lab.runtime.ProcessStream;
 import dev.tclab.lab.runtime.StreamListener;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -38,6 +39,12 @@ final class TerminalSession implements StreamListener {
     private static final String FORK_FAILED = "fork";
 
     private static final Duration HOST_NOTICE_EVERY = Duration.ofSeconds(15);
+    /**
+     * How often at most the learner is told that input is dropped. Not once per run of refused writes: while the
+     * queue fills, the engine's writer still drains a little of it into its socket now and then, so a write between
+     * two refused ones may be taken, and a paste would say it twice (as TerminalDockerIT saw).
+     */
+    static final Duration INPUT_DROPPED_NOTICE_EVERY = Duration.ofSeconds(10);
 
     /** Changes once at most: from the pool's key to its learner's, when a pooled lab's shell is handed out. */
     private volatile SessionKey key;
@@ -45,22 +52,24 @@ final class TerminalSession implements StreamListener {
     private final OutputRing recent;
     private final Consumer<TerminalSession> onEnd;
     private final Object lock = new Object();
+    private final InstantSource clock;
     private ProcessStream process;
     private TerminalSink sink;
     private int attaches;
     private ScheduledFuture<?> expiry;
     private String endReason;
-    private boolean inputDropped;
+    private Instant lastInputDroppedNotice = Instant.EPOCH;
     /** Whether the shell was given the platform's notice (see {@link #notice}). */
     private boolean noticed;
 
     private final Set<TerminalSink> watchers = new LinkedHashSet<>();
     private Instant lastHostNotice = Instant.EPOCH;
 
-    TerminalSession(SessionKey key, int replayBytes, Consumer<TerminalSession> onEnd) {
+    TerminalSession(SessionKey key, int replayBytes, Consumer<TerminalSession> onEnd, InstantSource clock) {
         this.key = key;
         this.recent = new OutputRing(replayBytes);
         this.onEnd = onEnd;
+        this.clock = clock;
     }
 
     SessionKey key() {
@@ -188,7 +197,7 @@ final class TerminalSession implements StreamListener {
      */
     void writeAsHost(byte[] input, String host) {
         synchronized (lock) {
-            Instant now = Instant.now();
+            Instant now = clock.instant();
             if (sink != null && Duration.between(lastHostNotice, now).compareTo(HOST_NOTICE_EVERY) >= 0) {
                 lastHostNotice = now;
                 sink.output(("\r\n[tclab: your host " + host + " is typing in this terminal]\r\n")
@@ -216,9 +225,9 @@ final class TerminalSession implements StreamListener {
 
     /**
      * Types into the shell: queues the bytes for the exec's stdin, never blocking (it runs on the event loop). When
-     * the shell does not read and its queue is full, the bytes are dropped and the learner told once, in the
-     * terminal: websockets-next cannot pause reading a socket, and a note says more than a stalled paste. False when
-     * the input was dropped.
+     * the shell does not read and its queue is full, the bytes are dropped and the learner told in the terminal, at
+     * most every {@link #INPUT_DROPPED_NOTICE_EVERY}: websockets-next cannot pause reading a socket, and a note says
+     * more than a stalled paste. False when the input was dropped.
      */
     boolean write(byte[] input) {
         ProcessStream target = running();
@@ -226,11 +235,15 @@ final class TerminalSession implements StreamListener {
             return true;
         }
         boolean taken = target.write(input);
-        synchronized (lock) {
-            if (!taken && !inputDropped && sink != null) {
-                sink.output(INPUT_DROPPED_NOTICE);
+        if (!taken) {
+            synchronized (lock) {
+                Instant now = clock.instant();
+                if (sink != null
+                        && Duration.between(lastInputDroppedNotice, now).compareTo(INPUT_DROPPED_NOTICE_EVERY) >= 0) {
+                    lastInputDroppedNotice = now;
+                    sink.output(INPUT_DROPPED_NOTICE);
+                }
             }
-            inputDropped = !taken;
         }
         return taken;
     }

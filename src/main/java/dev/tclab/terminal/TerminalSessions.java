@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -71,8 +72,8 @@ public class TerminalSessions {
             throws EngineUnavailableException, NodeNotFoundException {
         while (true) {
             claimPrestarted(key);
-            TerminalSession session =
-                    sessions.computeIfAbsent(key, k -> new TerminalSession(k, config.replayBytes(), this::forget));
+            TerminalSession session = sessions.computeIfAbsent(
+                    key, k -> new TerminalSession(k, config.replayBytes(), this::forget, InstantSource.system()));
             try {
                 if (session.startIfNeeded(runtime, SHELL)) {
                     lookIfSilent(session, SILENCE_LOOKS);
@@ -126,7 +127,8 @@ public class TerminalSessions {
     void prestart(@ObservesAsync PooledLabReady ready) {
         for (String node : ready.terminalNodes()) {
             SessionKey key = pooled(ready.labId(), node);
-            TerminalSession session = new TerminalSession(key, config.replayBytes(), this::forget);
+            TerminalSession session =
+                    new TerminalSession(key, config.replayBytes(), this::forget, InstantSource.system());
             boolean opened = sessions.keySet().stream()
                     .anyMatch(k -> k.labId().equals(ready.labId()) && k.node().equals(node));
             if (opened || sessions.putIfAbsent(key, session) != null) {
