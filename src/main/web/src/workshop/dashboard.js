@@ -216,12 +216,18 @@ const editError = document.getElementById('edit-error');
 const addTime = document.getElementById('add-time');
 const reopen = document.getElementById('reopen-event');
 let info = null;
+// Whether the edit form holds the workshop's values yet. Once it does, an open form keeps what the host is typing;
+// before, it takes them however it is (a host may open it before they arrive).
+let filled = false;
 
 function showInfo(fresh) {
   info = fresh;
   document.getElementById('join-url').textContent = info.joinUrl;
   document.getElementById('join-code').textContent = info.event.joinCode;
-  if (!editForm.closest('details').open) fill(editForm, info.event);
+  if (!filled || !editForm.closest('details').open) {
+    fill(editForm, info.event);
+    filled = true;
+  }
   reopen.hidden = info.status !== 'closed';
   addTime.hidden = !info.event.closesAt || info.status === 'closed';
 }
@@ -233,6 +239,11 @@ async function save(changes) {
 orderable(editForm);
 editForm.addEventListener('submit', async (event) => {
   event.preventDefault();
+  if (!filled) {
+    // An empty form would save blanks over the workshop.
+    showError(editError, new Error('The workshop is still loading: try again in a moment.'));
+    return;
+  }
   try {
     await save({});
     showError(editError, null);

@@ -258,8 +258,10 @@ class LabFollowsHostBrowserTest {
             for (Screen screen : Screen.values()) {
                 for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
                     BrowserContext context = hostContext(chromium, screen, scheme, hostCookie);
+                    context.addInitScript(slowAnswer("/api/host/events/" + event));
                     Page page = context.newPage();
-                    page.navigate(root.resolve("/host/events/" + event).toString());
+                    openDashboard(page, event);
+                    // Opened before the workshop's values arrive (as on a busy server): they still fill it.
                     page.click("#edit-workshop summary");
                     page.locator("#edit-form input[name=lessons][value=example]:checked")
                             .waitFor();
@@ -273,7 +275,8 @@ class LabFollowsHostBrowserTest {
             Page host = hostContext(chromium, Screen.LAPTOP, ColorScheme.LIGHT, hostCookie)
                     .newPage();
             host.onDialog(dialog -> dialog.accept());
-            host.navigate(root.resolve("/host/events/" + event).toString());
+            openDashboard(host, event);
+            host.locator("#join-url:has-text('/join/')").waitFor();
             host.click("#edit-workshop summary");
             host.fill("#edit-title", "Shaping, all day");
             host.check("#edit-form input[name=lessons][value=tbf-basics]");
@@ -387,6 +390,23 @@ class LabFollowsHostBrowserTest {
     }
 
     /** A browser signed in as the host (their session cookie). */
+    /**
+     * Opens the event's dashboard and waits for its first live state: the status line above the edit form is filled
+     * then (two lines on a phone), so a click below it no longer lands on a moving target.
+     */
+    private void openDashboard(Page page, String event) {
+        page.navigate(root.resolve("/host/events/" + event).toString());
+        page.locator("#server-state:has-text('Server:')").waitFor();
+    }
+
+    /** A page script that answers the page's GETs of {@code path} 400 ms late, as a busy server might. */
+    private static String slowAnswer(String path) {
+        return "const fetched = window.fetch; window.fetch = (url, options) => "
+                + "String(url).endsWith('" + path + "') && !(options && options.method && options.method !== 'GET')"
+                + " ? new Promise((done) => setTimeout(done, 400)).then(() => fetched(url, options))"
+                + " : fetched(url, options);";
+    }
+
     private BrowserContext hostContext(Chromium chromium, Screen screen, ColorScheme scheme, String hostCookie) {
         BrowserContext context = chromium.context(screen, scheme, TIMEOUT);
         context.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
