@@ -389,7 +389,6 @@ class LabFollowsHostBrowserTest {
                 .path("event.joinCode");
     }
 
-    /** A browser signed in as the host (their session cookie). */
     /**
      * Opens the event's dashboard and waits for its first live state: the status line above the edit form is filled
      * then (two lines on a phone), so a click below it no longer lands on a moving target.
@@ -407,6 +406,7 @@ class LabFollowsHostBrowserTest {
                 + " : fetched(url, options);";
     }
 
+    /** A browser signed in as the host (their session cookie). */
     private BrowserContext hostContext(Chromium chromium, Screen screen, ColorScheme scheme, String hostCookie) {
         BrowserContext context = chromium.context(screen, scheme, TIMEOUT);
         context.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
