@@ -119,10 +119,6 @@ class ForkBombIT {
     }
 
     /**
-     * Fills the node's free process slots with sleeps started by the engine: an exec's first process joins the node's
-     * cgroup even at its limit (the limit holds forks, not joins), so after this the node is full whatever the bomb did.
-     */
-    /**
      * Waits until the new shell shows the notice or a prompt (null), or its page is told that it ended (that frame):
      * on a full node the shell usually starts and bash retries its forks, but now and then not even the shell can
      * start.
@@ -143,6 +139,10 @@ class ForkBombIT {
         }
     }
 
+    /**
+     * Fills the node's free process slots with sleeps started by the engine: an exec's first process joins the node's
+     * cgroup even at its limit (the limit holds forks, not joins), so after this the node is full whatever the bomb did.
+     */
     private void fillFreeProcessSlots(String labId, String node) throws InterruptedException {
         String id = docker.listContainersCmd()
                 .withLabelFilter(

@@ -157,14 +157,14 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
         return output();
     }
 
-    /** The next text frame, or fails after the timeout. */
     /** The next text frame, or null when none came within the timeout. */
     public String pollText(Duration timeout) throws InterruptedException {
         return texts.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** The next text frame, or fails after the timeout. */
     public String nextText(Duration timeout) throws InterruptedException {
-        String text = texts.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        String text = pollText(timeout);
         if (text == null) {
             throw new AssertionError("no text frame within " + timeout);
         }
