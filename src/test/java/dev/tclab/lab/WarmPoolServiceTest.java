@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -93,14 +94,24 @@ class WarmPoolServiceTest {
         return labs.startOrGet(owner, lesson, topologies.topologyFor(lesson).orElseThrow(), admitted -> {});
     }
 
-    private LabRecord pooledRecord(String lesson) {
+    /**
+     * The pooled lab of {@code lesson} as recorded, once it is: the starter marks a lab ready before it writes the
+     * record, so the pool's count ({@link LabService#pooledReady}) may run a moment ahead of the database.
+     */
+    private LabRecord pooledRecord(String lesson) throws InterruptedException {
+        await(
+                "a pooled lab of " + lesson + " recorded as running",
+                () -> recordedPooled(lesson).isPresent());
+        return recordedPooled(lesson).orElseThrow();
+    }
+
+    private Optional<LabRecord> recordedPooled(String lesson) {
         return registry.live().stream()
                 .filter(r -> r.owner() == null
                         && r.lesson().equals(lesson)
                         && r.phase() == LabPhase.RUNNING
                         && runtime.running.containsKey(r.id()))
-                .findFirst()
-                .orElseThrow();
+                .findFirst();
     }
 
     private double counter(String name) {
