@@ -16,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Proves that an iperf3 flow crossed the links it grades (issue 25, row 1: a learner moved the server's address to
@@ -36,9 +34,6 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class LinkProof {
 
-    /** {@code ip addr add 10.0.0.2/24 dev eth1} as lab.yml setups write it (also {@code ip a add}, {@code address}). */
-    private static final Pattern ADDR_ADD = Pattern.compile(
-            "\\bip\\s+(?:-\\S+\\s+)*a(?:ddr(?:ess)?)?\\s+add\\s+(\\d{1,3}(?:\\.\\d{1,3}){3})(?:/\\d+)?\\s.*\\bdev\\s+\\S+");
     /** Wire bytes carry headers too, so a crossing flow always counts more than its payload; this only absorbs rounding. */
     private static final double ACCOUNTED = 0.95;
 
@@ -128,7 +123,7 @@ public class LinkProof {
         if (topology.isEmpty()) {
             return new Guard(null, flow.node(), List.of(), flow.reverse(), false, flow.udp());
         }
-        String owner = addressOwners(topology.get()).get(flow.server());
+        String owner = topology.get().addressOwners().get(flow.server());
         if (owner != null && !owner.equals(serverNode)) {
             return new Guard(
                     "The server address " + flow.server() + " belongs to node " + owner + " (lab.yml), but "
@@ -145,20 +140,6 @@ public class LinkProof {
         }
         List<String> interfaces = topology.get().interfacesOf(flow.node());
         return new Guard(null, flow.node(), interfaces, flow.reverse(), !interfaces.isEmpty(), flow.udp());
-    }
-
-    /** Each address a node's setup adds, to that node. */
-    static Map<String, String> addressOwners(Topology topology) {
-        Map<String, String> owners = new HashMap<>();
-        topology.nodes()
-                .values()
-                .forEach(node -> node.exec().forEach(command -> {
-                    Matcher m = ADDR_ADD.matcher(command);
-                    if (m.find()) {
-                        owners.put(m.group(1), node.name());
-                    }
-                }));
-        return owners;
     }
 
     /** rx and tx bytes by interface, from {@code /proc/net/dev}. */

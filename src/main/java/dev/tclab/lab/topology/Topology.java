@@ -2,9 +2,13 @@ package dev.tclab.lab.topology;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A lab's network as its lab.yml describes it: Linux nodes joined by point-to-point links.
@@ -16,6 +20,10 @@ import java.util.Map;
  * @param kernel whose kernel the lab's nodes run on
  */
 public record Topology(String name, Map<String, Node> nodes, List<Link> links, List<Probe> probes, Kernel kernel) {
+
+    /** {@code ip addr add 10.0.0.2/24 dev eth1} as lab.yml setups write it (also {@code ip a add}, {@code address}). */
+    private static final Pattern ADDR_ADD = Pattern.compile(
+            "\\bip\\s+(?:-\\S+\\s+)*a(?:ddr(?:ess)?)?\\s+add\\s+(\\d{1,3}(?:\\.\\d{1,3}){3})(?:/\\d+)?\\s.*\\bdev\\s+\\S+");
 
     /** A topology on the host's kernel. */
     public Topology(String name, Map<String, Node> nodes, List<Link> links, List<Probe> probes) {
@@ -96,6 +104,25 @@ public record Topology(String name, Map<String, Node> nodes, List<Link> links, L
             }
         }
         return names;
+    }
+
+    /**
+     * Each address a node's setup ({@code exec}) adds, to that node: where a measurement's server must run
+     * (docs/SECURITY.md, "A measurement proves it crossed the link").
+     */
+    public Map<String, String> addressOwners() {
+        Map<String, String> owners = new HashMap<>();
+        nodes.values()
+                .forEach(node -> node.exec()
+                        .forEach(command ->
+                                addedAddress(command).ifPresent(address -> owners.put(address, node.name()))));
+        return owners;
+    }
+
+    /** The IPv4 address a command adds to an interface ({@code ip addr add 10.0.0.2/24 dev eth1}), if it adds one. */
+    public static Optional<String> addedAddress(String command) {
+        Matcher m = ADDR_ADD.matcher(command);
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
     /** Names of the nodes a learner gets a terminal on. */

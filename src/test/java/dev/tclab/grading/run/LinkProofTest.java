@@ -47,7 +47,7 @@ class LinkProofTest {
 
     @Test
     void shouldKnowWhichNodeLabYmlGivesEachAddress() {
-        assertEquals(Map.of("10.0.0.1", "client", "10.0.0.2", "server"), LinkProof.addressOwners(TWO_NODE));
+        assertEquals(Map.of("10.0.0.1", "client", "10.0.0.2", "server"), TWO_NODE.addressOwners());
     }
 
     @Test
