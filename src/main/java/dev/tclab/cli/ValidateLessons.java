@@ -17,8 +17,9 @@ import java.util.Set;
 /**
  * Validates lessons without starting the server: {@code tclab validate [--watch] [DIR...]} (and
  * {@code bin/validate-lessons}). A DIR is a lesson folder (it has a lesson.md) or a folder of lesson folders;
- * without DIR, the built-in lessons are checked. Prints {@code file:line: problem} lines and a summary on stdout;
- * exits with 1 when any lesson is broken, 2 on a usage mistake (e.g. a DIR that does not exist). With
+ * without DIR, the built-in lessons are checked. Prints {@code file:line: problem} lines, then
+ * {@code file:line: warning: ...} lines (see {@code LessonWarnings}), and a summary on stdout; exits with 1 when any
+ * lesson is broken (warnings alone never do), 2 on a usage mistake (e.g. a DIR that does not exist). With
  * {@code --watch} it validates again whenever a file under a DIR changes, until interrupted.
  */
 public final class ValidateLessons {
@@ -110,14 +111,18 @@ public final class ValidateLessons {
         lessons.forEach(l -> known.add(l.slug()));
         int broken = 0;
         int problems = 0;
+        int warnings = 0;
         for (int i = 0; i < lessons.size(); i++) {
             List<FileProblem> found = new ArrayList<>(lessons.get(i).problems());
             found.addAll(Prerequisites.unknown(lessons.get(i), folders.get(i).path(), known));
             found.stream().map(FileProblem::toString).forEach(out::println);
+            lessons.get(i).warnings().stream().map(FileProblem::asWarning).forEach(out::println);
             problems += found.size();
+            warnings += lessons.get(i).warnings().size();
             broken += found.isEmpty() ? 0 : 1;
         }
-        out.println(lessons.size() + " lesson(s) checked, " + broken + " broken, " + problems + " problem(s)");
+        out.println(lessons.size() + " lesson(s) checked, " + broken + " broken, " + problems + " problem(s), "
+                + warnings + " warning(s)");
         return broken == 0 ? 0 : 1;
     }
 

@@ -68,6 +68,7 @@ public class LessonCatalog implements TopologySource {
                 LOG.warnf("Lesson '%s' is broken and will be listed as such:", lesson.slug());
                 lesson.problems().forEach(p -> LOG.warnf("  %s", p));
             }
+            lesson.warnings().forEach(w -> LOG.warnf("Lesson '%s': %s", lesson.slug(), w.asWarning()));
         }
         LOG.infof(
                 "%d lessons, %d broken",

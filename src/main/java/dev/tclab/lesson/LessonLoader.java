@@ -87,8 +87,8 @@ public final class LessonLoader {
         List<Step> steps = readSteps(dir.resolve("steps"), display + "/steps", declared, read);
         read.addAll(undeclaredParameters(intro.file(), intro.body(), intro.bodyLine(), declared));
         problems.addAll(read);
-        Lesson lesson =
-                new Lesson(slug, meta, introFile, intro.body(), intro.bodyLine(), steps, topology, List.of(), problems);
+        Lesson lesson = new Lesson(
+                slug, meta, introFile, intro.body(), intro.bodyLine(), steps, topology, List.of(), problems, List.of());
         LessonView validated = LessonRenderer.render(
                 lesson, Parameters.firstChoices(meta.parameters()), null, Map.of(), checkValidator);
         problems.addAll(validated.problems());
@@ -102,7 +102,9 @@ public final class LessonLoader {
         }
         problems.sort(Comparator.comparing(FileProblem::file).thenComparingInt(FileProblem::line));
         List<String> quizIds = validated.quizzes().stream().map(Quiz::id).toList();
-        return new Lesson(slug, meta, introFile, intro.body(), intro.bodyLine(), steps, topology, quizIds, problems);
+        List<FileProblem> warnings = topology == null ? List.of() : LessonWarnings.of(topology, validated);
+        return new Lesson(
+                slug, meta, introFile, intro.body(), intro.bodyLine(), steps, topology, quizIds, problems, warnings);
     }
 
     private static String folderName(Path dir) {

@@ -57,11 +57,13 @@ public final class LessonRenderer {
         Map<String, OptionOrder> orders = new HashMap<>();
         Map<String, String> seenIds = new HashMap<>();
         List<FileProblem> problems = new ArrayList<>();
+        List<BlockContext.CommandLine> commandLines = new ArrayList<>();
 
         BlockContext introContext = new BlockContext(shared, lesson.introFile(), null, seenIds);
         String intro =
                 LessonMarkdown.render(Parameters.substitute(lesson.intro(), values), lesson.introLine(), introContext);
         problems.addAll(introContext.problems());
+        commandLines.addAll(introContext.commandLines());
         orders.putAll(introContext.optionOrders());
 
         List<LessonView.StepView> steps = new ArrayList<>();
@@ -69,6 +71,7 @@ public final class LessonRenderer {
             BlockContext context = new BlockContext(shared, step.file(), step.id(), seenIds);
             String html = LessonMarkdown.render(Parameters.substitute(step.body(), values), step.bodyLine(), context);
             problems.addAll(context.problems());
+            commandLines.addAll(context.commandLines());
             orders.putAll(context.optionOrders());
             steps.add(new LessonView.StepView(
                     step.id(),
@@ -79,6 +82,13 @@ public final class LessonRenderer {
                     List.copyOf(context.solutions())));
         }
         return new LessonView(
-                lesson, values, intro, List.copyOf(introContext.quizzes()), steps, problems, Map.copyOf(orders));
+                lesson,
+                values,
+                intro,
+                List.copyOf(introContext.quizzes()),
+                steps,
+                problems,
+                List.copyOf(commandLines),
+                Map.copyOf(orders));
     }
 }

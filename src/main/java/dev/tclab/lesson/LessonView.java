@@ -17,6 +17,7 @@ import java.util.stream.Stream;
  * @param introHtml  lesson.md's body as HTML
  * @param introQuizzes lesson.md's quizzes, each with its options in the learner's order
  * @param problems   block problems met while rendering (none for a valid lesson, whatever the parameters)
+ * @param commandLines every line of the cmd and solution blocks shown, in page order
  * @param optionOrders the order each quiz shows its options in, by quiz id
  */
 public record LessonView(
@@ -26,6 +27,7 @@ public record LessonView(
         List<Quiz> introQuizzes,
         List<StepView> steps,
         List<FileProblem> problems,
+        List<BlockContext.CommandLine> commandLines,
         Map<String, OptionOrder> optionOrders) {
 
     /** One step, rendered. */

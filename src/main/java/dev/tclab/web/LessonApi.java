@@ -48,6 +48,7 @@ public class LessonApi {
             List<String> prerequisites,
             boolean broken,
             List<String> problems,
+            List<String> warnings,
             LearnerLessons.Progress progress) {}
 
     /**
@@ -176,6 +177,7 @@ public class LessonApi {
                 lesson.meta().prerequisites(),
                 lesson.broken(),
                 lesson.problems().stream().map(FileProblem::toString).toList(),
+                lesson.warnings().stream().map(FileProblem::asWarning).toList(),
                 learnerLessons.progress(lesson, learner));
     }
 }

@@ -91,7 +91,7 @@ public class LessonPages {
 
     @CheckedTemplate
     static class Templates {
-        static native TemplateInstance catalog(List<Card> cards, List<Lesson> broken);
+        static native TemplateInstance catalog(List<Card> cards, List<Lesson> broken, List<Lesson> warned);
 
         static native TemplateInstance lesson(Lesson lesson, LessonView view, String nodes, Lesson next);
 
@@ -139,7 +139,9 @@ public class LessonPages {
                 cards.add(card(lesson, kernel, learner, liveLabs));
             }
         }
-        return Templates.catalog(cards, broken);
+        List<Lesson> warned =
+                catalog.lessons().stream().filter(l -> !l.warnings().isEmpty()).toList();
+        return Templates.catalog(cards, broken, warned);
     }
 
     @GET

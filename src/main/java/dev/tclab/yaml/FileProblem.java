@@ -8,4 +8,10 @@ public record FileProblem(String file, int line, String field, String message) {
         String where = line > 0 ? file + ":" + line : file;
         return field == null || field.isEmpty() ? where + ": " + message : where + ": " + field + ": " + message;
     }
+
+    /** As a warning is printed: {@code file:line: warning: message}. */
+    public String asWarning() {
+        String where = line > 0 ? file + ":" + line : file;
+        return where + ": warning: " + (field == null || field.isEmpty() ? message : field + ": " + message);
+    }
 }

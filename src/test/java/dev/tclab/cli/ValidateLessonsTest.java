@@ -61,7 +61,9 @@ class ValidateLessonsTest {
     void shouldPassTheBuiltInLessonsWithTheSummaryOnStdout() {
         Run run = validate("src/main/resources/lessons");
         assertEquals(0, run.status(), run.out());
-        assertTrue(run.out().matches("(?s)\\d+ lesson\\(s\\) checked, 0 broken, 0 problem\\(s\\)\n"), run.out());
+        assertTrue(
+                run.out().matches("(?s)\\d+ lesson\\(s\\) checked, 0 broken, 0 problem\\(s\\), 0 warning\\(s\\)\n"),
+                run.out());
         assertEquals("", run.err());
     }
 
@@ -80,7 +82,45 @@ class ValidateLessonsTest {
                         .startsWith("second/lesson.md:7: prerequisites: no lesson 'no-such-lesson' "
                                 + "exists; name a lesson by its folder name, e.g. "),
                 run.out());
-        assertTrue(run.out().endsWith("2 lesson(s) checked, 2 broken, 5 problem(s)\n"), run.out());
+        assertTrue(run.out().endsWith("2 lesson(s) checked, 2 broken, 5 problem(s), 0 warning(s)\n"), run.out());
+    }
+
+    @Test
+    void shouldPrintAWarningWithItsLineAndCountItWithoutFailing() throws IOException {
+        Path dir = lesson("ported", "");
+        Files.writeString(dir.resolve("lab.yml"), """
+                name: ported
+                topology:
+                  nodes:
+                    client:
+                      exec: [ip addr add 10.0.0.1/24 dev eth1]
+                    server:
+                      exec: [ip addr add 10.0.0.2/24 dev eth1, iperf3 -s -D]
+                  links:
+                    - endpoints: ["client:eth1", "server:eth1"]
+                """);
+        Files.createDirectories(dir.resolve("steps"));
+        Files.writeString(dir.resolve("steps/01-up.md"), """
+                ---
+                title: Up
+                ---
+                ```check
+                measure:
+                  - { name: up, node: client, iperf3: { server: 10.0.0.2, port: 5201 } }
+                expect:
+                  - { value: up.mbps, above: 1 }
+                ```
+                """);
+        Run run = validate(dir.toString());
+        assertEquals(0, run.status(), "a warning alone never fails the validation: " + run.out());
+        assertEquals(
+                List.of(
+                        "ported/steps/01-up.md:6: warning: port 5201 of check 'up-check-1', iperf3 'up' is the port"
+                                + " node server's own `iperf3 -s -D` (lab.yml exec) listens on, so the check's one-off"
+                                + " server cannot listen there and the measurement fails. Start that server on another"
+                                + " port (`-p 5202`), or give the check another port",
+                        "1 lesson(s) checked, 0 broken, 0 problem(s), 1 warning(s)"),
+                run.out().lines().toList());
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.tclab.lab.FakeRuntimeProfile;
@@ -34,7 +35,12 @@ class LessonApiTest {
                 .body("find { it.slug == 'broken-demo' }.broken", equalTo(true))
                 .body(
                         "find { it.slug == 'broken-demo' }.problems",
-                        hasItem(containsString("broken-demo/steps/01-only.md:4: lab.yml has no node 'server'")));
+                        hasItem(containsString("broken-demo/steps/01-only.md:4: lab.yml has no node 'server'")))
+                .body("find { it.slug == 'web-test' }.warnings", equalTo(List.of()))
+                .body(
+                        "find { it.slug == 'broken-demo' }.warnings",
+                        hasItem(startsWith("lessons/broken-demo/steps/01-only.md:11: warning: iperf3 'up' runs on node"
+                                + " client against 10.0.0.1, which lab.yml gives to client itself")));
     }
 
     @Test

@@ -65,6 +65,11 @@ class LessonPagesTest {
         assertTrue(page.contains("Broken lessons"), page);
         assertTrue(page.contains("lessons/broken-demo/steps/01-only.md:4: lab.yml has no node &#39;server&#39;"), page);
         assertFalse(page.contains("href=\"/lessons/broken-demo\""), "a broken lesson gets no link: " + page);
+        assertTrue(page.contains("Warnings for lesson authors"), page);
+        assertTrue(
+                page.contains("lessons/broken-demo/steps/01-only.md:11: warning: iperf3 &#39;up&#39; runs on node"
+                        + " client against 10.0.0.1"),
+                page);
         assertTrue(page.contains("<main id=\"main\""), page);
         assertFalse(page.contains("class=\"banner\""), "no banner while the engine is fine: " + page);
     }

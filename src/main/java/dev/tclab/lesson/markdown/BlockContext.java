@@ -30,6 +30,14 @@ public final class BlockContext {
     public record SolutionRef(String node, List<String> lines) {}
 
     /**
+     * One line of a cmd or solution block, located in the lesson file so lints can point at it.
+     *
+     * @param stepId   the step it is in, {@code intro} for lesson.md
+     * @param solution whether it is in a solution block (else a cmd block)
+     */
+    public record CommandLine(String stepId, boolean solution, String node, String file, int line, String text) {}
+
+    /**
      * What is shared by every file of one lesson.
      *
      * @param slug          the lesson's slug (quiz forms post to it)
@@ -57,6 +65,7 @@ public final class BlockContext {
     private final Map<String, OptionOrder> optionOrders = new HashMap<>();
     private final List<CheckRef> checks = new ArrayList<>();
     private final List<SolutionRef> solutions = new ArrayList<>();
+    private final List<CommandLine> commandLines = new ArrayList<>();
     private int checkBlocks;
 
     /**
@@ -97,6 +106,11 @@ public final class BlockContext {
         return solutions;
     }
 
+    /** Every line of the file's cmd and solution blocks on a node of the lab, in file order. */
+    public List<CommandLine> commandLines() {
+        return commandLines;
+    }
+
     Lesson lesson() {
         return lesson;
     }
@@ -107,6 +121,11 @@ public final class BlockContext {
 
     String stepId() {
         return stepId;
+    }
+
+    /** The step id checks and command lines carry: the step's, or {@code intro} for lesson.md. */
+    String stepOrIntro() {
+        return stepId == null ? "intro" : stepId;
     }
 
     void problem(int line, String message) {

@@ -95,7 +95,11 @@ class LessonBlockPostProcessor extends NodePostProcessor {
     private Node command(BlockInfo info, FencedCodeBlock fence, String content, int line) {
         Topology.Node node = requireNode(info, line, false);
         List<String> lines = commandLines(content, line, "cmd");
-        return node == null ? null : new LessonBlocks.Command(fence.getChars(), node.name(), lines);
+        if (node == null) {
+            return null;
+        }
+        locate(content, line, false, node.name());
+        return new LessonBlocks.Command(fence.getChars(), node.name(), lines);
     }
 
     private Node solution(BlockInfo info, FencedCodeBlock fence, String content, int line) {
@@ -106,6 +110,7 @@ class LessonBlockPostProcessor extends NodePostProcessor {
             return null;
         }
         context.solutions().add(new BlockContext.SolutionRef(node.name(), lines));
+        locate(content, line, true, node.name());
         return new LessonBlocks.Solution(fence.getChars(), node.name(), lines, !node.hidden());
     }
 
@@ -128,7 +133,7 @@ class LessonBlockPostProcessor extends NodePostProcessor {
         } catch (YamlException e) {
             // the validator has reported it; the check keeps its default id
         }
-        String stepId = context.stepId() == null ? "intro" : context.stepId();
+        String stepId = context.stepOrIntro();
         id = id == null || id.isBlank() ? stepId + "-check-" + number : id;
         context.claimId("check", id, line);
         context.checks().add(new BlockContext.CheckRef(stepId, id, title, context.file(), contentLine, yaml));
@@ -176,6 +181,23 @@ class LessonBlockPostProcessor extends NodePostProcessor {
             context.problem(line, "empty " + type + " block: write the command(s) between the fences");
         }
         return lines;
+    }
+
+    /** Records each non-blank line of a cmd or solution block with its file line (the fence is on {@code line}). */
+    private void locate(String content, int line, boolean solution, String node) {
+        List<String> lines = content.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            if (!lines.get(i).isBlank()) {
+                context.commandLines()
+                        .add(new BlockContext.CommandLine(
+                                context.stepOrIntro(),
+                                solution,
+                                node,
+                                context.file(),
+                                line + 1 + i,
+                                lines.get(i).strip()));
+            }
+        }
     }
 
     /** The node the block names, or null (with a problem) when it names none or one the lab lacks. */
