@@ -1,9 +1,7 @@
 package dev.tclab.lesson;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tclab.lesson.markdown.BlockContext;
 import dev.tclab.yaml.YamlDocument;
-import dev.tclab.yaml.YamlException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -11,7 +9,7 @@ import java.util.Map;
 
 /**
  * The iperf3 flows a lesson's checks measure, read from its check blocks as rendered for validation (each parameter
- * at its first choice). A check block that does not parse has no flows here; the validator reports it.
+ * at its first choice).
  */
 final class GradedFlows {
 
@@ -54,71 +52,40 @@ final class GradedFlows {
 
     private GradedFlows() {}
 
-    static List<Flow> of(LessonView view) {
+    static List<Flow> of(List<CheckMeasurement> measurements) {
         List<Flow> flows = new ArrayList<>();
-        for (int step = 0; step < view.steps().size(); step++) {
-            for (BlockContext.CheckRef check : view.steps().get(step).checks()) {
-                read(check, step, flows);
-            }
-        }
-        return flows;
-    }
-
-    private static void read(BlockContext.CheckRef check, int step, List<Flow> flows) {
-        YamlDocument doc;
-        try {
-            doc = YamlDocument.parse(check.file(), "the check block", check.yaml(), check.line());
-        } catch (YamlException e) {
-            return;
-        }
-        JsonNode measure = doc.at("/measure");
-        for (int i = 0; i < measure.size(); i++) {
-            String at = YamlDocument.child(YamlDocument.child("/measure", i), "iperf3");
-            JsonNode iperf3 = doc.at(at);
+        for (CheckMeasurement m : measurements) {
+            JsonNode iperf3 = m.kind("iperf3");
             if (!iperf3.isObject()) {
                 continue;
             }
-            String name = measure.get(i).path("name").asText();
-            String node = measure.get(i).path("node").asText();
+            String at = YamlDocument.child(m.at(), "iperf3");
+            String name = m.entry().path("name").asText();
+            String node = m.entry().path("node").asText();
             JsonNode named = iperf3.path("flows");
             if (!named.isObject() || named.isEmpty()) {
-                flows.add(flow(check, step, doc, at, name, node, iperf3, iperf3, at));
+                flows.add(flow(m, at, name, node, iperf3, iperf3, at));
                 continue;
             }
             for (Iterator<Map.Entry<String, JsonNode>> it = named.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> entry = it.next();
                 String flowAt = YamlDocument.child(YamlDocument.child(at, "flows"), entry.getKey());
-                flows.add(flow(
-                        check,
-                        step,
-                        doc,
-                        flowAt,
-                        name + ".flows." + entry.getKey(),
-                        node,
-                        iperf3,
-                        entry.getValue(),
-                        at));
+                flows.add(flow(m, flowAt, name + ".flows." + entry.getKey(), node, iperf3, entry.getValue(), at));
             }
         }
+        return flows;
     }
 
     /** A flow whose own options ({@code own}, at {@code at}) override its measurement's ({@code common}, at {@code commonAt}). */
     private static Flow flow(
-            BlockContext.CheckRef check,
-            int step,
-            YamlDocument doc,
-            String at,
-            String name,
-            String node,
-            JsonNode common,
-            JsonNode own,
-            String commonAt) {
+            CheckMeasurement m, String at, String name, String node, JsonNode common, JsonNode own, String commonAt) {
+        YamlDocument doc = m.doc();
         String portAt = own.has("port") ? YamlDocument.child(at, "port") : YamlDocument.child(commonAt, "port");
         JsonNode port = doc.at(portAt);
         return new Flow(
-                check.id(),
-                step,
-                check.file(),
+                m.check().id(),
+                m.step(),
+                m.check().file(),
                 name,
                 own.path("node").asText(node),
                 own.path("server").asText(common.path("server").asText()),

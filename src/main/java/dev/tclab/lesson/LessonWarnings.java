@@ -25,6 +25,7 @@ public final class LessonWarnings {
     private static final int NAMED = 3;
 
     private final Topology topology;
+    private final List<CheckMeasurement> measurements;
     private final List<GradedFlows.Flow> flows;
     private final List<BlockContext.CommandLine> commands;
     private final Map<String, Integer> stepIndex;
@@ -32,7 +33,8 @@ public final class LessonWarnings {
 
     private LessonWarnings(Topology topology, LessonView view) {
         this.topology = topology;
-        this.flows = GradedFlows.of(view);
+        this.measurements = CheckMeasurement.of(view);
+        this.flows = GradedFlows.of(measurements);
         this.commands = view.commandLines();
         this.stepIndex = new HashMap<>();
         for (int i = 0; i < view.steps().size(); i++) {
@@ -49,6 +51,7 @@ public final class LessonWarnings {
         lints.fixedPortsTakenByTheLab(warnings);
         lints.flowsToTheirOwnNode(warnings);
         lints.serverAddressesMoved(warnings);
+        warnings.addAll(SidecarCommands.warnings(lints.measurements, lints.nodePaths()));
         warnings.sort(Comparator.comparing(FileProblem::file).thenComparingInt(FileProblem::line));
         return warnings;
     }
@@ -160,6 +163,19 @@ public final class LessonWarnings {
                                 + " another address here"));
             }
         }
+    }
+
+    /** Where the lesson's own commands name each path of a node's files: cmd and solution lines, lab.yml exec. */
+    private Map<String, String> nodePaths() {
+        Map<String, String> paths = new HashMap<>();
+        topology.nodes()
+                .values()
+                .forEach(node -> node.exec()
+                        .forEach(command -> SidecarCommands.paths(command)
+                                .forEach(path -> paths.putIfAbsent(path, "lab.yml exec of node " + node.name()))));
+        commands.forEach(command -> SidecarCommands.paths(command.text())
+                .forEach(path -> paths.putIfAbsent(path, command.file() + ":" + command.line())));
+        return paths;
     }
 
     private Optional<String> labServerOn(String node, int port) {

@@ -208,4 +208,37 @@ class LessonWarningsTest {
                         + " to node server and check 'moved', iperf3 'up' (classes/steps/01-s1.md:12) measures"
                         + " against it");
     }
+
+    @Test
+    void shouldWarnAtACheckCommandThatReadsTheNodesFilesOrProcesses() throws IOException {
+        String commands = """
+                ```cmd client
+                iperf3 -c 10.0.0.2 -J > /tmp/result.txt
+                ```
+                ```check
+                id: looks
+                measure:
+                  - { name: saved, node: client, command: "cat /tmp/result.txt" }
+                  - { name: running, node: server, command: "pgrep -c iperf3" }
+                  - { name: net, node: client, command: "cat /proc/net/dev; tc -s qdisc show dev eth1 | grep -c tbf" }
+                  - { name: own, node: client, command: "touch /tmp/check-state; cat /tmp/check-state" }
+                expect:
+                  - { value: saved.ok, equals: "true" }
+                ```
+                """;
+        Lesson lesson = load(lab("iperf3 -s -D"), step(commands));
+        assertThat(warnings(lesson))
+                .containsExactly(
+                        "classes/steps/01-s1.md:10: warning: check 'looks', command 'saved' reads /tmp/result.txt,"
+                                + " which the lesson's commands put in the node (classes/steps/01-s1.md:5), but it finds"
+                                + " the sidecar's /tmp/result.txt instead: a check's command runs in the"
+                                + " node's measurement sidecar, which shares the node's network (interfaces, qdiscs,"
+                                + " sockets) but not its files or processes (docs/checks.md, \"Measurements\")."
+                                + " Measure the network instead, e.g. with `tc`, `ip` or `ss`",
+                        "classes/steps/01-s1.md:11: warning: check 'looks', command 'running' runs `pgrep`, which sees"
+                                + " the sidecar's processes, not the node's: a check's command runs in the node's"
+                                + " measurement sidecar, which shares the node's network (interfaces, qdiscs, sockets)"
+                                + " but not its files or processes (docs/checks.md, \"Measurements\"). Measure the"
+                                + " network instead, e.g. with `tc`, `ip` or `ss`");
+    }
 }
