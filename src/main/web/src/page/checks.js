@@ -47,8 +47,26 @@ function failedSentence(assertion) {
         return `${subject} measured ${r.measured}${ratio}; it should be ${r.expected}.`;
       }
       if (r.comparison === 'matches') return `${subject} is not what the step asks for yet (the pattern is under Details).`;
+      if (r.before != null) {
+        return `${subject} measured ${r.measured} (${r.before} before the load, ${r.after} after it); it should be ${r.expected}.`;
+      }
       return `${subject} measured ${r.measured}; it should be ${r.expected}.`;
   }
+}
+
+/**
+ * Where the flow went when a failed expectation reads a class its flow never entered (reason.flow, docs/api.md):
+ * "Your flow went through class 1:20 (the default), not 1:10: no filter matched its TCP packets to destination port
+ * 24817."
+ */
+function flowSentence(miss) {
+  const name = miss.flow ? ` ${miss.flow}` : '';
+  const tos = miss.tos ? ` with TOS 0x${miss.tos.toString(16).padStart(2, '0')}` : '';
+  const packets = `${miss.protocol.toUpperCase()} packets to destination port ${miss.serverPort}${tos}`;
+  const not = miss.expected ? `, not ${miss.expected}` : '';
+  return miss.byDefault
+    ? `Your flow${name} went through class ${miss.wentThrough} (the default)${not}: no filter matched its ${packets}.`
+    : `Your flow${name} went through class ${miss.wentThrough}${not} (a filter sent its ${packets} there).`;
 }
 
 /** A short line for an expectation that holds. */
@@ -87,6 +105,21 @@ function details(result) {
     }
     box.append(table);
   }
+  for (const route of result.flows || []) {
+    const name = route.flow ? `${route.load}.flows.${route.flow}` : route.load;
+    const from = route.clientPort == null ? '' : ` from port ${route.clientPort}`;
+    const tos = route.tos ? `, TOS 0x${route.tos.toString(16).padStart(2, '0')}` : '';
+    box.append(element('p', 'check-flow-sent', `Flow ${name}: ${route.protocol.toUpperCase()}${from} to port `
+      + `${route.serverPort}${tos}, ${route.bytes} bytes sent by ${route.node}; counted by:`));
+    const counted = element('ul', 'check-flow-counted');
+    for (const c of route.counted) {
+      const marks = [c.byDefault ? 'the default' : '', c.leaf ? 'leaf' : ''].filter(Boolean).join(', ');
+      counted.append(element('li', null, `${c.what} ${c.id} (${c.kind}) on ${c.dev}${marks ? ` [${marks}]` : ''}: `
+        + `+${c.bytes} bytes, +${c.packets} packets`));
+    }
+    if (!route.counted.length) counted.append(element('li', null, 'no qdisc or class counted about its bytes'));
+    box.append(counted);
+  }
   for (const [name, error] of Object.entries(result.errors || {})) {
     box.append(element('p', 'check-error', `${name}: ${error}`));
     if (result.raw?.[name]) box.append(element('pre', 'check-raw', result.raw[name]));
@@ -123,6 +156,9 @@ export function renderCheckResult(result) {
       const item = element('li', assertion.passed ? 'ok' : 'bad');
       item.append(element('span', 'check-symbol', assertion.passed ? '✓' : '✗'), ' ');
       item.append(assertion.passed ? heldLine(assertion) : failedSentence(assertion));
+      if (!assertion.passed && assertion.reason?.flow) {
+        item.append(element('p', 'check-flow', flowSentence(assertion.reason.flow)));
+      }
       list.append(item);
     }
     box.append(list);

@@ -1,6 +1,7 @@
 package dev.tclab.grading;
 
 import dev.tclab.grading.evaluate.AssertionResult;
+import dev.tclab.grading.evaluate.FlowRoute;
 import dev.tclab.grading.run.CheckResult;
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +20,8 @@ public record CheckRunView(
 
     /**
      * One check's outcome. {@code raw} holds the raw output of measurements that could not be read, so the learner
-     * still sees what the lab printed.
+     * still sees what the lab printed. {@code flows} says where each graded flow went (null in results kept before it
+     * existed).
      */
     public record ResultView(
             String check,
@@ -31,7 +33,8 @@ public record CheckRunView(
             long millis,
             List<AssertionResult> assertions,
             Map<String, String> errors,
-            Map<String, String> raw) {
+            Map<String, String> raw,
+            List<FlowRoute> flows) {
 
         public static ResultView of(CheckResult r) {
             Map<String, String> unreadable = new java.util.TreeMap<>(r.raw());
@@ -46,7 +49,8 @@ public record CheckRunView(
                     r.duration().toMillis(),
                     r.assertions(),
                     r.errors(),
-                    unreadable);
+                    unreadable,
+                    r.flows());
         }
     }
 

@@ -148,7 +148,8 @@ public class JdbcCheckRunLog implements CheckRunLog {
                 full.millis(),
                 full.assertions(),
                 full.errors(),
-                boundedValues(full.raw()));
+                boundedValues(full.raw()),
+                full.flows());
         String summaryJson = write(summary);
         String rawJson = write(boundedValues(result.raw()));
         jdbc.run("save the check's result", c -> {

@@ -69,7 +69,8 @@ final class StoreWrites {
                 Map.of(),
                 "measured 9.61 Mbit/s",
                 Duration.ofMillis(9000),
-                null);
+                null,
+                List.of());
         List<Double> answers = Collections.synchronizedList(new ArrayList<>());
         List<Double> checks = Collections.synchronizedList(new ArrayList<>());
         ExecutorService pool = Executors.newFixedThreadPool(LEARNERS);

@@ -152,6 +152,10 @@ public class FakeLabRuntime implements RuntimeAdapter {
             iperf3Servers.add(node);
             return new ExecResult(iperf3ServerExit, "owner\n", "", false);
         }
+        if (joined.startsWith("sh -c echo @@tclab-qdiscs")) {
+            // Where a flow went (grading.run.FlowTrace): this lab has no qdiscs or classes to count it.
+            return new ExecResult(0, "", "", false);
+        }
         if (joined.equals("cat /proc/net/dev")) {
             return new ExecResult(0, linkCounters(running.get(labId), node), "", false);
         }

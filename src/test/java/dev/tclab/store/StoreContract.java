@@ -147,7 +147,8 @@ abstract class StoreContract {
                 Map.of("up", "iperf3 printed no JSON"),
                 "Could not measure",
                 Duration.ofMillis(2500),
-                "Is iperf3 running?");
+                "Is iperf3 running?",
+                List.of());
         runs.resultAdded(run, 0, result);
         TestCheckRuns.finish(run, "error", "not yet");
         runs.finished(run);
@@ -285,7 +286,8 @@ abstract class StoreContract {
                         Map.of(),
                         state,
                         Duration.ofMillis(10),
-                        null));
+                        null,
+                        List.of()));
         TestCheckRuns.finish(run, state, state);
         runs.finished(run);
         return run;
@@ -311,7 +313,8 @@ abstract class StoreContract {
                         Map.of(),
                         "measured",
                         Duration.ofMillis(900),
-                        null));
+                        null,
+                        List.of()));
 
         CheckRunView view = runs.find(lab, run.id(), learner).orElseThrow();
         assertThat(view.state()).isEqualTo(CheckRunView.INTERRUPTED);

@@ -55,7 +55,9 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
                     "subject": "the borrows of class 1:10 on the client's eth1 over the load",
                     "path": "c.by_id[1:10].delta.borrowed", "comparison": "bounds", "expected": "above 20 borrows",
                     "measured": "3 borrows", "unit": "borrows", "ratioTo": null, "baseline": null, "error": null,
-                    "authored": false}},
+                    "authored": false,
+                    "flow": {"load": "up", "flow": "", "protocol": "tcp", "serverPort": 24817, "tos": 0, "dev": "eth1",
+                      "wentThrough": "1:20", "byDefault": true, "expected": "1:10"}}},
                  {"path": "ping.avg_ms", "measured": "4.5 ms = 0.0477 × 94.3 ms (baseline.loaded_ping)", "number": 4.5,
                   "unit": "ms", "ratio": 0.0477, "expected": "a ratio to baseline.loaded_ping below 0.2", "passed": true,
                   "message": "ok", "children": [],
@@ -64,7 +66,13 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
                     "comparison": "bounds", "expected": "below 0.2 times the figure recorded earlier as loaded_ping",
                     "measured": "4.5 ms", "unit": "ms", "ratioTo": "the figure recorded earlier as loaded_ping",
                     "baseline": "94.3 ms", "error": null, "authored": false}}],
-               "errors": {}, "raw": {}},
+               "errors": {}, "raw": {},
+               "flows": [{"load": "up", "flow": "", "node": "client", "protocol": "tcp", "clientPort": 40312,
+                 "serverPort": 24817, "tos": 0, "bytes": 5000000, "counted": [
+                   {"dev": "eth1", "what": "qdisc", "id": "1:", "kind": "htb", "bytes": 5230000, "packets": 3460,
+                    "leaf": false, "byDefault": false},
+                   {"dev": "eth1", "what": "class", "id": "1:20", "kind": "htb", "bytes": 5230000, "packets": 3460,
+                    "leaf": true, "byDefault": true}]}]},
               {"check": "gated", "title": "a tbf holds the uplink to 10 Mbit/s", "status": "failed",
                "message": "q.root.kind is noqueue; expected equal to tbf (throughput and latency not measured until this holds)",
                "hint": "Put a tbf on eth1.", "attempts": 1, "millis": 50,
@@ -173,8 +181,12 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
                     .hasText("✗ The client's upload measured 26.9 Gbit/s; it should be about 10 Mbit/s (± 15 %).");
             assertThat(values.nth(1)).hasText("✓ The kind of the root qdisc on the client's eth1: tbf");
             assertThat(values.nth(2))
-                    .hasText("✗ The borrows of class 1:10 on the client's eth1 over the load"
+                    .containsText("✗ The borrows of class 1:10 on the client's eth1 over the load"
                             + " measured 3 borrows; it should be above 20 borrows.");
+            assertThat(values.nth(2).locator(".check-flow"))
+                    .hasText("Your flow went through class 1:20 (the default), not 1:10: no filter matched its TCP"
+                            + " packets to destination port 24817.");
+            assertThat(values.nth(0).locator(".check-flow")).hasCount(0);
             assertThat(values.nth(3)).hasText("✓ Average round trip of the client's ping to 10.0.0.2: 4.5 ms");
             assertThat(failed.locator(".check-hint")).containsText("Hint: Look at");
 
@@ -209,6 +221,10 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
             failed.locator(".check-details summary").click();
             assertThat(failed.locator(".check-details")).containsText("up.mbps");
             assertThat(failed.locator(".check-details")).containsText("matching /^(tbf|cake)$/");
+            assertThat(failed.locator(".check-details .check-flow-sent"))
+                    .hasText("Flow up: TCP from port 40312 to port 24817, 5000000 bytes sent by client; counted by:");
+            assertThat(failed.locator(".check-details .check-flow-counted li").nth(1))
+                    .hasText("class 1:20 (htb) on eth1 [the default, leaf]: +5230000 bytes, +3460 packets");
             error.locator(".check-details summary").click();
             assertThat(error.locator(".check-details .check-raw")).hasText("garbled output");
             Chromium.screenshot(page, "learner-check-feedback");

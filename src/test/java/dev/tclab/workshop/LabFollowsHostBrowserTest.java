@@ -165,13 +165,17 @@ class LabFollowsHostBrowserTest {
                                             null,
                                             null,
                                             null,
-                                            false))),
+                                            false,
+                                            null,
+                                            null,
+                                            null))),
                             Map.of(),
                             Map.of("up", "{\"end\":{\"sum_received\":{\"bits_per_second\":2.69e10}}}"),
                             Map.of(),
                             "The upload is not shaped yet.",
                             Duration.ofMillis(3200),
-                            "Is a qdisc on eth1?"));
+                            "Is a qdisc on eth1?",
+                            List.of()));
             TestCheckRuns.finish(run, "failed", "1 of 1 checks failed");
             runs.finished(run);
             annRow.locator("td.failure:has-text('Shape the modem')").waitFor();

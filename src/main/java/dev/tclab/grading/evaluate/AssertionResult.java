@@ -26,4 +26,10 @@ public record AssertionResult(
         boolean passed,
         String message,
         List<AssertionResult> children,
-        Reason reason) {}
+        Reason reason) {
+
+    /** This result with {@code newReason} (where its flow went, say), its sentences unchanged. */
+    public AssertionResult withReason(Reason newReason) {
+        return new AssertionResult(path, measured, number, unit, ratio, expected, passed, message, children, newReason);
+    }
+}

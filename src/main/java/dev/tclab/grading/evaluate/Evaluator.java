@@ -2,9 +2,11 @@ package dev.tclab.grading.evaluate;
 
 import dev.tclab.grading.spec.Assertion;
 import dev.tclab.grading.spec.Comparison;
+import dev.tclab.grading.spec.Counters;
 import dev.tclab.grading.spec.Measure;
 import dev.tclab.grading.spec.Quantity;
 import dev.tclab.grading.spec.Unit;
+import dev.tclab.grading.spec.ValuePath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -70,7 +72,10 @@ public final class Evaluator {
                 null,
                 null,
                 null,
-                message != null);
+                message != null,
+                null,
+                null,
+                null);
         return new AssertionResult(name, measured, null, null, null, expected, passed, text, children, reason);
     }
 
@@ -85,6 +90,19 @@ public final class Evaluator {
                 String ratioTo,
                 String baseline,
                 String error) {
+            return reason(kind, fieldUnit, measured, unit, ratioTo, baseline, error, null);
+        }
+
+        /** As above, with the counter a delta rose from and to ({@code span}; null for other paths). */
+        Reason reason(
+                Reason.Kind kind,
+                Unit fieldUnit,
+                String measured,
+                String unit,
+                String ratioTo,
+                String baseline,
+                String error,
+                Span span) {
             String counts = check.ratioTo() != null ? "times" : Subjects.counts(check.path());
             String expected = Words.expected(check.comparison(), fieldUnit, counts)
                     + (check.ratioTo() != null ? " " + subjects.of(check.ratioTo()) : "");
@@ -100,7 +118,10 @@ public final class Evaluator {
                     ratioTo,
                     baseline,
                     error,
-                    check.message() != null);
+                    check.message() != null,
+                    span == null ? null : span.before(),
+                    span == null ? null : span.after(),
+                    null);
         }
 
         private static String comparison(Comparison c) {
@@ -133,11 +154,44 @@ public final class Evaluator {
         }
         Object value = found.get();
         return check.ratioTo() == null
-                ? compare(check, value, expected, context)
+                ? compare(check, value, values, expected, context)
                 : ratio(check, value, values, expected, context);
     }
 
-    private static AssertionResult compare(Assertion.Check check, Object value, String expected, Context context) {
+    /**
+     * What a {@code delta} rose from and to, read before and after the load, in the learner's units ("10 borrows",
+     * "13 borrows").
+     */
+    record Span(String before, String after) {
+
+        /** The span of a {@code ...delta.<counter>} path, or null for any other path (or when a side is missing). */
+        static Span of(ValuePath path, Values values, String counts) {
+            String text = path.text();
+            int dot = text.lastIndexOf("." + Counters.DELTA + ".");
+            if (dot < 0) {
+                return null;
+            }
+            String head = text.substring(0, dot);
+            String tail = text.substring(dot + Counters.DELTA.length() + 1);
+            Optional<Object> before =
+                    ValuePath.parse(head + "." + Counters.BEFORE + tail).flatMap(values::get);
+            Optional<Object> after = ValuePath.parse(head + tail).flatMap(values::get);
+            if (before.isEmpty()
+                    || after.isEmpty()
+                    || !(before.get() instanceof Measure from)
+                    || !(after.get() instanceof Measure to)) {
+                return null;
+            }
+            return new Span(Words.measure(from, counts, false), Words.measure(to, counts, false));
+        }
+
+        String inWords() {
+            return before + " before the load, " + after + " after it";
+        }
+    }
+
+    private static AssertionResult compare(
+            Assertion.Check check, Object value, Values values, String expected, Context context) {
         boolean passed;
         try {
             passed = holds(check.comparison(), value);
@@ -169,9 +223,10 @@ public final class Evaluator {
         String number = passed || !(check.comparison() instanceof Comparison.Equals)
                 ? shown.number()
                 : Quantity.format(shown.value(), EXACT_DIGITS);
-        String measured = shown.withUnit(number);
-        Template.Fields fields = new Template.Fields(number, shown.unit().symbol(), expected, path, "", "");
         String counts = Subjects.counts(check.path());
+        Span span = Span.of(check.path(), values, counts);
+        String measured = shown.withUnit(number) + (span == null ? "" : " (" + span.inWords() + ")");
+        Template.Fields fields = new Template.Fields(number, shown.unit().symbol(), expected, path, "", "");
         boolean exact = !passed && check.comparison() instanceof Comparison.Equals;
         Reason reason = context.reason(
                 kind,
@@ -180,7 +235,8 @@ public final class Evaluator {
                 Words.unit(measure, counts),
                 null,
                 null,
-                null);
+                null,
+                span);
         return new AssertionResult(
                 path,
                 measured,

@@ -20,6 +20,11 @@ import java.util.Locale;
  * @param baseline    with {@code ratio_to}: that other value in the learner's units; null otherwise
  * @param error       why there is no value (the measurement's error, or why it was not measured); null otherwise
  * @param authored    the lesson's author wrote the message for it
+ * @param before      with a {@code delta} path: the counter read before the load, in the learner's units ("10
+ *                    borrows"); null otherwise
+ * @param after       with a {@code delta} path: the counter read after the load; null otherwise
+ * @param flow        when the expectation failed on a class its load's flow never entered: where the flow went
+ *                    instead; null otherwise (and in results kept before it existed)
  */
 public record Reason(
         Kind kind,
@@ -33,7 +38,30 @@ public record Reason(
         String ratioTo,
         String baseline,
         String error,
-        boolean authored) {
+        boolean authored,
+        String before,
+        String after,
+        FlowMiss flow) {
+
+    /** This reason, saying where its load's flow went instead. */
+    public Reason withFlow(FlowMiss miss) {
+        return new Reason(
+                kind,
+                measurement,
+                subject,
+                path,
+                comparison,
+                expected,
+                measured,
+                unit,
+                ratioTo,
+                baseline,
+                error,
+                authored,
+                before,
+                after,
+                miss);
+    }
 
     /** What happened to an expectation; in JSON as the lowercase name ({@code not_met}). */
     public enum Kind {

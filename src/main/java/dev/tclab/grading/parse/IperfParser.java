@@ -64,6 +64,20 @@ public final class IperfParser {
                 null);
     }
 
+    /**
+     * The client's source port of the first connection in an {@code iperf3 -J} report ({@code start.connected}), or
+     * null when the report has none (iperf3 failed before connecting, or the output is not its JSON).
+     */
+    public static Integer clientPort(String json) {
+        try {
+            JsonNode port =
+                    readObject(json).path("start").path("connected").path(0).path("local_port");
+            return port.isInt() ? port.asInt() : null;
+        } catch (OutputParseException e) {
+            return null;
+        }
+    }
+
     private static JsonNode readObject(String json) throws OutputParseException {
         if (json == null || json.isBlank()) {
             throw new OutputParseException("expected iperf3's JSON report (-J), found empty output");

@@ -1,6 +1,7 @@
 package dev.tclab.grading.run;
 
 import dev.tclab.grading.evaluate.AssertionResult;
+import dev.tclab.grading.evaluate.FlowRoute;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.Map;
  * @param raw        the last sample's raw outputs by measurement name, to show when something could not be read
  * @param errors     why a measurement of the last sample has no values, by measurement name
  * @param message    one sentence for the learner
+ * @param flows      where each flow of the last sample's loads went on its sending node (see {@link FlowRoute})
  */
 public record CheckResult(
         String checkId,
@@ -27,7 +29,8 @@ public record CheckResult(
         Map<String, String> errors,
         String message,
         Duration duration,
-        String hint) {
+        String hint,
+        List<FlowRoute> flows) {
 
     public enum Status {
         PASSED,

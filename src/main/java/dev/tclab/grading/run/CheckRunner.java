@@ -3,6 +3,7 @@ package dev.tclab.grading.run;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.grading.evaluate.AssertionResult;
 import dev.tclab.grading.evaluate.Evaluator;
+import dev.tclab.grading.evaluate.FlowRoute;
 import dev.tclab.grading.evaluate.Subjects;
 import dev.tclab.grading.evaluate.Values;
 import dev.tclab.grading.spec.Assertion;
@@ -30,6 +31,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
@@ -132,7 +134,8 @@ public class CheckRunner {
             boolean passed,
             String platformError,
             String settled,
-            String note) {
+            String note,
+            List<FlowRoute> routes) {
 
         Sample(
                 Values values,
@@ -140,12 +143,20 @@ public class CheckRunner {
                 List<AssertionResult> assertions,
                 boolean passed,
                 String platformError) {
-            this(values, raw, assertions, passed, platformError, null, "");
+            this(values, raw, assertions, passed, platformError, null, "", List.of());
         }
     }
 
-    /** One sample of a check's run: its number, and the loads that ran as fast as the platform capped them. */
-    private record Attempt(CheckContext check, int number, Map<String, MeasurementCost> reachedCap) {
+    /**
+     * One sample of a check's run: its number, the loads that ran as fast as the platform capped them, and where its
+     * flows went.
+     */
+    private record Attempt(
+            CheckContext check, int number, Map<String, MeasurementCost> reachedCap, List<FlowRoute> routes) {
+
+        Attempt(CheckContext check, int number) {
+            this(check, number, new ConcurrentHashMap<>(), new CopyOnWriteArrayList<>());
+        }
 
         void report(CheckProgress.Stage stage, String detail) {
             check.report(stage, number, detail);
@@ -209,7 +220,7 @@ public class CheckRunner {
             check.report(CheckProgress.Stage.MEASURING, attempt, "measuring");
             Sample sample;
             try {
-                sample = sample(new Attempt(check, attempt, new ConcurrentHashMap<>()));
+                sample = sample(new Attempt(check, attempt));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return done(check, CheckResult.Status.ERROR, attempt, null, "The check was interrupted.", start);
@@ -356,14 +367,16 @@ public class CheckRunner {
                     null, raw, List.of(), false, "The lab is not running (" + e.getMessage() + "). Start it again.");
         }
         Values values = new Values(results, baselines.all(labId), errors);
-        List<AssertionResult> assertions = Evaluator.evaluate(spec.expect(), values, Subjects.of(spec));
+        List<FlowRoute> routes = List.copyOf(attempt.routes());
+        List<AssertionResult> assertions =
+                FlowMisses.attach(spec, Evaluator.evaluate(spec.expect(), values, Subjects.of(spec)), routes);
         boolean passed = errors.isEmpty() && assertions.stream().allMatch(AssertionResult::passed);
         String note = attempt.reachedCap().entrySet().stream()
                 .map(e -> " (the platform capped " + e.getKey() + " at "
                         + e.getValue().capText()
                         + ", twice what this check accepts, and it ran that fast: the link may be faster)")
                 .reduce("", String::concat);
-        return new Sample(values, raw, assertions, passed, null, null, note);
+        return new Sample(values, raw, assertions, passed, null, null, note, routes);
     }
 
     /** What the gate read settled (the sample's answer), or else the servers started for the first load meanwhile. */
@@ -431,7 +444,14 @@ public class CheckRunner {
         Values values = new Values(results, recorded, errors);
         String why = failing.get().message() + " (" + CheapFirst.inWords(skippable) + " not measured until this holds)";
         return Optional.of(new Sample(
-                values, raw, Evaluator.evaluate(spec.expect(), values, Subjects.of(spec)), false, null, why, ""));
+                values,
+                raw,
+                Evaluator.evaluate(spec.expect(), values, Subjects.of(spec)),
+                false,
+                null,
+                why,
+                "",
+                List.of()));
     }
 
     /** The load a sample reaches first: neither during nor over another measurement, in the check's order. */
@@ -484,7 +504,7 @@ public class CheckRunner {
         MeasurementOutcome outcome;
         try (MeasurementSlots.Slot held = slots.acquireFor(check.learner(), m.slots(), cost, onWait)) {
             attempt.report(CheckProgress.Stage.MEASURING, "measuring " + m.name());
-            outcome = loads.run(check.labId(), (Iperf3Measurement) m, cost, setup);
+            outcome = loads.run(check.labId(), (Iperf3Measurement) m, cost, setup, attempt.routes()::add);
         }
         if (outcome.values().get("bits_per_second") instanceof Measure goodput && cost.reachedBy(goodput.base())) {
             attempt.reachedCap().put(m.name(), cost);
@@ -565,7 +585,10 @@ public class CheckRunner {
         }
         return sample.assertions().stream()
                 .filter(a -> !a.passed())
-                .map(AssertionResult::message)
+                .map(a -> a.message()
+                        + FlowMisses.of(a)
+                                .map(miss -> (a.message().endsWith(".") ? " " : ". ") + miss.sentence())
+                                .orElse(""))
                 .findFirst()
                 .orElse("The expectation does not hold.");
     }
@@ -586,7 +609,8 @@ public class CheckRunner {
                 measured ? errorsOf(sample.values()) : Map.of(),
                 message,
                 Duration.between(start, Instant.now()),
-                spec.hint());
+                spec.hint(),
+                sample == null ? List.of() : sample.routes());
     }
 
     private static Map<String, String> errorsOf(Values values) {

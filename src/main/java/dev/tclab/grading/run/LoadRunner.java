@@ -1,6 +1,7 @@
 package dev.tclab.grading.run;
 
 import dev.tclab.common.WorkerThreads;
+import dev.tclab.grading.evaluate.FlowRoute;
 import dev.tclab.grading.spec.Iperf3Measurement;
 import dev.tclab.grading.spec.Measurement;
 import dev.tclab.grading.spec.MeasurementOutcome;
@@ -24,6 +25,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 /**
  * Runs a check's loads (iperf3 flows) in a lab: owns their one-off servers, those started early alongside a check's
@@ -117,9 +119,11 @@ final class LoadRunner {
      * results: the servers started early for this load when they are still fresh, else servers started now.
      * A flow whose server cannot start fails with the reason; the others still run. {@code cost} caps a single flow's
      * rate when the check allows it (see {@link MeasurementCost}). The reads after a single flow run in its client's
-     * exec, right after it. The prelude runs once the servers listen, right before the clients start.
+     * exec, right after it. The prelude runs once the servers listen, right before the clients start. Where each flow
+     * went on its sending node goes to {@code routes} (see {@link FlowTrace}).
      */
-    MeasurementOutcome run(String labId, Iperf3Measurement m, MeasurementCost cost, Setup setup)
+    MeasurementOutcome run(
+            String labId, Iperf3Measurement m, MeasurementCost cost, Setup setup, Consumer<FlowRoute> routes)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         Map<String, IperfServer.Started> servers = serversFor(labId, m, setup.early());
         setup.prelude().run();
@@ -137,19 +141,36 @@ final class LoadRunner {
                 outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", guard.refusal()));
                 continue;
             }
-            // The flow, between the reads of its client's link counters when it is proven by them (LinkProof).
-            List<CommandSequence.Step> steps = new ArrayList<>(guard.around(
+            // The flow, between the reads of its client's link counters when it is proven by them (LinkProof),
+            // between the reads of its client's qdiscs and classes (FlowTrace).
+            FlowTrace trace = FlowTrace.of(flow);
+            List<CommandSequence.Step> steps = new ArrayList<>(trace.reads());
+            int traced = steps.size();
+            steps.addAll(guard.around(
                     new CommandSequence.Step(cost.applyTo(flow.argv(m.seconds(), server.port())), m.timeout())));
             int guarded = steps.size();
+            steps.addAll(trace.reads());
+            int afterTrace = steps.size();
             after.reads().forEach(r -> steps.add(new CommandSequence.Step(r.argv(), r.timeout())));
             running.put(flow.name(), threads.submit(() -> {
                 List<ExecResult> ran = runtime.execAll(labId, flow.node(), steps);
                 for (int i = 0; i < after.reads().size(); i++) {
                     Measurement read = after.reads().get(i);
-                    after.outcomes().put(read.name(), OutputReader.read(read, ran.get(i + guarded)));
+                    after.outcomes().put(read.name(), OutputReader.read(read, ran.get(i + afterTrace)));
                 }
-                List<ExecResult> around = ran.subList(0, guarded);
-                return guard.judge(around, OutputReader.read(m, around.get(guard.loadIndex())));
+                List<ExecResult> around = ran.subList(traced, guarded);
+                ExecResult client = around.get(guard.loadIndex());
+                MeasurementOutcome judged = guard.judge(around, OutputReader.read(m, client));
+                trace.route(
+                                m.name(),
+                                flow,
+                                server.port(),
+                                ran.subList(0, traced),
+                                ran.subList(guarded, afterTrace),
+                                client,
+                                judged)
+                        .ifPresent(routes);
+                return judged;
             }));
         }
         for (Map.Entry<String, Future<MeasurementOutcome>> e : running.entrySet()) {

@@ -310,9 +310,11 @@ public class LessonSelfTest {
             return result.assertions().stream().map(Tally::describe).collect(Collectors.joining("; "));
         }
 
+        /** One expectation with what it measured; a failed one says so (a measure-only step's failure, say). */
         private static String describe(AssertionResult a) {
             return a.children().isEmpty()
-                    ? a.path() + " = " + a.measured() + " (expected " + a.expected() + ")"
+                    ? (a.passed() ? "" : "FAILED ") + a.path() + " = " + a.measured() + " (expected " + a.expected()
+                            + ")"
                     : a.children().stream().map(Tally::describe).collect(Collectors.joining(", ", a.path() + "[", "]"));
         }
     }

@@ -9,14 +9,16 @@ import java.util.Set;
 
 /**
  * Counters read before and after a load ({@code over: load}): every entry of the later tree that has counters gets
- * {@code delta.<counter>} (the difference) and {@code per_second.<counter>} (the difference over the load's
- * seconds; byte counters also as {@code bits}, in bit/s). An entry that did not exist before, or whose counter went
+ * {@code delta.<counter>} (the difference), {@code before.<counter>} (what it rose from) and {@code per_second.<counter>}
+ * (the difference over the load's seconds; byte counters also as {@code bits}, in bit/s). An entry that did not exist before, or whose counter went
  * down (the learner replaced the qdisc or class, which starts its counters at zero), counts from zero.
  */
 public final class Counters {
 
-    static final String DELTA = "delta";
+    public static final String DELTA = "delta";
     static final String PER_SECOND = "per_second";
+    /** The counter as read before the load (0 when the entry is new or was replaced): what a delta rose from. */
+    public static final String BEFORE = "before";
     /** The length of the window the rates are over, in seconds, at the top of the tree. */
     static final String WINDOW = "window_seconds";
 
@@ -79,12 +81,15 @@ public final class Counters {
 
     private static void addDeltas(Map<?, ?> before, Map<String, Object> after, double seconds) {
         Map<String, Object> delta = new LinkedHashMap<>();
+        Map<String, Object> from = new LinkedHashMap<>();
         Map<String, Object> perSecond = new LinkedHashMap<>();
         after.forEach((key, value) -> {
             if (COUNTERS.contains(key) && value instanceof Measure now) {
                 double then = before.get(key) instanceof Measure m ? m.value() : 0;
-                double d = now.value() >= then ? now.value() - then : now.value();
+                double start = now.value() >= then ? then : 0;
+                double d = now.value() - start;
                 delta.put(key, new Measure(d, now.unit()));
+                from.put(key, new Measure(start, now.unit()));
                 double rate = seconds > 0 ? d / seconds : 0;
                 boolean bytes = key.endsWith("bytes");
                 perSecond.put(key, new Measure(rate, bytes ? Unit.BYTE_PER_S : Unit.NONE));
@@ -97,13 +102,16 @@ public final class Counters {
         });
         if (!delta.isEmpty()) {
             after.put(DELTA, delta);
+            after.put(BEFORE, from);
             after.put(PER_SECOND, perSecond);
         }
     }
 
     /** Whether a value path reads a delta or a per-second rate (only measurements read {@code over} a load have them). */
     static boolean readsDelta(ValuePath path) {
-        return path.segments().contains(DELTA) || path.segments().contains(PER_SECOND);
+        return path.segments().contains(DELTA)
+                || path.segments().contains(PER_SECOND)
+                || path.segments().contains(BEFORE);
     }
 
     /**

@@ -106,6 +106,37 @@ class ReasonTest {
         assertTrue(text.authored());
     }
 
+    /** Issue 40: a failed delta says both counters it read, before and after the load, in the learner's words. */
+    @Test
+    void shouldSayWhatADeltaRoseFromAndToBeforeAndAfterTheLoad() throws Exception {
+        Map<String, Object> before = Map.of("by_id", Map.of("1:10", Map.of("borrowed", new Measure(10, Unit.NONE))));
+        Map<String, Object> after = Map.of("by_id", Map.of("1:10", Map.of("borrowed", new Measure(10, Unit.NONE))));
+        Values read = new Values(
+                Map.of("c", dev.tclab.grading.spec.Counters.over(before, deepCopy(after), 4)), Map.of(), Map.of());
+        CheckSpec spec = CheckSpecParser.parse(
+                "t.md", MEASURE + "  - { value: \"c.by_id[1:10].delta.borrowed\", above: 0 }\n", 1);
+        AssertionResult result =
+                Evaluator.evaluate(spec.expect(), read, Subjects.of(spec)).get(0);
+        assertFalse(result.passed());
+        assertEquals("0 borrows", result.reason().measured());
+        assertEquals("10 borrows", result.reason().before());
+        assertEquals("10 borrows", result.reason().after());
+        assertEquals("0 (10 borrows before the load, 10 borrows after it)", result.measured());
+        Reason rate = reason("  - { value: up.mbps, near: 10mbit, within: 15% }\n");
+        assertNull(rate.before(), "only a delta has two sides");
+    }
+
+    /** A mutable copy of a counter tree, as a measurement's parser makes (Counters.over adds to its entries). */
+    private static Map<String, Object> deepCopy(Map<String, Object> tree) {
+        Map<String, Object> copy = new java.util.LinkedHashMap<>();
+        tree.forEach((k, v) -> {
+            @SuppressWarnings("unchecked")
+            Object value = v instanceof Map<?, ?> m ? deepCopy((Map<String, Object>) m) : v;
+            copy.put(k, value);
+        });
+        return copy;
+    }
+
     @Test
     void shouldWriteTheKindInLowercaseJsonAndReadItBack() throws Exception {
         ObjectMapper json = new ObjectMapper();

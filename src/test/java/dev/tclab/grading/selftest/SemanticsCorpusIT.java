@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.tclab.grading.evaluate.AssertionResult;
+import dev.tclab.grading.evaluate.FlowMiss;
 import dev.tclab.grading.run.CheckResult;
 import dev.tclab.grading.spec.SpecCheckValidator;
 import dev.tclab.lesson.Lesson;
@@ -124,6 +125,9 @@ class SemanticsCorpusIT {
                     .as(way + ": samples after")
                     .isEqualTo(want.get("attempts_after").asInt());
         }
+        if (want.has("flow_miss_after")) {
+            assertFlowMiss(soft, way, after, want.get("flow_miss_after"));
+        }
         Map<String, Double> measured = new LinkedHashMap<>();
         flatten(after.assertions()).forEach(a -> {
             Double value = a.ratio() != null ? a.ratio() : a.number();
@@ -139,6 +143,38 @@ class SemanticsCorpusIT {
                     .isNotNull()
                     .isBetween(low, high);
         });
+    }
+
+    /**
+     * The failed expectation says where the flow went: the class, whether it is the default, the class it reads, and a
+     * sentence naming the class and the flow's destination port (one of the platform's random server ports).
+     */
+    private static void assertFlowMiss(SoftAssertions soft, String way, CheckResult after, JsonNode want) {
+        FlowMiss miss = flatten(after.assertions()).stream()
+                .filter(a -> a.reason() != null && a.reason().flow() != null)
+                .map(a -> a.reason().flow())
+                .findFirst()
+                .orElse(null);
+        soft.assertThat(miss)
+                .as(way + ": a failed expectation says where the flow went; " + after.flows())
+                .isNotNull();
+        if (miss == null) {
+            return;
+        }
+        soft.assertThat(miss.wentThrough())
+                .as(way + ": the class it went through")
+                .isEqualTo(want.get("went").asText());
+        soft.assertThat(miss.byDefault())
+                .as(way + ": the default")
+                .isEqualTo(want.get("default").asBoolean());
+        soft.assertThat(miss.expected())
+                .as(way + ": the class read")
+                .isEqualTo(want.get("expected").asText());
+        soft.assertThat(miss.serverPort()).as(way + ": a random server port").isBetween(20000, 29999);
+        soft.assertThat(after.message())
+                .as(way + ": the check's message")
+                .contains("went through class " + miss.wentThrough())
+                .contains("port " + miss.serverPort());
     }
 
     private static String status(CheckResult result) {
