@@ -274,6 +274,13 @@ public interface TclabConfig {
         /** The window of {@code max-dropped-bytes}. */
         @WithDefault("10s")
         Duration floodWindow();
+
+        /**
+         * Input a terminal socket has read and its shell's queue not taken yet, in bytes; beyond it the socket stops
+         * reading (TCP holds the sender back) until half of it was taken, so a flood waits outside the server's heap.
+         */
+        @WithDefault("1048576")
+        long maxInputInFlight();
     }
 
     interface Stats {

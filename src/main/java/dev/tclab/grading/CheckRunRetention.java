@@ -1,6 +1,7 @@
 package dev.tclab.grading;
 
 import dev.tclab.config.TclabConfig;
+import dev.tclab.scheduling.Job;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -52,6 +53,7 @@ public class CheckRunRetention {
     }
 
     /** One round of pruning; on a busy database the next round goes on where this one stopped. */
+    @Job
     @Scheduled(
             every = "10m",
             delay = 1,

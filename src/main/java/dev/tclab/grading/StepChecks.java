@@ -21,6 +21,7 @@ import dev.tclab.lesson.LessonBrokenException;
 import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.lesson.LessonView;
 import dev.tclab.lesson.markdown.BlockContext.CheckRef;
+import dev.tclab.scheduling.Job;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.scheduler.Scheduled;
@@ -268,6 +269,7 @@ public class StepChecks {
     }
 
     /** Re-runs watched checks that have not passed yet, in every running lab with nothing else being checked. */
+    @Job
     @Scheduled(every = "${tclab.grading.watch-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void watch() {
         for (Lab lab : labs.all()) {

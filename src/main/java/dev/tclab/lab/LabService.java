@@ -8,6 +8,7 @@ import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.lab.topology.TopologyException;
 import dev.tclab.lab.topology.TopologySource;
+import dev.tclab.scheduling.Job;
 import dev.tclab.yaml.FileProblem;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -398,6 +399,7 @@ public class LabService {
      * Stops labs idle for longer than the idle timeout, or older than the maximum lifetime, and notices labs whose
      * containers died (removed by hand, killed by the kernel) so they stop holding a slot.
      */
+    @Job
     @Scheduled(every = "${tclab.lab.cull-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void cullScheduled() {
         // The scheduler starts before the start-up checks are done; a start that fails on one does no lab work.

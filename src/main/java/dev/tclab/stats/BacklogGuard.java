@@ -10,6 +10,7 @@ import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.scheduling.Job;
 import dev.tclab.tc.QdiscParser;
 import dev.tclab.tc.TcParseException;
 import io.quarkus.runtime.ShutdownEvent;
@@ -74,6 +75,7 @@ public class BacklogGuard {
      * Looks at the running labs no sampler reported on lately: the learner may have filled a queue and closed the
      * page. Reads every interactive node's qdiscs (one exec each); a reset is logged, as nobody is there to tell.
      */
+    @Job
     @Scheduled(every = "${tclab.lab.cull-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void sweepUnwatched() {
         Instant now = Instant.now();

@@ -6,6 +6,7 @@ import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.LabEngine;
+import dev.tclab.scheduling.Job;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.http.HttpServerStart;
@@ -82,6 +83,7 @@ public class SystemStatus {
         return current;
     }
 
+    @Job
     @Scheduled(every = "${tclab.docker.check-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void refresh() {
         Snapshot before = current;

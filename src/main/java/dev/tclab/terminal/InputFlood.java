@@ -5,8 +5,9 @@ import java.time.Duration;
 /**
  * Input one terminal socket sent that its shell did not take (issue 25, row 3: 1 GB in 65 KB frames was dropped
  * correctly, but reading and dropping it cost a core, 1.46 GB of allocations and stalled every request for seconds).
- * websockets-next cannot pause a socket, so the socket is closed instead once its dropped input passes a bound
- * within a window.
+ * The socket is closed once its dropped input passes a bound within a window, and reads nothing more from then on
+ * ({@link InputInFlight#stop}); until then it reads at most {@code tclab.terminal.max-input-in-flight} ahead of what
+ * its handler took (issue 43, row 1).
  */
 final class InputFlood {
 

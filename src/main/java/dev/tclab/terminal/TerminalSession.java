@@ -226,8 +226,8 @@ final class TerminalSession implements StreamListener {
     /**
      * Types into the shell: queues the bytes for the exec's stdin, never blocking (it runs on the event loop). When
      * the shell does not read and its queue is full, the bytes are dropped and the learner told in the terminal, at
-     * most every {@link #INPUT_DROPPED_NOTICE_EVERY}: websockets-next cannot pause reading a socket, and a note says
-     * more than a stalled paste. False when the input was dropped.
+     * most every {@link #INPUT_DROPPED_NOTICE_EVERY}: a note says more than a stalled paste (the socket pauses only
+     * for what its own handlers have not taken, {@link InputInFlight}). False when the input was dropped.
      */
     boolean write(byte[] input) {
         ProcessStream target = running();

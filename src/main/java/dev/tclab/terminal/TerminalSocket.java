@@ -18,6 +18,7 @@ import io.quarkus.websockets.next.WebSocket;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.NonBlocking;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import org.jboss.logging.Logger;
@@ -97,6 +98,10 @@ public class TerminalSocket {
     @OnBinaryMessage
     @NonBlocking
     public void input(WebSocketConnection connection, byte[] keystrokes) {
+        InputInFlight inFlight = TerminalInputGate.of(connection);
+        if (inFlight != null) {
+            inFlight.taken(keystrokes.length);
+        }
         Attachment attachment = connection.userData().get(ATTACHMENT);
         if (attachment == null || attachment.flood().over()) {
             return; // closing already: what still arrives is not read into the shell's queue
@@ -104,6 +109,9 @@ public class TerminalSocket {
         attachment.lab().touch(Instant.now());
         if (!attachment.session().write(keystrokes)
                 && attachment.flood().dropped(keystrokes.length, System.nanoTime())) {
+            if (inFlight != null) {
+                inFlight.stop(); // read nothing more: the sender's writes wait in TCP until the close times out
+            }
             attachment
                     .page()
                     .close(
@@ -118,6 +126,10 @@ public class TerminalSocket {
     @OnTextMessage
     @Blocking
     public void control(WebSocketConnection connection, String message) {
+        InputInFlight inFlight = TerminalInputGate.of(connection);
+        if (inFlight != null) {
+            inFlight.taken(message.getBytes(StandardCharsets.UTF_8).length);
+        }
         Attachment attachment = connection.userData().get(ATTACHMENT);
         if (attachment == null) {
             return;

@@ -28,7 +28,9 @@ import org.junit.jupiter.api.Test;
  * first the floor (the idle app, the lab running, nothing else), then while the learner, with their one cookie,
  * (a) opens 6,000 statistics sockets on their own lab and never reads them, (b) sends 1 GB of terminal input in 65 KB
  * messages into a shell that does not read it, as fast as the socket takes it, reconnecting after each close, and (c)
- * runs {@code base64 /dev/urandom} in a terminal that reads it. It asserts only that each case ran; speed is reported.
+ * runs {@code base64 /dev/urandom} in a terminal that reads it, and (d) offers 1 GB into one terminal socket from its
+ * open, as fast as TCP takes it, never answering the close (issue 43, row 1). It asserts only that each case ran;
+ * speed is reported.
  */
 @Tag("benchmark")
 class FloodBenchmark {
@@ -130,6 +132,8 @@ class FloodBenchmark {
             // learner), which the input probe's reconnections need.
             rows.add(measure("(b) 1 GB of terminal input, 65 KB messages", this::inputProbe));
             rows.add(measure("(c) output flood: `base64 /dev/urandom` read by the terminal", this::outputProbe));
+            rows.add(measure(
+                    "(d) 1 GB into one terminal socket from its open, close never answered", this::rawInputProbe));
             rows.add(measure(
                     String.format("(a) %,d statistics sockets, one cookie, never read", SOCKETS), this::socketProbe));
             assertThat(api.lab(cookie, labId).path("status").asText())
@@ -283,6 +287,58 @@ class FloodBenchmark {
         return String.format(
                 "%d connections, %.0f MB sent in all; per connection %.1f MB (median) in %.2f s before: %s",
                 mbPerConnection.size(), total / 1e6, median(mbPerConnection), median(secondsPerConnection), closes);
+    }
+
+    /**
+     * (d) Issue 43, row 1: the client's shell still does not read ((b) left it in {@code sleep 999}); one socket
+     * offers 1 GB of 65,000-byte messages from the moment it opens, written as fast as TCP takes them and never
+     * answering the server's close ({@code FloodSocket}). What the server took, how it closed, and the app's heap
+     * after a full collection before and after, read with jcmd, and whether its log holds an OutOfMemoryError.
+     */
+    private String rawInputProbe(long windowEnd) throws Exception {
+        long heapBefore = heapAfterGc();
+        long taken;
+        Integer code;
+        try (dev.tclab.web.FloodSocket flood =
+                dev.tclab.web.FloodSocket.terminal(app.base(), labId, "client", cookieHeader)) {
+            flood.startFlood(INPUT_BYTES, INPUT_MESSAGE);
+            code = flood.awaitClose(WINDOW);
+            taken = flood.awaitWrittenStill(Duration.ofSeconds(3), WINDOW);
+            sleepUntil(windowEnd);
+        }
+        long heapAfter = heapAfterGc();
+        boolean outOfMemory = Files.readString(app.log()).contains("OutOfMemoryError");
+        return String.format(
+                "%d MB of %d MB taken, closed %s; heap after a full GC %d → %d MiB (%+d); %s",
+                taken / 1_000_000,
+                INPUT_BYTES / 1_000_000,
+                code,
+                heapBefore >> 20,
+                heapAfter >> 20,
+                (heapAfter - heapBefore) >> 20,
+                outOfMemory ? "OutOfMemoryError in the app's log" : "no OutOfMemoryError");
+    }
+
+    /** The app's heap in use after a full collection ({@code jcmd PID GC.run}, then {@code GC.heap_info}), bytes. */
+    private long heapAfterGc() throws Exception {
+        jcmd("GC.run");
+        java.util.regex.Matcher used =
+                java.util.regex.Pattern.compile("used (\\d+)K").matcher(jcmd("GC.heap_info"));
+        if (!used.find()) {
+            throw new IllegalStateException("jcmd GC.heap_info printed no heap in use");
+        }
+        return Long.parseLong(used.group(1)) << 10;
+    }
+
+    private String jcmd(String command) throws Exception {
+        Process jcmd = new ProcessBuilder("jcmd", Long.toString(app.pid()), command)
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (jcmd.waitFor() != 0) {
+            throw new IllegalStateException("jcmd " + command + " failed: " + out);
+        }
+        return out;
     }
 
     /**
