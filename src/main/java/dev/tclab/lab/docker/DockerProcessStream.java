@@ -27,10 +27,14 @@ final class DockerProcessStream extends AttachedStream {
 
     private static final Duration ENGINE_LOOKS = Duration.ofSeconds(3);
 
+    /** A process that ends this soon after its start did not get going: on a full node, the limit stopped it. */
+    static final Duration ENDED_AT_ONCE = Duration.ofSeconds(5);
+
     private final DockerClient docker;
     private final String containerId;
     private final String execId;
     private final QuietCallback<Frame> callback;
+    private final long started = System.nanoTime();
 
     DockerProcessStream(
             DockerClient docker,
@@ -69,7 +73,8 @@ final class DockerProcessStream extends AttachedStream {
             @Override
             public void onComplete() {
                 super.onComplete();
-                background.execute(() -> finished(listener, "the process exited"));
+                background.execute(() ->
+                        finished(listener, whyEnded(Duration.ofNanos(System.nanoTime() - started), atProcessLimit)));
             }
         };
         docker.execStartCmd(execId).withTty(tty).withStdIn(stdin).exec(callback);
@@ -92,6 +97,24 @@ final class DockerProcessStream extends AttachedStream {
             }
         }
         return "the stream broke: " + error.getMessage();
+    }
+
+    /**
+     * Why the process ended, for the learner. On a node at its process limit the engine sometimes starts the exec and
+     * its process ends at once (the shell could not fork what it starts with): that is the same refusal as a start the
+     * engine refuses, so it says the same words (ForkBombIT saw both). Asks the engine, so off docker-java's thread.
+     */
+    static String whyEnded(Duration ranFor, BooleanSupplier atProcessLimit) {
+        if (ranFor.compareTo(ENDED_AT_ONCE) < 0) {
+            try {
+                if (atProcessLimit.getAsBoolean()) {
+                    return ProcessLimit.NO_SHELL_STARTS;
+                }
+            } catch (RuntimeException e) {
+                LOG.debugf("process count not read after a process ended silently: %s", e.getMessage());
+            }
+        }
+        return "the process exited";
     }
 
     /** Runs off docker-java's callback thread: it asks the engine, and may wait a few seconds for its answer. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.dockerjava.api.exception.InternalServerErrorException;
 import dev.tclab.lab.runtime.ProcessLimit;
 import java.io.IOException;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class DockerProcessStreamTest {
@@ -29,5 +30,23 @@ class DockerProcessStreamTest {
                     throw new IllegalStateException("the engine did not answer");
                 }))
                 .isEqualTo("the stream broke: Status 500: " + RUNC);
+    }
+
+    @Test
+    void aShellThatEndsAtOnceInANodeAtItsProcessLimitSaysSoInPlainWords() {
+        assertThat(DockerProcessStream.whyEnded(Duration.ofMillis(300), () -> true))
+                .isEqualTo(ProcessLimit.NO_SHELL_STARTS);
+    }
+
+    @Test
+    void aProcessThatRanAWhileOrEndedInANodeWithRoomSimplyExited() {
+        assertThat(DockerProcessStream.whyEnded(Duration.ofMinutes(3), () -> true))
+                .isEqualTo("the process exited");
+        assertThat(DockerProcessStream.whyEnded(Duration.ofMillis(300), () -> false))
+                .isEqualTo("the process exited");
+        assertThat(DockerProcessStream.whyEnded(Duration.ofMillis(300), () -> {
+                    throw new IllegalStateException("the engine did not answer");
+                }))
+                .isEqualTo("the process exited");
     }
 }
