@@ -310,7 +310,9 @@ public final class Evaluator {
             return incomparable(check, ratio, expected, e, context);
         }
         Measure sameUnit = baseline.in(measure.unit());
-        String measured = measure + " = " + ratio.number() + " × " + sameUnit + " (" + check.ratioTo() + ")";
+        String when = context.subjects().when(check.ratioTo());
+        String measured = measure + " = " + ratio.number() + " × " + sameUnit + " (" + check.ratioTo()
+                + (when.isEmpty() ? "" : ", " + when) + ")";
         String path = check.path().text();
         Template.Fields fields = new Template.Fields(
                 measure.number(), measure.unit().symbol(), expected, path, sameUnit.number(), ratio.number());

@@ -67,16 +67,36 @@ public final class Subjects {
             "replies");
 
     /** No measurement known: subjects are the paths themselves (results evaluated outside a check). */
-    static final Subjects NONE = new Subjects(List.of());
+    static final Subjects NONE = new Subjects(List.of(), Map.of());
 
     private final Map<String, Measurement> measurements = new HashMap<>();
+    private final Map<String, Integer> stepOfBaseline;
 
-    Subjects(List<Measurement> measurements) {
+    Subjects(List<Measurement> measurements, Map<String, Integer> stepOfBaseline) {
         measurements.forEach(m -> this.measurements.put(m.name(), m));
+        this.stepOfBaseline = Map.copyOf(stepOfBaseline);
     }
 
+    /** The subjects of {@code spec}'s measurements; its baselines are said as "recorded earlier". */
     public static Subjects of(CheckSpec spec) {
-        return new Subjects(spec.measurements());
+        return of(spec, Map.of());
+    }
+
+    /**
+     * As {@link #of(CheckSpec)}, saying when each baseline was read: by the check of the step {@code stepOfBaseline}
+     * gives its name (numbered as the lesson page numbers steps).
+     */
+    public static Subjects of(CheckSpec spec, Map<String, Integer> stepOfBaseline) {
+        return new Subjects(spec.measurements(), stepOfBaseline);
+    }
+
+    /**
+     * When the value at {@code path} was read, for a baseline whose step is known ("recorded by step 2's check");
+     * empty otherwise (the check's own measurements are read in its run).
+     */
+    String when(ValuePath path) {
+        Integer step = path.root().equals("baseline") ? stepOfBaseline.get(path.field()) : null;
+        return step == null ? "" : "recorded by step " + step + "'s check";
     }
 
     /** What a plain number at {@code path} counts ("borrows", "packets"), or empty when it counts nothing named. */
@@ -87,7 +107,10 @@ public final class Subjects {
     /** The path in the lesson's terms. */
     public String of(ValuePath path) {
         if (path.root().equals("baseline")) {
-            return "the figure recorded earlier as " + path.field();
+            Integer step = stepOfBaseline.get(path.field());
+            return step == null
+                    ? "the figure recorded earlier as " + path.field()
+                    : "the figure step " + step + "'s check recorded as " + path.field();
         }
         Measurement m = measurements.get(path.root());
         if (m == null) {

@@ -26,6 +26,11 @@ public final class BaselineSteps {
         this.stepByBaseline = Map.copyOf(stepByBaseline);
     }
 
+    /** For checks run outside a lesson page that know which step records each baseline, by name. */
+    static BaselineSteps of(Map<String, Integer> stepByBaseline) {
+        return new BaselineSteps(stepByBaseline);
+    }
+
     /** The steps numbered as the lesson page numbers them (from 1); the first step recording a name wins. */
     public static BaselineSteps of(List<LessonView.StepView> steps) {
         Map<String, Integer> byName = new HashMap<>();
@@ -48,6 +53,11 @@ public final class BaselineSteps {
             // Validation keeps such lessons out of reach; a check that does not parse records nothing.
             return Set.of();
         }
+    }
+
+    /** The step (numbered from 1) whose check records each baseline, by name. */
+    public Map<String, Integer> byName() {
+        return stepByBaseline;
     }
 
     /** One sentence for a learner whose lab has none of {@code names}: what the check needs and what to press. */

@@ -152,10 +152,14 @@ public class CheckRunner {
      * flows went.
      */
     private record Attempt(
-            CheckContext check, int number, Map<String, MeasurementCost> reachedCap, List<FlowRoute> routes) {
+            CheckContext check,
+            int number,
+            Subjects subjects,
+            Map<String, MeasurementCost> reachedCap,
+            List<FlowRoute> routes) {
 
-        Attempt(CheckContext check, int number) {
-            this(check, number, new ConcurrentHashMap<>(), new CopyOnWriteArrayList<>());
+        Attempt(CheckContext check, int number, Subjects subjects) {
+            this(check, number, subjects, new ConcurrentHashMap<>(), new CopyOnWriteArrayList<>());
         }
 
         void report(CheckProgress.Stage stage, String detail) {
@@ -212,6 +216,7 @@ public class CheckRunner {
             return done(check, CheckResult.Status.ERROR, 0, null, baselineSteps.explainMissing(missing), start);
         }
         Instant deadline = start.plus(spec.timeout());
+        Subjects subjects = Subjects.of(spec, baselineSteps.byName());
         int consecutive = 0;
         int failures = 0;
         int attempt = 0;
@@ -220,7 +225,7 @@ public class CheckRunner {
             check.report(CheckProgress.Stage.MEASURING, attempt, "measuring");
             Sample sample;
             try {
-                sample = sample(new Attempt(check, attempt));
+                sample = sample(new Attempt(check, attempt, subjects));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return done(check, CheckResult.Status.ERROR, attempt, null, "The check was interrupted.", start);
@@ -297,7 +302,7 @@ public class CheckRunner {
         try {
             List<Assertion> gates = check.fast() ? CheapFirst.gates(spec) : List.of();
             if (!gates.isEmpty()) {
-                Gated gated = readGatesWhileServersStart(labId, spec, gates, firstRead);
+                Gated gated = readGatesWhileServersStart(attempt, gates, firstRead);
                 if (gated.settled().isPresent()) {
                     return gated.settled().get();
                 }
@@ -369,7 +374,7 @@ public class CheckRunner {
         Values values = new Values(results, baselines.all(labId), errors);
         List<FlowRoute> routes = List.copyOf(attempt.routes());
         List<AssertionResult> assertions =
-                FlowMisses.attach(spec, Evaluator.evaluate(spec.expect(), values, Subjects.of(spec)), routes);
+                FlowMisses.attach(spec, Evaluator.evaluate(spec.expect(), values, attempt.subjects()), routes);
         boolean passed = errors.isEmpty() && assertions.stream().allMatch(AssertionResult::passed);
         String note = attempt.reachedCap().entrySet().stream()
                 .map(e -> " (the platform capped " + e.getKey() + " at "
@@ -391,8 +396,10 @@ public class CheckRunner {
      * the reads are left in {@code firstRead} and the full sample follows.
      */
     private Gated readGatesWhileServersStart(
-            String labId, CheckSpec spec, List<Assertion> gates, Map<String, MeasurementOutcome> firstRead)
+            Attempt attempt, List<Assertion> gates, Map<String, MeasurementOutcome> firstRead)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        String labId = attempt.check().labId();
+        CheckSpec spec = attempt.check().spec();
         List<Measurement> cheap = CheapFirst.cheap(spec);
         Map<String, List<CommandSequence.Step>> readsByNode = new LinkedHashMap<>();
         cheap.forEach(m -> readsByNode
@@ -411,7 +418,7 @@ public class CheckRunner {
             firstRead.put(m.name(), outcome);
             keep(m, outcome, results, raw, errors);
         }
-        Optional<Sample> settled = judgeGates(labId, spec, gates, results, raw, errors);
+        Optional<Sample> settled = judgeGates(attempt, gates, results, raw, errors);
         if (settled.isPresent()) {
             loads.stopUnusedServers(labId, round.early());
             return new Gated(settled, LoadRunner.EarlyServers.NONE);
@@ -421,12 +428,13 @@ public class CheckRunner {
 
     /** The gates judged on the first read: the sample's answer when one fails (its loads skipped), else empty. */
     private Optional<Sample> judgeGates(
-            String labId,
-            CheckSpec spec,
+            Attempt attempt,
             List<Assertion> gates,
             Map<String, Object> results,
             Map<String, String> raw,
             Map<String, String> errors) {
+        String labId = attempt.check().labId();
+        CheckSpec spec = attempt.check().spec();
         Map<String, Measure> recorded = baselines.all(labId);
         Optional<AssertionResult> failing = Evaluator.evaluate(gates, new Values(results, recorded, errors)).stream()
                 .filter(a -> !a.passed())
@@ -446,7 +454,7 @@ public class CheckRunner {
         return Optional.of(new Sample(
                 values,
                 raw,
-                Evaluator.evaluate(spec.expect(), values, Subjects.of(spec)),
+                Evaluator.evaluate(spec.expect(), values, attempt.subjects()),
                 false,
                 null,
                 why,

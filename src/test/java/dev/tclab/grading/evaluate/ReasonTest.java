@@ -106,6 +106,23 @@ class ReasonTest {
         assertTrue(text.authored());
     }
 
+    /** Issue 40 item 2: a failed comparison with a baseline says when that figure was read: which step recorded it. */
+    @Test
+    void shouldSayWhichStepRecordedTheBaselineAFailedRatioComparesWith() throws Exception {
+        CheckSpec spec = CheckSpecParser.parse(
+                "t.md", MEASURE + "  - { value: up.mbps, ratio_to: baseline.native, below: 0.5 }\n", 1);
+        AssertionResult result = Evaluator.evaluate(spec.expect(), values, Subjects.of(spec, Map.of("native", 2)))
+                .get(0);
+        assertFalse(result.passed());
+        assertEquals(
+                "the figure step 2's check recorded as native", result.reason().ratioTo());
+        assertEquals("15 Gbit/s", result.reason().baseline());
+        assertEquals("26.9 Gbit/s", result.reason().measured());
+        assertTrue(
+                result.measured().endsWith("(baseline.native, recorded by step 2's check)"),
+                "the self-test's line says when: " + result.measured());
+    }
+
     /** Issue 40: a failed delta says both counters it read, before and after the load, in the learner's words. */
     @Test
     void shouldSayWhatADeltaRoseFromAndToBeforeAndAfterTheLoad() throws Exception {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.grading.evaluate.AssertionResult;
 import dev.tclab.grading.spec.CheckSpec;
 import dev.tclab.grading.spec.CheckSpecParser;
 import dev.tclab.grading.spec.OutputReader;
@@ -45,6 +46,15 @@ class CheckRunnerIT {
               - { value: q.root.options.rate, equals: 10mbit }
             record:
               shaped_ping: lat.avg_ms
+            """;
+
+    /** An unloaded ping is never twice the one under a shaped load: this fails, comparing with step 1. */
+    private static final String COMPARED_CHECK = """
+            measure:
+              - { name: idle, node: client, ping: { target: 10.0.0.2, count: 3, interval: 0.2 } }
+            expect:
+              - { value: idle.avg_ms, ratio_to: baseline.shaped_ping, above: 2 }
+            retries: 0
             """;
 
     @Inject
@@ -95,6 +105,22 @@ class CheckRunnerIT {
         double mbps = after.assertions().get(0).number();
         assertTrue(mbps > 8.5 && mbps < 11.5, "goodput through tbf 10mbit: " + mbps);
         assertTrue(baselines.all(lab).containsKey("shaped_ping"), "the passing check recorded its baseline");
+
+        // Issue 40 item 2: a failed comparison with that figure says both values and which step's check read it.
+        CheckSpec compared = CheckSpecParser.parse("it.md", COMPARED_CHECK, 1);
+        CheckResult ratio = runner.run(lab, "compared", compared, BaselineSteps.of(Map.of("shaped_ping", 1)), p -> {});
+        assertEquals(CheckResult.Status.FAILED, ratio.status(), ratio.message());
+        AssertionResult unloaded = ratio.assertions().get(0);
+        assertEquals(
+                "the figure step 1's check recorded as shaped_ping",
+                unloaded.reason().ratioTo());
+        assertTrue(
+                unloaded.reason().baseline().endsWith(" ms"), unloaded.reason().toString());
+        assertTrue(
+                unloaded.reason().measured().endsWith(" ms"), unloaded.reason().toString());
+        assertTrue(
+                unloaded.measured().endsWith("(baseline.shaped_ping, recorded by step 1's check)"),
+                unloaded.measured());
     }
 
     /** A server started for a load that will not run is stopped by the platform at once, its log removed. */
