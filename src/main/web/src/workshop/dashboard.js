@@ -3,7 +3,7 @@
 import { call } from '../api.js';
 import { clock, el } from '../dom.js';
 import { showError, timeLeft } from './show.js';
-import { draft, fill, orderable } from './event-form.js';
+import { addsTracks, draft, fill, orderable } from './event-form.js';
 // The learner's own rendering of a check result (verdict, each expectation measured against expected, with units),
 // so the host reads the last check as the learner did.
 import { renderCheckResult } from '../page/checks.js';
@@ -237,6 +237,7 @@ async function save(changes) {
 }
 
 orderable(editForm);
+addsTracks(editForm);
 editForm.addEventListener('submit', async (event) => {
   event.preventDefault();
   if (!filled) {

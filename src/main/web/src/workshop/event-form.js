@@ -15,6 +15,28 @@ export function orderable(form) {
   });
 }
 
+/**
+ * "Add track" ticks the chosen track's lessons and puts them, in the track's order, after the lessons already ticked
+ * (a lesson of the track that was ticked moves there too).
+ */
+export function addsTracks(form) {
+  const button = form.querySelector('[data-add-track]');
+  if (!button) return;
+  button.addEventListener('click', () => {
+    const option = form.querySelector('.track-choice').selectedOptions[0];
+    const slugs = option.dataset.lessons.split(/\s+/).filter(Boolean);
+    const list = form.querySelector('.lesson-order');
+    const items = slugs.map((slug) => list.querySelector(`li[data-lesson="${CSS.escape(slug)}"]`)).filter(Boolean);
+    const ticked = [...list.children].filter((li) => li.querySelector('input').checked && !items.includes(li));
+    let anchor = ticked[ticked.length - 1] || null;
+    for (const item of items) {
+      if (anchor) anchor.after(item); else list.prepend(item);
+      item.querySelector('input').checked = true;
+      anchor = item;
+    }
+  });
+}
+
 function instant(value) {
   return value ? new Date(value).toISOString() : null;
 }

@@ -1,7 +1,7 @@
 // The host's workshops: the list, the new-workshop form and sign-out.
 import { call } from '../api.js';
 import { showError } from './show.js';
-import { draft, orderable } from './event-form.js';
+import { addsTracks, draft, orderable } from './event-form.js';
 
 const list = document.getElementById('event-list');
 const form = document.getElementById('event-form');
@@ -42,4 +42,5 @@ document.getElementById('sign-out').addEventListener('click', async () => {
 });
 
 orderable(form);
+addsTracks(form);
 load().catch((e) => showError(error, e));

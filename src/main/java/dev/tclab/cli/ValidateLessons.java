@@ -1,6 +1,8 @@
 package dev.tclab.cli;
 
 import dev.tclab.grading.spec.SpecCheckValidator;
+import dev.tclab.lesson.Course;
+import dev.tclab.lesson.CourseFiles;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonFolders;
 import dev.tclab.lesson.LessonLoader;
@@ -18,8 +20,9 @@ import java.util.Set;
  * Validates lessons without starting the server: {@code tclab validate [--watch] [DIR...]} (and
  * {@code bin/validate-lessons}). A DIR is a lesson folder (it has a lesson.md) or a folder of lesson folders;
  * without DIR, the built-in lessons are checked. Prints {@code file:line: problem} lines, then
- * {@code file:line: warning: ...} lines (see {@code LessonWarnings}), and a summary on stdout; exits with 1 when any
- * lesson is broken (warnings alone never do), 2 on a usage mistake (e.g. a DIR that does not exist). With
+ * {@code file:line: warning: ...} lines (see {@code LessonWarnings}), then the problems of the course files (the
+ * built-in course.yml and a DIR's own, see {@code Course}), and a summary on stdout; exits with 1 when any lesson is
+ * broken or a course file has a problem (warnings alone never do), 2 on a usage mistake (e.g. a DIR that does not exist). With
  * {@code --watch} it validates again whenever a file under a DIR changes, until interrupted.
  */
 public final class ValidateLessons {
@@ -121,9 +124,29 @@ public final class ValidateLessons {
             warnings += lessons.get(i).warnings().size();
             broken += found.isEmpty() ? 0 : 1;
         }
+        List<FileProblem> course = course(dirs, known).problems();
+        course.stream().map(FileProblem::toString).forEach(out::println);
+        problems += course.size();
         out.println(lessons.size() + " lesson(s) checked, " + broken + " broken, " + problems + " problem(s), "
                 + warnings + " warning(s)");
-        return broken == 0 ? 0 : 1;
+        return broken == 0 && course.isEmpty() ? 0 : 1;
+    }
+
+    /**
+     * The course of the built-in course.yml and of each DIR of lessons that has one, as the server would read them
+     * with that DIR as its {@code tclab.lessons.external-dir}; a DIR's course file is named {@code course.yml}.
+     */
+    private static Course course(List<String> dirs, Set<String> known) {
+        List<Course.File> files = new ArrayList<>();
+        for (Path root : LessonFolders.classpathRoots(ValidateLessons.class.getClassLoader())) {
+            CourseFiles.read(root.resolve(CourseFiles.NAME), "lessons/" + CourseFiles.NAME)
+                    .ifPresent(files::add);
+        }
+        for (String dir : dirs) {
+            CourseFiles.read(Path.of(dir).resolve(CourseFiles.NAME), CourseFiles.NAME)
+                    .ifPresent(files::add);
+        }
+        return Course.of(files, known);
     }
 
     /** Changes whenever a file under a DIR is edited, added or removed (a new lesson folder included). */

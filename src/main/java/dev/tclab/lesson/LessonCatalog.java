@@ -47,6 +47,8 @@ public class LessonCatalog implements TopologySource {
     /** The lesson folders of each classpath root in the app's jar, listed once (see {@link #inJar}). */
     private final Map<Path, List<LessonFolders.Folder>> jarFolders = new ConcurrentHashMap<>();
 
+    private final CourseFiles courseFiles = new CourseFiles();
+
     @Inject
     public LessonCatalog(CheckBlockValidator checkValidator, TclabConfig config) {
         this(checkValidator, config.lessons().externalDir().map(Path::of));
@@ -70,6 +72,7 @@ public class LessonCatalog implements TopologySource {
             }
             lesson.warnings().forEach(w -> LOG.warnf("Lesson '%s': %s", lesson.slug(), w.asWarning()));
         }
+        course().problems().forEach(p -> LOG.warnf("Course: %s", p));
         LOG.infof(
                 "%d lessons, %d broken",
                 lessons.size(), lessons.stream().filter(Lesson::broken).count());
@@ -85,6 +88,19 @@ public class LessonCatalog implements TopologySource {
         List<Lesson> lessons = new ArrayList<>(bySlug.values());
         lessons.sort(ORDER);
         return lessons;
+    }
+
+    /**
+     * The course over every lesson there is: the tracks of the built-in course.yml, then those of the one in
+     * {@code tclab.lessons.external-dir} (see {@link Course}).
+     */
+    public Course course() {
+        List<Course.File> files = new ArrayList<>();
+        for (Path root : classpathRoots()) {
+            courseFiles.in(root, "lessons/" + CourseFiles.NAME).ifPresent(files::add);
+        }
+        externalDir.flatMap(dir -> courseFiles.in(dir, CourseFiles.NAME)).ifPresent(files::add);
+        return Course.of(files, lessons().stream().map(Lesson::slug).toList());
     }
 
     public Optional<Lesson> lesson(String slug) {

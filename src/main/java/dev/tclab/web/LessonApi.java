@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.http.Quote;
 import dev.tclab.learner.CurrentLearner;
+import dev.tclab.lesson.Course;
 import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonBrokenException;
@@ -25,6 +26,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Lessons and quizzes as JSON. Quiz answers never leave the server before the learner has answered. */
 @Path("/api/lessons")
@@ -36,7 +38,11 @@ public class LessonApi {
     private static final String ANSWER_SHAPE =
             "Send {\"choices\": [0]} with the positions of the chosen options" + " in the quiz's list (from 0).";
 
-    /** A lesson in the list. {@code progress} counts this learner's correctly answered quizzes. */
+    /**
+     * A lesson in the list. {@code progress} counts this learner's correctly answered quizzes; {@code track} is the id
+     * of the course's track that holds the lesson and {@code place} its place there (from 1), both null for a lesson
+     * in no track ({@code GET /api/tracks}).
+     */
     public record LessonSummary(
             String slug,
             String title,
@@ -49,7 +55,9 @@ public class LessonApi {
             boolean broken,
             List<String> problems,
             List<String> warnings,
-            LearnerLessons.Progress progress) {}
+            LearnerLessons.Progress progress,
+            String track,
+            Integer place) {}
 
     /**
      * A quiz as the learner gets it: no answers, no explanations, the options in this learner's own order (an
@@ -109,7 +117,8 @@ public class LessonApi {
     @GET
     public List<LessonSummary> list() {
         String learner = this.learner.id();
-        return catalog.lessons().stream().map(l -> summary(l, learner)).toList();
+        Course course = catalog.course();
+        return catalog.lessons().stream().map(l -> summary(l, learner, course)).toList();
     }
 
     @GET
@@ -130,7 +139,7 @@ public class LessonApi {
         List<String> nodes =
                 lesson.topology() == null ? List.of() : lesson.topology().interactiveNodes();
         return new LessonDetail(
-                summary(lesson, learner),
+                summary(lesson, learner, catalog.course()),
                 nodes,
                 view.introQuizzes().stream().map(QuizQuestion::of).toList(),
                 steps);
@@ -165,7 +174,8 @@ public class LessonApi {
         return choices;
     }
 
-    private LessonSummary summary(Lesson lesson, String learner) {
+    private LessonSummary summary(Lesson lesson, String learner, Course course) {
+        Optional<Course.Place> place = course.place(lesson.slug());
         return new LessonSummary(
                 lesson.slug(),
                 lesson.meta().title(),
@@ -178,6 +188,8 @@ public class LessonApi {
                 lesson.broken(),
                 lesson.problems().stream().map(FileProblem::toString).toList(),
                 lesson.warnings().stream().map(FileProblem::asWarning).toList(),
-                learnerLessons.progress(lesson, learner));
+                learnerLessons.progress(lesson, learner),
+                place.map(p -> p.track().id()).orElse(null),
+                place.map(Course.Place::place).orElse(null));
     }
 }

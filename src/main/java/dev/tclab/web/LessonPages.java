@@ -7,14 +7,17 @@ import dev.tclab.lab.LabPhase;
 import dev.tclab.lab.LabService;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.learner.CurrentLearner;
+import dev.tclab.lesson.Course;
 import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonBrokenException;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.lesson.LessonView;
+import dev.tclab.lesson.Track;
 import dev.tclab.quiz.QuizGrader;
 import dev.tclab.system.SystemStatus;
+import dev.tclab.yaml.FileProblem;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.common.annotation.Blocking;
@@ -29,8 +32,12 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /** The server-rendered pages: the lesson catalog and a lesson, whose quizzes are plain HTML forms. */
 @Path("/")
@@ -79,6 +86,8 @@ public class LessonPages {
      * @param stepsPassed steps whose checks all passed for this learner, of {@code stepsTotal} steps with checks
      * @param labId       the learner's live lab for this lesson, or null
      * @param labQueued   whether that lab still waits in the start queue
+     * @param place       the lesson's place in its track, or null when it is in none
+     * @param prerequisites the lessons to do first that exist
      */
     public record Card(
             Lesson lesson,
@@ -87,13 +96,54 @@ public class LessonPages {
             int stepsPassed,
             int stepsTotal,
             String labId,
-            boolean labQueued) {}
+            boolean labQueued,
+            Course.Place place,
+            List<Lesson> prerequisites) {
+
+        /**
+         * Whether this learner has done the lesson: every graded step passed (the lesson page then says "Lesson
+         * complete"), or, in a lesson without graded steps, every quiz answered correctly.
+         */
+        public boolean done() {
+            return stepsTotal > 0
+                    ? stepsPassed == stepsTotal
+                    : progress.quizzesTotal() > 0 && progress.quizzesCorrect() == progress.quizzesTotal();
+        }
+    }
+
+    /** A track in the catalog: its working lessons' cards in order, and how far this learner is in it. */
+    public record TrackGroup(Track track, List<Card> cards) {
+
+        public long lessonsDone() {
+            return cards.stream().filter(Card::done).count();
+        }
+
+        public int stepsPassed() {
+            return cards.stream().mapToInt(Card::stepsPassed).sum();
+        }
+
+        public int stepsTotal() {
+            return cards.stream().mapToInt(Card::stepsTotal).sum();
+        }
+    }
+
+    /**
+     * Where the lesson-complete summary sends the learner.
+     *
+     * @param words what leads to the link, e.g. {@code Next in Foundations:}
+     */
+    public record Next(String words, Lesson lesson) {}
 
     @CheckedTemplate
     static class Templates {
-        static native TemplateInstance catalog(List<Card> cards, List<Lesson> broken, List<Lesson> warned);
+        static native TemplateInstance catalog(
+                List<TrackGroup> tracks,
+                List<Card> more,
+                List<Lesson> broken,
+                List<Lesson> warned,
+                List<FileProblem> courseProblems);
 
-        static native TemplateInstance lesson(Lesson lesson, LessonView view, String nodes, Lesson next);
+        static native TemplateInstance lesson(Lesson lesson, LessonView view, String nodes, Next next);
 
         static native TemplateInstance broken(Lesson lesson);
 
@@ -124,24 +174,41 @@ public class LessonPages {
         this.learner = learner;
     }
 
+    /**
+     * The catalog: the course's tracks in order, each with its working lessons in order and this learner's progress,
+     * then "More lessons" (those in no track), then the broken lessons and the course file's problems for authors.
+     */
     @GET
     public TemplateInstance catalog() {
         String learner = this.learner.id();
         KernelCapabilities kernel = system.snapshot().kernel();
-        List<Card> cards = new ArrayList<>();
-        List<Lesson> broken = new ArrayList<>();
+        List<Lesson> lessons = catalog.lessons();
+        Course course = catalog.course();
+        Map<String, Lesson> bySlug = lessons.stream().collect(Collectors.toMap(Lesson::slug, Function.identity()));
         List<Lab> liveLabs =
                 labs.labsOf(learner).stream().filter(lab -> lab.phase().live()).toList();
-        for (Lesson lesson : catalog.lessons()) {
+        Map<String, Card> cards = new LinkedHashMap<>();
+        List<Lesson> broken = new ArrayList<>();
+        for (Lesson lesson : lessons) {
             if (lesson.broken()) {
                 broken.add(lesson);
             } else {
-                cards.add(card(lesson, kernel, learner, liveLabs));
+                cards.put(lesson.slug(), card(lesson, kernel, learner, liveLabs, course, bySlug));
+            }
+        }
+        List<TrackGroup> tracks = new ArrayList<>();
+        for (Track track : course.tracks()) {
+            List<Card> inTrack = track.lessons().stream()
+                    .map(cards::remove)
+                    .filter(card -> card != null)
+                    .toList();
+            if (!inTrack.isEmpty()) {
+                tracks.add(new TrackGroup(track, inTrack));
             }
         }
         List<Lesson> warned =
-                catalog.lessons().stream().filter(l -> !l.warnings().isEmpty()).toList();
-        return Templates.catalog(cards, broken, warned);
+                lessons.stream().filter(l -> !l.warnings().isEmpty()).toList();
+        return Templates.catalog(tracks, List.copyOf(cards.values()), broken, warned, course.problems());
     }
 
     @GET
@@ -165,18 +232,56 @@ public class LessonPages {
         return Response.ok(Templates.lesson(lesson, view, nodes, next(lesson))).build();
     }
 
-    /** The lesson after this one in the catalog's order that works, for the lesson-complete summary; null if none. */
-    private Lesson next(Lesson lesson) {
-        List<Lesson> lessons = catalog.lessons();
-        int at = lessons.stream().map(Lesson::slug).toList().indexOf(lesson.slug());
-        return lessons.stream()
-                .skip(at + 1L)
-                .filter(l -> !l.broken())
-                .findFirst()
-                .orElse(null);
+    /**
+     * Where the lesson-complete summary points: the next working lesson of the lesson's track, else the first of the
+     * next track that has one; for a lesson in no track, the next working one in the catalog's order. Null if none.
+     */
+    private Next next(Lesson lesson) {
+        Course course = catalog.course();
+        Optional<Course.Place> place = course.place(lesson.slug());
+        if (place.isEmpty()) {
+            List<Lesson> lessons = catalog.lessons();
+            int at = lessons.stream().map(Lesson::slug).toList().indexOf(lesson.slug());
+            return lessons.stream()
+                    .skip(at + 1L)
+                    .filter(l -> !l.broken() && course.place(l.slug()).isEmpty())
+                    .findFirst()
+                    .map(l -> new Next("Next:", l))
+                    .orElse(null);
+        }
+        Track track = place.get().track();
+        Optional<Lesson> inTrack = firstWorking(
+                track.lessons().subList(place.get().place(), track.lessons().size()));
+        if (inTrack.isPresent()) {
+            return new Next("Next in " + track.title() + ":", inTrack.get());
+        }
+        for (Optional<Track> later = course.after(track); later.isPresent(); later = course.after(later.get())) {
+            Optional<Lesson> first = firstWorking(later.get().lessons());
+            if (first.isPresent()) {
+                return new Next(
+                        "You have finished " + track.title() + ". Next, "
+                                + later.get().title() + ":",
+                        first.get());
+            }
+        }
+        return null;
     }
 
-    private Card card(Lesson lesson, KernelCapabilities kernel, String learner, List<Lab> liveLabs) {
+    private Optional<Lesson> firstWorking(List<String> slugs) {
+        return slugs.stream()
+                .map(catalog::lesson)
+                .flatMap(Optional::stream)
+                .filter(l -> !l.broken())
+                .findFirst();
+    }
+
+    private Card card(
+            Lesson lesson,
+            KernelCapabilities kernel,
+            String learner,
+            List<Lab> liveLabs,
+            Course course,
+            Map<String, Lesson> bySlug) {
         Map<String, Boolean> passed = stepProgress.checks(learner, lesson.slug());
         List<LessonView.StepView> graded = learnerLessons.view(lesson, learner).steps().stream()
                 .filter(step -> !step.checks().isEmpty())
@@ -195,7 +300,12 @@ public class LessonPages {
                 stepsPassed,
                 graded.size(),
                 lab == null ? null : lab.id(),
-                lab != null && lab.phase() == LabPhase.QUEUED);
+                lab != null && lab.phase() == LabPhase.QUEUED,
+                course.place(lesson.slug()).orElse(null),
+                lesson.meta().prerequisites().stream()
+                        .map(bySlug::get)
+                        .filter(l -> l != null)
+                        .toList());
     }
 
     /** The no-JavaScript quiz answer: grade, keep, and send the learner back to the quiz to read the verdict. */

@@ -3,6 +3,7 @@ package dev.tclab.workshop;
 import dev.tclab.host.CurrentHost;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
+import dev.tclab.lesson.Track;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.common.annotation.Blocking;
@@ -14,6 +15,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The workshop pages: the learner's join page, and the host's sign-in, events and dashboard pages. The pages are
@@ -32,9 +35,10 @@ public class WorkshopPages {
 
         static native TemplateInstance setup();
 
-        static native TemplateInstance events(String host, boolean admin, List<Lesson> lessons);
+        static native TemplateInstance events(String host, boolean admin, List<Lesson> lessons, List<Track> tracks);
 
-        static native TemplateInstance dashboard(String host, WorkshopEvent event, List<Lesson> lessons);
+        static native TemplateInstance dashboard(
+                String host, WorkshopEvent event, List<Lesson> lessons, List<Track> tracks);
 
         static native TemplateInstance projector(WorkshopEvent event);
     }
@@ -78,7 +82,7 @@ public class WorkshopPages {
     @Path("host")
     public Response events() {
         return host.get()
-                .map(h -> Response.ok(Templates.events(h.name(), h.admin(), workingLessons()))
+                .map(h -> Response.ok(Templates.events(h.name(), h.admin(), workingLessons(), workingTracks()))
                         .build())
                 .orElseGet(WorkshopPages::toSignIn);
     }
@@ -90,7 +94,10 @@ public class WorkshopPages {
             return toSignIn();
         }
         return Response.ok(Templates.dashboard(
-                        host.require().name(), workshops.eventFor(host.require(), id), workingLessons()))
+                        host.require().name(),
+                        workshops.eventFor(host.require(), id),
+                        workingLessons(),
+                        workingTracks()))
                 .build();
     }
 
@@ -107,6 +114,19 @@ public class WorkshopPages {
 
     private List<Lesson> workingLessons() {
         return catalog.lessons().stream().filter(l -> !l.broken()).toList();
+    }
+
+    /** The course's tracks with their working lessons, for the form's "Add track"; a track with none is left out. */
+    private List<Track> workingTracks() {
+        Set<String> working = workingLessons().stream().map(Lesson::slug).collect(Collectors.toSet());
+        return catalog.course().tracks().stream()
+                .map(t -> new Track(
+                        t.id(),
+                        t.title(),
+                        t.summary(),
+                        t.lessons().stream().filter(working::contains).toList()))
+                .filter(t -> !t.lessons().isEmpty())
+                .toList();
     }
 
     private static Response toSignIn() {

@@ -86,6 +86,32 @@ class ValidateLessonsTest {
     }
 
     @Test
+    void shouldReportACourseFileThatNamesNoLessonAtItsLine() throws IOException {
+        lesson("first", "");
+        Files.writeString(lessons.resolve("course.yml"), """
+                tracks:
+                  - id: mine
+                    title: Mine
+                    summary: My lessons.
+                    lessons:
+                      - first
+                      - missing-one
+                """);
+        Run run = validate(lessons.toString());
+        assertEquals(1, run.status(), run.out());
+        assertTrue(
+                run.out()
+                        .contains("course.yml:7: tracks[0].lessons[1]: no lesson 'missing-one' exists; name a lesson"
+                                + " by its folder name, e.g. "),
+                run.out());
+
+        Files.writeString(lessons.resolve("course.yml"), "tracks:\n  - { id: mine, title: Mine, summary: S }\n");
+        Run schema = validate(lessons.toString());
+        assertEquals(1, schema.status(), schema.out());
+        assertTrue(schema.out().contains("course.yml:2: tracks[0]: "), schema.out());
+    }
+
+    @Test
     void shouldPrintAWarningWithItsLineAndCountItWithoutFailing() throws IOException {
         Path dir = lesson("ported", "");
         Files.writeString(dir.resolve("lab.yml"), """

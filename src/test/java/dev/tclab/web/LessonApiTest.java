@@ -44,6 +44,38 @@ class LessonApiTest {
     }
 
     @Test
+    void shouldGiveEachLessonItsTrackAndPlaceAndListTheTracks() {
+        given().when()
+                .get("/api/lessons")
+                .then()
+                .statusCode(200)
+                .body("find { it.slug == 'tbf-basics' }.track", equalTo("foundations"))
+                .body("find { it.slug == 'tbf-basics' }.place", equalTo(1))
+                .body("find { it.slug == 'htb-rate-accuracy' }.track", equalTo("foundations"))
+                .body("find { it.slug == 'htb-rate-accuracy' }.place", equalTo(2))
+                .body("find { it.slug == 'bufferbloat-download' }.track", equalTo("real-networks"))
+                .body("find { it.slug == 'bufferbloat-download' }.place", equalTo(2))
+                .body("find { it.slug == 'web-test' }.track", equalTo(null))
+                .body("find { it.slug == 'web-test' }.place", equalTo(null));
+        given().when()
+                .get("/api/lessons/htb-rate-accuracy")
+                .then()
+                .statusCode(200)
+                .body("lesson.track", equalTo("foundations"))
+                .body("lesson.place", equalTo(2));
+        given().when()
+                .get("/api/tracks")
+                .then()
+                .statusCode(200)
+                .body("tracks.id", equalTo(List.of("foundations", "real-networks")))
+                .body("tracks[0].title", equalTo("Foundations"))
+                .body("tracks[0].summary", not(equalTo("")))
+                .body("tracks[0].lessons", equalTo(List.of("tbf-basics", "htb-rate-accuracy")))
+                .body("tracks[1].lessons", equalTo(List.of("bufferbloat-upload", "bufferbloat-download")))
+                .body("problems", equalTo(List.of()));
+    }
+
+    @Test
     void shouldDescribeStepsAndQuizzesWithoutAnswers() {
         String body = given().when()
                 .get("/api/lessons/web-test")

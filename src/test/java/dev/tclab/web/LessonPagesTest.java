@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.runtime.KernelCapabilities;
+import dev.tclab.lesson.LearnerLessons;
+import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
 import dev.tclab.system.SystemStatus;
 import io.quarkus.arc.ClientProxy;
@@ -19,6 +21,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.filter.cookie.CookieFilter;
 import jakarta.inject.Inject;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -269,5 +272,30 @@ class LessonPagesTest {
         assertTrue(
                 catalogPage.contains("inject &lt;script&gt;alert(&#39;summary&#39;)&lt;/script&gt; markup"),
                 catalogPage);
+    }
+
+    /** A lesson is done when every graded step passed, or, without graded steps, every quiz is answered right. */
+    @Test
+    void shouldCountTheLessonsDoneAndTheStepsPassedOfATrack() {
+        var tbf = catalog.lesson("tbf-basics").orElseThrow();
+        var htb = catalog.lesson("htb-rate-accuracy").orElseThrow();
+        var track = catalog.course().track("foundations").orElseThrow();
+        LessonPages.Card allPassed = card(tbf, 5, 5, new LearnerLessons.Progress(0, 14));
+        LessonPages.Card halfway = card(htb, 1, 3, new LearnerLessons.Progress(7, 7));
+        LessonPages.Card quizzesOnly = card(htb, 0, 0, new LearnerLessons.Progress(2, 2));
+        LessonPages.Card nothing = card(htb, 0, 0, new LearnerLessons.Progress(0, 0));
+        assertTrue(allPassed.done());
+        assertFalse(halfway.done(), "every quiz right, but a graded step not passed");
+        assertTrue(quizzesOnly.done());
+        assertFalse(nothing.done(), "a lesson with nothing graded is never done");
+        LessonPages.TrackGroup group = new LessonPages.TrackGroup(track, List.of(allPassed, halfway));
+        assertEquals(1, group.lessonsDone());
+        assertEquals(6, group.stepsPassed());
+        assertEquals(8, group.stepsTotal());
+    }
+
+    private static LessonPages.Card card(
+            Lesson lesson, int stepsPassed, int stepsTotal, LearnerLessons.Progress quizzes) {
+        return new LessonPages.Card(lesson, List.of(), quizzes, stepsPassed, stepsTotal, null, false, null, List.of());
     }
 }

@@ -24,6 +24,7 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -219,6 +220,35 @@ class WorkshopBrowserTest {
             dark.navigate(host.url());
             dark.locator("#learners tr[data-learner]:has-text('Bea')").waitFor();
             Chromium.screenshot(dark, "workshop-dashboard-dark");
+        }
+    }
+
+    /** "Add track" ticks a whole track of the course and puts its lessons, in order, after those already ticked. */
+    @Test
+    void aHostPutsAWholeTrackIntoAWorkshop() {
+        hosts.add(new HostAccount("planner", TestHosts.hash(PASSWORD), false));
+        try (Chromium chromium = browsers.session()) {
+            Page host = chromium.context(Screen.LAPTOP.options(), TIMEOUT).newPage();
+            host.navigate(url("/host/sign-in"));
+            host.fill("#host-name", "planner");
+            host.fill("#host-password", PASSWORD);
+            host.click("#sign-in-form button");
+            host.waitForURL("**/host");
+            host.fill("#event-title", "The course, part two");
+            host.check("input[name=lessons][value=example]");
+            host.selectOption("#event-track", "real-networks");
+            host.click("#event-form [data-add-track]");
+            assertThat(host.locator("#event-form input[name=lessons]:checked")
+                            .evaluateAll("all => all.map(box => box.value)"))
+                    .isEqualTo(List.of("example", "bufferbloat-upload", "bufferbloat-download"));
+            host.locator("#event-track").scrollIntoViewIfNeeded();
+            Chromium.screenshot(host, "course-workshop-add-track");
+            host.click("#event-form button[type=submit]");
+            host.waitForURL("**/host/events/*");
+            String id = host.url().substring(host.url().lastIndexOf('/') + 1);
+            assertThat(host.evaluate(
+                            "async id => (await (await fetch('/api/host/events/' + id)).json()).event.lessons", id))
+                    .isEqualTo(List.of("example", "bufferbloat-upload", "bufferbloat-download"));
         }
     }
 }
