@@ -62,7 +62,8 @@ function failedSentence(assertion) {
 function flowSentence(miss) {
   const name = miss.flow ? ` ${miss.flow}` : '';
   const tos = miss.tos ? ` with TOS 0x${miss.tos.toString(16).padStart(2, '0')}` : '';
-  const packets = `${miss.protocol.toUpperCase()} packets to destination port ${miss.serverPort}${tos}`;
+  const port = miss.reverse ? `from source port ${miss.serverPort}` : `to destination port ${miss.serverPort}`;
+  const packets = `${miss.protocol.toUpperCase()} packets ${port}${tos}`;
   const not = miss.expected ? `, not ${miss.expected}` : '';
   return miss.byDefault
     ? `Your flow${name} went through class ${miss.wentThrough} (the default)${not}: no filter matched its ${packets}.`
@@ -107,10 +108,13 @@ function details(result) {
   }
   for (const route of result.flows || []) {
     const name = route.flow ? `${route.load}.flows.${route.flow}` : route.load;
-    const from = route.clientPort == null ? '' : ` from port ${route.clientPort}`;
+    const clientPort = route.clientPort == null ? '' : ` port ${route.clientPort}`;
     const tos = route.tos ? `, TOS 0x${route.tos.toString(16).padStart(2, '0')}` : '';
-    box.append(element('p', 'check-flow-sent', `Flow ${name}: ${route.protocol.toUpperCase()}${from} to port `
-      + `${route.serverPort}${tos}, ${route.bytes} bytes sent by ${route.node}; counted by:`));
+    const ends = route.reverse
+      ? `from port ${route.serverPort} to the client's${clientPort}`
+      : `from${clientPort || ' the client'} to port ${route.serverPort}`;
+    box.append(element('p', 'check-flow-sent', `Flow ${name}: ${route.protocol.toUpperCase()} ${ends}${tos}, `
+      + `${route.bytes} bytes sent by ${route.node}; counted by:`));
     const counted = element('ul', 'check-flow-counted');
     for (const c of route.counted) {
       const marks = [c.byDefault ? 'the default' : '', c.leaf ? 'leaf' : ''].filter(Boolean).join(', ');

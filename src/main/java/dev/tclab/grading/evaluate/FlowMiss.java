@@ -9,7 +9,9 @@ import java.util.Locale;
  * @param load        the iperf3 measurement's name
  * @param flow        the flow's name under {@code flows}, or {@code ""} for a measurement's one flow
  * @param protocol    {@code tcp} or {@code udp}
- * @param serverPort  the flow's destination port (the platform's one-off server's)
+ * @param serverPort  the port of the platform's one-off server: the flow's destination port, or its source port
+ *                    when {@code reverse}
+ * @param reverse     the server's node sent the flow ({@code reverse: true})
  * @param tos         the TOS byte its packets carried (0 when the check set none)
  * @param dev         the device of the classes
  * @param wentThrough the leaf class that counted the flow ({@code 1:20})
@@ -21,6 +23,7 @@ public record FlowMiss(
         String flow,
         String protocol,
         int serverPort,
+        boolean reverse,
         int tos,
         String dev,
         String wentThrough,
@@ -43,7 +46,8 @@ public record FlowMiss(
         if (expected != null) {
             text.append(", not ").append(expected);
         }
-        String packets = protocol.toUpperCase(Locale.ROOT) + " packets to destination port " + serverPort
+        String packets = protocol.toUpperCase(Locale.ROOT) + " packets "
+                + (reverse ? "from source port " : "to destination port ") + serverPort
                 + (tos == 0 ? "" : String.format(" with TOS 0x%02x", tos));
         return text.append(
                         byDefault

@@ -5,11 +5,12 @@ import java.util.List;
 /**
  * Where one graded iperf3 flow went on the node that sent it: the flow as the platform sent it, and each qdisc and
  * class of that node whose byte counter rose by about the flow's bytes while it ran (the counters are read right before
- * and right after the flow, in the flow's own exec).
+ * and right after the flow: in the flow's own exec on its client, in execs of their own on a reverse flow's server).
  *
  * @param load       the iperf3 measurement's name ({@code up})
  * @param flow       the flow's name under {@code flows}, or {@code ""} for a measurement's one flow
- * @param node       the node that sent it (the client's)
+ * @param node       the node that sent it: the client's, or the server's for a reverse flow
+ * @param reverse    the server's node sent it ({@code reverse: true}): its packets come from {@code serverPort}
  * @param protocol   {@code tcp} or {@code udp}
  * @param clientPort the client's source port as iperf3 reports it; null when it reports none
  * @param serverPort the port of the platform's one-off server: the flow's destination port
@@ -21,6 +22,7 @@ public record FlowRoute(
         String load,
         String flow,
         String node,
+        boolean reverse,
         String protocol,
         Integer clientPort,
         int serverPort,

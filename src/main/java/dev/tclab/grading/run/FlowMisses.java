@@ -96,6 +96,7 @@ final class FlowMisses {
                     route.flow(),
                     route.protocol(),
                     route.serverPort(),
+                    route.reverse(),
                     route.tos(),
                     went.dev(),
                     went.id(),

@@ -23,15 +23,12 @@ import java.util.Optional;
 
 /**
  * Finds where a flow went on the node that sent it: every qdisc and class of that node is read right before and right
- * after the flow, in the flow's own exec (no exec of their own), and those whose byte counter rose by about the flow's
- * bytes counted it (issue 40: a check whose flow went to the default class said only that the class it watched did not
- * rise). Only an upload's sender is its client; a reverse flow is sent by the server's node, which this does not read,
- * so it has no route.
+ * after the flow, and those whose byte counter rose by about the flow's bytes counted it (issue 40: a check whose flow
+ * went to the default class said only that the class it watched did not rise). An upload's sender is its client, read
+ * in the flow's own exec (no exec of its own); a reverse flow's is the server's node, read in an exec of its own on
+ * each side of the flow (the server runs in another node than the client's exec).
  */
 final class FlowTrace {
-
-    /** No trace: the flow is sent by the server's node. */
-    static final FlowTrace NONE = new FlowTrace(false);
 
     /** The least a counter must rise, against the flow's payload bytes: the wire also carries headers. */
     private static final double AT_LEAST = 0.9;
@@ -59,35 +56,42 @@ final class FlowTrace {
                             + DEVICE + "$d\"; tc -s class show dev \"$d\"; done"),
             READ_TIMEOUT));
 
-    private final boolean traced;
+    private final boolean onServer;
 
-    private FlowTrace(boolean traced) {
-        this.traced = traced;
+    private FlowTrace(boolean onServer) {
+        this.onServer = onServer;
     }
 
-    /** The trace of {@code flow}: none for a reverse flow, whose sender is the server's node. */
+    /** The trace of {@code flow}: on its client, or on the server's node for a reverse flow, which that node sends. */
     static FlowTrace of(Iperf3Measurement.Flow flow) {
-        return flow.reverse() ? NONE : new FlowTrace(true);
+        return new FlowTrace(flow.reverse());
     }
 
-    /** The read, run right before the flow and again right after it: the qdiscs, then the classes. */
-    List<CommandSequence.Step> reads() {
-        return traced ? READS : List.of();
+    /** The read run in the client's exec right before the flow and again right after it; none for a reverse flow. */
+    List<CommandSequence.Step> readsOnClient() {
+        return onServer ? List.of() : READS;
+    }
+
+    /** The read run on the server's node right before the flow and again right after it; only for a reverse flow. */
+    List<CommandSequence.Step> readsOnServer() {
+        return onServer ? READS : List.of();
     }
 
     /**
-     * Where the flow went, from {@link #reads} before and after it; empty when nothing was traced, the flow reports no
-     * bytes (it failed), or a read could not be parsed (the learner's tc tree is never a reason to fail a check).
+     * Where the flow went, from the reads before and after it on its sender ({@code serverNode} for a reverse flow);
+     * empty when the flow reports no bytes (it failed), or a read is missing or could not be parsed (the learner's tc
+     * tree is never a reason to fail a check).
      */
     Optional<FlowRoute> route(
             String load,
             Iperf3Measurement.Flow flow,
+            String serverNode,
             int serverPort,
             List<ExecResult> before,
             List<ExecResult> after,
             ExecResult client,
             MeasurementOutcome outcome) {
-        if (!traced || !(outcome.values().get("bytes") instanceof Measure measured)) {
+        if (before.isEmpty() || after.isEmpty() || !(outcome.values().get("bytes") instanceof Measure measured)) {
             return Optional.empty();
         }
         long bytes = (long) measured.value();
@@ -124,7 +128,8 @@ final class FlowTrace {
         return Optional.of(new FlowRoute(
                 load,
                 flow.name(),
-                flow.node(),
+                onServer ? serverNode : flow.node(),
+                onServer,
                 flow.udp() ? "udp" : "tcp",
                 IperfParser.clientPort(client.stdout()),
                 serverPort,

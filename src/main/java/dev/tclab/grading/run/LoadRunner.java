@@ -142,18 +142,22 @@ final class LoadRunner {
                 continue;
             }
             // The flow, between the reads of its client's link counters when it is proven by them (LinkProof),
-            // between the reads of its client's qdiscs and classes (FlowTrace).
+            // between the reads of its sender's qdiscs and classes (FlowTrace): in the same exec on its client, in
+            // execs of their own on the server's node for a reverse flow.
             FlowTrace trace = FlowTrace.of(flow);
-            List<CommandSequence.Step> steps = new ArrayList<>(trace.reads());
+            List<CommandSequence.Step> steps = new ArrayList<>(trace.readsOnClient());
             int traced = steps.size();
             steps.addAll(guard.around(
                     new CommandSequence.Step(cost.applyTo(flow.argv(m.seconds(), server.port())), m.timeout())));
             int guarded = steps.size();
-            steps.addAll(trace.reads());
+            steps.addAll(trace.readsOnClient());
             int afterTrace = steps.size();
             after.reads().forEach(r -> steps.add(new CommandSequence.Step(r.argv(), r.timeout())));
+            List<CommandSequence.Step> onServer = trace.readsOnServer();
             running.put(flow.name(), threads.submit(() -> {
+                List<ExecResult> sentBefore = readQuietly(labId, server.node(), onServer);
                 List<ExecResult> ran = runtime.execAll(labId, flow.node(), steps);
+                List<ExecResult> sentAfter = readQuietly(labId, server.node(), onServer);
                 for (int i = 0; i < after.reads().size(); i++) {
                     Measurement read = after.reads().get(i);
                     after.outcomes().put(read.name(), OutputReader.read(read, ran.get(i + afterTrace)));
@@ -164,9 +168,10 @@ final class LoadRunner {
                 trace.route(
                                 m.name(),
                                 flow,
+                                server.node(),
                                 server.port(),
-                                ran.subList(0, traced),
-                                ran.subList(guarded, afterTrace),
+                                onServer.isEmpty() ? ran.subList(0, traced) : sentBefore,
+                                onServer.isEmpty() ? ran.subList(guarded, afterTrace) : sentAfter,
                                 client,
                                 judged)
                         .ifPresent(routes);
@@ -179,6 +184,22 @@ final class LoadRunner {
         Map<String, MeasurementOutcome> inOrder = new LinkedHashMap<>();
         m.flows().forEach(f -> inOrder.put(f.name(), outcomes.get(f.name())));
         return m.combine(inOrder);
+    }
+
+    /**
+     * A reverse flow's trace read on its server's node: none when there is nothing to read or the read cannot run, as
+     * where a flow went only explains a verdict and never changes one.
+     */
+    private List<ExecResult> readQuietly(String labId, String node, List<CommandSequence.Step> reads)
+            throws InterruptedException {
+        if (reads.isEmpty()) {
+            return List.of();
+        }
+        try {
+            return runtime.execAll(labId, node, reads);
+        } catch (EngineUnavailableException | NodeNotFoundException e) {
+            return List.of();
+        }
     }
 
     /** The servers started {@code early} for {@code m} while they are fresh, else new ones. */

@@ -49,7 +49,8 @@ class FlowTraceTest {
     @Test
     void shouldKeepTheQdiscsAndClassesWhoseBytesRoseByAboutTheFlowsBytes() {
         FlowTrace trace = FlowTrace.of(UPLOAD);
-        assertThat(trace.reads()).hasSize(1);
+        assertThat(trace.readsOnClient()).hasSize(1);
+        assertThat(trace.readsOnServer()).isEmpty();
         List<ExecResult> before = List.of(ok("@@tclab-qdiscs\n"
                 + QDISCS_AFTER.replace("\"bytes\":22799823", "\"bytes\":1000") + "\n" + CLASSES_BEFORE));
         List<ExecResult> after = List.of(ok("@@tclab-qdiscs\n" + QDISCS_AFTER + "\n@@tclab-dev lo\n@@tclab-dev eth1\n"
@@ -58,7 +59,14 @@ class FlowTraceTest {
                 new MeasurementOutcome(Map.of("bytes", new Measure(22_000_000, Unit.BYTES)), "", null);
 
         FlowRoute route = trace.route(
-                        "up", UPLOAD, 24817, before, after, ok(Fixtures.read("iperf3/iperf3-tcp-tbf10.json")), flow)
+                        "up",
+                        UPLOAD,
+                        "server",
+                        24817,
+                        before,
+                        after,
+                        ok(Fixtures.read("iperf3/iperf3-tcp-tbf10.json")),
+                        flow)
                 .orElseThrow();
 
         assertThat(route.counted())
@@ -70,6 +78,8 @@ class FlowTraceTest {
         assertThat(route.clientPort()).isEqualTo(57606);
         assertThat(route.protocol()).isEqualTo("tcp");
         assertThat(route.serverPort()).isEqualTo(24817);
+        assertThat(route.node()).isEqualTo("client");
+        assertThat(route.reverse()).isFalse();
     }
 
     @Test
@@ -79,20 +89,43 @@ class FlowTraceTest {
     }
 
     @Test
-    void shouldTraceNoReverseFlowWhoseSenderIsTheServersNode() {
+    void shouldTraceAReverseFlowOnTheServersNodeWhichSendsIt() {
         Iperf3Measurement.Flow download =
                 new Iperf3Measurement.Flow("", "client", "10.0.0.2", null, 1, true, false, null, null);
-        assertThat(FlowTrace.of(download).reads()).isEmpty();
+        FlowTrace trace = FlowTrace.of(download);
+        assertThat(trace.readsOnClient()).isEmpty();
+        assertThat(trace.readsOnServer()).hasSize(1);
+        List<ExecResult> before = List.of(ok("@@tclab-qdiscs\n"
+                + QDISCS_AFTER.replace("\"bytes\":22799823", "\"bytes\":1000") + "\n" + CLASSES_BEFORE));
+        List<ExecResult> after = List.of(
+                ok("@@tclab-qdiscs\n" + QDISCS_AFTER + "\n@@tclab-dev eth1\n" + Fixtures.read("tc/class-htb.txt")));
+        MeasurementOutcome flow =
+                new MeasurementOutcome(Map.of("bytes", new Measure(22_000_000, Unit.BYTES)), "", null);
+
+        FlowRoute route = trace.route("down", download, "server", 24817, before, after, ok("{}"), flow)
+                .orElseThrow();
+
+        assertThat(route.node()).isEqualTo("server");
+        assertThat(route.reverse()).isTrue();
+        assertThat(route.leafClassesOn("eth1"))
+                .extracting(FlowRoute.Counted::id)
+                .containsExactly("1:10");
+        assertThat(trace.route("down", download, "server", 24817, List.of(), List.of(), ok("{}"), flow))
+                .as("no read on the server (it could not run): no route, and no failure")
+                .isEmpty();
     }
 
     @Test
     void shouldSayWhereTheFlowWentInOneSentence() {
-        assertThat(new FlowMiss("up", "", "tcp", 24817, 0, "eth1", "1:20", true, "1:10").sentence())
+        assertThat(new FlowMiss("up", "", "tcp", 24817, false, 0, "eth1", "1:20", true, "1:10").sentence())
                 .isEqualTo("Your flow went through class 1:20 (the default), not 1:10: no filter matched its TCP"
                         + " packets to destination port 24817.");
-        assertThat(new FlowMiss("share", "a", "udp", 5002, 0x10, "eth1", "1:30", false, "1:10").sentence())
+        assertThat(new FlowMiss("share", "a", "udp", 5002, false, 0x10, "eth1", "1:30", false, "1:10").sentence())
                 .isEqualTo("Your flow a went through class 1:30, not 1:10 (a filter sent its UDP packets to"
                         + " destination port 5002 with TOS 0x10 there).");
+        assertThat(new FlowMiss("down", "", "tcp", 24817, true, 0, "eth1", "1:20", true, "1:10").sentence())
+                .isEqualTo("Your flow went through class 1:20 (the default), not 1:10: no filter matched its TCP"
+                        + " packets from source port 24817.");
     }
 
     private static ExecResult ok(String stdout) {

@@ -5,15 +5,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tclab.grading.evaluate.AssertionResult;
 import dev.tclab.grading.evaluate.FlowMiss;
 import dev.tclab.grading.evaluate.FlowRoute;
+import dev.tclab.grading.run.BaselineSteps;
 import dev.tclab.grading.run.CheckResult;
+import dev.tclab.grading.run.CheckRunner;
+import dev.tclab.grading.spec.CheckSpec;
+import dev.tclab.grading.spec.CheckSpecParser;
 import dev.tclab.grading.spec.SpecCheckValidator;
+import dev.tclab.lab.TestTopologies;
+import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.lab.runtime.LabSpec;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonLoader;
 import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
@@ -27,8 +38,27 @@ import org.junit.jupiter.api.Test;
 @RunsAlone(value = RunsAlone.Group.MEASUREMENTS, hold = RunsAlone.Hold.SHARED)
 class FlowRouteIT {
 
+    /**
+     * A download: the server's node sends it, through the tree on its eth1 that sends source port 5201 to 1:10. The
+     * flow's server listens on a random port, so it leaves through the default 1:20.
+     */
+    private static final String DOWNLOAD_CHECK = """
+            measure:
+              - { name: down, node: client, iperf3: { server: 10.0.0.2, seconds: 3, reverse: true } }
+              - { name: c, node: server, classes: { dev: eth1 }, over: down }
+            expect:
+              - { value: "c.by_id[1:10].delta.bytes", above: 1mb }
+            retries: 0
+            """;
+
     @Inject
     LessonSelfTest selfTest;
+
+    @Inject
+    LabRuntime runtime;
+
+    @Inject
+    CheckRunner runner;
 
     @Test
     void shouldSayTheUnportedFlowWentThroughTheDefaultClassWhileThePortedOnePasses() throws Exception {
@@ -73,5 +103,41 @@ class FlowRouteIT {
                 .doesNotContain("class 1:10");
         assertThat(route.counted())
                 .allSatisfy(c -> assertThat(c.bytes()).isBetween(route.bytes(), route.bytes() * 3 / 2));
+    }
+
+    /** A reverse flow is traced on the server's node, which sends it: the sentence names its source port. */
+    @Test
+    void shouldSayWhereADownloadWentOnTheServersNode() throws Exception {
+        String lab = "r" + UUID.randomUUID().toString().substring(0, 8);
+        runtime.start(new LabSpec(lab, TestTopologies.load("two-node"), "tester", "two-node"), (stage, detail) -> {});
+        try {
+            for (String command : List.of(
+                    "tc qdisc replace dev eth1 root handle 1: htb default 20",
+                    "tc class add dev eth1 parent 1: classid 1:1 htb rate 10mbit",
+                    "tc class add dev eth1 parent 1:1 classid 1:10 htb rate 2mbit ceil 10mbit",
+                    "tc class add dev eth1 parent 1:1 classid 1:20 htb rate 8mbit ceil 10mbit",
+                    "tc filter add dev eth1 parent 1: protocol ip prio 1 u32 match ip sport 5201 0xffff flowid 1:10")) {
+                ExecResult ran = runtime.exec(lab, "server", List.of("sh", "-c", command), Duration.ofSeconds(10));
+                assertThat(ran.ok()).as(command + ": " + ran.stderr()).isTrue();
+            }
+            CheckSpec spec = CheckSpecParser.parse("it.md", DOWNLOAD_CHECK, 1);
+
+            CheckResult result = runner.run(lab, "down", spec, BaselineSteps.UNKNOWN, p -> {});
+
+            assertThat(result.passed()).as(result.message()).isFalse();
+            FlowRoute route = result.flows().get(0);
+            assertThat(route.node()).isEqualTo("server");
+            assertThat(route.reverse()).isTrue();
+            assertThat(route.leafClassesOn("eth1"))
+                    .extracting(FlowRoute.Counted::id)
+                    .containsExactly("1:20");
+            FlowMiss miss = result.assertions().get(0).reason().flow();
+            assertThat(miss).as(result.message()).isNotNull();
+            assertThat(miss.sentence())
+                    .isEqualTo("Your flow went through class 1:20 (the default), not 1:10: no filter matched its TCP "
+                            + "packets from source port " + route.serverPort() + ".");
+        } finally {
+            runtime.stop(lab);
+        }
     }
 }
