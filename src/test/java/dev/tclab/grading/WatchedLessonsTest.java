@@ -31,7 +31,8 @@ class WatchedLessonsTest {
     @Test
     void shouldFindNoWatchedCheckInTheBuiltInLessons() {
         for (String slug :
-                new String[] {"tbf-basics", "bufferbloat-upload", "bufferbloat-download", "htb-rate-accuracy"}) {
+                new String[] {"tbf-basics", "bufferbloat-upload", "bufferbloat-download", "htb-rate-accuracy", "buffers"
+                }) {
             assertThat(watched.watchesAny(load(Path.of("src/main/resources/lessons", slug))))
                     .as(slug)
                     .isFalse();
