@@ -53,8 +53,12 @@ class BuiltInLessonsSelfTestIT {
         List<String> slugs = all.stream().filter(this::runsOnTheHostsKernel).toList();
         assertThat(slugs).as("built-in lessons on the host's kernel").isNotEmpty();
         assertThat(all.stream().filter(slug -> !slugs.contains(slug)))
-                .as("the lessons left to UmlLessonsSelfTestIT.CAKE_LESSONS: a new one goes there")
-                .containsExactlyInAnyOrderElementsOf(UmlLessonsSelfTestIT.CAKE_LESSONS);
+                .as(
+                        "the lessons left to UmlLessonsSelfTestIT.CAKE_LESSONS and OWN_KERNEL_LESSONS: a new one goes there")
+                .containsExactlyInAnyOrderElementsOf(Stream.concat(
+                                UmlLessonsSelfTestIT.CAKE_LESSONS.stream(),
+                                UmlLessonsSelfTestIT.OWN_KERNEL_LESSONS.stream())
+                        .toList());
         Map<String, LessonsAtOnce.Body> lessons = new LinkedHashMap<>();
         for (String slug : slugs) {
             lessons.put(slug, () -> {

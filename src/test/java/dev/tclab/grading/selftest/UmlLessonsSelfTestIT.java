@@ -31,13 +31,15 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The built-in lessons on User-Mode Linux labs, on the real engine: the two CAKE lessons (lab.yml {@code kernel: auto})
- * go to UML on a host without CAKE and pass their self-tests with CAKE itself, no fallback; and every built-in lesson
- * passes its self-test when its lab is forced into UML. Each check's measured values are printed ({@code FIGURE}
+ * go to UML on a host without CAKE and pass their self-tests with CAKE itself, no fallback; the lessons whose lab.yml
+ * says {@code kernel: uml} pass theirs in the kernel of their own they get on every host; and every built-in lesson
+ * on the host's kernel passes its self-test when its lab is forced into UML. Each check's measured values are printed ({@code FIGURE}
  * lines), for docs/LESSONS.md.
  * <p>
  * The lessons go in two lanes at once, as two learners of a class on a two-core server would: a UML lab is one kernel
  * on one core, and the app measures in two labs at once by default ({@code tclab.grading.max-concurrent-measurements}).
- * One lane has the lessons forced into UML, the other the CAKE lessons; each lane runs its lessons in turn. With the
+ * One lane has the lessons forced into UML, the other the CAKE lessons and those with a kernel of their own; each lane
+ * runs its lessons in turn. With the
  * machine to itself (docs/testing.md, "The parts"), two UML labs at once read what one alone does.
  */
 @QuarkusTest
@@ -47,6 +49,9 @@ class UmlLessonsSelfTestIT {
 
     /** The built-in lessons whose labs get a kernel of their own on a host without CAKE: their one self-test here. */
     static final List<String> CAKE_LESSONS = List.of("bufferbloat-upload", "bufferbloat-download");
+
+    /** The built-in lessons whose lab.yml says {@code kernel: uml}: a kernel of their own on every host. */
+    static final List<String> OWN_KERNEL_LESSONS = List.of("netem-tcp");
 
     @Inject
     LessonSelfTest selfTest;
@@ -78,12 +83,14 @@ class UmlLessonsSelfTestIT {
         LessonSelfTest onUml = new LessonSelfTest(uml, uml, runner, baselines, system);
         Map<String, LessonsAtOnce.Body> forced = new LinkedHashMap<>();
         hostLessons.forEach(slug -> forced.put("forced into UML: " + slug, () -> forcedIntoUml(onUml, slug)));
-        Map<String, LessonsAtOnce.Body> withCake = new LinkedHashMap<>();
-        CAKE_LESSONS.forEach(slug -> withCake.put("with CAKE in UML: " + slug, () -> withRealCake(slug)));
+        Map<String, LessonsAtOnce.Body> ownKernel = new LinkedHashMap<>();
+        CAKE_LESSONS.forEach(slug -> ownKernel.put("with CAKE in UML: " + slug, () -> withRealCake(slug)));
+        OWN_KERNEL_LESSONS.forEach(
+                slug -> ownKernel.put("in a kernel of its own: " + slug, () -> inItsOwnKernel(slug)));
 
         // Two lanes, each one lesson at a time.
         LessonsAtOnce forcedLane = new LessonsAtOnce(forced, 1);
-        LessonsAtOnce cakeLane = new LessonsAtOnce(withCake, 1);
+        LessonsAtOnce cakeLane = new LessonsAtOnce(ownKernel, 1);
         return Stream.concat(forcedLane.tests(), cakeLane.tests()).onClose(() -> {
             forcedLane.close();
             cakeLane.close();
@@ -143,6 +150,20 @@ class UmlLessonsSelfTestIT {
                 .as("the shapers the checks found")
                 .isNotEmpty()
                 .allSatisfy(s -> assertThat(s).endsWith(":cake"));
+    }
+
+    /** A lesson whose lab.yml says {@code kernel: uml}: its plain self-test through the app's runtime. */
+    private void inItsOwnKernel(String slug) throws Exception {
+        Lesson lesson = catalog.lesson(slug).orElseThrow();
+        assertThat(lesson.topology().kernel()).as(slug + "'s lab.yml kernel").isEqualTo(Topology.Kernel.UML);
+        SelfTestReport report = selfTest.run(
+                lesson,
+                1,
+                runner.fastPaths(),
+                line -> System.out.println(slug + ": " + line),
+                outcome -> print(slug, "app", outcome));
+        System.out.print(report.text());
+        assertThat(report.verdict()).as(report.text()).isEqualTo("ok");
     }
 
     /**
