@@ -52,18 +52,18 @@ class CourseBrowserTest extends ChromiumTest {
             page.navigate(root.toString());
 
             assertEquals(
-                    List.of("track-foundations", "track-real-networks"),
+                    List.of("track-foundations", "track-queues-and-aqm", "track-real-networks"),
                     page.locator("section.track").evaluateAll("all => all.map(s => s.id)"));
             Locator foundations = page.locator("#track-foundations");
             assertThat(foundations.locator("h2")).hasText("Track 1 Foundations");
             assertThat(foundations.locator(".track-summary")).containsText("token bucket");
             assertThat(foundations.locator(".track-progress"))
-                    .hasText(Pattern.compile("0 of 2 lessons done · 0 of \\d+ graded steps passed"));
+                    .hasText(Pattern.compile("0 of 3 lessons done · 0 of \\d+ graded steps passed"));
             assertEquals(
-                    List.of("/lessons/tbf-basics", "/lessons/htb-rate-accuracy"),
+                    List.of("/lessons/tbf-basics", "/lessons/htb-rate-accuracy", "/lessons/netem-tcp"),
                     foundations.locator(".card h3 a").evaluateAll("all => all.map(a => a.getAttribute('href'))"));
             Locator htb = foundations.locator("article:has(a[href='/lessons/htb-rate-accuracy'])");
-            assertThat(htb.locator(".card-place")).hasText("Lesson 2 of 2");
+            assertThat(htb.locator(".card-place")).hasText("Lesson 2 of 3");
             assertThat(htb.locator(".prerequisites a")).hasText("Token bucket basics");
             assertThat(htb.locator(".prerequisites a")).hasAttribute("href", "/lessons/tbf-basics");
 
@@ -108,10 +108,10 @@ class CourseBrowserTest extends ChromiumTest {
         assertThat(page.locator("#lab-start")).isVisible();
 
         // The last lesson of a track points to the first of the next track (read in the summary, still hidden).
-        page.navigate(root.resolve("/lessons/htb-rate-accuracy").toString());
+        page.navigate(root.resolve("/lessons/netem-tcp").toString());
         assertThat(page.locator("#lesson-complete .lesson-next"))
-                .containsText("You have finished Foundations. Next, Real networks: Bufferbloat on the uplink");
-        assertThat(page.locator("#lesson-complete .lesson-next a")).hasAttribute("href", "/lessons/bufferbloat-upload");
+                .containsText("You have finished Foundations. Next, Queues and AQM: Buffers");
+        assertThat(page.locator("#lesson-complete .lesson-next a")).hasAttribute("href", "/lessons/buffers");
     }
 
     private static void json(Route route, String body) {

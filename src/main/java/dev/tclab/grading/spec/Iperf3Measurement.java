@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -31,6 +32,21 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
 
     public static final int SERVER_PORTS = 10000;
 
+    /** A flow's congestion control ({@code congestion:}), set on its sender's socket (iperf3 {@code -C}). */
+    public enum Congestion {
+        /**
+         * The default: loss-based, so it fills buffers; the host's default (bbr) does not, so no bloat would show.
+         */
+        CUBIC,
+        /** Classic AIMD (halve on a loss, one segment more per round trip), the TCP that Mathis et al. model. */
+        RENO;
+
+        /** The algorithm's name as Linux and iperf3 spell it. */
+        public String algorithm() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     /**
      * One iperf3 client.
      *
@@ -38,6 +54,7 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
      * @param port    the port of its one-off server, or null for a random free one from 20000-29999
      * @param bitrate UDP only: the rate it sends at, in bit/s, or null for iperf3's default (1 Mbit/s)
      * @param tos     the IP TOS byte its packets carry (a DSCP shifted left by 2), or null
+     * @param congestion the sender's congestion control
      */
     public record Flow(
             String name,
@@ -48,11 +65,12 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
             boolean reverse,
             boolean udp,
             Long bitrate,
-            Integer tos) {
+            Integer tos,
+            Congestion congestion) {
 
         /**
-         * The client's command line against {@code port}. Congestion control is pinned to cubic: the host's
-         * default (bbr) does not fill buffers, so no bloat would show.
+         * The client's command line against {@code port}. Congestion control is always pinned (cubic unless the flow
+         * says {@code congestion: reno}): the host's default may be bbr, which does not fill buffers.
          */
         public List<String> argv(int seconds, int port) {
             List<String> argv = new ArrayList<>(List.of(
@@ -61,7 +79,7 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
                     server,
                     "-J",
                     "-C",
-                    "cubic",
+                    congestion.algorithm(),
                     "-t",
                     Integer.toString(seconds),
                     "-p",
@@ -124,10 +142,11 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
             String bitrate,
             String tos,
             String dscp,
+            String congestion,
             Map<String, FlowOptions> flows) {
 
         FlowOptions asFlow() {
-            return new FlowOptions(server, null, port, parallel, reverse, udp, bitrate, tos, dscp);
+            return new FlowOptions(server, null, port, parallel, reverse, udp, bitrate, tos, dscp, congestion);
         }
     }
 
@@ -141,7 +160,8 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
             Boolean udp,
             String bitrate,
             String tos,
-            String dscp) {}
+            String dscp,
+            String congestion) {}
 
     static Measurement of(Common common, Options options, OptionReader reader) {
         int seconds = options.seconds() == null ? 5 : options.seconds();
@@ -153,7 +173,7 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
         List<Flow> flows = new ArrayList<>();
         options.flows().forEach((name, own) -> {
             FlowOptions mine =
-                    own == null ? new FlowOptions(null, null, null, null, null, null, null, null, null) : own;
+                    own == null ? new FlowOptions(null, null, null, null, null, null, null, null, null, null) : own;
             Flow flow = flow(reader.under(FLOWS).under(name), reader, name, common.node(), mine, outer);
             if (flow != null) {
                 flows.add(flow);
@@ -209,8 +229,14 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
                 pick(own.tos(), outer.tos()),
                 own.dscp() != null ? here : measurement,
                 pick(own.dscp(), outer.dscp()));
+        String congestionText = pick(own.congestion(), outer.congestion());
+        // The schema admits only cubic and reno.
+        Congestion congestion =
+                congestionText == null ? Congestion.CUBIC : Congestion.valueOf(congestionText.toUpperCase(Locale.ROOT));
         // Made even when an option has a problem (recorded): value paths into it are still checked.
-        return server == null ? null : new Flow(name, flowNode, server, port, parallel, reverse, udp, bitrate, tos);
+        return server == null
+                ? null
+                : new Flow(name, flowNode, server, port, parallel, reverse, udp, bitrate, tos, congestion);
     }
 
     /** The flow's own value when it sets one, else the measurement's. */

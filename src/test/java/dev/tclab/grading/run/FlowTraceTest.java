@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 /** Where a flow went, from captured tc outputs read before and after it (FlowTrace). */
 class FlowTraceTest {
 
-    private static final Iperf3Measurement.Flow UPLOAD =
-            new Iperf3Measurement.Flow("", "client", "10.0.0.2", null, 1, false, false, null, null);
+    private static final Iperf3Measurement.Flow UPLOAD = new Iperf3Measurement.Flow(
+            "", "client", "10.0.0.2", null, 1, false, false, null, null, Iperf3Measurement.Congestion.CUBIC);
 
     /** tc's JSON of every device names each qdisc's device; the fixture was read with {@code dev eth1}. */
     private static final String QDISCS_AFTER =
@@ -90,8 +90,8 @@ class FlowTraceTest {
 
     @Test
     void shouldTraceAReverseFlowOnTheServersNodeWhichSendsIt() {
-        Iperf3Measurement.Flow download =
-                new Iperf3Measurement.Flow("", "client", "10.0.0.2", null, 1, true, false, null, null);
+        Iperf3Measurement.Flow download = new Iperf3Measurement.Flow(
+                "", "client", "10.0.0.2", null, 1, true, false, null, null, Iperf3Measurement.Congestion.CUBIC);
         FlowTrace trace = FlowTrace.of(download);
         assertThat(trace.readsOnClient()).isEmpty();
         assertThat(trace.readsOnServer()).hasSize(1);

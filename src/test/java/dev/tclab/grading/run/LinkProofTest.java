@@ -23,7 +23,8 @@ class LinkProofTest {
     private final LinkProof proof = new LinkProof(labId -> Optional.of(TWO_NODE));
 
     private static Iperf3Measurement.Flow flow(boolean reverse, boolean udp) {
-        return new Iperf3Measurement.Flow("", "client", "10.0.0.2", null, 1, reverse, udp, null, null);
+        return new Iperf3Measurement.Flow(
+                "", "client", "10.0.0.2", null, 1, reverse, udp, null, null, Iperf3Measurement.Congestion.CUBIC);
     }
 
     private static final ExecResult IPERF = result("{}");

@@ -68,6 +68,30 @@ class MeasurementRecordsTest {
     }
 
     @Test
+    void shouldSetTheCongestionControlAFlowAsksForAndCubicOtherwise() throws Exception {
+        Iperf3Measurement m = (Iperf3Measurement) only("""
+                name: share
+                    node: client
+                    iperf3:
+                      server: 10.0.0.2
+                      congestion: reno
+                      flows:
+                        a: {}
+                        b: { congestion: cubic }
+                """);
+        assertThat(m.flows().get(0).argv(5, 20001)).containsSubsequence("-C", "reno");
+        assertThat(m.flows().get(1).argv(5, 20002)).containsSubsequence("-C", "cubic");
+        Iperf3Measurement plain = (Iperf3Measurement) only("{ name: up, node: client, iperf3: { server: 10.0.0.2 } }");
+        assertEquals(Iperf3Measurement.Congestion.CUBIC, plain.flows().get(0).congestion());
+        assertThat(problems("""
+                        measure:
+                          - { name: up, node: c, iperf3: { server: 10.0.0.2, congestion: vegas } }
+                        """))
+                .singleElement()
+                .isEqualTo("2 measure[0].iperf3.congestion: expected one of cubic, reno, found 'vegas'");
+    }
+
+    @Test
     void shouldGiveEachNamedFlowItsOwnOptionsAndInheritTheRest() throws Exception {
         Iperf3Measurement m = (Iperf3Measurement) only("""
                 name: share
