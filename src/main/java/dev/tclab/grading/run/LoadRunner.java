@@ -14,6 +14,7 @@ import dev.tclab.lab.runtime.NodeNotFoundException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -126,6 +127,8 @@ final class LoadRunner {
             String labId, Iperf3Measurement m, MeasurementCost cost, Setup setup, Consumer<FlowRoute> routes)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         Map<String, IperfServer.Started> servers = serversFor(labId, m, setup.early());
+        // Before the prelude, so that what runs during the load still starts right before its clients.
+        Map<String, List<ExecResult>> sendersBefore = readReverseSenders(labId, m, servers);
         setup.prelude().run();
         AfterLoad after = setup.after();
         Map<String, Future<MeasurementOutcome>> running = new LinkedHashMap<>();
@@ -154,8 +157,8 @@ final class LoadRunner {
             int afterTrace = steps.size();
             after.reads().forEach(r -> steps.add(new CommandSequence.Step(r.argv(), r.timeout())));
             List<CommandSequence.Step> onServer = trace.readsOnServer();
+            List<ExecResult> sentBefore = sendersBefore.getOrDefault(server.node(), List.of());
             running.put(flow.name(), threads.submit(() -> {
-                List<ExecResult> sentBefore = readQuietly(labId, server.node(), onServer);
                 List<ExecResult> ran = runtime.execAll(labId, flow.node(), steps);
                 List<ExecResult> sentAfter = readQuietly(labId, server.node(), onServer);
                 for (int i = 0; i < after.reads().size(); i++) {
@@ -184,6 +187,23 @@ final class LoadRunner {
         Map<String, MeasurementOutcome> inOrder = new LinkedHashMap<>();
         m.flows().forEach(f -> inOrder.put(f.name(), outcomes.get(f.name())));
         return m.combine(inOrder);
+    }
+
+    /**
+     * The trace's read before the load on each server node that sends a reverse flow of {@code m}, by node (FlowTrace):
+     * read once per node, before anything of the load starts.
+     */
+    private Map<String, List<ExecResult>> readReverseSenders(
+            String labId, Iperf3Measurement m, Map<String, IperfServer.Started> servers) throws InterruptedException {
+        Map<String, List<ExecResult>> byNode = new HashMap<>();
+        for (Iperf3Measurement.Flow flow : m.flows()) {
+            IperfServer.Started server = servers.get(flow.name());
+            List<CommandSequence.Step> reads = FlowTrace.of(flow).readsOnServer();
+            if (server.error() == null && !reads.isEmpty() && !byNode.containsKey(server.node())) {
+                byNode.put(server.node(), readQuietly(labId, server.node(), reads));
+            }
+        }
+        return byNode;
     }
 
     /**
