@@ -62,7 +62,7 @@ class CourseBrowserTest extends ChromiumTest {
             assertEquals(
                     List.of("/lessons/tbf-basics", "/lessons/htb-rate-accuracy", "/lessons/netem-tcp"),
                     foundations.locator(".card h3 a").evaluateAll("all => all.map(a => a.getAttribute('href'))"));
-            Locator htb = foundations.locator("article:has(a[href='/lessons/htb-rate-accuracy'])");
+            Locator htb = foundations.locator("article:has(h3 a[href='/lessons/htb-rate-accuracy'])");
             assertThat(htb.locator(".card-place")).hasText("Lesson 2 of 3");
             assertThat(htb.locator(".prerequisites a")).hasText("Token bucket basics");
             assertThat(htb.locator(".prerequisites a")).hasAttribute("href", "/lessons/tbf-basics");

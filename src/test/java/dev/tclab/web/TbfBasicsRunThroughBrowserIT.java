@@ -89,7 +89,7 @@ class TbfBasicsRunThroughBrowserIT {
                 assertThat(verdict.textContent()).startsWith("Correct!");
             }
             page.navigate(root.toString());
-            assertThat(page.locator("article:has(a[href='/lessons/tbf-basics']) .progress")
+            assertThat(page.locator("article:has(h3 a[href='/lessons/tbf-basics']) .progress")
                             .textContent())
                     .contains(quizzes.size() + " of " + quizzes.size() + " answered correctly");
 
