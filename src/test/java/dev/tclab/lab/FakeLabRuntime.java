@@ -1,5 +1,6 @@
 package dev.tclab.lab;
 
+import dev.tclab.lab.runtime.CpuPriority;
 import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
@@ -68,6 +69,8 @@ public class FakeLabRuntime implements RuntimeAdapter {
 
     public volatile KernelCapabilities kernel = new KernelCapabilities(
             Map.of("qdisc:tbf", true, "qdisc:htb", true, "qdisc:cake", false, "link:ifb", true), "fake");
+    /** CPU priorities raised and not yet closed ({@link #raiseCpuPriority}). */
+    public final java.util.concurrent.atomic.AtomicInteger cpuRaised = new java.util.concurrent.atomic.AtomicInteger();
     /** Whether every lab runs in a kernel of its own, as a UML runtime's do. */
     public volatile boolean ownKernel;
     /** Answers exec calls: (node, command joined by spaces) to result. Default: exit 0, no output. */
@@ -88,6 +91,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
         failStartWith = null;
         onStartReturning = () -> {};
         ownKernel = false;
+        cpuRaised.set(0);
         execHandler = (node, cmd) -> new ExecResult(0, "", "", false);
     }
 
@@ -223,6 +227,17 @@ public class FakeLabRuntime implements RuntimeAdapter {
             @Override
             public void close() {
                 listener.onClosed("closed");
+            }
+        };
+    }
+
+    @Override
+    public CpuPriority raiseCpuPriority(String labId) {
+        cpuRaised.incrementAndGet();
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            if (closed.compareAndSet(false, true)) {
+                cpuRaised.decrementAndGet();
             }
         };
     }

@@ -15,6 +15,7 @@ import dev.tclab.grading.spec.Measurement;
 import dev.tclab.grading.spec.MeasurementOutcome;
 import dev.tclab.grading.spec.OutputReader;
 import dev.tclab.lab.runtime.CommandSequence;
+import dev.tclab.lab.runtime.CpuPriority;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.NodeNotFoundException;
@@ -510,7 +511,8 @@ public class CheckRunner {
         IntConsumer onWait = place -> attempt.report(
                 CheckProgress.Stage.WAITING_FOR_SLOT, "waiting for a measurement slot: " + ordinal(place) + " in line");
         MeasurementOutcome outcome;
-        try (MeasurementSlots.Slot held = slots.acquireFor(check.learner(), m.slots(), cost, onWait)) {
+        try (MeasurementSlots.Slot held = slots.acquireFor(check.learner(), m.slots(), cost, onWait);
+                CpuPriority raised = runtime.raiseCpuPriority(check.labId())) {
             attempt.report(CheckProgress.Stage.MEASURING, "measuring " + m.name());
             outcome = loads.run(check.labId(), (Iperf3Measurement) m, cost, setup, attempt.routes()::add);
         }

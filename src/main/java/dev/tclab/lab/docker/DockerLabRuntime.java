@@ -9,6 +9,7 @@ import com.github.dockerjava.core.DockerClientConfig;
 import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.runtime.CommandSequence;
+import dev.tclab.lab.runtime.CpuPriority;
 import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
@@ -65,6 +66,7 @@ public class DockerLabRuntime implements RuntimeAdapter {
     private final EngineCalls calls;
     private final ParallelCalls parallel;
     private final EngineCallTimes times;
+    private final CpuWeights weights;
 
     public DockerLabRuntime(
             DockerClient docker, DockerClientConfig clientConfig, TclabConfig config, MeterRegistry metrics) {
@@ -79,6 +81,7 @@ public class DockerLabRuntime implements RuntimeAdapter {
         this.startTimeout = config.lab().startTimeout();
         this.agents = new SidecarAgents(docker);
         this.calls = new EngineCalls(docker, clientConfig);
+        this.weights = new CpuWeights(docker, instance);
         this.parallel = new ParallelCalls(pool, startTimeout, new ParallelCalls.EngineFailures() {
             @Override
             public LabStartException refused(RuntimeException e) {
@@ -167,6 +170,7 @@ public class DockerLabRuntime implements RuntimeAdapter {
     @Override
     public void stop(String labId) throws EngineUnavailableException {
         agents.forget(labId);
+        weights.forget(labId);
         engineCall(() -> {
             List<Container> found = docker.listContainersCmd()
                     .withShowAll(true)
@@ -277,6 +281,11 @@ public class DockerLabRuntime implements RuntimeAdapter {
         } catch (NotFoundException | ConflictException e) {
             throw new NodeNotFoundException(labId, node);
         }
+    }
+
+    @Override
+    public CpuPriority raiseCpuPriority(String labId) {
+        return weights.raise(labId);
     }
 
     @Override

@@ -100,7 +100,8 @@ public final class NodeContainers {
                 // One line from the app starts the setup; the input closes when the app detaches.
                 .withStdinOpen(true)
                 .withStdInOnce(true)
-                .withHostConfig(hardened(node.sysctls()));
+                .withHostConfig(hardened(node.sysctls())
+                        .withCpuShares(CpuWeights.atRest(spec.topology().nodes().size())));
         String id = times.time(EngineCallTimes.CREATE, () -> create.exec().getId());
         Future<String> sidecar = background.submit(() -> times.time(
                 EngineCallTimes.CREATE, () -> createSidecar(instance, spec, node.name(), id, sidecarImage, expires)));
@@ -148,6 +149,7 @@ public final class NodeContainers {
             String instance, LabSpec spec, String node, String nodeContainerId, String image, Instant expires) {
         HostConfig host = HostConfig.newHostConfig()
                 .withNetworkMode("container:" + nodeContainerId)
+                .withCpuShares(CpuWeights.atRest(spec.topology().nodes().size()))
                 .withCapDrop(Capability.ALL)
                 .withCapAdd(Capability.NET_ADMIN, Capability.NET_RAW)
                 .withSecurityOpts(List.of("no-new-privileges"))

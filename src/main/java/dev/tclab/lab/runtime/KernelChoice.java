@@ -127,6 +127,16 @@ public final class KernelChoice implements RuntimeAdapter {
     }
 
     @Override
+    public CpuPriority raiseCpuPriority(String labId) {
+        try {
+            return runtimeOf(labId).raiseCpuPriority(labId);
+        } catch (EngineUnavailableException e) {
+            // The measurement that asked fails on its own when the engine is gone.
+            return CpuPriority.NONE;
+        }
+    }
+
+    @Override
     public Set<String> labsOnEngine() throws EngineUnavailableException {
         Set<String> all = new HashSet<>(host.labsOnEngine());
         all.addAll(uml.get().labsOnEngine());

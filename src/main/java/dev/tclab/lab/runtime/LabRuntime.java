@@ -92,4 +92,14 @@ public interface LabRuntime {
     default boolean runsOwnKernel(String labId) throws EngineUnavailableException {
         return false;
     }
+
+    /**
+     * Gives the lab a larger share of the host's CPUs than labs that are not measuring, until the returned priority is
+     * closed: a learner's CPU hog in another lab must not fail this lab's check. Calls for one lab nest (the share
+     * falls back when the last closes). A runtime that cannot weigh CPU returns {@link CpuPriority#NONE}; failing to
+     * raise never fails the check.
+     */
+    default CpuPriority raiseCpuPriority(String labId) {
+        return CpuPriority.NONE;
+    }
 }

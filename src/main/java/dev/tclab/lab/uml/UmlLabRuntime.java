@@ -11,10 +11,12 @@ import dev.tclab.lab.agent.SidecarAgent;
 import dev.tclab.lab.agent.UmlAgentRuntime;
 import dev.tclab.lab.agent.UmlLab;
 import dev.tclab.lab.agent.UmlScripts;
+import dev.tclab.lab.docker.CpuWeights;
 import dev.tclab.lab.docker.DockerAttach;
 import dev.tclab.lab.docker.EngineCalls;
 import dev.tclab.lab.docker.Labels;
 import dev.tclab.lab.docker.NodeContainers;
+import dev.tclab.lab.runtime.CpuPriority;
 import dev.tclab.lab.runtime.EngineStatus;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.LabProgressListener;
@@ -67,6 +69,7 @@ public class UmlLabRuntime extends UmlAgentRuntime {
     private final NodeContainers containers;
     private final EngineCalls calls;
     private final UmlLab umlLab;
+    private final CpuWeights weights;
 
     public UmlLabRuntime(DockerClient docker, DockerClientConfig clientConfig, TclabConfig config) {
         this.docker = docker;
@@ -78,6 +81,7 @@ public class UmlLabRuntime extends UmlAgentRuntime {
         this.containers = new NodeContainers(docker, config);
         this.calls = new EngineCalls(docker, clientConfig);
         this.umlLab = new UmlLab(config.lab());
+        this.weights = new CpuWeights(docker, instance);
     }
 
     static String containerName(String labId) {
@@ -157,6 +161,8 @@ public class UmlLabRuntime extends UmlAgentRuntime {
                 .withMemory(memory)
                 .withMemorySwap(memory)
                 .withNanoCPUs((long) (limits.cpus() * 1_000_000_000L))
+                // The whole lab is this one container (CpuWeights).
+                .withCpuShares(CpuWeights.atRest(1))
                 .withPidsLimit(limits.pids() * Math.max(1, nodes) + PLATFORM_PIDS)
                 .withReadonlyRootfs(true)
                 .withTmpFs(Map.of(
@@ -169,6 +175,11 @@ public class UmlLabRuntime extends UmlAgentRuntime {
                 .withLogConfig(NodeContainers.NO_LOG);
     }
 
+    @Override
+    public CpuPriority raiseCpuPriority(String labId) {
+        return weights.raise(labId);
+    }
+
     /**
      * Kills and removes the lab's container. No halt first: the kernel's root is read-only and everything it wrote is
      * in its own memory, so there is nothing to save (its init powers the kernel off by itself if its agent dies).
@@ -176,6 +187,7 @@ public class UmlLabRuntime extends UmlAgentRuntime {
     @Override
     public void stop(String labId) throws EngineUnavailableException {
         agents.forget(labId);
+        weights.forget(labId);
         calls.call(() -> {
             for (Container c : ownContainers(labId)) {
                 containers.remove(c.getId());

@@ -95,6 +95,19 @@ class CheckRunnerTest {
     }
 
     @Test
+    void shouldRaiseTheLabsCpuPriorityForItsLoadOnly() throws Exception {
+        List<String> raisedWhile = Collections.synchronizedList(new ArrayList<>());
+        runtime.execHandler = (node, cmd) -> {
+            raisedWhile.add(runtime.cpuRaised.get() + " " + cmd.substring(0, cmd.indexOf(' ')));
+            return cmd.startsWith("iperf3") ? TBF_10 : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
+        };
+        CheckResult result = runner.run(LAB, "shape", spec(SHAPED), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
+        assertEquals(List.of("0 tc", "1 iperf3", "1 tc"), raisedWhile, "the read before the load runs at rest");
+        assertEquals(0, runtime.cpuRaised.get(), "back at rest after the check");
+    }
+
+    @Test
     void shouldFailWithLearnerMessageWhenUnshaped() throws Exception {
         runtime.execHandler =
                 (node, cmd) -> cmd.startsWith("iperf3") ? UNSHAPED : ok(Fixtures.read("tc/qdisc-tbf-loaded.json"));
