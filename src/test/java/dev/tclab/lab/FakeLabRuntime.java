@@ -51,6 +51,8 @@ public class FakeLabRuntime implements RuntimeAdapter {
     public final List<String> execLog = new CopyOnWriteArrayList<>();
     /** Nodes where a check started its one-off iperf3 server, in order. */
     public final List<String> iperf3Servers = new CopyOnWriteArrayList<>();
+    /** The lab's open CPU raises ({@link #cpuRaised}) at each of those server starts, in order. */
+    public final List<Integer> cpuRaisedAtServerStarts = new CopyOnWriteArrayList<>();
     /** Nodes where a check stopped a one-off iperf3 server it started and did not use, in order. */
     public final List<String> iperf3ServersStopped = new CopyOnWriteArrayList<>();
     /** Exit code of a check's iperf3 server start: 0 listening, 3 the port is taken (see IperfServer). */
@@ -83,6 +85,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
         expires.clear();
         execLog.clear();
         iperf3Servers.clear();
+        cpuRaisedAtServerStarts.clear();
         iperf3ServersStopped.clear();
         iperf3ServerExit = 0;
         reachable = true;
@@ -154,6 +157,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
                 return new ExecResult(10, "", "", false);
             }
             iperf3Servers.add(node);
+            cpuRaisedAtServerStarts.add(cpuRaised.get());
             return new ExecResult(iperf3ServerExit, "owner\n", "", false);
         }
         if (joined.startsWith("sh -c echo @@tclab-qdiscs")) {
