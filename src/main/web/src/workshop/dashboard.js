@@ -1,4 +1,6 @@
-// The live dashboard: the class's state arrives every 1.5 s over server-sent events; the table keeps the host's
+// The live dashboard: the class's state arrives every 1.5 s over server-sent events and is written into the page in
+// place: each learner's row is made once (keyed by learner id) and only its changed cells' text and classes are set,
+// so a focused button keeps the focus and a click held across an update still lands; the table keeps the host's
 // sort and filter across updates. Every help button is a JSON request; its outcome is in the host actions list.
 import { call } from '../api.js';
 import { clock, el } from '../dom.js';
@@ -38,29 +40,104 @@ function duration(since) {
   return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min`;
 }
 
-function help(row) {
-  const cell = document.createElement('td');
-  cell.className = 'help';
-  for (const [label, action] of [['Last check', 'check'], ['Message', 'message'], ['Extend', 'extend'], ['Stop', 'stop'],
-    ['Reset', 'reset']]) {
-    const button = text('button', label, 'secondary');
-    button.type = 'button';
-    button.dataset.action = action;
-    button.dataset.learner = row.learnerId;
-    button.dataset.name = row.name;
-    button.setAttribute('aria-label', `${label}: ${row.name}`);
-    cell.append(button);
+/** Sets a node's text only when it differs, so an unchanged cell is not touched (nor a selection in it lost). */
+function setText(node, value) {
+  const next = value === undefined || value === null ? '' : String(value);
+  if (node.textContent !== next) node.textContent = next;
+}
+
+/** Sets a node's class only when it differs. */
+function setClass(node, className) {
+  if (node.className !== className) node.className = className;
+}
+
+/**
+ * Puts `nodes` in `parent` in this order: those no longer wanted are removed first, then only those out of
+ * place are moved. A row that stays where it was is never taken out of the document, so a focused button in it keeps
+ * the focus and a mouse button held on it still makes its click.
+ */
+function arrange(parent, nodes) {
+  const wanted = new Set(nodes);
+  for (const node of [...parent.childNodes]) {
+    if (!wanted.has(node)) node.remove();
   }
-  for (const node of row.nodes) {
-    // Opened by the host terminal view (/app/host-terminal.js).
-    const button = text('button', `Shadow ${node}`, 'secondary');
-    button.type = 'button';
-    button.dataset.shadow = `${row.labId}/${node}`;
-    button.dataset.learner = row.learnerId;
-    button.dataset.name = row.name;
-    cell.append(button);
+  let at = parent.firstChild;
+  for (const node of nodes) {
+    if (node === at) {
+      at = at.nextSibling;
+    } else {
+      parent.insertBefore(node, at);
+    }
   }
-  return cell;
+}
+
+const HELP = [['Last check', 'check'], ['Message', 'message'], ['Extend', 'extend'], ['Stop', 'stop'],
+  ['Reset', 'reset']];
+
+function helpButton(label, row) {
+  const button = text('button', label, 'secondary');
+  button.type = 'button';
+  button.dataset.learner = row.learnerId;
+  button.dataset.name = row.name;
+  return button;
+}
+
+/** The Help cell's buttons: the five actions made once, a Shadow button per node of the running lab. */
+function updateHelp(cell, row) {
+  if (!cell.firstChild) {
+    for (const [label, action] of HELP) {
+      const button = helpButton(label, row);
+      button.dataset.action = action;
+      button.setAttribute('aria-label', `${label}: ${row.name}`);
+      cell.append(button);
+    }
+  }
+  // Opened by the host terminal view (/app/host-terminal.js); kept as long as the lab and its node are.
+  const shadows = new Map([...cell.querySelectorAll('button[data-shadow]')].map((b) => [b.dataset.shadow, b]));
+  const wanted = row.nodes.map((node) => {
+    const key = `${row.labId}/${node}`;
+    let button = shadows.get(key);
+    if (!button) {
+      button = helpButton(`Shadow ${node}`, row);
+      button.dataset.shadow = key;
+    }
+    return button;
+  });
+  arrange(cell, [...cell.querySelectorAll('button[data-action]'), ...wanted]);
+}
+
+// Each learner's row, made once and updated in place by learner id (never redrawn: focus and clicks survive).
+const rowsById = new Map();
+const COLUMNS = ['name', 'lesson', 'step', 'steps', 'quizzes', 'lab', 'activity', 'onStep', 'failure'];
+
+function rowOf(r) {
+  let entry = rowsById.get(r.learnerId);
+  if (!entry) {
+    const tr = document.createElement('tr');
+    tr.dataset.learner = r.learnerId;
+    const cells = Object.fromEntries(COLUMNS.map((column) => [column, document.createElement('td')]));
+    const help = el('td', 'help');
+    tr.append(...Object.values(cells), help);
+    entry = { tr, cells, help };
+    rowsById.set(r.learnerId, entry);
+  }
+  const { cells } = entry;
+  setClass(cells.name, 'name');
+  setText(cells.name, r.name);
+  setText(cells.lesson, r.lesson);
+  setText(cells.step, r.currentStepTitle ?? 'all passed');
+  setClass(cells.steps, 'steps');
+  setText(cells.steps, `${r.stepsPassed}/${r.stepsTotal}`);
+  setClass(cells.quizzes, 'quizzes');
+  setText(cells.quizzes, `${r.quizzesRight}/${r.quizzesTotal}`);
+  setClass(cells.lab, `lab-${r.labStatus}`);
+  setText(cells.lab, r.labStatus);
+  setText(cells.activity, ago(r.lastActivity));
+  setText(cells.onStep, duration(r.onStepSince));
+  setClass(cells.failure, 'failure');
+  setText(cells.failure, r.lastFailure);
+  updateHelp(entry.help, r);
+  return entry.tr;
 }
 
 function renderRows() {
@@ -70,40 +147,65 @@ function renderRows() {
   rows.sort((a, b) => {
     const x = a[sortKey] ?? '';
     const y = b[sortKey] ?? '';
-    const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-    return ascending ? order : -order;
+    const diff = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+    return ascending ? diff : -diff;
   });
-  tbody.replaceChildren(...rows.map((r) => {
-    const tr = document.createElement('tr');
-    tr.dataset.learner = r.learnerId;
-    tr.append(text('td', r.name, 'name'), text('td', r.lesson), text('td', r.currentStepTitle ?? 'all passed'),
-      text('td', `${r.stepsPassed}/${r.stepsTotal}`, 'steps'), text('td', `${r.quizzesRight}/${r.quizzesTotal}`, 'quizzes'),
-      text('td', r.labStatus, `lab-${r.labStatus}`), text('td', ago(r.lastActivity)), text('td', duration(r.onStepSince)),
-      text('td', r.lastFailure ?? '', 'failure'), help(r));
-    return tr;
+  const present = new Set(view.learners.map((r) => r.learnerId));
+  for (const id of rowsById.keys()) {
+    if (!present.has(id)) rowsById.delete(id);
+  }
+  arrange(tbody, rows.map(rowOf));
+  setText(document.getElementById('learner-count'), `(${view.learners.length})`);
+}
+
+/**
+ * A table body or list kept in step with `items` by key: one element per key (a repeated key is told apart by
+ * its count), made once and its content set in place.
+ */
+function keyed(parent, items, key, make, update) {
+  const byKey = new Map([...parent.children].map((node) => [node.dataset.key, node]));
+  const seen = new Map();
+  arrange(parent, items.map((item) => {
+    const base = key(item);
+    const n = (seen.get(base) || 0) + 1;
+    seen.set(base, n);
+    const id = `${base}\n${n}`;
+    let node = byKey.get(id);
+    if (!node) {
+      node = make(item);
+      node.dataset.key = id;
+    }
+    update(node, item);
+    return node;
   }));
-  document.getElementById('learner-count').textContent = `(${view.learners.length})`;
 }
 
 function render() {
-  document.getElementById('event-status').textContent = view.status;
-  document.getElementById('time-left').textContent = view.status === 'closed'
-    ? `Closed at ${clock(view.endsAt)}.` : timeLeft(view.endsAt);
+  setText(document.getElementById('event-status'), view.status);
+  setText(document.getElementById('time-left'), view.status === 'closed'
+    ? `Closed at ${clock(view.endsAt)}.` : timeLeft(view.endsAt));
   // The whole server's state, as its operator gauges read it: a full server or a dead engine explains a stuck class.
   const server = view.server;
   const state = document.getElementById('server-state');
-  state.textContent = `Server: ${server.running} of ${server.maxRunning} labs running · ${server.starting} starting`
+  setText(state, `Server: ${server.running} of ${server.maxRunning} labs running · ${server.starting} starting`
     + ` · ${server.queued} queued · ${server.engineReachable ? 'engine reachable'
-      : 'Docker engine not reachable: labs cannot start'}`;
+      : 'Docker engine not reachable: labs cannot start'}`);
   state.classList.toggle('workshop-error', !server.engineReachable);
-  tally.replaceChildren(...view.steps.map((s) => {
+  keyed(tally, view.steps, (s) => `${s.lesson}\n${s.stepId}`, () => {
     const tr = document.createElement('tr');
-    tr.append(text('td', `${s.lesson} · ${s.title}`), text('td', s.passed), text('td', s.stuck, s.stuck ? 'stuck' : ''));
+    tr.append(el('td'), el('td'), el('td'));
     return tr;
-  }));
+  }, (tr, s) => {
+    const [step, passed, stuck] = tr.children;
+    setText(step, `${s.lesson} · ${s.title}`);
+    setText(passed, s.passed);
+    setText(stuck, s.stuck);
+    setClass(stuck, s.stuck ? 'stuck' : '');
+  });
   renderRows();
-  document.getElementById('actions').replaceChildren(...view.actions.map((a) =>
-    text('li', `${clock(a.doneAt)} · ${a.host} · ${a.action} · ${a.detail}`)));
+  const actions = document.getElementById('actions');
+  keyed(actions, view.actions, (a) => `${a.doneAt}\n${a.host}\n${a.action}\n${a.detail}`, () => el('li'),
+    (li, a) => setText(li, `${clock(a.doneAt)} · ${a.host} · ${a.action} · ${a.detail}`));
 }
 
 function connect() {

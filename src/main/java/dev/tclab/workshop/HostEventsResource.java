@@ -140,21 +140,18 @@ public class HostEventsResource {
         return dashboard.view(event(id));
     }
 
-    /** The dashboard again every {@link #LIVE_PERIOD}, as server-sent events, until the page goes. */
+    /**
+     * The dashboard again every {@link #LIVE_PERIOD}, as server-sent events, until the page goes. A page that reads
+     * slowly skips updates instead of failing the stream ({@link LiveTicks}).
+     */
     @GET
     @Path("{id}/live")
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     public Multi<ClassDashboard.View> live(@PathParam("id") String id) {
         WorkshopEvent event = event(id);
-        return Multi.createFrom()
-                .ticks()
-                .startingAfter(Duration.ofMillis(1))
-                .every(LIVE_PERIOD)
-                .emitOn(Infrastructure.getDefaultWorkerPool())
-                .map(tick -> dashboard.view(workshops.find(event.id()).orElse(event)))
-                .select()
-                .first(LIVE_MAX);
+        return LiveTicks.every(LIVE_PERIOD, LIVE_MAX, Infrastructure.getDefaultWorkerPool())
+                .map(tick -> dashboard.view(workshops.find(event.id()).orElse(event)));
     }
 
     @POST

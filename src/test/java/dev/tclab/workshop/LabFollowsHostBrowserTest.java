@@ -132,52 +132,7 @@ class LabFollowsHostBrowserTest {
             bea.locator("#workshop-banner").scrollIntoViewIfNeeded();
             Chromium.screenshot(bea, "follows-message-phone-dark");
 
-            String annId = learnerId(ann.context());
-            CheckRun run = TestCheckRuns.run(labs.labsOf(annId).get(0).id(), annId, "example", "shape");
-            runs.started(run);
-            runs.resultAdded(
-                    run,
-                    0,
-                    new CheckResult(
-                            "uplink-shaped",
-                            "the uplink is shaped",
-                            CheckResult.Status.FAILED,
-                            1,
-                            List.of(new AssertionResult(
-                                    "up.mbps",
-                                    "26900 Mbit/s",
-                                    26900.0,
-                                    "Mbit/s",
-                                    null,
-                                    "about 10 Mbit/s (± 12 %)",
-                                    false,
-                                    "up.mbps is 26900",
-                                    List.of(),
-                                    new Reason(
-                                            Reason.Kind.NOT_MET,
-                                            "up",
-                                            "the client's upload",
-                                            "up.mbps",
-                                            "near",
-                                            "about 10 Mbit/s (± 12 %)",
-                                            "26.9 Gbit/s",
-                                            "Mbit/s",
-                                            null,
-                                            null,
-                                            null,
-                                            false,
-                                            null,
-                                            null,
-                                            null))),
-                            Map.of(),
-                            Map.of("up", "{\"end\":{\"sum_received\":{\"bits_per_second\":2.69e10}}}"),
-                            Map.of(),
-                            "The upload is not shaped yet.",
-                            Duration.ofMillis(3200),
-                            "Is a qdisc on eth1?",
-                            List.of()));
-            TestCheckRuns.finish(run, "failed", "1 of 1 checks failed");
-            runs.finished(run);
+            failedShapeCheck(learnerId(ann.context()));
             annRow.locator("td.failure:has-text('Shape the modem')").waitFor();
             host.locator("#step-tally td.stuck:has-text('1')").waitFor();
             annRow.locator("button[data-action=check]").click();
@@ -310,6 +265,127 @@ class LabFollowsHostBrowserTest {
         }
     }
 
+    /**
+     * The dashboard holds still while it updates (issue 42): a row's button keeps the keyboard focus across 5 live
+     * updates, a click whose mouse button is held across an update still lands (50 of them on Extend, each recorded
+     * as a host action), and every Help button fits in the table at 1366 px. Each wait is for updates counted in the
+     * page (its EventSource's messages), not for a time. Screenshots: target/dashboard-steady-*.png.
+     */
+    @Test
+    void theDashboardKeepsFocusAndClicksAcrossUpdates() {
+        String hostCookie = TestHosts.signedIn(accounts, "steady");
+        String event = workshop(hostCookie, "{\"title\": \"Steady class\", \"lessons\": [\"example\"]}");
+        String code = codeOf(hostCookie, event);
+        try (Chromium chromium = browsers.session()) {
+            Page ann = learner(chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT), code, "Ann");
+            learner(chromium.context(Screen.LAPTOP, ColorScheme.LIGHT, TIMEOUT), code, "Bea");
+            failedShapeCheck(learnerId(ann.context()));
+
+            BrowserContext context = hostContext(chromium, Screen.LAPTOP, ColorScheme.LIGHT, hostCookie);
+            context.addInitScript(COUNT_UPDATES);
+            Page host = context.newPage();
+            openDashboard(host, event);
+            Locator annRow = host.locator("#learners tr[data-learner]:has-text('Ann')");
+            Locator beaRow = host.locator("#learners tr[data-learner]:has-text('Bea')");
+            annRow.locator("td.failure:has-text('Shape the modem')").waitFor();
+            beaRow.locator("td:has-text('running')").waitFor();
+
+            // Every Help button fits: the table needs no sideways scrolling and no button ends past the window.
+            assertThat((Boolean) host.evaluate("() => { const wrap = document.querySelector('.table-wrap');"
+                            + " return wrap.scrollWidth <= wrap.clientWidth; }"))
+                    .as("the learners table fits at 1366 px without scrolling sideways")
+                    .isTrue();
+            for (Locator button : host.locator("#learners td.help button").all()) {
+                assertThat(button.boundingBox().x + button.boundingBox().width)
+                        .as("right edge of %s", button.innerText())
+                        .isLessThanOrEqualTo(1366);
+            }
+            annRow.scrollIntoViewIfNeeded();
+            Chromium.screenshot(host, "dashboard-steady-1366");
+
+            // Keyboard focus on a row's button stays there across 5 updates.
+            Locator message = annRow.locator("button[data-action=message]");
+            message.focus();
+            host.evaluate("() => { window.__focused = document.activeElement; }");
+            waitForUpdates(host, 5);
+            assertThat((String) host.evaluate("() => document.activeElement === window.__focused"
+                            + " && window.__focused.isConnected ? 'the same button'"
+                            + " : document.activeElement.outerHTML.slice(0, 80)"))
+                    .as("what has the focus after 5 updates")
+                    .isEqualTo("the same button");
+            Chromium.screenshot(host, "dashboard-steady-focus-1366");
+
+            // 50 clicks on Bea's Extend, the mouse button held down across an update each time: none is lost.
+            Locator extend = beaRow.locator("button[data-action=extend]");
+            for (int i = 0; i < 50; i++) {
+                var box = extend.boundingBox();
+                host.mouse().move(box.x + box.width / 2, box.y + box.height / 2);
+                host.mouse().down();
+                waitForUpdates(host, 1);
+                host.mouse().up();
+            }
+            // Until the list holds 50 Extends (or the time is up: the count below says how many came).
+            poll(
+                    host,
+                    "() => [...document.querySelectorAll('#actions li')]"
+                            + ".filter((li) => li.textContent.includes(' · extend · ')).length >= 50",
+                    TIMEOUT);
+            List<String> done = given().cookie("tclab_host", hostCookie)
+                    .get("/api/host/events/" + event + "/actions")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .path("action");
+            assertThat(done.stream().filter("extend"::equals).count())
+                    .as("Extends recorded for 50 clicks held across updates")
+                    .isEqualTo(50);
+
+            for (ColorScheme scheme : List.of(ColorScheme.LIGHT, ColorScheme.DARK)) {
+                for (Screen screen : Screen.values()) {
+                    Page page =
+                            hostContext(chromium, screen, scheme, hostCookie).newPage();
+                    openDashboard(page, event);
+                    Locator row = page.locator("#learners tr[data-learner]:has-text('Ann')");
+                    row.locator("td.failure:has-text('Shape the modem')").waitFor();
+                    row.scrollIntoViewIfNeeded();
+                    Chromium.screenshot(
+                            page,
+                            "dashboard-steady-" + screen.name().toLowerCase() + "-"
+                                    + scheme.name().toLowerCase());
+                    page.context().close();
+                }
+            }
+        }
+    }
+
+    /** Counts the live updates a page receives into {@code window.__updates}, before the page's own handler. */
+    private static final String COUNT_UPDATES = "window.__updates = 0; const Live = window.EventSource;"
+            + " window.EventSource = class extends Live { constructor(url, options) { super(url, options);"
+            + " this.addEventListener('message', () => { window.__updates += 1; }); } };";
+
+    /** Waits until {@code page} has received {@code n} more live updates (1.5 s apart) and shown them. */
+    private static void waitForUpdates(Page page, int n) {
+        int target = ((Number) page.evaluate("() => window.__updates")).intValue() + n;
+        assertThat(poll(page, "() => window.__updates >= " + target, TIMEOUT.plusMillis(n * 1500L)))
+                .as("%d more live updates arrived", n)
+                .isTrue();
+    }
+
+    /**
+     * Whether {@code predicate} (a function evaluated in the page) became true before {@code timeout}, asked every
+     * 100 ms. Playwright's waitForFunction would evaluate a string, which the pages' policy (no unsafe-eval) refuses.
+     */
+    private static boolean poll(Page page, String predicate, Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!Boolean.TRUE.equals(page.evaluate(predicate))) {
+            if (System.nanoTime() > end) {
+                return false;
+            }
+            page.waitForTimeout(100);
+        }
+        return true;
+    }
+
     /** The projector view shows the code and where the class is, without a learner's name. */
     @Test
     void theProjectorViewShowsTheCodeAndTheClassWithoutNames() {
@@ -417,6 +493,55 @@ class LabFollowsHostBrowserTest {
         BrowserContext context = chromium.context(screen, scheme, TIMEOUT);
         context.addCookies(List.of(new Cookie("tclab_host", hostCookie).setUrl(root.toString())));
         return context;
+    }
+
+    /** A failed check of the example lesson's "Shape the modem" step by {@code learner}, in their running lab. */
+    private void failedShapeCheck(String learner) {
+        CheckRun run = TestCheckRuns.run(labs.labsOf(learner).get(0).id(), learner, "example", "shape");
+        runs.started(run);
+        runs.resultAdded(
+                run,
+                0,
+                new CheckResult(
+                        "uplink-shaped",
+                        "the uplink is shaped",
+                        CheckResult.Status.FAILED,
+                        1,
+                        List.of(new AssertionResult(
+                                "up.mbps",
+                                "26900 Mbit/s",
+                                26900.0,
+                                "Mbit/s",
+                                null,
+                                "about 10 Mbit/s (± 12 %)",
+                                false,
+                                "up.mbps is 26900",
+                                List.of(),
+                                new Reason(
+                                        Reason.Kind.NOT_MET,
+                                        "up",
+                                        "the client's upload",
+                                        "up.mbps",
+                                        "near",
+                                        "about 10 Mbit/s (± 12 %)",
+                                        "26.9 Gbit/s",
+                                        "Mbit/s",
+                                        null,
+                                        null,
+                                        null,
+                                        false,
+                                        null,
+                                        null,
+                                        null))),
+                        Map.of(),
+                        Map.of("up", "{\"end\":{\"sum_received\":{\"bits_per_second\":2.69e10}}}"),
+                        Map.of(),
+                        "The upload is not shaped yet.",
+                        Duration.ofMillis(3200),
+                        "Is a qdisc on eth1?",
+                        List.of()));
+        TestCheckRuns.finish(run, "failed", "1 of 1 checks failed");
+        runs.finished(run);
     }
 
     private static String learnerId(BrowserContext context) {
