@@ -52,7 +52,11 @@ class CourseBrowserTest extends ChromiumTest {
             page.navigate(root.toString());
 
             assertEquals(
-                    List.of("track-foundations", "track-queues-and-aqm", "track-real-networks"),
+                    List.of(
+                            "track-foundations",
+                            "track-queues-and-aqm",
+                            "track-classes-and-policing",
+                            "track-real-networks"),
                     page.locator("section.track").evaluateAll("all => all.map(s => s.id)"));
             Locator foundations = page.locator("#track-foundations");
             assertThat(foundations.locator("h2")).hasText("Track 1 Foundations");

@@ -68,8 +68,11 @@ class CourseProblemsTest {
                 .get("/api/tracks")
                 .then()
                 .statusCode(200)
-                .body("tracks.id", equalTo(List.of("foundations", "queues-and-aqm", "real-networks", "extras")))
-                .body("tracks[3].lessons", equalTo(List.of("web-test")))
+                .body(
+                        "tracks.id",
+                        equalTo(List.of(
+                                "foundations", "queues-and-aqm", "classes-and-policing", "real-networks", "extras")))
+                .body("tracks[4].lessons", equalTo(List.of("web-test")))
                 .body("tracks[0].lessons", equalTo(List.of("tbf-basics", "htb-rate-accuracy", "netem-tcp")))
                 .body("problems.size()", equalTo(2));
         given().when()

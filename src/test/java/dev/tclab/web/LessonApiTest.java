@@ -67,12 +67,15 @@ class LessonApiTest {
                 .get("/api/tracks")
                 .then()
                 .statusCode(200)
-                .body("tracks.id", equalTo(List.of("foundations", "queues-and-aqm", "real-networks")))
+                .body(
+                        "tracks.id",
+                        equalTo(List.of("foundations", "queues-and-aqm", "classes-and-policing", "real-networks")))
                 .body("tracks[0].title", equalTo("Foundations"))
                 .body("tracks[0].summary", not(equalTo("")))
                 .body("tracks[0].lessons", equalTo(List.of("tbf-basics", "htb-rate-accuracy", "netem-tcp")))
                 .body("tracks[1].lessons", equalTo(List.of("buffers", "fq-codel")))
-                .body("tracks[2].lessons", equalTo(List.of("bufferbloat-upload", "bufferbloat-download")))
+                .body("tracks[2].lessons", equalTo(List.of("prio-dscp")))
+                .body("tracks[3].lessons", equalTo(List.of("bufferbloat-upload", "bufferbloat-download")))
                 .body("problems", equalTo(List.of()));
     }
 
