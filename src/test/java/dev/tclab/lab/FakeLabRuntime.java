@@ -51,8 +51,6 @@ public class FakeLabRuntime implements RuntimeAdapter {
     public final List<String> execLog = new CopyOnWriteArrayList<>();
     /** Nodes where a check started its one-off iperf3 server, in order. */
     public final List<String> iperf3Servers = new CopyOnWriteArrayList<>();
-    /** The lab's open CPU raises ({@link #cpuRaised}) at each of those server starts, in order. */
-    public final List<Integer> cpuRaisedAtServerStarts = new CopyOnWriteArrayList<>();
     /** Nodes where a check stopped a one-off iperf3 server it started and did not use, in order. */
     public final List<String> iperf3ServersStopped = new CopyOnWriteArrayList<>();
     /** Exit code of a check's iperf3 server start: 0 listening, 3 the port is taken (see IperfServer). */
@@ -73,6 +71,8 @@ public class FakeLabRuntime implements RuntimeAdapter {
             Map.of("qdisc:tbf", true, "qdisc:htb", true, "qdisc:cake", false, "link:ifb", true), "fake");
     /** CPU priorities raised and not yet closed ({@link #raiseCpuPriority}). */
     public final java.util.concurrent.atomic.AtomicInteger cpuRaised = new java.util.concurrent.atomic.AtomicInteger();
+    /** How many times the lab's CPU priority was raised in all. */
+    public final java.util.concurrent.atomic.AtomicInteger cpuRaises = new java.util.concurrent.atomic.AtomicInteger();
     /** Whether every lab runs in a kernel of its own, as a UML runtime's do. */
     public volatile boolean ownKernel;
     /** Answers exec calls: (node, command joined by spaces) to result. Default: exit 0, no output. */
@@ -85,7 +85,6 @@ public class FakeLabRuntime implements RuntimeAdapter {
         expires.clear();
         execLog.clear();
         iperf3Servers.clear();
-        cpuRaisedAtServerStarts.clear();
         iperf3ServersStopped.clear();
         iperf3ServerExit = 0;
         reachable = true;
@@ -95,6 +94,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
         onStartReturning = () -> {};
         ownKernel = false;
         cpuRaised.set(0);
+        cpuRaises.set(0);
         execHandler = (node, cmd) -> new ExecResult(0, "", "", false);
     }
 
@@ -157,7 +157,6 @@ public class FakeLabRuntime implements RuntimeAdapter {
                 return new ExecResult(10, "", "", false);
             }
             iperf3Servers.add(node);
-            cpuRaisedAtServerStarts.add(cpuRaised.get());
             return new ExecResult(iperf3ServerExit, "owner\n", "", false);
         }
         if (joined.startsWith("sh -c echo @@tclab-qdiscs")) {
@@ -237,6 +236,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
 
     @Override
     public CpuPriority raiseCpuPriority(String labId) {
+        cpuRaises.incrementAndGet();
         cpuRaised.incrementAndGet();
         java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
         return () -> {

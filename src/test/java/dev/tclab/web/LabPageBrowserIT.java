@@ -76,6 +76,13 @@ class LabPageBrowserIT {
             String before = (String) plot.evaluate("c => c.toDataURL()");
             // tbf 20mbit: the qdisc's own rate shows in the tree once iperf3 pushes traffic through it.
             tab.waitForCondition(() -> tbfMbits(clientTree.innerText()) > 10);
+            // The plot redraws on its own clock, not with the tree: it may not have drawn the flow yet at this
+            // moment (a whole run failed so). It must draw it while iperf3 runs (10 s), within the page's timeout.
+            try {
+                tab.waitForCondition(() -> !before.equals(plot.evaluate("c => c.toDataURL()")));
+            } catch (com.microsoft.playwright.TimeoutError e) {
+                // Told below.
+            }
             String after = (String) plot.evaluate("c => c.toDataURL()");
             Chromium.screenshotFullPage(tab, "lab-page-iperf");
             assertNotEquals(before, after, "the throughput plot changed while iperf3 ran");
