@@ -34,7 +34,8 @@ public class ClassDashboard {
      * One learner.
      *
      * @param lesson       the lesson they work on (their newest lab's, else the first event lesson not finished)
-     * @param currentStep  the first graded step of that lesson they have not passed (null: all passed)
+     * @param currentStep  the graded step of that lesson they work on: their last checked step if not passed, else the
+     *                     first they have not passed (null: all passed; {@link #workingOn})
      * @param currentStepTitle that step's title
      * @param onStepSince  when they started on the current step (their first check on it, else their last pass)
      * @param lastFailure  the step title and detail of the failing check run of the step they are stuck on (so it
@@ -195,10 +196,7 @@ public class ClassDashboard {
                         .map(GradedStep::lesson)
                         .findFirst()
                         .orElse(event.lessons().get(0)));
-        Optional<GradedStep> current = graded.stream()
-                .filter(s -> s.lesson().equals(lesson))
-                .filter(s -> notPassed(byStep, s))
-                .findFirst();
+        Optional<GradedStep> current = workingOn(graded, lesson, runs, byStep);
         Instant onStepSince = null;
         ProgressReader.StepRuns stuckOn = null;
         if (current.isPresent()) {
@@ -252,6 +250,29 @@ public class ClassDashboard {
                 lab.filter(l -> l.phase() == dev.tclab.lab.LabPhase.RUNNING)
                         .map(l -> l.topology().interactiveNodes())
                         .orElse(List.of()));
+    }
+
+    /**
+     * The step a learner is working on in {@code lesson}: the step of their latest check run there when they have not
+     * passed it (a learner may skip ahead and keep failing a later step; that is where they are stuck), else the
+     * lesson's first graded step they have not passed; empty when they passed them all.
+     */
+    static Optional<GradedStep> workingOn(
+            List<GradedStep> graded,
+            String lesson,
+            List<ProgressReader.StepRuns> runs,
+            Map<String, ProgressReader.StepRuns> byStep) {
+        Optional<GradedStep> checkedLast = runs.stream()
+                .filter(r -> r.lesson().equals(lesson))
+                .max(Comparator.comparing(ProgressReader.StepRuns::lastAt))
+                .flatMap(r -> graded.stream()
+                        .filter(s -> s.lesson().equals(lesson) && s.stepId().equals(r.stepId()))
+                        .findFirst())
+                .filter(s -> notPassed(byStep, s));
+        return checkedLast.or(() -> graded.stream()
+                .filter(s -> s.lesson().equals(lesson))
+                .filter(s -> notPassed(byStep, s))
+                .findFirst());
     }
 
     private static boolean failed(ProgressReader.StepRuns runs) {
