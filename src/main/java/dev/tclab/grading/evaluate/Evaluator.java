@@ -118,7 +118,7 @@ public final class Evaluator {
                     ratioTo,
                     baseline,
                     error,
-                    check.message() != null,
+                    inAuthorsWords(check, kind),
                     span == null ? null : span.before(),
                     span == null ? null : span.after(),
                     null);
@@ -404,21 +404,30 @@ public final class Evaluator {
     }
 
     /**
-     * An assertion that could not be judged. The author's message is not used: its placeholders would be filled
-     * with an error instead of a measured value.
+     * Whether the author's message tells this outcome, so the learner's page shows it rather than its own sentence. A
+     * value that was measured: yes. A value that is not there (no ingress qdisc, so no {@code q.ingress.kind}): yes
+     * when the message names no measured figure ("eth2 has no ingress qdisc: tc qdisc add ..."), where the page
+     * showed "Q.ingress.kind: no value at q.ingress.kind; expected equal to ingress". A failed, skipped or not
+     * comparable measurement: no, the message's placeholders would have nothing to show.
      */
+    static boolean inAuthorsWords(Assertion.Check check, Reason.Kind kind) {
+        if (check.message() == null) {
+            return false;
+        }
+        return switch (kind) {
+            case HELD, NOT_MET -> true;
+            case NO_VALUE -> !Template.namesMeasured(check.message());
+            case MEASUREMENT_FAILED, SKIPPED, NOT_COMPARABLE, NO_RATIO -> false;
+        };
+    }
+
+    /** An assertion that could not be judged: the author's message when it tells this outcome, else the platform's. */
     private static AssertionResult unanswered(
             Assertion.Check check, String measured, String expected, String why, Reason reason) {
+        String message = inAuthorsWords(check, reason.kind())
+                ? check.message()
+                : check.path() + ": " + why + "; expected " + expected;
         return new AssertionResult(
-                check.path().text(),
-                measured,
-                null,
-                null,
-                null,
-                expected,
-                false,
-                check.path() + ": " + why + "; expected " + expected,
-                List.of(),
-                reason);
+                check.path().text(), measured, null, null, null, expected, false, message, List.of(), reason);
     }
 }

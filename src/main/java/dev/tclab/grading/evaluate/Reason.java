@@ -19,7 +19,7 @@ import java.util.Locale;
  * @param ratioTo     with {@code ratio_to}: what the value is divided by, in the lesson's terms; null otherwise
  * @param baseline    with {@code ratio_to}: that other value in the learner's units; null otherwise
  * @param error       why there is no value (the measurement's error, or why it was not measured); null otherwise
- * @param authored    the lesson's author wrote the message for it
+ * @param authored    the result's message is the author's and tells this outcome ({@link Evaluator#inAuthorsWords})
  * @param before      with a {@code delta} path: the counter read before the load, in the learner's units ("10
  *                    borrows"); null otherwise
  * @param after       with a {@code delta} path: the counter read after the load; null otherwise

@@ -12,6 +12,14 @@ final class Template {
 
     private Template() {}
 
+    /** Whether {@code template} shows a measured figure ({@code {value}}, {@code {unit}}, {@code {baseline}}, {@code {ratio}}). */
+    static boolean namesMeasured(String template) {
+        return template.contains("{value}")
+                || template.contains("{unit}")
+                || template.contains("{baseline}")
+                || template.contains("{ratio}");
+    }
+
     static String fill(String template, Fields fields) {
         return template.replace("{value}", fields.value())
                 .replace("{unit}", fields.unit())

@@ -106,6 +106,33 @@ class ReasonTest {
         assertTrue(text.authored());
     }
 
+    /**
+     * Issue 42 item 2: a value that is not there (no ingress qdisc) fails with the author's message, which says what
+     * is missing in the lesson's words, not with the value's path ("Q.ingress.kind: no value at q.ingress.kind").
+     */
+    @Test
+    void shouldTellAMissingValueInTheAuthorsWordsWhenTheyWroteSome() throws Exception {
+        CheckSpec spec = CheckSpecParser.parse(
+                "t.md",
+                MEASURE + "  - { value: q.ingress.kind, equals: ingress, message: \"eth1 has no ingress qdisc\" }\n"
+                        + "  - { value: q.ingress.kind, equals: ingress, message: \"the ingress qdisc is {value}\" }\n"
+                        + "  - { value: q.ingress.kind, equals: ingress }\n"
+                        + "  - { value: down.mbps, above: 1mbit, message: \"the download is too slow\" }\n",
+                1);
+        List<AssertionResult> results = Evaluator.evaluate(spec.expect(), values, Subjects.of(spec));
+        assertEquals(Reason.Kind.NO_VALUE, results.get(0).reason().kind());
+        assertEquals("eth1 has no ingress qdisc", results.get(0).message());
+        assertTrue(results.get(0).reason().authored());
+        // A message about a figure there is none of: the page says it in its own words (Reason.subject).
+        assertFalse(results.get(1).reason().authored());
+        assertEquals(
+                "q.ingress.kind: no value at q.ingress.kind; expected equal to ingress",
+                results.get(1).message());
+        assertFalse(results.get(2).reason().authored());
+        assertEquals(Reason.Kind.MEASUREMENT_FAILED, results.get(3).reason().kind());
+        assertFalse(results.get(3).reason().authored(), "a failed measurement is told by its error");
+    }
+
     /** Issue 40 item 2: a failed comparison with a baseline says when that figure was read: which step recorded it. */
     @Test
     void shouldSayWhichStepRecordedTheBaselineAFailedRatioComparesWith() throws Exception {
