@@ -73,6 +73,8 @@ public class FakeLabRuntime implements RuntimeAdapter {
     public final java.util.concurrent.atomic.AtomicInteger cpuRaised = new java.util.concurrent.atomic.AtomicInteger();
     /** How many times the lab's CPU priority was raised in all. */
     public final java.util.concurrent.atomic.AtomicInteger cpuRaises = new java.util.concurrent.atomic.AtomicInteger();
+    /** How long starting a shell takes (a busy engine's exec), on the thread that starts it. */
+    public volatile Duration shellStartDelay = Duration.ZERO;
     /** Whether every lab runs in a kernel of its own, as a UML runtime's do. */
     public volatile boolean ownKernel;
     /** Answers exec calls: (node, command joined by spaces) to result. Default: exit 0, no output. */
@@ -93,6 +95,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
         failStartWith = null;
         onStartReturning = () -> {};
         ownKernel = false;
+        shellStartDelay = Duration.ZERO;
         cpuRaised.set(0);
         cpuRaises.set(0);
         execHandler = (node, cmd) -> new ExecResult(0, "", "", false);
@@ -206,6 +209,12 @@ public class FakeLabRuntime implements RuntimeAdapter {
     @Override
     public ProcessStream shell(String labId, String node, List<String> command, StreamListener listener)
             throws EngineUnavailableException, NodeNotFoundException {
+        try {
+            Thread.sleep(shellStartDelay.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EngineUnavailableException("interrupted while starting a shell", e);
+        }
         return echoing(labId, node, listener);
     }
 

@@ -136,6 +136,19 @@ class TerminalSocketTest extends FakeLearnerLabTest {
     }
 
     @Test
+    void shouldKeepKeysSentBeforeTheShellIsAttached() throws Exception {
+        // A page sends what it held (a Run pressed right after "Use it here") the moment its socket opens, while the
+        // server's open is still starting the shell: those keys reach the shell, in order, after it.
+        runtime.shellStartDelay = Duration.ofMillis(800);
+        try (TestSocket socket = openTerminal("server", cookie)) {
+            socket.sendBinary("tc qdisc show");
+            socket.sendBinary(" dev eth1\r");
+            assertEquals("{\"type\":\"shell\",\"fresh\":true}", socket.nextShellFrame(WAIT));
+            socket.awaitOutput(out -> out.contains("tc qdisc show dev eth1"), WAIT);
+        }
+    }
+
+    @Test
     void shouldHandTheShellToTheNewestTab() throws Exception {
         try (TestSocket first = openTerminal("client", cookie)) {
             // Opens run on worker threads: the second tab is only "newer" once the first holds the shell.
