@@ -222,7 +222,18 @@ class LearnerPageBrowserIT extends ChromiumTest {
             useHere.click();
             second.locator(".tclab-pane[data-node=client] .tclab-use-here").waitFor();
             first.locator("#step-baseline button.cmd-run").nth(1).click();
-            first.waitForCondition(() -> client.innerText().contains("qdisc noqueue"));
+            try {
+                first.waitForCondition(() -> client.innerText().contains("qdisc noqueue"));
+            } catch (com.microsoft.playwright.TimeoutError e) {
+                // It timed out once in a whole CI run (6 December) with nothing else said: say what the page showed.
+                Chromium.screenshot(first, "learner-page-taken-back-failed");
+                throw new AssertionError(
+                        "Run after 'Use it here' printed no qdisc within 60 s; the panel said \""
+                                + first.locator("#lab-panel .tclab-status").innerText()
+                                + "\"; the client terminal showed:\n"
+                                + client.innerText(),
+                        e);
+            }
             Chromium.screenshot(first, "learner-page-taken-back");
             second.close();
             stopLab(first);
