@@ -83,6 +83,13 @@ class LabPanel {
     });
     this.resume(labsAtLoad);
     document.addEventListener('tclab:notice', (event) => this.heard(event.detail));
+    // The finished lesson's "Stop the lab": the same question as the panel's Stop, shown where it is asked.
+    document.addEventListener('tclab:ask-stop', () => {
+      if (this.stopButton.hidden) return;
+      this.showView('lab');
+      this.panel.scrollIntoView({ block: 'start' });
+      this.askToStop();
+    });
     // A lab of this lesson running that this panel does not show (a host's reset replaced it, or another tab
     // started one): the panel switches to it.
     onLabChange((lab) => {

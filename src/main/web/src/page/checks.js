@@ -249,6 +249,13 @@ function showCompletion(passed) {
   const right = document.querySelectorAll('form.quiz .quiz-result.is-correct').length;
   box.querySelector('.lesson-complete-summary').textContent = `You passed all ${passed.length} graded step`
     + `${passed.length === 1 ? '' : 's'}${quizzes ? ` and answered ${right} of ${quizzes} quizzes correctly` : ''}.`;
+  showStopOffer();
+}
+
+// A finished lesson offers to stop its lab (the lab panel asks first, as its own Stop does) while one runs.
+function showStopOffer() {
+  const offer = document.querySelector('#lesson-complete .lesson-complete-stop');
+  if (offer) offer.hidden = !labId;
 }
 
 // The hint says why a button is disabled: visibly next to it, and as its description and title.
@@ -280,9 +287,13 @@ if (lesson && buttons.length) {
       });
     });
   }
+  document.getElementById('lesson-complete-stop')?.addEventListener('click', () => {
+    document.dispatchEvent(new CustomEvent('tclab:ask-stop'));
+  });
   onLabChange((lab) => {
     labId = lab?.id ?? null;
     buttons.forEach(showLabState);
+    showStopOffer();
     refreshSteps();
   });
 }

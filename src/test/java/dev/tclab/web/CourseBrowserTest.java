@@ -107,9 +107,41 @@ class CourseBrowserTest extends ChromiumTest {
         assertThat(complete.locator(".lesson-next a")).hasAttribute("href", "/lessons/htb-rate-accuracy");
         complete.scrollIntoViewIfNeeded();
         Chromium.screenshot(page, "course-complete-1366");
-        page.click("#lab-stop");
+        // Finished: the summary offers to stop the lab, asking first as the panel's Stop does; gone once stopped.
+        Locator stopOffer = complete.locator(".lesson-complete-stop");
+        assertThat(stopOffer).isVisible();
+        page.click("#lesson-complete-stop");
+        assertThat(page.locator("#lab-stop-cancel")).isFocused();
         page.click("#lab-stop-confirm");
         assertThat(page.locator("#lab-start")).isVisible();
+        assertThat(stopOffer).isHidden();
+
+        // On a phone in dark mode: the offer reads, and its question shows in the lab's view.
+        Page phone = chromium.context(
+                        Screen.PHONE
+                                .options()
+                                .setIsMobile(true)
+                                .setHasTouch(true)
+                                .setColorScheme(ColorScheme.DARK),
+                        TIMEOUT)
+                .newPage();
+        phone.route(
+                "**/api/labs/*/steps",
+                route -> json(route, "{\"passed\": {\"baseline\": true, \"shape\": true}," + " \"active\": null}"));
+        phone.navigate(root.resolve("/lessons/tbf-basics").toString());
+        phone.click("#lab-start");
+        assertThat(phone.locator("#lab-stop")).isAttached();
+        phone.click(".view-switch a[data-view=lesson]");
+        Locator phoneOffer = phone.locator("#lesson-complete .lesson-complete-stop");
+        phoneOffer.scrollIntoViewIfNeeded();
+        assertThat(phoneOffer).isVisible();
+        Chromium.screenshot(phone, "course-complete-phone-dark");
+        phone.click("#lesson-complete-stop");
+        assertThat(phone.locator("#lab-stop-confirm")).isVisible();
+        Chromium.screenshot(phone, "course-complete-stop-phone-dark");
+        phone.click("#lab-stop-confirm");
+        assertThat(phone.locator("#lab-start")).isVisible();
+        phone.context().close();
 
         // The last lesson of a track points to the first of the next track (read in the summary, still hidden).
         page.navigate(root.resolve("/lessons/netem-tcp").toString());
