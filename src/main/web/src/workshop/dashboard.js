@@ -100,6 +100,7 @@ function updateHelp(cell, row) {
     if (!button) {
       button = helpButton(`Shadow ${node}`, row);
       button.dataset.shadow = key;
+      button.setAttribute('aria-label', `Shadow ${node}: ${row.name}`);
     }
     return button;
   });

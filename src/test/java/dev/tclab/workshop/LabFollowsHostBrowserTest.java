@@ -148,6 +148,9 @@ class LabFollowsHostBrowserTest {
             Chromium.screenshot(host, "follows-last-check-1366");
             host.click("#check-dialog form button");
 
+            // A screen reader hears whose terminal a Shadow button opens, as for the row's other buttons.
+            assertThat(beaRow.locator("button[data-shadow$='/client']").getAttribute("aria-label"))
+                    .isEqualTo("Shadow client: Bea");
             timings.time(
                     "shadow Bea",
                     () -> beaRow.locator("button[data-shadow$='/client']").click(),
