@@ -184,10 +184,18 @@ function showRun(button, run) {
   area.replaceChildren();
   if (!run.finished) {
     area.append(element('p', 'check-progress', `Checking… ${run.detail}`));
+    if (run.measuring) area.append(element('p', 'check-time', measuringWords(run.measuring)));
     return;
   }
   for (const result of run.results) area.append(renderCheckResult(result));
   if (!run.results.length) area.append(element('p', 'check-error', run.detail));
+}
+
+// How long the check sends traffic, so a 45 s check is not a silent one: "This check sends traffic for about 6 s,
+// up to 18 s if a try fails and it measures again."
+function measuringWords({ seconds, atMostSeconds }) {
+  const more = atMostSeconds > seconds ? `, up to ${atMostSeconds} s if a try fails and it measures again` : '';
+  return `This check sends traffic for about ${seconds} s${more}.`;
 }
 
 function flatten(assertions) {

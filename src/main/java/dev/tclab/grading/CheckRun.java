@@ -2,6 +2,8 @@ package dev.tclab.grading;
 
 import dev.tclab.grading.run.CheckProgress;
 import dev.tclab.grading.run.CheckResult;
+import dev.tclab.grading.spec.CheckSpec;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,6 +33,8 @@ public final class CheckRun {
     private final List<CheckResult> results = new CopyOnWriteArrayList<>();
     private volatile State state = State.QUEUED;
     private volatile String detail = "";
+    private volatile Duration passingTime = Duration.ZERO;
+    private volatile Duration longestTime = Duration.ZERO;
 
     CheckRun(String id, String labId, String owner, String lesson, String stepId, Instant startedAt) {
         this.id = id;
@@ -72,6 +76,22 @@ public final class CheckRun {
     /** What the run is doing now, in words ("waiting for a measurement slot", "measuring (attempt 2)"). */
     public String detail() {
         return detail;
+    }
+
+    /** How long its checks measure when they pass at once ({@link CheckSpec#passingTime}), summed. */
+    public Duration passingTime() {
+        return passingTime;
+    }
+
+    /** How long its checks measure at most ({@link CheckSpec#longestTime}), summed. */
+    public Duration longestTime() {
+        return longestTime;
+    }
+
+    /** Its checks' measuring times, known once their specs are read. */
+    void expect(Duration passing, Duration longest) {
+        passingTime = passing;
+        longestTime = longest;
     }
 
     public List<CheckResult> results() {

@@ -3,6 +3,7 @@ package dev.tclab.grading;
 import dev.tclab.grading.evaluate.AssertionResult;
 import dev.tclab.grading.evaluate.FlowRoute;
 import dev.tclab.grading.run.CheckResult;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,9 +15,39 @@ import java.util.Map;
  *                the run went on; read back after a restart)
  * @param detail  what is happening now, or the outcome in words
  * @param results one per check of the step, in order, as they finish
+ * @param measuring how long a live run's checks send traffic and ping; null for a run read back, or one that only
+ *                  reads the lab's configuration
  */
 public record CheckRunView(
-        String id, String step, String state, String detail, boolean finished, List<ResultView> results) {
+        String id,
+        String step,
+        String state,
+        String detail,
+        boolean finished,
+        List<ResultView> results,
+        MeasuringTime measuring) {
+
+    /** A run as kept, read back: how long it measured is not kept. */
+    public CheckRunView(
+            String id, String step, String state, String detail, boolean finished, List<ResultView> results) {
+        this(id, step, state, detail, finished, results, null);
+    }
+
+    /**
+     * How long a live run's checks send traffic and ping: {@code seconds} when they pass at once, at most {@code
+     * atMostSeconds} when failing samples are measured again (rounded up; docs/api.md).
+     */
+    public record MeasuringTime(long seconds, long atMostSeconds) {
+
+        /** Null when the checks measure nothing that takes time (they read the configuration only). */
+        static MeasuringTime of(Duration passing, Duration longest) {
+            return longest.isZero() ? null : new MeasuringTime(roundUp(passing), roundUp(longest));
+        }
+
+        private static long roundUp(Duration d) {
+            return (d.toMillis() + 999) / 1000;
+        }
+    }
 
     /**
      * One check's outcome. {@code raw} holds the raw output of measurements that could not be read, so the learner
@@ -64,6 +95,7 @@ public record CheckRunView(
                 run.state().name().toLowerCase(Locale.ROOT),
                 run.detail(),
                 run.finished(),
-                run.results().stream().map(ResultView::of).toList());
+                run.results().stream().map(ResultView::of).toList(),
+                MeasuringTime.of(run.passingTime(), run.longestTime()));
     }
 }

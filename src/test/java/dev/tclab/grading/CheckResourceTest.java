@@ -111,6 +111,12 @@ class CheckResourceTest {
                 .containsOnly("passed");
         org.assertj.core.api.Assertions.assertThat(run.getString("results[0].assertions[0].measured"))
                 .contains("Mbit/s");
+        // The step's checks send traffic for 3 s (the upload) and ping for 1 s (5 pings 0.2 s apart), once each.
+        org.assertj.core.api.Assertions.assertThat(run.getInt("measuring.seconds"))
+                .as(run.prettify())
+                .isEqualTo(4);
+        org.assertj.core.api.Assertions.assertThat(run.getInt("measuring.atMostSeconds"))
+                .isEqualTo(4);
         org.assertj.core.api.Assertions.assertThat(runtime.execLog)
                 .anySatisfy(c -> org.assertj.core.api.Assertions.assertThat(c)
                         .startsWith("client: iperf3")

@@ -274,6 +274,32 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
         }
     }
 
+    /** Issue 42 item 7: a check that measures for a while says for how long, on a laptop and on a phone in dark mode. */
+    @Test
+    void shouldSayHowLongACheckSendsTrafficWhileItRuns() {
+        String running = "{\"id\": \"r1\", \"step\": \"shape\", \"state\": \"measuring\","
+                + " \"detail\": \"measuring (sample 2)\", \"finished\": false, \"results\": [],"
+                + " \"measuring\": {\"seconds\": 6, \"atMostSeconds\": 20}}";
+        for (Screen screen : List.of(Screen.LAPTOP, Screen.PHONE)) {
+            ColorScheme scheme = screen == Screen.PHONE ? ColorScheme.DARK : ColorScheme.LIGHT;
+            try (BrowserContext context =
+                    chromium.browser().newContext(screen.options().setColorScheme(scheme))) {
+                Page page = context.newPage();
+                page.route("**/api/labs/*/checks/r1", route -> json(route, running));
+                pressCheckAnswering(page, running);
+                Locator result = page.locator("#step-shape .check-result");
+                assertThat(result.locator(".check-progress")).hasText("Checking… measuring (sample 2)");
+                assertThat(result.locator(".check-time"))
+                        .hasText("This check sends traffic for about 6 s, up to 20 s if a try fails and it measures"
+                                + " again.");
+                result.scrollIntoViewIfNeeded();
+                Chromium.screenshot(page, "learner-check-time-" + screen.name().toLowerCase());
+                page.unrouteAll();
+                stopLab(page);
+            }
+        }
+    }
+
     @Test
     void shouldShowStepsQuizzesAndARunningLabWithAStopButtonInTheCatalog() {
         try (BrowserContext context = laptop()) {

@@ -27,6 +27,31 @@ public record CheckSpec(
         boolean watch,
         String hint) {
 
+    /**
+     * How long its measurements run when it passes at once: {@code stable} samples, one after another with {@code
+     * interval} between them, each its measurements' {@link Measurement#runTime} in order (one during a load runs
+     * within it).
+     */
+    public Duration passingTime() {
+        return timeOf(stable);
+    }
+
+    /**
+     * As {@link #passingTime}, at most: each failing sample it allows ({@code retries}) comes after all but one of
+     * the passing samples it needs in a row, and resets them.
+     */
+    public Duration longestTime() {
+        return timeOf(stable * (retries + 1));
+    }
+
+    private Duration timeOf(int samples) {
+        Duration sample = measurements.stream()
+                .filter(m -> m.common().during() == null)
+                .map(Measurement::runTime)
+                .reduce(Duration.ZERO, Duration::plus);
+        return sample.multipliedBy(samples).plus(interval.multipliedBy(samples - 1L));
+    }
+
     /** The measurements to run during {@code load}, in order. */
     public List<Measurement> during(String load) {
         return measurements.stream().filter(m -> load.equals(m.during())).toList();

@@ -323,6 +323,11 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
         return Duration.ofSeconds(seconds + 15L);
     }
 
+    @Override
+    public Duration runTime() {
+        return Duration.ofSeconds(seconds);
+    }
+
     /** One flow's result ({@link #combine} makes the measurement's of several). */
     @Override
     public MeasurementOutcome read(ExecResult exec) {

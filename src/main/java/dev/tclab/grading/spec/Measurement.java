@@ -79,6 +79,14 @@ public sealed interface Measurement
      */
     Optional<Unit> unitAt(ValuePath path);
 
+    /**
+     * How long it runs when all goes well: a load's or a ping's own length; a read of counters or a command, none
+     * (what the learner is told to expect while a check measures, never a timeout).
+     */
+    default Duration runTime() {
+        return Duration.ZERO;
+    }
+
     /** Whether it loads the link: it takes measurement slots, and others may run during or over it. */
     default boolean load() {
         return false;

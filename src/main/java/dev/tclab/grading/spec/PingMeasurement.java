@@ -74,6 +74,11 @@ public record PingMeasurement(Common common, String target, int count, double in
     }
 
     @Override
+    public Duration runTime() {
+        return Duration.ofMillis(Math.round(seconds() * 1000));
+    }
+
+    @Override
     public MeasurementOutcome read(ExecResult exec) {
         String raw = OutputReader.excerptOfRaw(exec);
         if (exec.exitCode() > 1) {
