@@ -72,6 +72,7 @@ class LabPanel {
       this.viewSwitch();
       this.splitter();
     }
+    this.skipToLab();
     this.startButton.addEventListener('click', () => this.start());
     this.stopButton.addEventListener('click', () => this.askToStop());
     document.addEventListener('click', (event) => {
@@ -132,6 +133,19 @@ class LabPanel {
   askToStop() {
     this.confirmBox.hidden = false;
     this.confirmBox.querySelector('#lab-stop-cancel').focus();
+  }
+
+  /**
+   * The page's second Tab stop, "Skip to your lab" (the lab sat behind some 70 stops of lesson text): it shows the
+   * lab, on a phone too, and gives the keyboard to Start lab, or to the panel once a lab runs.
+   */
+  skipToLab() {
+    document.getElementById('skip-to-lab')?.addEventListener('click', (event) => {
+      event.preventDefault();
+      this.showView('lab');
+      this.panel.scrollIntoView({ block: 'start' });
+      (this.startButton.hidden || this.startButton.disabled ? this.panel : this.startButton).focus();
+    });
   }
 
   /** Narrow screens: the sticky Lesson | Lab bar shows one of the two (links to them without JavaScript). */

@@ -274,6 +274,47 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
         }
     }
 
+    /**
+     * Issue 42 item 6: Start lab was the 71st Tab stop. "Skip to your lab" is the second: Enter on it shows the lab (on
+     * a phone too) and gives Start lab the keyboard; once the lab runs, the panel.
+     */
+    @Test
+    void shouldReachStartLabWithinFiveTabStops() {
+        for (Screen screen : List.of(Screen.LAPTOP, Screen.PHONE)) {
+            ColorScheme scheme = screen == Screen.PHONE ? ColorScheme.DARK : ColorScheme.LIGHT;
+            try (BrowserContext context =
+                    chromium.browser().newContext(screen.options().setColorScheme(scheme))) {
+                Page page = context.newPage();
+                page.navigate(root + "lessons/web-test");
+                int stops = 0;
+                while (stops < 5 && !LearnerActions.focused(page, "#lab-start")) {
+                    page.keyboard().press(stops == 2 ? "Enter" : "Tab");
+                    stops++;
+                    if (LearnerActions.focused(page, "#skip-to-lab")) {
+                        Chromium.screenshot(
+                                page, "learner-skip-to-lab-" + screen.name().toLowerCase());
+                    }
+                }
+                assertTrue(
+                        LearnerActions.focused(page, "#lab-start"),
+                        screen + ": Start lab is not focused after Tab, Tab, Enter: "
+                                + page.evaluate("() => document.activeElement?.outerHTML.slice(0, 120)"));
+                assertThat(page.locator("#lab-start")).isInViewport();
+                page.keyboard().press("Enter");
+                assertThat(page.locator("#lab-stop")).isVisible();
+                page.reload();
+                assertThat(page.locator("#lab-stop")).isVisible();
+                page.keyboard().press("Tab");
+                page.keyboard().press("Tab");
+                page.keyboard().press("Enter");
+                assertTrue(
+                        LearnerActions.focused(page, "#lab-panel"),
+                        screen + ": a running lab's panel has the keyboard");
+                stopLab(page);
+            }
+        }
+    }
+
     /** Issue 42 item 7: a check that measures for a while says for how long, on a laptop and on a phone in dark mode. */
     @Test
     void shouldSayHowLongACheckSendsTrafficWhileItRuns() {
