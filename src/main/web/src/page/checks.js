@@ -286,11 +286,15 @@ function showLabState(button) {
 
 if (lesson && buttons.length) {
   for (const button of buttons) {
+    // While its run goes on, a pressed Check says it is busy but keeps the keyboard focus (a disabled button
+    // dropped it to the page), and a second press does nothing.
     button.addEventListener('click', () => {
+      if (button.dataset.busy) return;
       button.dataset.busy = '1';
-      button.disabled = true;
+      button.setAttribute('aria-disabled', 'true');
       check(button).finally(() => {
         delete button.dataset.busy;
+        button.removeAttribute('aria-disabled');
         showLabState(button);
       });
     });

@@ -175,6 +175,7 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
             Locator result = page.locator("#step-shape .check-result");
             Locator failed = result.locator(".check-outcome.failed").first();
             assertThat(failed.locator(".check-verdict")).hasText("✗ Not yet: The upload runs at about 10 Mbit/s");
+            assertThat(check).isFocused();
             assertThat(failed.locator(".check-message")).hasCount(0);
             Locator values = failed.locator(".check-values li");
             assertThat(values.nth(0))
@@ -333,6 +334,9 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
                 assertThat(result.locator(".check-time"))
                         .hasText("This check sends traffic for about 6 s, up to 20 s if a try fails and it measures"
                                 + " again.");
+                Locator check = page.locator("#check-shaped-to-rate button.check-run");
+                assertThat(check).hasAttribute("aria-disabled", "true");
+                assertThat(check).isFocused();
                 result.scrollIntoViewIfNeeded();
                 Chromium.screenshot(page, "learner-check-time-" + screen.name().toLowerCase());
                 page.unrouteAll();
