@@ -212,31 +212,41 @@ class LearnerPageBrowserIT extends ChromiumTest {
             assertThat(first.locator("#lab-panel .tclab-status").innerText()).contains("another tab");
             assertThat(focusedIn(first, ".tclab-pane[data-node=client] .tclab-takeover"))
                     .isTrue();
+            // As a learner would, typing in the tab in front: xterm draws on animation frames, which a background
+            // tab does not get (twice in whole CI runs under load, "still-42" never showed in the second tab).
+            second.bringToFront();
             typeInto(second, "client", "echo still-$((6*7))\n");
-            second.waitForCondition(() -> secondClient.innerText().contains("still-42"));
+            awaitText(second, secondClient, "still-42", "the second tab's client terminal after typing in it");
             assertThat(secondClient.innerText())
                     .as("Run in the first tab did not take the shell back")
                     .doesNotContain("qdisc noqueue");
             assertThat(second.locator(".tclab-use-here").count()).isZero();
 
+            first.bringToFront();
             useHere.click();
             second.locator(".tclab-pane[data-node=client] .tclab-use-here").waitFor();
             first.locator("#step-baseline button.cmd-run").nth(1).click();
-            try {
-                first.waitForCondition(() -> client.innerText().contains("qdisc noqueue"));
-            } catch (com.microsoft.playwright.TimeoutError e) {
-                // It timed out once in a whole CI run (6 December) with nothing else said: say what the page showed.
-                Chromium.screenshot(first, "learner-page-taken-back-failed");
-                throw new AssertionError(
-                        "Run after 'Use it here' printed no qdisc within 60 s; the panel said \""
-                                + first.locator("#lab-panel .tclab-status").innerText()
-                                + "\"; the client terminal showed:\n"
-                                + client.innerText(),
-                        e);
-            }
+            awaitText(first, client, "qdisc noqueue", "the first tab's client terminal after Use it here and Run");
             Chromium.screenshot(first, "learner-page-taken-back");
             second.close();
             stopLab(first);
+        }
+    }
+
+    /**
+     * Waits for {@code text} in a terminal; on a timeout, fails saying what the terminal and the lab panel showed, with
+     * a screenshot, rather than with Playwright's bare "Timeout 60000ms exceeded".
+     */
+    private static void awaitText(Page page, Locator terminal, String text, String what) {
+        try {
+            page.waitForCondition(() -> terminal.innerText().contains(text));
+        } catch (com.microsoft.playwright.TimeoutError e) {
+            Chromium.screenshot(page, "learner-page-no-" + text.replaceAll("\\W+", "-"));
+            throw new AssertionError(
+                    what + " never showed \"" + text + "\"; the panel said \""
+                            + page.locator("#lab-panel .tclab-status").innerText() + "\"; the terminal showed:\n"
+                            + terminal.innerText(),
+                    e);
         }
     }
 
