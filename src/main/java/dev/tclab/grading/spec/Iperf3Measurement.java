@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -104,29 +105,27 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
     }
 
     public static final String FLOWS = "flows";
+
+    /**
+     * With {@code flows}: Jain's fairness index of the flows' received rates (Jain, Chiu and Hawe, DEC-TR-301, 1984),
+     * a top-level field only.
+     */
+    public static final String JAIN = "jain";
+
     private static final Pattern AF = Pattern.compile("(?i)af([1-4])([1-3])");
     private static final Pattern CS = Pattern.compile("(?i)cs([0-7])");
-    private static final Map<String, Unit> FIELDS = Map.of(
-            "mbps",
-            Unit.MBIT_PER_S,
-            "bits_per_second",
-            Unit.BIT_PER_S,
-            "sent_bits_per_second",
-            Unit.BIT_PER_S,
-            "retransmits",
-            Unit.NONE,
-            "seconds",
-            Unit.S,
-            "bytes",
-            Unit.BYTES,
-            "lost_percent",
-            Unit.PERCENT,
-            "jitter_ms",
-            Unit.MS,
-            "error",
-            Unit.NONE,
-            FLOWS,
-            Unit.NONE);
+    private static final Map<String, Unit> FIELDS = Map.ofEntries(
+            Map.entry("mbps", Unit.MBIT_PER_S),
+            Map.entry("bits_per_second", Unit.BIT_PER_S),
+            Map.entry("sent_bits_per_second", Unit.BIT_PER_S),
+            Map.entry("retransmits", Unit.NONE),
+            Map.entry("seconds", Unit.S),
+            Map.entry("bytes", Unit.BYTES),
+            Map.entry("lost_percent", Unit.PERCENT),
+            Map.entry("jitter_ms", Unit.MS),
+            Map.entry("error", Unit.NONE),
+            Map.entry(FLOWS, Unit.NONE),
+            Map.entry(JAIN, Unit.NONE));
 
     /**
      * {@code iperf3:} as written (docs/schema/check.schema.json, $defs/iperf3): the options of its one flow, or the
@@ -354,6 +353,7 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
         String error = null;
         double bits = 0;
         double sent = 0;
+        List<Double> received = new ArrayList<>();
         for (Map.Entry<String, MeasurementOutcome> e : byFlow.entrySet()) {
             MeasurementOutcome o = e.getValue();
             each.put(e.getKey(), o.values());
@@ -365,19 +365,38 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
             if (o.error() != null && error == null) {
                 error = "flow " + e.getKey() + ": " + o.error();
             }
-            bits += o.values().get("bits_per_second") instanceof Measure m ? m.value() : 0;
+            double flowBits = o.values().get("bits_per_second") instanceof Measure m ? m.value() : 0;
+            bits += flowBits;
+            received.add(flowBits);
             sent += o.values().get("sent_bits_per_second") instanceof Measure m ? m.value() : 0;
         }
         if (error == null) {
             tree.put("mbps", new Measure(bits / 1e6, Unit.MBIT_PER_S));
             tree.put("bits_per_second", new Measure(bits, Unit.BIT_PER_S));
             tree.put("sent_bits_per_second", new Measure(sent, Unit.BIT_PER_S));
+            jain(received).ifPresent(j -> tree.put(JAIN, new Measure(j, Unit.NONE)));
         }
         tree.put(FLOWS, each);
         String text = raw.length() <= OutputReader.MAX_RAW_CHARS
                 ? raw.toString()
                 : raw.substring(0, OutputReader.MAX_RAW_CHARS) + "\n[tclab: output cut here]";
         return new MeasurementOutcome(tree, text, error);
+    }
+
+    /**
+     * Jain's fairness index of the rates x1..xn: (Σx)² / (n·Σx²). 1 when every flow got the same, 1/n when one flow
+     * got everything; empty when no flow received anything (the index is then undefined).
+     */
+    public static OptionalDouble jain(List<Double> rates) {
+        double sum = 0;
+        double squares = 0;
+        for (double x : rates) {
+            sum += x;
+            squares += x * x;
+        }
+        return rates.isEmpty() || squares <= 0
+                ? OptionalDouble.empty()
+                : OptionalDouble.of(sum * sum / (rates.size() * squares));
     }
 
     private static Map<String, Object> tree(IperfResult r) {
@@ -419,6 +438,10 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
     @Override
     public Optional<String> pathProblem(ValuePath path) {
         List<String> s = path.segments();
+        if (s.get(1).equals(JAIN) && !named()) {
+            return Optional.of("'" + path.root() + ".jain' compares the shares of several flows; '" + path.root()
+                    + "' has one flow: name two or more under 'flows'");
+        }
         if (!s.get(1).equals(FLOWS)) {
             return Optional.empty();
         }
@@ -431,12 +454,15 @@ public record Iperf3Measurement(Common common, int seconds, List<Flow> flows) im
             return Optional.of("'" + path.root() + "' has the flows " + String.join(", ", names) + "; found "
                     + (s.size() < 3 ? "none" : "'" + s.get(2) + "'"));
         }
-        if (s.size() != 4 || !FIELDS.containsKey(s.get(3)) || s.get(3).equals(FLOWS)) {
+        if (s.size() != 4
+                || !FIELDS.containsKey(s.get(3))
+                || s.get(3).equals(FLOWS)
+                || s.get(3).equals(JAIN)) {
             return Optional.of("a flow's result is " + path.root() + ".flows." + s.get(2) + ".<field>, a field of "
                     + String.join(
                             ", ",
                             FIELDS.keySet().stream()
-                                    .filter(k -> !k.equals(FLOWS))
+                                    .filter(k -> !k.equals(FLOWS) && !k.equals(JAIN))
                                     .sorted()
                                     .toList()));
         }
