@@ -425,7 +425,9 @@ public final class Evaluator {
     private static AssertionResult unanswered(
             Assertion.Check check, String measured, String expected, String why, Reason reason) {
         String message = inAuthorsWords(check, reason.kind())
-                ? check.message()
+                ? Template.fill(
+                        check.message(),
+                        new Template.Fields("", "", expected, check.path().text(), "", ""))
                 : check.path() + ": " + why + "; expected " + expected;
         return new AssertionResult(
                 check.path().text(), measured, null, null, null, expected, false, message, List.of(), reason);

@@ -114,14 +114,17 @@ class ReasonTest {
     void shouldTellAMissingValueInTheAuthorsWordsWhenTheyWroteSome() throws Exception {
         CheckSpec spec = CheckSpecParser.parse(
                 "t.md",
-                MEASURE + "  - { value: q.ingress.kind, equals: ingress, message: \"eth1 has no ingress qdisc\" }\n"
+                MEASURE
+                        + "  - { value: q.ingress.kind, equals: ingress, message: \"eth1 has no ingress qdisc; {path} should be {expected}\" }\n"
                         + "  - { value: q.ingress.kind, equals: ingress, message: \"the ingress qdisc is {value}\" }\n"
                         + "  - { value: q.ingress.kind, equals: ingress }\n"
                         + "  - { value: down.mbps, above: 1mbit, message: \"the download is too slow\" }\n",
                 1);
         List<AssertionResult> results = Evaluator.evaluate(spec.expect(), values, Subjects.of(spec));
         assertEquals(Reason.Kind.NO_VALUE, results.get(0).reason().kind());
-        assertEquals("eth1 has no ingress qdisc", results.get(0).message());
+        assertEquals(
+                "eth1 has no ingress qdisc; q.ingress.kind should be equal to ingress",
+                results.get(0).message());
         assertTrue(results.get(0).reason().authored());
         // A message about a figure there is none of: the page says it in its own words (Reason.subject).
         assertFalse(results.get(1).reason().authored());
