@@ -125,8 +125,11 @@ class LessonPagesTest {
                 .extract()
                 .asString();
         assertTrue(
-                page.contains(
-                        "<section id=\"lab-panel\" class=\"lab-panel\" data-lesson=\"web-test\" data-nodes=\"client,server\""),
+                page.contains("<section id=\"lab-panel\" class=\"lab-panel\" tabindex=\"-1\" data-lesson=\"web-test\""
+                        + " data-nodes=\"client,server\""),
+                page);
+        assertTrue(
+                page.contains("<a class=\"skip-link\" id=\"skip-to-lab\" href=\"#lab-panel\">Skip to your lab</a>"),
                 page);
         assertTrue(page.contains("id=\"lab-start\""), page);
         assertTrue(page.matches("(?s).*<link rel=\"stylesheet\" href=\"/app/lab\\.css\\?v=[0-9a-f]{12}\">.*"), page);
