@@ -123,7 +123,7 @@ final class SampleParser {
                                 Long.parseLong(f[6])));
             } catch (NumberFormatException e) {
                 problems.add(new StatsFrames.Unparsed(
-                        "link", "cannot read the counters of /sys/class/net: " + e.getMessage(), linksText));
+                        "link", "cannot read the counters of /proc/net/dev: " + e.getMessage(), linksText));
                 return;
             }
         }

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The bash loop one sampler runs in a lab node. The app paces it: each line it writes is one tick, naming the
  * interfaces that need their classes and filters listed (those with a qdisc other than noqueue last time). Per tick
- * the loop prints, between marker lines, every interface's counters (read from sysfs with shell builtins), every
+ * the loop prints, between marker lines, every interface's counters (read from /proc/net/dev with shell builtins), every
  * qdisc (from one long-running {@code tc -batch}), then the classes and filters (of the root qdisc, of each class
  * and inner qdisc, and of the ingress hook) of the named interfaces. Starting a process costs a lab container
  * ~4-9 ms of CPU, so an idle tick starts none: no {@code ip}, {@code tc}, {@code date} or {@code sleep}.
@@ -25,13 +25,14 @@ final class SamplerScript {
                 "while read -r detail; do",
                 "  printf '" + MARK + "sample %s\\n' \"${EPOCHREALTIME/./}\"",
                 "  printf '" + MARK + "links\\n'",
-                "  set +f",
-                "  for p in /sys/class/net/*; do",
-                "    s=$p/statistics; [ -d \"$s\" ] || continue",
-                "    read -r rb < $s/rx_bytes; read -r rp < $s/rx_packets; read -r rd < $s/rx_dropped",
-                "    read -r tb < $s/tx_bytes; read -r tp < $s/tx_packets; read -r td < $s/tx_dropped",
-                "    printf '%s %s %s %s %s %s %s\\n' \"${p##*/}\" \"$rb\" \"$rp\" \"$rd\" \"$tb\" \"$tp\" \"$td\"",
-                "  done 2>/dev/null",
+                // /proc/net/dev, not /sys/class/net: a process sees the first of its own network namespace, the
+                // second of whoever mounted /sys (in a lab with a kernel of its own the sampler runs in the node's
+                // network but the kernel's root mounts, whose sysfs lists only lo). Past its two header lines:
+                // "name: rx bytes packets errs drop fifo frame compressed multicast, tx bytes packets errs drop ...".
+                "  { read -r _; read -r _",
+                "    while IFS=' :' read -r n rb rp _ rd _ _ _ _ tb tp _ td _; do",
+                "      printf '%s %s %s %s %s %s %s\\n' \"$n\" \"$rb\" \"$rp\" \"$rd\" \"$tb\" \"$tp\" \"$td\"",
+                "    done; } < /proc/net/dev 2>/dev/null",
                 // Interface names come from the app, which took them from tc; no glob may expand them.
                 "  set -f",
                 "  echo 'qdisc show' >&\"${TC[1]}\"; IFS= read -r q <&\"${TC[0]}\" || exit 1",

@@ -52,8 +52,10 @@ final class FlowTrace {
             List.of(
                     "sh",
                     "-c",
-                    "echo " + QDISCS + "; tc -s -j qdisc show; for d in /sys/class/net/*; do d=${d##*/}; echo \""
-                            + DEVICE + "$d\"; tc -s class show dev \"$d\"; done"),
+                    // The devices from /proc/net/dev, which shows the reader's own network namespace (the
+                    // platform's read in a lab with a kernel of its own sees a sysfs that lists only lo).
+                    "echo " + QDISCS + "; tc -s -j qdisc show; { read -r _; read -r _; while IFS=' :' read -r d _;"
+                            + " do echo \"" + DEVICE + "$d\"; tc -s class show dev \"$d\"; done; } < /proc/net/dev"),
             READ_TIMEOUT));
 
     private final boolean onServer;
