@@ -31,6 +31,8 @@ function announce(status, id, expiresAt, endsAt) {
 }
 
 const LESSON_WIDTH_KEY = 'tclab.lessonWidth';
+// How often a reset's page looks for the fresh lab (every 0.5 s): the server makes it right after the old one ends.
+const RESTART_TRIES = 40;
 
 class LabPanel {
   constructor(panel) {
@@ -228,6 +230,10 @@ class LabPanel {
       return;
     }
     this.tell(notice.text);
+    if (notice.kind === 'restarting') {
+      this.restart(notice.labId);
+      return;
+    }
     if (notice.kind === 'ended') {
       this.watched.hidden = true;
       if (this.lab) {
@@ -238,6 +244,42 @@ class LabPanel {
       }
       // A reset's fresh lab is created just after the old one ended: look for it once it has had a moment.
       setTimeout(() => { if (!this.lab && !this.following) this.resume(); }, 400);
+    }
+  }
+
+  /**
+   * A host's reset: the old lab ended and a fresh one of the lesson is being made in its place. The panel says so and
+   * waits for it (Start stays away, the Check buttons say the lab is on its way), follows its start stages, and
+   * clears the host's notice once it runs. Should no fresh lab appear (the server refused it), Start comes back.
+   */
+  async restart(oldId) {
+    this.watched.hidden = true;
+    if (this.lab) this.close();
+    this.startButton.hidden = true;
+    this.startButton.disabled = true;
+    this.following = true;
+    announce('restarting', null, null);
+    this.labState('restarting');
+    this.say('Your lab is being replaced by a fresh one…');
+    try {
+      for (let tries = 0; tries < RESTART_TRIES; tries++) {
+        const fresh = (await myLabs().catch(() => [])).find((l) => l.lesson === this.lesson && l.id !== oldId
+          && ['queued', 'starting', 'running'].includes(l.status));
+        if (fresh) {
+          this.following = false;
+          await this.follow(fresh);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      throw new Error('No fresh lab started for you. Press Start lab to start one.');
+    } catch (e) {
+      this.following = false;
+      this.startButton.hidden = false;
+      this.startButton.disabled = false;
+      announce('stopped', null, null);
+      this.labState('not started');
+      this.say(e.message, true);
     }
   }
 
@@ -323,6 +365,7 @@ class LabPanel {
     this.startButton.disabled = true;
     this.following = true;
     this.followingId = lab.id;
+    if (lab.status !== 'running') announce(lab.status, lab.id, null);
     try {
       // A server that restarts keeps queued starts (docs/api.md): while it does not answer, the page keeps asking.
       let away = null;
@@ -351,6 +394,8 @@ class LabPanel {
 
   open(lab) {
     this.lab = lab;
+    // What the host said about the lab this one replaces (a reset, a stop) is over once this one runs.
+    this.tell('');
     announce(lab.status, lab.id, lab.expiresAt, lab.endsAt);
     const nodes = this.nodes.length ? this.nodes : lab.nodes.filter((n) => n.terminal).map((n) => n.name);
     this.say(`Lab ready: ${nodes.join(', ')}.`);

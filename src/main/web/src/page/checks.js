@@ -6,9 +6,12 @@ import { el as element } from '../dom.js';
 import { onLabChange } from './lab-state.js';
 
 const NEEDS_LAB = 'Start the lab to check this step.';
+const LAB_COMING = 'Your lab is starting: check this step once it runs.';
 const lesson = document.getElementById('lab-panel')?.dataset.lesson;
 const buttons = [...document.querySelectorAll('button.check-run')];
 let labId = null;
+// A lab of this lesson is queued, starting or restarting (a host's reset): the buttons wait for it, not for Start.
+let labComing = false;
 
 function resultArea(button) {
   let area = button.nextElementSibling;
@@ -280,8 +283,11 @@ function needsLabHint(button) {
 
 function showLabState(button) {
   if (!button.dataset.busy) button.disabled = !labId;
-  button.title = labId ? '' : NEEDS_LAB;
-  needsLabHint(button).hidden = Boolean(labId);
+  const why = labComing ? LAB_COMING : NEEDS_LAB;
+  button.title = labId ? '' : why;
+  const hint = needsLabHint(button);
+  hint.textContent = why;
+  hint.hidden = Boolean(labId);
 }
 
 if (lesson && buttons.length) {
@@ -302,8 +308,9 @@ if (lesson && buttons.length) {
   document.getElementById('lesson-complete-stop')?.addEventListener('click', () => {
     document.dispatchEvent(new CustomEvent('tclab:ask-stop'));
   });
-  onLabChange((lab) => {
+  onLabChange((lab, coming) => {
     labId = lab?.id ?? null;
+    labComing = coming;
     buttons.forEach(showLabState);
     showStopOffer();
     refreshSteps();

@@ -376,18 +376,22 @@ public class LabService {
                 .topologyFor(old.lesson())
                 .orElseThrow(() -> new TopologyException(List.of(new FileProblem(
                         old.lesson(), 0, "lesson", "the lesson is gone, so its lab cannot start again"))));
-        stopLab(old, why);
+        stopLab(old, why, true);
         return startOrGet(owner, old.lesson(), topology, admission);
     }
 
     private void stopLab(Lab lab, String why) throws EngineUnavailableException {
+        stopLab(lab, why, false);
+    }
+
+    private void stopLab(Lab lab, String why, boolean replaced) throws EngineUnavailableException {
         LabPhase was = lab.stopped(why, clock.instant());
         if (was == LabPhase.QUEUED) {
             labs.queue().remove(lab);
         }
         if (was != null) {
             starter.record(lab);
-            ended.fire(new LabEnded(lab.id()));
+            ended.fire(new LabEnded(lab.id(), replaced));
         }
         // A lab still starting is removed by its start worker once the start returns (see runStart).
         if (was == LabPhase.RUNNING || lab.phase() == LabPhase.FAILED) {

@@ -113,7 +113,7 @@ public class LearnerEventSocket {
                 .findFirst()
                 .ifPresent(lab -> onNotice(new LearnerNotice(
                         lab.owner(),
-                        LearnerNotice.Kind.ENDED,
+                        ended.replaced() ? LearnerNotice.Kind.RESTARTING : LearnerNotice.Kind.ENDED,
                         lab.id(),
                         lab.lesson(),
                         lab.reason() == null ? "Your lab stopped." : lab.reason())));

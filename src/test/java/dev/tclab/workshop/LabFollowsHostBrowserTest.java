@@ -182,13 +182,30 @@ class LabFollowsHostBrowserTest {
             assertThat(bea.locator(".tclab-tab").count()).isPositive();
             Chromium.screenshot(ann, "follows-stopped-1366");
 
+            // A reset's fresh lab takes a while to start (a UML kernel boots): meanwhile Bea's page says it is on its
+            // way, offers no Start, and her Check buttons wait for it rather than ask her to start a lab.
+            runtime.onStartReturning = () -> sleep(Duration.ofSeconds(3));
             timings.time(
                     "reset Bea",
                     () -> beaRow.locator("button[data-action=reset]").click(),
                     bea.locator("#lab-notice:has-text('Your host reset your lab: a fresh one is starting')"));
             assertThat(ann.locator("#lab-notice").innerText()).doesNotContain("reset");
+            bea.locator("#lab-switch-state:text-is('restarting'), #lab-switch-state:text-is('starting')")
+                    .waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.ATTACHED));
+            assertThat(bea.locator("#lab-start").isVisible()).isFalse();
+            assertThat(bea.locator(".tclab-status").innerText())
+                    .matches("(?s).*(fresh one|Creating|Wiring|Configuring|Almost ready|Starting).*");
+            assertThat(bea.locator(".check-needs-lab").first().textContent())
+                    .isEqualTo("Your lab is starting: check this step once it runs.");
+            Chromium.screenshot(bea, "follows-resetting-phone-dark");
             bea.locator(".tclab-tab[data-node=client]").waitFor();
+            // Back: the host's notice is over, Stop is offered, and the Check buttons work again.
+            bea.locator("#lab-notice")
+                    .waitFor(new Locator.WaitForOptions().setTimeout(2000).setState(WaitForSelectorState.HIDDEN));
+            assertThat(bea.locator("#lab-switch-state").textContent()).isEqualTo("running");
+            assertThat(bea.locator(".check-needs-lab").first().isVisible()).isFalse();
             Chromium.screenshot(bea, "follows-reset-phone-dark");
+            runtime.onStartReturning = () -> {};
 
             timings.time(
                     "close",
@@ -487,6 +504,14 @@ class LabFollowsHostBrowserTest {
      * Opens the event's dashboard and waits for its first live state: the status line above the edit form is filled
      * then (two lines on a phone), so a click below it no longer lands on a moving target.
      */
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private void openDashboard(Page page, String event) {
         page.navigate(root.resolve("/host/events/" + event).toString());
         page.locator("#server-state:has-text('Server:')").waitFor();
