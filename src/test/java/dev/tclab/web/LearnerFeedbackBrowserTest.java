@@ -188,7 +188,10 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
                     .hasText("Your flow went through class 1:20 (the default), not 1:10: no filter matched its TCP"
                             + " packets to destination port 24817.");
             assertThat(values.nth(0).locator(".check-flow")).hasCount(0);
-            assertThat(values.nth(3)).hasText("✓ Average round trip of the client's ping to 10.0.0.2: 4.5 ms");
+            // A comparison that holds shows both sides and how far apart they are (issue 42, item 2).
+            assertThat(values.nth(3))
+                    .hasText("✓ Average round trip of the client's ping to 10.0.0.2: 94.3 ms → 4.5 ms, 21× lower"
+                            + " (94.3 ms is the figure recorded earlier as loaded_ping)");
             assertThat(failed.locator(".check-hint")).containsText("Hint: Look at");
 
             Locator gated = result.locator(".check-outcome.failed").nth(1);

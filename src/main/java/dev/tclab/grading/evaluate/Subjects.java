@@ -125,7 +125,7 @@ public final class Subjects {
             String field = rest.isEmpty()
                     ? ""
                     : PING.getOrDefault(rest.get(0), rest.get(0).replace('_', ' '));
-            return field + " of " + node + "ping to " + ping.target();
+            return field + " of " + node + "ping to " + ping.target() + duringLoad(ping);
         }
         if (m instanceof QdiscMeasurement q) {
             return tree(rest, "qdisc", " on " + node + (q.dev() == null ? "interfaces" : q.dev()));
@@ -140,6 +140,18 @@ public final class Subjects {
             return tree(rest, "interface", " on the " + m.node());
         }
         return command(((CommandMeasurement) m).command(), m.node(), rest);
+    }
+
+    /**
+     * " during the client's upload" for a measurement taken while a load runs, so that a ping under load and an idle
+     * one read apart; empty for one taken on its own.
+     */
+    private String duringLoad(Measurement m) {
+        Measurement load = m.during() == null ? null : measurements.get(m.during());
+        if (load instanceof Iperf3Measurement iperf) {
+            return " during " + iperf(iperf, "the " + iperf.node() + "'s ", List.of());
+        }
+        return load == null ? "" : " during " + load.name();
     }
 
     /** {@code exit_code} → "the exit code of `cmd` on the client", {@code match.quantum} → "the quantum printed by ...". */
