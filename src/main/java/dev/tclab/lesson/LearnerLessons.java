@@ -76,21 +76,32 @@ public class LearnerLessons {
     }
 
     /**
+     * The kernel a lesson's lab runs on here and what it supports.
+     *
+     * @param own whether it is a kernel of the lab's own (User-Mode Linux) rather than the server's
+     */
+    public record LabKernel(KernelCapabilities capabilities, boolean own) {}
+
+    /**
      * The kernel the lesson's lab runs on: the lab's own (UML) or the host's. Should the UML kernel not answer its
      * probe, the page is shown for the host's kernel (its fallbacks run in UML too) and the start says what failed.
      */
-    private KernelCapabilities kernelOf(Lesson lesson) {
+    public LabKernel labKernel(Lesson lesson) {
         if (lesson.topology() != null) {
             try {
                 Optional<KernelCapabilities> own = engine.ownKernel(lesson.topology(), lesson.slug());
                 if (own.isPresent()) {
-                    return own.get();
+                    return new LabKernel(own.get(), true);
                 }
             } catch (EngineUnavailableException e) {
                 LOG.warnf("Lesson %s is shown for the host's kernel: %s", lesson.slug(), e.getMessage());
             }
         }
-        return system.snapshot().kernel();
+        return new LabKernel(system.snapshot().kernel(), false);
+    }
+
+    private KernelCapabilities kernelOf(Lesson lesson) {
+        return labKernel(lesson).capabilities();
     }
 
     public Progress progress(Lesson lesson, String learner) {

@@ -16,7 +16,6 @@ import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.lesson.LessonView;
 import dev.tclab.lesson.Track;
 import dev.tclab.quiz.QuizGrader;
-import dev.tclab.system.SystemStatus;
 import dev.tclab.yaml.FileProblem;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
@@ -45,8 +44,13 @@ import java.util.stream.Collectors;
 @Blocking
 public class LessonPages {
 
-    /** One kernel feature a lesson requires, and whether this host has it: yes, no or unknown (not probed yet). */
-    public record Requirement(String feature, String state) {
+    /**
+     * One kernel feature a lesson requires, and whether the kernel its lab runs on has it: yes, no or unknown (not
+     * probed yet).
+     *
+     * @param ownKernel whether that kernel is the lab's own (User-Mode Linux), not this server's
+     */
+    public record Requirement(String feature, String state, boolean ownKernel) {
         public String symbol() {
             return switch (state) {
                 case "yes" -> "✓";
@@ -72,9 +76,10 @@ public class LessonPages {
         }
 
         public String words() {
+            String where = ownKernel ? "in the lab's own kernel" : "on this server";
             return switch (state) {
-                case "yes" -> "available on this server";
-                case "no" -> "missing on this server";
+                case "yes" -> (ownKernel ? "present " : "available ") + where;
+                case "no" -> "missing " + where;
                 default -> "not checked yet";
             };
         }
@@ -98,7 +103,8 @@ public class LessonPages {
             String labId,
             boolean labQueued,
             Course.Place place,
-            List<Lesson> prerequisites) {
+            List<Lesson> prerequisites,
+            boolean ownKernel) {
 
         /**
          * Whether this learner has done the lesson: every graded step passed (the lesson page then says "Lesson
@@ -154,7 +160,6 @@ public class LessonPages {
 
     private final LessonCatalog catalog;
     private final LearnerLessons learnerLessons;
-    private final SystemStatus system;
     private final StepProgress stepProgress;
     private final LabService labs;
     private final CurrentLearner learner;
@@ -162,13 +167,11 @@ public class LessonPages {
     public LessonPages(
             LessonCatalog catalog,
             LearnerLessons learnerLessons,
-            SystemStatus system,
             StepProgress stepProgress,
             LabService labs,
             CurrentLearner learner) {
         this.catalog = catalog;
         this.learnerLessons = learnerLessons;
-        this.system = system;
         this.stepProgress = stepProgress;
         this.labs = labs;
         this.learner = learner;
@@ -181,7 +184,6 @@ public class LessonPages {
     @GET
     public TemplateInstance catalog() {
         String learner = this.learner.id();
-        KernelCapabilities kernel = system.snapshot().kernel();
         List<Lesson> lessons = catalog.lessons();
         Course course = catalog.course();
         Map<String, Lesson> bySlug = lessons.stream().collect(Collectors.toMap(Lesson::slug, Function.identity()));
@@ -193,7 +195,7 @@ public class LessonPages {
             if (lesson.broken()) {
                 broken.add(lesson);
             } else {
-                cards.put(lesson.slug(), card(lesson, kernel, learner, liveLabs, course, bySlug));
+                cards.put(lesson.slug(), card(lesson, learner, liveLabs, course, bySlug));
             }
         }
         List<TrackGroup> tracks = new ArrayList<>();
@@ -275,13 +277,7 @@ public class LessonPages {
                 .findFirst();
     }
 
-    private Card card(
-            Lesson lesson,
-            KernelCapabilities kernel,
-            String learner,
-            List<Lab> liveLabs,
-            Course course,
-            Map<String, Lesson> bySlug) {
+    private Card card(Lesson lesson, String learner, List<Lab> liveLabs, Course course, Map<String, Lesson> bySlug) {
         Map<String, Boolean> passed = stepProgress.checks(learner, lesson.slug());
         List<LessonView.StepView> graded = learnerLessons.view(lesson, learner).steps().stream()
                 .filter(step -> !step.checks().isEmpty())
@@ -293,9 +289,10 @@ public class LessonPages {
                 .filter(l -> l.lesson().equals(lesson.slug()))
                 .findFirst()
                 .orElse(null);
+        LearnerLessons.LabKernel kernel = learnerLessons.labKernel(lesson);
         return new Card(
                 lesson,
-                requirements(lesson, kernel),
+                requirements(lesson, kernel.capabilities(), kernel.own()),
                 learnerLessons.progress(lesson, learner),
                 stepsPassed,
                 graded.size(),
@@ -305,7 +302,8 @@ public class LessonPages {
                 lesson.meta().prerequisites().stream()
                         .map(bySlug::get)
                         .filter(l -> l != null)
-                        .toList());
+                        .toList(),
+                kernel.own());
     }
 
     /** The no-JavaScript quiz answer: grade, keep, and send the learner back to the quiz to read the verdict. */
@@ -347,9 +345,10 @@ public class LessonPages {
         return indexes;
     }
 
-    static List<Requirement> requirements(Lesson lesson, KernelCapabilities kernel) {
+    static List<Requirement> requirements(Lesson lesson, KernelCapabilities kernel, boolean ownKernel) {
         return lesson.meta().requires().stream()
-                .map(f -> new Requirement(f, !kernel.probed() ? "unknown" : kernel.supports(f) ? "yes" : "no"))
+                .map(f ->
+                        new Requirement(f, !kernel.probed() ? "unknown" : kernel.supports(f) ? "yes" : "no", ownKernel))
                 .toList();
     }
 }

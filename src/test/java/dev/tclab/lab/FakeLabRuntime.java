@@ -14,6 +14,7 @@ import dev.tclab.lab.runtime.NodeStatus;
 import dev.tclab.lab.runtime.ProcessStream;
 import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.lab.runtime.StreamListener;
+import dev.tclab.lab.topology.Topology;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -258,6 +260,12 @@ public class FakeLabRuntime implements RuntimeAdapter {
     @Override
     public boolean runsOwnKernel(String labId) {
         return ownKernel;
+    }
+
+    /** With {@link #ownKernel}, every lesson's labs get a kernel of their own, which has {@link #kernel}'s features. */
+    @Override
+    public Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) {
+        return ownKernel ? Optional.of(kernel) : Optional.empty();
     }
 
     @Override

@@ -77,17 +77,43 @@ class LessonPagesTest {
         assertFalse(page.contains("class=\"banner\""), "no banner while the engine is fine: " + page);
     }
 
+    /**
+     * Issue 42, item 7: a lesson whose lab runs on a kernel of its own was listed as needing the tbf qdisc "available
+     * on this server", as if the server's kernel ran it.
+     */
+    @Test
+    void shouldSayALabOnAKernelOfItsOwnGetsItsFeaturesFromThatKernel() throws Exception {
+        await(() -> system.snapshot().kernel().probed(), "the fake kernel is probed");
+        FakeLabRuntime fake = ClientProxy.unwrap(runtime);
+        fake.ownKernel = true;
+        try {
+            String page =
+                    given().when().get("/").then().statusCode(200).extract().asString();
+            assertTrue(
+                    page.contains(
+                            "Its lab runs on a Linux kernel of its own (User-Mode Linux), which has what it needs"),
+                    page);
+            assertTrue(
+                    page.contains("the <code>tbf</code> queueing discipline (qdisc) <span class=\"req-words\">(present"
+                            + " in the lab&#39;s own kernel)</span>"),
+                    page);
+            assertFalse(page.contains("available on this server"), page);
+        } finally {
+            fake.ownKernel = false;
+        }
+    }
+
     @Test
     void shouldMarkRequirementsUnknownUntilTheKernelIsProbed() {
         var lesson = catalog.lesson("web-test").orElseThrow();
         assertEquals(
                 "?",
-                LessonPages.requirements(lesson, KernelCapabilities.unknown())
+                LessonPages.requirements(lesson, KernelCapabilities.unknown(), false)
                         .get(0)
                         .symbol());
         assertEquals(
                 "✗",
-                LessonPages.requirements(lesson, new KernelCapabilities(Map.of("qdisc:tbf", false), "k"))
+                LessonPages.requirements(lesson, new KernelCapabilities(Map.of("qdisc:tbf", false), "k"), false)
                         .get(0)
                         .symbol());
     }
@@ -299,6 +325,7 @@ class LessonPagesTest {
 
     private static LessonPages.Card card(
             Lesson lesson, int stepsPassed, int stepsTotal, LearnerLessons.Progress quizzes) {
-        return new LessonPages.Card(lesson, List.of(), quizzes, stepsPassed, stepsTotal, null, false, null, List.of());
+        return new LessonPages.Card(
+                lesson, List.of(), quizzes, stepsPassed, stepsTotal, null, false, null, List.of(), false);
     }
 }
