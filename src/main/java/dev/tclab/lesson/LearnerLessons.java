@@ -76,32 +76,33 @@ public class LearnerLessons {
     }
 
     /**
-     * The kernel a lesson's lab runs on here and what it supports.
-     *
-     * @param own whether it is a kernel of the lab's own (User-Mode Linux) rather than the server's
-     */
-    public record LabKernel(KernelCapabilities capabilities, boolean own) {}
-
-    /**
      * The kernel the lesson's lab runs on: the lab's own (UML) or the host's. Should the UML kernel not answer its
      * probe, the page is shown for the host's kernel (its fallbacks run in UML too) and the start says what failed.
      */
-    public LabKernel labKernel(Lesson lesson) {
+    private KernelCapabilities kernelOf(Lesson lesson) {
         if (lesson.topology() != null) {
             try {
                 Optional<KernelCapabilities> own = engine.ownKernel(lesson.topology(), lesson.slug());
                 if (own.isPresent()) {
-                    return new LabKernel(own.get(), true);
+                    return own.get();
                 }
             } catch (EngineUnavailableException e) {
                 LOG.warnf("Lesson %s is shown for the host's kernel: %s", lesson.slug(), e.getMessage());
             }
         }
-        return new LabKernel(system.snapshot().kernel(), false);
+        return system.snapshot().kernel();
     }
 
-    private KernelCapabilities kernelOf(Lesson lesson) {
-        return labKernel(lesson).capabilities();
+    /**
+     * Whether the lesson's labs get a kernel of their own here (User-Mode Linux), told without booting one: the
+     * catalog says so of every lesson. False when the engine cannot say (the catalog's banner says why).
+     */
+    public boolean runsOwnKernel(Lesson lesson) {
+        try {
+            return lesson.topology() != null && engine.runsOwnKernel(lesson.topology(), lesson.slug());
+        } catch (EngineUnavailableException e) {
+            return false;
+        }
     }
 
     public Progress progress(Lesson lesson, String learner) {

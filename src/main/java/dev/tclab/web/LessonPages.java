@@ -16,6 +16,7 @@ import dev.tclab.lesson.LessonNotFoundException;
 import dev.tclab.lesson.LessonView;
 import dev.tclab.lesson.Track;
 import dev.tclab.quiz.QuizGrader;
+import dev.tclab.system.SystemStatus;
 import dev.tclab.yaml.FileProblem;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
@@ -45,15 +46,13 @@ import java.util.stream.Collectors;
 public class LessonPages {
 
     /**
-     * One kernel feature a lesson requires, and whether the kernel its lab runs on has it: yes, no or unknown (not
-     * probed yet).
-     *
-     * @param ownKernel whether that kernel is the lab's own (User-Mode Linux), not this server's
+     * One kernel feature a lesson requires, and whether this server's kernel has it: yes, no or unknown (not probed
+     * yet); own when the lesson's lab gets a kernel of its own, which has it.
      */
-    public record Requirement(String feature, String state, boolean ownKernel) {
+    public record Requirement(String feature, String state) {
         public String symbol() {
             return switch (state) {
-                case "yes" -> "✓";
+                case "yes", "own" -> "✓";
                 case "no" -> "✗";
                 default -> "?";
             };
@@ -76,10 +75,10 @@ public class LessonPages {
         }
 
         public String words() {
-            String where = ownKernel ? "in the lab's own kernel" : "on this server";
             return switch (state) {
-                case "yes" -> (ownKernel ? "present " : "available ") + where;
-                case "no" -> "missing " + where;
+                case "yes" -> "available on this server";
+                case "no" -> "missing on this server";
+                case "own" -> "in the lab's own kernel";
                 default -> "not checked yet";
             };
         }
@@ -160,6 +159,7 @@ public class LessonPages {
 
     private final LessonCatalog catalog;
     private final LearnerLessons learnerLessons;
+    private final SystemStatus system;
     private final StepProgress stepProgress;
     private final LabService labs;
     private final CurrentLearner learner;
@@ -167,11 +167,13 @@ public class LessonPages {
     public LessonPages(
             LessonCatalog catalog,
             LearnerLessons learnerLessons,
+            SystemStatus system,
             StepProgress stepProgress,
             LabService labs,
             CurrentLearner learner) {
         this.catalog = catalog;
         this.learnerLessons = learnerLessons;
+        this.system = system;
         this.stepProgress = stepProgress;
         this.labs = labs;
         this.learner = learner;
@@ -184,6 +186,7 @@ public class LessonPages {
     @GET
     public TemplateInstance catalog() {
         String learner = this.learner.id();
+        KernelCapabilities kernel = system.snapshot().kernel();
         List<Lesson> lessons = catalog.lessons();
         Course course = catalog.course();
         Map<String, Lesson> bySlug = lessons.stream().collect(Collectors.toMap(Lesson::slug, Function.identity()));
@@ -195,7 +198,7 @@ public class LessonPages {
             if (lesson.broken()) {
                 broken.add(lesson);
             } else {
-                cards.put(lesson.slug(), card(lesson, learner, liveLabs, course, bySlug));
+                cards.put(lesson.slug(), card(lesson, kernel, learner, liveLabs, course, bySlug));
             }
         }
         List<TrackGroup> tracks = new ArrayList<>();
@@ -277,7 +280,13 @@ public class LessonPages {
                 .findFirst();
     }
 
-    private Card card(Lesson lesson, String learner, List<Lab> liveLabs, Course course, Map<String, Lesson> bySlug) {
+    private Card card(
+            Lesson lesson,
+            KernelCapabilities kernel,
+            String learner,
+            List<Lab> liveLabs,
+            Course course,
+            Map<String, Lesson> bySlug) {
         Map<String, Boolean> passed = stepProgress.checks(learner, lesson.slug());
         List<LessonView.StepView> graded = learnerLessons.view(lesson, learner).steps().stream()
                 .filter(step -> !step.checks().isEmpty())
@@ -289,10 +298,10 @@ public class LessonPages {
                 .filter(l -> l.lesson().equals(lesson.slug()))
                 .findFirst()
                 .orElse(null);
-        LearnerLessons.LabKernel kernel = learnerLessons.labKernel(lesson);
+        boolean ownKernel = learnerLessons.runsOwnKernel(lesson);
         return new Card(
                 lesson,
-                requirements(lesson, kernel.capabilities(), kernel.own()),
+                ownKernel ? inOwnKernel(lesson) : requirements(lesson, kernel),
                 learnerLessons.progress(lesson, learner),
                 stepsPassed,
                 graded.size(),
@@ -303,7 +312,7 @@ public class LessonPages {
                         .map(bySlug::get)
                         .filter(l -> l != null)
                         .toList(),
-                kernel.own());
+                ownKernel);
     }
 
     /** The no-JavaScript quiz answer: grade, keep, and send the learner back to the quiz to read the verdict. */
@@ -345,10 +354,19 @@ public class LessonPages {
         return indexes;
     }
 
-    static List<Requirement> requirements(Lesson lesson, KernelCapabilities kernel, boolean ownKernel) {
+    static List<Requirement> requirements(Lesson lesson, KernelCapabilities kernel) {
         return lesson.meta().requires().stream()
-                .map(f ->
-                        new Requirement(f, !kernel.probed() ? "unknown" : kernel.supports(f) ? "yes" : "no", ownKernel))
+                .map(f -> new Requirement(f, !kernel.probed() ? "unknown" : kernel.supports(f) ? "yes" : "no"))
+                .toList();
+    }
+
+    /**
+     * The features of a lesson whose lab gets a kernel of its own: that kernel (User-Mode Linux, with every qdisc,
+     * classifier and action; the UML probe tests hold it) has them, whatever this server's lacks.
+     */
+    static List<Requirement> inOwnKernel(Lesson lesson) {
+        return lesson.meta().requires().stream()
+                .map(f -> new Requirement(f, "own"))
                 .toList();
     }
 }

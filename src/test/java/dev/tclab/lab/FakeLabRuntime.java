@@ -269,6 +269,11 @@ public class FakeLabRuntime implements RuntimeAdapter {
     }
 
     @Override
+    public boolean runsOwnKernel(Topology topology, String lesson) {
+        return ownKernel;
+    }
+
+    @Override
     public Set<String> labsOnEngine() throws EngineUnavailableException {
         checkReachable();
         return Set.copyOf(running.keySet());

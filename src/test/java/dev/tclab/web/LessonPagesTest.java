@@ -94,8 +94,9 @@ class LessonPagesTest {
                             "Its lab runs on a Linux kernel of its own (User-Mode Linux), which has what it needs"),
                     page);
             assertTrue(
-                    page.contains("the <code>tbf</code> queueing discipline (qdisc) <span class=\"req-words\">(present"
-                            + " in the lab&#39;s own kernel)</span>"),
+                    page.contains(
+                            "the <code>tbf</code> queueing discipline (qdisc) <span class=\"req-words\">(in the lab&#39;s"
+                                    + " own kernel)</span>"),
                     page);
             assertFalse(page.contains("available on this server"), page);
         } finally {
@@ -108,12 +109,12 @@ class LessonPagesTest {
         var lesson = catalog.lesson("web-test").orElseThrow();
         assertEquals(
                 "?",
-                LessonPages.requirements(lesson, KernelCapabilities.unknown(), false)
+                LessonPages.requirements(lesson, KernelCapabilities.unknown())
                         .get(0)
                         .symbol());
         assertEquals(
                 "✗",
-                LessonPages.requirements(lesson, new KernelCapabilities(Map.of("qdisc:tbf", false), "k"), false)
+                LessonPages.requirements(lesson, new KernelCapabilities(Map.of("qdisc:tbf", false), "k"))
                         .get(0)
                         .symbol());
     }

@@ -116,6 +116,12 @@ public abstract class UmlAgentRuntime implements RuntimeAdapter {
 
     /** Every lab of this runtime has a UML kernel of its own. */
     @Override
+    public boolean runsOwnKernel(Topology topology, String lesson) {
+        return true;
+    }
+
+    /** Every lab of this runtime has a UML kernel of its own. */
+    @Override
     public Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) throws EngineUnavailableException {
         return Optional.of(probeKernel());
     }

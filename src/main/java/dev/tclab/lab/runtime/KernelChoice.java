@@ -165,6 +165,11 @@ public final class KernelChoice implements RuntimeAdapter {
         return inUml(topology, lesson) ? Optional.of(uml.get().probeKernel()) : Optional.empty();
     }
 
+    @Override
+    public boolean runsOwnKernel(Topology topology, String lesson) throws EngineUnavailableException {
+        return inUml(topology, lesson);
+    }
+
     /** The labs whose runtime this choice remembers. */
     Set<String> knownLabs() {
         return Set.copyOf(labs.keySet());

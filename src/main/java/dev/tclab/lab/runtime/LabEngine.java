@@ -39,4 +39,12 @@ public interface LabEngine {
     default Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) throws EngineUnavailableException {
         return Optional.empty();
     }
+
+    /**
+     * Whether the lesson's labs get a kernel of their own, decided without booting one to probe it (as
+     * {@link #ownKernel} may): what the catalog says of every lesson at once.
+     */
+    default boolean runsOwnKernel(Topology topology, String lesson) throws EngineUnavailableException {
+        return false;
+    }
 }
