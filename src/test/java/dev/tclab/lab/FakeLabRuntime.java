@@ -79,6 +79,8 @@ public class FakeLabRuntime implements RuntimeAdapter {
     public volatile Duration shellStartDelay = Duration.ZERO;
     /** Whether every lab runs in a kernel of its own, as a UML runtime's do. */
     public volatile boolean ownKernel;
+    /** The features of the kernel of its own that every lesson's lab gets (as {@link #ownKernel}), or null: the host's. */
+    public volatile KernelCapabilities ownKernelFeatures;
     /** Answers exec calls: (node, command joined by spaces) to result. Default: exit 0, no output. */
     public volatile BiFunction<String, String, ExecResult> execHandler =
             (node, cmd) -> new ExecResult(0, "", "", false);
@@ -97,6 +99,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
         failStartWith = null;
         onStartReturning = () -> {};
         ownKernel = false;
+        ownKernelFeatures = null;
         shellStartDelay = Duration.ZERO;
         cpuRaised.set(0);
         cpuRaises.set(0);
@@ -271,6 +274,11 @@ public class FakeLabRuntime implements RuntimeAdapter {
     @Override
     public boolean runsOwnKernel(Topology topology, String lesson) {
         return ownKernel;
+    }
+
+    @Override
+    public Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) {
+        return Optional.ofNullable(ownKernelFeatures);
     }
 
     @Override

@@ -120,6 +120,37 @@ class LessonPagesTest {
     }
 
     @Test
+    void shouldShowTheGuardedProseOfTheKernelTheLabRunsOnAndHideTheOther() {
+        FakeLabRuntime fake = ClientProxy.unwrap(runtime);
+        String cake = "<p>Your lab's kernel has <strong>CAKE</strong>";
+        String tbf = "<p>Your lab's kernel has no CAKE, so the modem gets a <strong>tbf</strong> instead";
+        try {
+            // the host's kernel (no CAKE in the fake's probe)
+            String onHost = given().when()
+                    .get("/lessons/example")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .asString();
+            assertTrue(onHost.contains(tbf), onHost);
+            assertFalse(onHost.contains("<strong>CAKE</strong>"), onHost);
+            assertFalse(onHost.contains("```prose"), onHost);
+            // a lab with a kernel of its own that has CAKE, as bufferbloat-upload gets in UML
+            fake.ownKernelFeatures = new KernelCapabilities(Map.of("qdisc:tbf", true, "qdisc:cake", true), "6.1.0-uml");
+            String own = given().when()
+                    .get("/lessons/example")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .asString();
+            assertTrue(own.contains(cake), own);
+            assertFalse(own.contains("<strong>tbf</strong> instead"), own);
+        } finally {
+            fake.ownKernelFeatures = null;
+        }
+    }
+
+    @Test
     void shouldShowABannerOnEveryPageWhenTheEngineIsDown() throws Exception {
         // Public fields live on the bean instance, not on its client proxy.
         FakeLabRuntime fake = ClientProxy.unwrap(runtime);

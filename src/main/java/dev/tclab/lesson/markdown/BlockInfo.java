@@ -14,7 +14,7 @@ import java.util.Set;
  */
 record BlockInfo(String type, String node, Map<String, String> attributes, List<String> problems) {
 
-    static final Set<String> LESSON_BLOCKS = Set.of("cmd", "check", "quiz", "hint", "solution");
+    static final Set<String> LESSON_BLOCKS = Set.of("cmd", "check", "quiz", "hint", "solution", "prose");
     /** Ordinary code blocks an author may show as-is; anything else is taken for a misspelt lesson block. */
     static final Set<String> DISPLAY_LANGUAGES = Set.of(
             "",
@@ -82,5 +82,10 @@ record BlockInfo(String type, String node, Map<String, String> attributes, List<
     /** The feature named by {@code unless=}, or null. */
     String unlessFeature() {
         return attributes.get("unless");
+    }
+
+    /** Whether an {@code if=} or {@code unless=} can hide the block on some kernel. */
+    boolean isGuarded() {
+        return ifFeature() != null || unlessFeature() != null;
     }
 }

@@ -20,8 +20,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Replaces the fenced blocks whose info string names a lesson block type (cmd, check, quiz, hint, solution) by
- * lesson block nodes, validating them against the lesson, and drops blocks whose guard this host fails.
+ * Replaces the fenced blocks whose info string names a lesson block type (cmd, check, quiz, hint, solution, prose)
+ * by lesson block nodes, validating them against the lesson, and drops blocks whose guard this host fails (code
+ * blocks shown as-is, such as ```text, included).
  */
 class LessonBlockPostProcessor extends NodePostProcessor {
 
@@ -54,6 +55,8 @@ class LessonBlockPostProcessor extends NodePostProcessor {
                                         BlockInfo.LESSON_BLOCKS.stream()
                                                 .sorted()
                                                 .toList()) + " (for plain code use e.g. ```text)");
+            } else if (info.isGuarded()) {
+                displayGuarded(state, fence, info, line);
             }
             return;
         }
@@ -61,8 +64,15 @@ class LessonBlockPostProcessor extends NodePostProcessor {
         info.problems().forEach(message -> context.problem(line, message));
         checkGuards(info, line);
         int checkNumber = info.type().equals("check") ? context.nextCheckNumber() : 0;
+        boolean inProse = LessonMarkdown.IN_PROSE.get(document);
+        if (inProse) {
+            context.problem(
+                    line,
+                    "a prose block holds text only, not a " + info.type() + " block: end the prose block before it"
+                            + " and give the " + info.type() + " block the same guard");
+        }
         boolean shown = context.shows(info);
-        Node replacement = shown ? build(info, fence, line, checkNumber) : null;
+        Node replacement = shown && !inProse ? build(info, fence, line, checkNumber) : null;
         if (context.problems().size() > problemsBefore) {
             List<String> messages = context
                     .problems()
@@ -80,6 +90,15 @@ class LessonBlockPostProcessor extends NodePostProcessor {
         state.nodeRemoved(fence);
     }
 
+    /** A code block shown as-is (```text, say) with if= or unless=: kept or dropped as a lesson block would be. */
+    private void displayGuarded(NodeTracker state, FencedCodeBlock fence, BlockInfo info, int line) {
+        checkGuards(info, line);
+        if (!context.shows(info)) {
+            fence.unlink();
+            state.nodeRemoved(fence);
+        }
+    }
+
     private Node build(BlockInfo info, FencedCodeBlock fence, int line, int checkNumber) {
         String content = fence.getContentChars().toString();
         int contentLine = line + 1;
@@ -88,6 +107,7 @@ class LessonBlockPostProcessor extends NodePostProcessor {
             case "solution" -> solution(info, fence, content, line);
             case "check" -> check(info, fence, content, contentLine, checkNumber, line);
             case "quiz" -> quiz(info, fence, content, contentLine, line);
+            case "prose" -> prose(info, fence, content, contentLine, line);
             default -> hint(info, fence, content, contentLine, line);
         };
     }
@@ -164,12 +184,34 @@ class LessonBlockPostProcessor extends NodePostProcessor {
             context.problem(line, "empty hint block");
             return null;
         }
+        LessonBlocks.Hint hint = new LessonBlocks.Hint(fence.getChars(), contentLine);
+        hint.takeChildren(parseNested(markdown, contentLine, false));
+        return hint;
+    }
+
+    private Node prose(BlockInfo info, FencedCodeBlock fence, String markdown, int contentLine, int line) {
+        refuseNode(info, line);
+        if (!info.isGuarded()) {
+            context.problem(
+                    line,
+                    "a prose block without if= or unless= shows on every kernel: guard it (```prose"
+                            + " if=qdisc:cake) or write its text without the fences");
+        }
+        if (markdown.isBlank()) {
+            context.problem(line, "empty prose block");
+            return null;
+        }
+        LessonBlocks.Prose prose = new LessonBlocks.Prose(fence.getChars(), contentLine);
+        prose.takeChildren(parseNested(markdown, contentLine, true));
+        return prose;
+    }
+
+    /** A block's markdown body, parsed as part of this file (its own blocks validated at their file lines). */
+    private Document parseNested(String markdown, int contentLine, boolean prose) {
         MutableDataSet options = new MutableDataSet(document);
         options.set(LessonMarkdown.FIRST_LINE, contentLine);
-        Document inner = Parser.builder(options).build().parse(markdown);
-        LessonBlocks.Hint hint = new LessonBlocks.Hint(fence.getChars());
-        hint.takeChildren(inner);
-        return hint;
+        options.set(LessonMarkdown.IN_PROSE, prose || LessonMarkdown.IN_PROSE.get(document));
+        return Parser.builder(options).build().parse(markdown);
     }
 
     private List<String> commandLines(String content, int line, String type) {

@@ -27,6 +27,7 @@ class LessonBlockRenderer implements NodeRenderer {
                 new NodeRenderingHandler<>(LessonBlocks.Check.class, this::check),
                 new NodeRenderingHandler<>(LessonBlocks.QuizForm.class, this::quiz),
                 new NodeRenderingHandler<>(LessonBlocks.Hint.class, this::hint),
+                new NodeRenderingHandler<>(LessonBlocks.Prose.class, this::prose),
                 new NodeRenderingHandler<>(LessonBlocks.Invalid.class, this::invalid));
     }
 
@@ -196,6 +197,11 @@ class LessonBlockRenderer implements NodeRenderer {
         ctx.renderChildren(node);
         html.closeTag("div").line();
         html.closeTag("details").line();
+    }
+
+    /** Guarded text: its markdown, as if it stood in the file without the fences. */
+    private void prose(LessonBlocks.Prose node, NodeRendererContext ctx, HtmlWriter html) {
+        ctx.renderChildren(node);
     }
 
     private void invalid(LessonBlocks.Invalid node, NodeRendererContext ctx, HtmlWriter html) {

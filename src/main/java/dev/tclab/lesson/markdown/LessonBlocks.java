@@ -76,10 +76,28 @@ public final class LessonBlocks {
         }
     }
 
-    /** Markdown collapsed until asked for; its content is this node's children. */
-    static final class Hint extends LessonBlock {
-        Hint(BasedSequence chars) {
+    /** A block whose body is markdown, parsed on its own: its content is this node's children. */
+    abstract static class Nested extends LessonBlock {
+        /** The file line the body starts on; the children's offsets count from there. */
+        final int contentLine;
+
+        Nested(BasedSequence chars, int contentLine) {
             super(chars);
+            this.contentLine = contentLine;
+        }
+    }
+
+    /** Markdown collapsed until asked for. */
+    static final class Hint extends Nested {
+        Hint(BasedSequence chars, int contentLine) {
+            super(chars, contentLine);
+        }
+    }
+
+    /** Text shown only on the kernels its guard allows, rendered like the text around it. */
+    static final class Prose extends Nested {
+        Prose(BasedSequence chars, int contentLine) {
+            super(chars, contentLine);
         }
     }
 

@@ -20,6 +20,8 @@ public final class LessonMarkdown {
     static final NullableDataKey<BlockContext> CONTEXT = new NullableDataKey<>("TCLAB_BLOCK_CONTEXT");
     /** The file line the markdown text starts on, so problems carry file lines. */
     static final DataKey<Integer> FIRST_LINE = new DataKey<>("TCLAB_FIRST_LINE", 1);
+    /** Whether the text is a prose block's body, which holds text only (no lesson blocks). */
+    static final DataKey<Boolean> IN_PROSE = new DataKey<>("TCLAB_IN_PROSE", false);
 
     private static final DataHolder BASE = new MutableDataSet()
             .set(Parser.EXTENSIONS, List.of(LessonBlocksExtension.create(), TablesExtension.create()))

@@ -262,7 +262,7 @@ class LessonMarkdownTest {
         BlockContext ctx = validating();
         String html = render("```quizz\nid: x\n```\n\n```yaml\na: 1\n```\n\n```\nplain\n```\n", ctx);
         assertEquals(
-                List.of("steps/01-a.md:4: unknown block type 'quizz'; lesson blocks are check, cmd, hint, quiz, "
+                List.of("steps/01-a.md:4: unknown block type 'quizz'; lesson blocks are check, cmd, hint, prose, quiz, "
                         + "solution (for plain code use e.g. ```text)"),
                 messages(ctx));
         assertTrue(html.contains("<code class=\"language-yaml\">a: 1"), html);
@@ -299,6 +299,59 @@ class LessonMarkdownTest {
         String withoutCake = render(markdown, context(f -> false, Map.of(), "a"));
         assertTrue(withCake.contains("root cake") && !withCake.contains("root tbf"), withCake);
         assertTrue(withoutCake.contains("root tbf") && !withoutCake.contains("root cake"), withoutCake);
+    }
+
+    @Test
+    void shouldShowGuardedProseAsMarkdownOnlyOnTheKernelItsGuardAllows() {
+        String markdown = "Shape the gw.\n\n```prose if=qdisc:cake\nCAKE keeps the ping at **2 ms**.\n\n"
+                + "Its AQM drops early.\n```\n\n```prose unless=qdisc:cake\nThe tbf keeps it at `13 ms`:\n\n"
+                + "~~~text\nqdisc tbf 8003: root\n~~~\n```\n";
+        BlockContext validating = validating();
+        render(markdown, validating);
+        assertEquals(List.of(), validating.problems());
+        String withCake = render(markdown, context(f -> f.equals("qdisc:cake"), Map.of(), "a"));
+        String withoutCake = render(markdown, context(f -> false, Map.of(), "a"));
+        assertEquals(
+                "<p>Shape the gw.</p>\n<p>CAKE keeps the ping at <strong>2 ms</strong>.</p>\n<p>Its AQM drops early.</p>\n",
+                withCake);
+        assertEquals(
+                "<p>Shape the gw.</p>\n<p>The tbf keeps it at <code>13 ms</code>:</p>\n"
+                        + "<pre><code class=\"language-text\">qdisc tbf 8003: root\n</code></pre>\n",
+                withoutCake);
+    }
+
+    @Test
+    void shouldPickAGuardedTextBlockLikeALessonBlock() {
+        String markdown = "```text if=qdisc:cake\nqdisc cake 8001: root\n```\n\n"
+                + "```text unless=qdisc:cake\nqdisc tbf 8003: root\n```\n";
+        String withCake = render(markdown, context(f -> true, Map.of(), "a"));
+        String withoutCake = render(markdown, context(f -> false, Map.of(), "a"));
+        assertTrue(withCake.contains("qdisc cake") && !withCake.contains("qdisc tbf"), withCake);
+        assertTrue(withoutCake.contains("qdisc tbf") && !withoutCake.contains("qdisc cake"), withoutCake);
+        BlockContext ctx = validating();
+        render("```text if=qdisc:netem\nx\n```\n", ctx);
+        assertEquals(
+                List.of("steps/01-a.md:4: guard feature 'qdisc:netem' is not listed in lesson.md's requires or uses"),
+                messages(ctx));
+    }
+
+    @Test
+    void shouldRefuseProseWithoutAGuardEmptyOrHoldingLessonBlocks() {
+        BlockContext ctx = validating();
+        String html = render(
+                "```prose\nText.\n```\n\n```prose if=qdisc:cake\n```\n\n"
+                        + "```prose if=qdisc:cake\nRun:\n\n~~~cmd client\nip a\n~~~\n```\n",
+                ctx);
+        assertEquals(
+                List.of(
+                        "steps/01-a.md:4: a prose block without if= or unless= shows on every kernel: guard it"
+                                + " (```prose if=qdisc:cake) or write its text without the fences",
+                        "steps/01-a.md:8: empty prose block",
+                        "steps/01-a.md:14: a prose block holds text only, not a cmd block: end the prose block"
+                                + " before it and give the cmd block the same guard"),
+                messages(ctx));
+        assertTrue(ctx.commandLines().isEmpty(), ctx.commandLines().toString());
+        assertFalse(html.contains("cmd-run"), html);
     }
 
     @Test
