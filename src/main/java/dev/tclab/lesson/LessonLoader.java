@@ -102,7 +102,11 @@ public final class LessonLoader {
         }
         problems.sort(Comparator.comparing(FileProblem::file).thenComparingInt(FileProblem::line));
         List<String> quizIds = validated.quizzes().stream().map(Quiz::id).toList();
-        List<FileProblem> warnings = topology == null ? List.of() : LessonWarnings.of(topology, validated);
+        List<FileProblem> warnings = new ArrayList<>(validated.warnings());
+        if (topology != null) {
+            warnings.addAll(LessonWarnings.of(topology, validated));
+        }
+        warnings.sort(Comparator.comparing(FileProblem::file).thenComparingInt(FileProblem::line));
         return new Lesson(
                 slug, meta, introFile, intro.body(), intro.bodyLine(), steps, topology, quizIds, problems, warnings);
     }

@@ -58,11 +58,13 @@ public final class LessonRenderer {
         Map<String, String> seenIds = new HashMap<>();
         List<FileProblem> problems = new ArrayList<>();
         List<BlockContext.CommandLine> commandLines = new ArrayList<>();
+        List<FileProblem> warnings = new ArrayList<>();
 
         BlockContext introContext = new BlockContext(shared, lesson.introFile(), null, seenIds);
         String intro =
                 LessonMarkdown.render(Parameters.substitute(lesson.intro(), values), lesson.introLine(), introContext);
         problems.addAll(introContext.problems());
+        warnings.addAll(introContext.warnings());
         commandLines.addAll(introContext.commandLines());
         orders.putAll(introContext.optionOrders());
 
@@ -71,6 +73,7 @@ public final class LessonRenderer {
             BlockContext context = new BlockContext(shared, step.file(), step.id(), seenIds);
             String html = LessonMarkdown.render(Parameters.substitute(step.body(), values), step.bodyLine(), context);
             problems.addAll(context.problems());
+            warnings.addAll(context.warnings());
             commandLines.addAll(context.commandLines());
             orders.putAll(context.optionOrders());
             steps.add(new LessonView.StepView(
@@ -89,6 +92,7 @@ public final class LessonRenderer {
                 steps,
                 problems,
                 List.copyOf(commandLines),
-                Map.copyOf(orders));
+                Map.copyOf(orders),
+                List.copyOf(warnings));
     }
 }

@@ -19,6 +19,8 @@ import java.util.stream.Stream;
  * @param problems   block problems met while rendering (none for a valid lesson, whatever the parameters)
  * @param commandLines every line of the cmd and solution blocks shown, in page order
  * @param optionOrders the order each quiz shows its options in, by quiz id
+ * @param warnings   warnings about the lesson's text, such as a sentence ending in ':' before a block a guard can hide
+ *                   (only when rendered for validation, with every guarded block kept; see LessonWarnings for the rest)
  */
 public record LessonView(
         Lesson lesson,
@@ -28,7 +30,8 @@ public record LessonView(
         List<StepView> steps,
         List<FileProblem> problems,
         List<BlockContext.CommandLine> commandLines,
-        Map<String, OptionOrder> optionOrders) {
+        Map<String, OptionOrder> optionOrders,
+        List<FileProblem> warnings) {
 
     /** One step, rendered. */
     public record StepView(

@@ -79,9 +79,13 @@ class LessonWarningsTest {
     }
 
     private Lesson load(String labYml, String... steps) throws IOException {
+        return loadWith(LESSON, labYml, steps);
+    }
+
+    private Lesson loadWith(String lessonMd, String labYml, String... steps) throws IOException {
         Path dir = root.resolve("classes");
         write(dir.resolve("lab.yml"), labYml);
-        write(dir.resolve("lesson.md"), LESSON);
+        write(dir.resolve("lesson.md"), lessonMd);
         for (int i = 0; i < steps.length; i++) {
             write(dir.resolve("steps/0" + (i + 1) + "-s" + (i + 1) + ".md"), steps[i]);
         }
@@ -240,5 +244,45 @@ class LessonWarningsTest {
                                 + " measurement sidecar, which shares the node's network (interfaces, qdiscs, sockets)"
                                 + " but not its files or processes (docs/checks.md, \"Measurements\"). Measure the"
                                 + " network instead, e.g. with `tc`, `ip` or `ss`");
+    }
+
+    @Test
+    void shouldWarnAtASentenceEndingInAColonWhoseBlockAKernelHides() throws IOException {
+        String lesson = LESSON.replace("---\nIntro.", "uses: [qdisc:cake]\n---\nIntro.");
+        String shape = """
+                With CAKE, one line does it:
+
+                ```cmd client if=qdisc:cake
+                tc qdisc replace dev eth1 root cake bandwidth 4500kbit
+                ```
+
+                ```prose unless=qdisc:cake
+                Without CAKE, a tbf:
+                ```
+
+                ```cmd client unless=qdisc:cake
+                tc qdisc replace dev eth1 root tbf rate 4500kbit burst 8kb latency 10ms
+                ```
+
+                Now measure again:
+
+                ```cmd client if=qdisc:cake
+                ping -c 3 10.0.0.2
+                ```
+
+                ```cmd client unless=qdisc:cake
+                ping -c 5 10.0.0.2
+                ```
+
+                On this platform the ping fell to 2 ms.
+                """;
+        Lesson loaded = loadWith(lesson, lab("iperf3 -s -D"), step(shape));
+        assertFalse(loaded.broken(), "a warning does not break the lesson");
+        assertThat(warnings(loaded))
+                .containsExactly("classes/steps/01-s1.md:4: warning: this sentence ends in ':', but the cmd block"
+                        + " after it (line 6) is shown only when the kernel has qdisc:cake, and on a kernel without"
+                        + " qdisc:cake the sentence is followed by a paragraph (line 11). Guard the sentence too"
+                        + " (put it in a ```prose if=qdisc:cake block), or give the block a fallback right after it"
+                        + " (```cmd ... unless=qdisc:cake)");
     }
 }

@@ -1,5 +1,6 @@
 package dev.tclab.lesson.markdown;
 
+import com.vladsch.flexmark.util.ast.Node;
 import dev.tclab.lab.topology.Topology;
 import dev.tclab.lesson.CheckBlockValidator;
 import dev.tclab.quiz.OptionOrder;
@@ -8,6 +9,7 @@ import dev.tclab.quiz.QuizAttempt;
 import dev.tclab.yaml.FileProblem;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -66,7 +68,12 @@ public final class BlockContext {
     private final List<CheckRef> checks = new ArrayList<>();
     private final List<SolutionRef> solutions = new ArrayList<>();
     private final List<CommandLine> commandLines = new ArrayList<>();
+    private final List<FileProblem> warnings = new ArrayList<>();
+    private final Map<Node, Guarded> guarded = new IdentityHashMap<>();
     private int checkBlocks;
+
+    /** A block with if= or unless= as it stands in the document: its info string and its fence's file line. */
+    record Guarded(BlockInfo info, int line) {}
 
     /**
      * @param stepId  the step this file is, or null for the lesson intro
@@ -109,6 +116,27 @@ public final class BlockContext {
     /** Every line of the file's cmd and solution blocks on a node of the lab, in file order. */
     public List<CommandLine> commandLines() {
         return commandLines;
+    }
+
+    /** Warnings about the file's text (only while validating); see {@link ColonBeforeGuardedBlock}. */
+    public List<FileProblem> warnings() {
+        return warnings;
+    }
+
+    void warning(int line, String message) {
+        warnings.add(new FileProblem(file, line, "", message));
+    }
+
+    /** Remembers that this node of the document is a block with if= or unless=. */
+    void guarded(Node node, BlockInfo info, int line) {
+        if (info.isGuarded()) {
+            guarded.put(node, new Guarded(info, line));
+        }
+    }
+
+    /** The guard of a node of the document, or null when nothing can hide it. */
+    Guarded guardOf(Node node) {
+        return guarded.get(node);
     }
 
     Lesson lesson() {

@@ -88,4 +88,16 @@ record BlockInfo(String type, String node, Map<String, String> attributes, List<
     boolean isGuarded() {
         return ifFeature() != null || unlessFeature() != null;
     }
+
+    /** The guard as the author wrote it, e.g. {@code if=qdisc:cake} or {@code if=qdisc:cake unless=link:ifb}. */
+    String guardWords() {
+        List<String> words = new ArrayList<>();
+        if (ifFeature() != null) {
+            words.add("if=" + ifFeature());
+        }
+        if (unlessFeature() != null) {
+            words.add("unless=" + unlessFeature());
+        }
+        return String.join(" ", words);
+    }
 }

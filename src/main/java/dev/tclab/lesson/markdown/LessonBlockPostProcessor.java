@@ -83,6 +83,7 @@ class LessonBlockPostProcessor extends NodePostProcessor {
             replacement = new LessonBlocks.Invalid(fence.getChars(), info.type(), messages);
         }
         if (replacement != null) {
+            context.guarded(replacement, info, line);
             fence.insertBefore(replacement);
             state.nodeAddedWithDescendants(replacement);
         }
@@ -93,7 +94,9 @@ class LessonBlockPostProcessor extends NodePostProcessor {
     /** A code block shown as-is (```text, say) with if= or unless=: kept or dropped as a lesson block would be. */
     private void displayGuarded(NodeTracker state, FencedCodeBlock fence, BlockInfo info, int line) {
         checkGuards(info, line);
-        if (!context.shows(info)) {
+        if (context.shows(info)) {
+            context.guarded(fence, info, line);
+        } else {
             fence.unlink();
             state.nodeRemoved(fence);
         }

@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * Renders lesson markdown to HTML with the lesson block extension and GitHub-flavoured tables. Raw HTML the author writes is escaped,
- * never passed through. The same pass validates: problems land in the {@link BlockContext}.
+ * never passed through. The same pass validates: problems land in the {@link BlockContext}, and while validating
+ * (every guarded block kept) so do the warnings about the text around guarded blocks.
  */
 public final class LessonMarkdown {
 
@@ -45,6 +46,9 @@ public final class LessonMarkdown {
                 .set(FIRST_LINE, firstLine)
                 .toImmutable();
         Document document = Parser.builder(options).build().parse(markdown);
+        if (context != null && context.lesson().kernelHas() == null) {
+            ColonBeforeGuardedBlock.check(document, firstLine, context);
+        }
         return HtmlRenderer.builder(options).build().render(document);
     }
 

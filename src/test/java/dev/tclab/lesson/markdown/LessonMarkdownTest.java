@@ -355,6 +355,58 @@ class LessonMarkdownTest {
     }
 
     @Test
+    void shouldWarnOfAColonBeforeABlockOnlySomeKernelsShowAtItsFileLine() {
+        BlockContext ctx = validating();
+        render(
+                "Intro.\n\nWith CAKE, one line\ndoes it:\n\n```cmd client if=qdisc:cake\ntc qdisc add dev eth1 root cake\n```\n\n"
+                        + "Then measure.\n",
+                ctx);
+        assertEquals(List.of(), ctx.problems());
+        assertEquals(
+                List.of("steps/01-a.md:7: this sentence ends in ':', but the cmd block after it (line 9) is shown only"
+                        + " when the kernel has qdisc:cake, and on a kernel without qdisc:cake the sentence is followed"
+                        + " by a paragraph (line 13). Guard the sentence too (put it in a ```prose if=qdisc:cake"
+                        + " block), or give the block a fallback right after it (```cmd ... unless=qdisc:cake)"),
+                ctx.warnings().stream().map(FileProblem::toString).toList());
+        BlockContext shown = context(f -> true, Map.of(), "a");
+        render("Run:\n\n```cmd client if=qdisc:cake\nip a\n```\n", shown);
+        assertEquals(List.of(), shown.warnings(), "only validation, which keeps every block, lints the text");
+    }
+
+    @Test
+    void shouldWarnOfAColonInAHintBeforeABlockAKernelHides() {
+        BlockContext ctx = validating();
+        render("```hint\nFirst\n\n**Try:**\n\n~~~text unless=qdisc:cake\nx\n~~~\n```\n", ctx);
+        assertEquals(List.of(), ctx.problems());
+        assertEquals(
+                List.of("steps/01-a.md:7: this sentence ends in ':', but the text block after it (line 9) is shown"
+                        + " only when the kernel lacks qdisc:cake, and on a kernel with qdisc:cake nothing follows the"
+                        + " sentence. Guard the sentence too (put it in a ```prose unless=qdisc:cake block), or give"
+                        + " the block a fallback right after it (```text ... if=qdisc:cake)"),
+                ctx.warnings().stream().map(FileProblem::toString).toList());
+    }
+
+    @Test
+    void shouldNotWarnOfAColonWhateverTheKernelShowsAfterIt() {
+        BlockContext ctx = validating();
+        render(
+                // a twin; a sentence guarded like its block; an unguarded block; prose that goes on in prose
+                "Shape it:\n\n```cmd client if=qdisc:cake\nip a\n```\n\n```cmd client unless=qdisc:cake\nip b\n```\n\n"
+                        + "```prose if=qdisc:cake\nWith CAKE:\n```\n\n```cmd client if=qdisc:cake\nip c\n```\n\n"
+                        + "Look:\n\n```cmd client\nip d\n```\n\n"
+                        + "```prose unless=qdisc:cake\nThe fallback:\n\nis a tbf.\n```\n\nEnd.\n\n"
+                        // one sentence per kernel before a block both introduce; a guarded sentence before its twin's
+                        // block
+                        + "```prose unless=qdisc:cake\nThe tbf's output:\n```\n\n```prose if=qdisc:cake\nCAKE's:\n```\n\n"
+                        + "```text\nqdisc ...\n```\n\n"
+                        + "```prose unless=qdisc:cake\nWithout CAKE:\n```\n\n```cmd client if=qdisc:cake\nip e\n```\n\n"
+                        + "```cmd client unless=qdisc:cake\nip f\n```\n",
+                ctx);
+        assertEquals(List.of(), ctx.problems());
+        assertEquals(List.of(), ctx.warnings());
+    }
+
+    @Test
     void shouldKeepCheckIdsStableWhenAGuardDropsAnEarlierCheck() {
         BlockContext ctx = context(f -> false, Map.of(), "a");
         render("```check if=qdisc:cake\nmeasure: []\n```\n\n```check\nmeasure: []\n```\n", ctx);
