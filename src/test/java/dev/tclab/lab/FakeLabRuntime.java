@@ -79,7 +79,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
     public volatile Duration shellStartDelay = Duration.ZERO;
     /** Whether every lab runs in a kernel of its own, as a UML runtime's do. */
     public volatile boolean ownKernel;
-    /** The features of the kernel of its own that every lesson's lab gets (as {@link #ownKernel}), or null: the host's. */
+    /** The features of the kernel of its own that every lesson's lab gets, or null (see {@link #ownKernel(Topology, String)}). */
     public volatile KernelCapabilities ownKernelFeatures;
     /** Answers exec calls: (node, command joined by spaces) to result. Default: exit 0, no output. */
     public volatile BiFunction<String, String, ExecResult> execHandler =
@@ -265,20 +265,21 @@ public class FakeLabRuntime implements RuntimeAdapter {
         return ownKernel;
     }
 
-    /** With {@link #ownKernel}, every lesson's labs get a kernel of their own, which has {@link #kernel}'s features. */
+    /**
+     * A lesson's lab gets a kernel of its own with {@link #ownKernelFeatures} when set, else, with {@link #ownKernel},
+     * one with {@link #kernel}'s features; otherwise it runs on the host's.
+     */
     @Override
     public Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) {
+        if (ownKernelFeatures != null) {
+            return Optional.of(ownKernelFeatures);
+        }
         return ownKernel ? Optional.of(kernel) : Optional.empty();
     }
 
     @Override
     public boolean runsOwnKernel(Topology topology, String lesson) {
-        return ownKernel;
-    }
-
-    @Override
-    public Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) {
-        return Optional.ofNullable(ownKernelFeatures);
+        return ownKernel || ownKernelFeatures != null;
     }
 
     @Override
