@@ -408,8 +408,14 @@ class LabPanel {
     const panes = el('div', 'tclab-panes');
     const keys = el('p', 'tclab-keys', `Keyboard: Tab completes in the terminal; ${LEAVE_KEY} leaves it, back to the lesson.`);
     keys.id = 'tclab-terminal-keys';
+    // The way back from the lab to the step at hand (it sat some 60 Shift+Tabs away).
+    const toCheck = el('button', 'tclab-to-check', 'Back to your step\u2019s Check');
+    toCheck.type = 'button';
+    toCheck.id = 'lab-to-check';
+    toCheck.addEventListener('click', () => this.toCurrentCheck());
     const tabBar = el('div', 'tclab-tabbar');
     tabBar.append(tabs, keys);
+    if (document.querySelector('button.check-run')) tabBar.append(toCheck);
     this.workspace.replaceChildren(tabBar, panes);
     this.terminals = new Map();
     this.tabs = new Map();
@@ -471,6 +477,17 @@ class LabPanel {
     }
     terminal.reveal();
     this.tabsBelowBar();
+  }
+
+  /** The Check button of the first step with a check not passed yet (else the last Check): shown and focused. */
+  toCurrentCheck() {
+    const checks = [...document.querySelectorAll('button.check-run')];
+    const current = checks.find((b) => !b.closest('[id^="step-"]')?.classList.contains('step-passed'))
+      || checks[checks.length - 1];
+    if (!current) return;
+    this.showView('lesson');
+    current.scrollIntoView({ block: 'center' });
+    current.focus();
   }
 
   /** The leave key in a terminal: back to the Run button that sent the last command, else to the node's tab. */

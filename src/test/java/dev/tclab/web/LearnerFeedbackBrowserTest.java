@@ -3,6 +3,7 @@ package dev.tclab.web;
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static dev.tclab.web.LearnerActions.focusedIn;
 import static dev.tclab.web.LearnerActions.tabTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -314,6 +315,17 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
                 assertTrue(
                         LearnerActions.focused(page, "#lab-panel"),
                         screen + ": a running lab's panel has the keyboard");
+                // And back: from the lab to the Check of the first step not passed yet, in one press.
+                page.locator("#lab-to-check").focus();
+                Chromium.screenshot(
+                        page, "learner-back-to-check-" + screen.name().toLowerCase());
+                page.keyboard().press("Enter");
+                Object focused = page.evaluate("() => { const a = document.activeElement;"
+                        + " return a.matches('button.check-run') ? a.closest('[id^=\"step-\"]').id : a.outerHTML; }");
+                Object first = page.evaluate(
+                        "() => document.querySelector('button.check-run')" + ".closest('[id^=\"step-\"]').id");
+                assertEquals(first, focused, screen + ": the focus after 'Back to your step's Check'");
+                assertThat(page.locator(":focus")).isInViewport();
                 stopLab(page);
             }
         }
