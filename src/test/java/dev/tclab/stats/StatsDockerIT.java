@@ -331,16 +331,8 @@ class StatsDockerIT extends LearnerLabTest {
         return result;
     }
 
-    private JsonNode nextSample(TestSocket stats, String node) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            JsonNode frame = json.readTree(stats.nextText(WAIT));
-            if ("sample".equals(frame.path("type").asText())
-                    && node.equals(frame.path("node").asText())) {
-                return frame;
-            }
-        }
-        throw new AssertionError("no sample of " + node + " within " + WAIT);
+    private static JsonNode nextSample(TestSocket stats, String node) throws Exception {
+        return StatsFramesRead.nextSample(stats, node, WAIT);
     }
 
     private JsonNode nextTbfSample(TestSocket stats, List<JsonNode> samples) throws Exception {
@@ -363,11 +355,6 @@ class StatsDockerIT extends LearnerLabTest {
     }
 
     private static JsonNode device(JsonNode sample, String dev) {
-        for (JsonNode d : sample.path("devices")) {
-            if (dev.equals(d.path("dev").asText())) {
-                return d;
-            }
-        }
-        return MissingNode.getInstance();
+        return StatsFramesRead.device(sample, dev);
     }
 }

@@ -3,8 +3,6 @@ package dev.tclab.stats;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.testing.RunsAlone;
@@ -27,7 +25,6 @@ import org.junit.jupiter.api.Test;
 class UmlStatsIT extends LearnerLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private final ObjectMapper json = new ObjectMapper();
 
     @Inject
     LabRuntime runtime;
@@ -40,8 +37,8 @@ class UmlStatsIT extends LearnerLabTest {
     void anUploadWithNoQdiscMovesTheInterfacesOwnCounters() throws Exception {
         sh("server", "iperf3 -s -D -1");
         try (TestSocket stats = openStats(cookie)) {
-            JsonNode idle = nextSample(stats, "client");
-            JsonNode eth1 = device(idle, "eth1");
+            JsonNode idle = StatsFramesRead.nextSample(stats, "client", WAIT);
+            JsonNode eth1 = StatsFramesRead.device(idle, "eth1");
             assertTrue(!eth1.isMissingNode(), "the client's eth1 is sampled: " + idle);
             for (JsonNode qdisc : eth1.path("qdiscs")) {
                 assertTrue(
@@ -59,8 +56,11 @@ class UmlStatsIT extends LearnerLabTest {
             JsonNode last = null;
             long deadline = System.nanoTime() + WAIT.toNanos();
             while (fastest < 5e6 && System.nanoTime() < deadline) {
-                last = nextSample(stats, "client");
-                JsonNode rate = device(last, "eth1").path("link").path("rates").path("txBitsPerSecond");
+                last = StatsFramesRead.nextSample(stats, "client", WAIT);
+                JsonNode rate = StatsFramesRead.device(last, "eth1")
+                        .path("link")
+                        .path("rates")
+                        .path("txBitsPerSecond");
                 fastest = Math.max(fastest, rate.asDouble(0));
             }
             assertTrue(
@@ -73,38 +73,5 @@ class UmlStatsIT extends LearnerLabTest {
     private void sh(String node, String script) throws Exception {
         ExecResult result = runtime.exec(labId, node, List.of("sh", "-c", script), Duration.ofSeconds(30));
         assertTrue(result.ok(), script + " failed: " + result.stdout() + result.stderr());
-    }
-
-    private JsonNode nextSample(TestSocket stats, String node) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            JsonNode frame = json.readTree(stats.nextText(WAIT));
-            if ("sample".equals(frame.path("type").asText())
-                    && node.equals(frame.path("node").asText())) {
-                return frame;
-            }
-            // A history frame (the lab's recent samples) counts too: its newest sample of the node.
-            if ("history".equals(frame.path("type").asText())) {
-                JsonNode newest = null;
-                for (JsonNode sample : frame.path("samples")) {
-                    if (node.equals(sample.path("node").asText())) {
-                        newest = sample;
-                    }
-                }
-                if (newest != null) {
-                    return newest;
-                }
-            }
-        }
-        throw new AssertionError("no sample of " + node + " within " + WAIT);
-    }
-
-    private static JsonNode device(JsonNode sample, String dev) {
-        for (JsonNode d : sample.path("devices")) {
-            if (dev.equals(d.path("dev").asText())) {
-                return d;
-            }
-        }
-        return MissingNode.getInstance();
     }
 }
