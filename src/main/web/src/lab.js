@@ -31,7 +31,8 @@ function announce(status, id, expiresAt, endsAt) {
 }
 
 const LESSON_WIDTH_KEY = 'tclab.lessonWidth';
-// How often a reset's page looks for the fresh lab (every 0.5 s): the server makes it right after the old one ends.
+// How many times (every 0.5 s: 20 s in all) a reset's page looks for the fresh lab; the server makes it right after the
+// old one ends.
 const RESTART_TRIES = 40;
 
 class LabPanel {
