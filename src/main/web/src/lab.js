@@ -7,11 +7,13 @@ import { el } from './dom.js';
 import { LEAVE_KEY, NodeTerminal } from './terminal.js';
 import { LabStats } from './stats.js';
 import { labsAtLoad, onLabChange } from './page/lab-state.js';
-// The rest of the lesson page: Check buttons, quizzes answered in place, the idle-stop note, Copy buttons.
+// The rest of the lesson page: Check buttons, quizzes answered in place, the idle-stop note, Copy buttons, and the
+// reading place kept across a reload.
 import './page/checks.js';
 import './page/quizzes.js';
 import './page/lab-expiry.js';
 import './page/copy-buttons.js';
+import './page/reading-place.js';
 
 const STAGES = { creating: 'Creating the lab nodes…', wiring: 'Wiring the network links…',
   configuring: 'Configuring the nodes…', ready: 'Almost ready…' };

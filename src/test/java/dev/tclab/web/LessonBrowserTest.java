@@ -93,6 +93,35 @@ class LessonBrowserTest extends ChromiumTest {
         }
     }
 
+    /**
+     * Issue 42, item 7: a reload went back to the top of a long lesson. The place is kept for the lesson: in its own
+     * column side by side at 1366 px, in the window on a phone.
+     */
+    @Test
+    void shouldKeepTheReadingPlaceAcrossAReload() {
+        for (Chromium.Screen screen : List.of(Chromium.Screen.LAPTOP, Chromium.Screen.PHONE)) {
+            try (var context = chromium.browser().newContext(screen.options())) {
+                Page page = context.newPage();
+                page.navigate(root + "lessons/web-test");
+                String scroller = screen == Chromium.Screen.LAPTOP
+                        ? "document.querySelector('.lesson-layout > .lesson')"
+                        : "document.scrollingElement";
+                Number read = (Number)
+                        page.evaluate("() => { " + scroller + ".scrollTop = 900; return " + scroller + ".scrollTop; }");
+                assertTrue(read.doubleValue() > 300, screen + ": the lesson is long enough to scroll: " + read);
+                page.waitForTimeout(600);
+                page.reload();
+                page.locator("#lab-start").waitFor();
+                Number place = (Number) page.evaluate("() => " + scroller + ".scrollTop");
+                assertTrue(
+                        Math.abs(place.doubleValue() - read.doubleValue()) <= 40,
+                        screen + ": the lesson is read from where it was (" + read + " px), not from " + place);
+                Chromium.screenshot(
+                        page, "lesson-reading-place-" + screen.name().toLowerCase());
+            }
+        }
+    }
+
     @Test
     void shouldAnswerAQuizWithoutJavaScriptByPostingTheForm() {
         try (var context = chromium.browser().newContext(new Browser.NewContextOptions().setJavaScriptEnabled(false))) {
