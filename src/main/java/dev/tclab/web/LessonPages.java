@@ -133,7 +133,7 @@ public class LessonPages {
     }
 
     /**
-     * Where the lesson-complete summary sends the learner.
+     * Where the lesson-complete summary, or the catalog's first line, sends the learner.
      *
      * @param words what leads to the link, e.g. {@code Next in Foundations:}
      */
@@ -144,6 +144,7 @@ public class LessonPages {
         static native TemplateInstance catalog(
                 List<TrackGroup> tracks,
                 List<Card> more,
+                Next startHere,
                 List<Lesson> broken,
                 List<Lesson> warned,
                 List<FileProblem> courseProblems);
@@ -211,9 +212,27 @@ public class LessonPages {
                 tracks.add(new TrackGroup(track, inTrack));
             }
         }
+        List<Card> more = List.copyOf(cards.values());
         List<Lesson> warned =
                 lessons.stream().filter(l -> !l.warnings().isEmpty()).toList();
-        return Templates.catalog(tracks, List.copyOf(cards.values()), broken, warned, course.problems());
+        return Templates.catalog(tracks, more, startHere(tracks, more), broken, warned, course.problems());
+    }
+
+    /**
+     * Where this learner goes next, said above the lessons: the first lesson, in the course's order, they have not
+     * done; "New here? Start with" it when they have begun none. Null once every lesson is done.
+     */
+    static Next startHere(List<TrackGroup> tracks, List<Card> more) {
+        List<Card> inOrder = new ArrayList<>();
+        tracks.forEach(group -> inOrder.addAll(group.cards()));
+        inOrder.addAll(more);
+        boolean begun = inOrder.stream()
+                .anyMatch(c -> c.stepsPassed() > 0 || c.progress().quizzesCorrect() > 0 || c.labId() != null);
+        return inOrder.stream()
+                .filter(c -> !c.done())
+                .findFirst()
+                .map(c -> new Next(begun ? "Next for you:" : "New here? Start with", c.lesson()))
+                .orElse(null);
     }
 
     @GET

@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tclab.lab.FakeLabRuntime;
@@ -60,6 +61,10 @@ class LessonPagesTest {
                 .extract()
                 .asString();
         assertTrue(page.contains("<a href=\"/lessons/web-test\">Token bucket drill</a>"), page);
+        // Issue 42, item 7: a newcomer is told where to start, the first lesson of the course's order.
+        assertTrue(
+                page.contains("<p class=\"start-here\" id=\"start-here\">New here? Start with <a href=\"/lessons/"),
+                page);
         assertTrue(
                 page.contains(
                         "<span aria-hidden=\"true\">✓</span> the <code>tbf</code> queueing discipline (qdisc) <span class=\"req-words\">(available on this server)</span>"),
@@ -353,6 +358,29 @@ class LessonPagesTest {
         assertEquals(1, group.lessonsDone());
         assertEquals(6, group.stepsPassed());
         assertEquals(8, group.stepsTotal());
+    }
+
+    /** The catalog's first line: where a newcomer starts, then the first lesson not done, then nothing. */
+    @Test
+    void shouldSayWhereToStartThenWhatIsNext() {
+        var tbf = catalog.lesson("tbf-basics").orElseThrow();
+        var htb = catalog.lesson("htb-rate-accuracy").orElseThrow();
+        var track = catalog.course().track("foundations").orElseThrow();
+        LessonPages.Card tbfNew = card(tbf, 0, 5, new LearnerLessons.Progress(0, 14));
+        LessonPages.Card tbfDone = card(tbf, 5, 5, new LearnerLessons.Progress(0, 14));
+        LessonPages.Card htbNew = card(htb, 0, 3, new LearnerLessons.Progress(0, 7));
+        LessonPages.Card htbDone = card(htb, 3, 3, new LearnerLessons.Progress(7, 7));
+
+        LessonPages.Next fresh =
+                LessonPages.startHere(List.of(new LessonPages.TrackGroup(track, List.of(tbfNew, htbNew))), List.of());
+        assertEquals("New here? Start with", fresh.words());
+        assertEquals("tbf-basics", fresh.lesson().slug());
+        LessonPages.Next next =
+                LessonPages.startHere(List.of(new LessonPages.TrackGroup(track, List.of(tbfDone, htbNew))), List.of());
+        assertEquals("Next for you:", next.words());
+        assertEquals("htb-rate-accuracy", next.lesson().slug());
+        assertNull(LessonPages.startHere(
+                List.of(new LessonPages.TrackGroup(track, List.of(tbfDone, htbDone))), List.of()));
     }
 
     private static LessonPages.Card card(
