@@ -400,5 +400,12 @@ public interface TclabConfig {
         /** How long a host stays signed in; after this the host signs in again. */
         @WithDefault("12h")
         Duration hostSessionTimeout();
+
+        /**
+         * The address learners reach this server at (http://10.1.2.3:8080, say), for the join link the dashboard, the
+         * projector and its QR code show; unset, they show the address the host's browser used, which is 127.0.0.1
+         * when the host browses on the server itself.
+         */
+        Optional<String> publicUrl();
     }
 }

@@ -65,6 +65,7 @@ public class HostEventsResource {
     private final LabService labs;
     private final StartQuota quota;
     private final CurrentHost host;
+    private final JoinLinks joinLinks;
     private final Event<LearnerNotice> notices;
 
     public HostEventsResource(
@@ -75,8 +76,10 @@ public class HostEventsResource {
             LabService labs,
             StartQuota quota,
             CurrentHost host,
-            Event<LearnerNotice> notices) {
+            Event<LearnerNotice> notices,
+            JoinLinks joinLinks) {
         this.notices = notices;
+        this.joinLinks = joinLinks;
         this.workshops = workshops;
         this.dashboard = dashboard;
         this.export = export;
@@ -382,10 +385,7 @@ public class HostEventsResource {
                 workshops.seats(event.id()).size());
     }
 
-    private static String joinUrl(WorkshopEvent event, UriInfo uri) {
-        return uri.getBaseUriBuilder()
-                .replacePath("/join/" + event.joinCode())
-                .build()
-                .toString();
+    private String joinUrl(WorkshopEvent event, UriInfo uri) {
+        return joinLinks.of(event.joinCode(), uri.getBaseUri());
     }
 }
