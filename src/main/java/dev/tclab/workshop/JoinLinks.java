@@ -1,6 +1,7 @@
 package dev.tclab.workshop;
 
 import dev.tclab.config.TclabConfig;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.net.URI;
@@ -8,8 +9,10 @@ import java.util.Optional;
 
 /**
  * The link a learner joins a workshop by: on {@code tclab.workshop.public-url} when it is set (the address a class
- * reaches the server at), else on the address the host's browser used.
+ * reaches the server at), else on the address the host's browser used. Made at start-up, so a wrong address stops the
+ * start with what to give rather than a host's first dashboard.
  */
+@Startup
 @ApplicationScoped
 public class JoinLinks {
 
