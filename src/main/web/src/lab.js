@@ -266,8 +266,7 @@ class LabPanel {
     this.say('Your lab is being replaced by a fresh one…');
     try {
       for (let tries = 0; tries < RESTART_TRIES; tries++) {
-        const fresh = (await myLabs().catch(() => [])).find((l) => l.lesson === this.lesson && l.id !== oldId
-          && ['queued', 'starting', 'running'].includes(l.status));
+        const fresh = this.liveLab(await myLabs().catch(() => []), oldId);
         if (fresh) {
           this.following = false;
           await this.follow(fresh);
@@ -291,9 +290,15 @@ class LabPanel {
     this.notice.hidden = !text;
   }
 
+  /** This lesson's lab in GET /api/labs's answer that is queued, starting or running (other than `notId`). */
+  liveLab(labs, notId = null) {
+    return labs.find((l) => l.lesson === this.lesson && l.id !== notId
+      && ['queued', 'starting', 'running'].includes(l.status));
+  }
+
   async resume(answer = myLabs()) {
     try {
-      const live = (await answer).find((l) => l.lesson === this.lesson && ['queued', 'starting', 'running'].includes(l.status));
+      const live = this.liveLab(await answer);
       if (live) await this.follow(live);
     } catch (e) {
       // Nothing to resume; the Start button is there.
