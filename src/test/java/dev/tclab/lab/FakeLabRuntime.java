@@ -41,7 +41,7 @@ import java.util.function.BiFunction;
 @Singleton
 public class FakeLabRuntime implements RuntimeAdapter {
 
-    private static final String IPERF3_SERVER = "iperf3 -s -1 -p ";
+    private static final String IPERF3_SERVER = "iperf3 -s -1 -J -p ";
 
     public final Map<String, LabSpec> running = new ConcurrentHashMap<>();
     /** Expiry of labs on the engine, as the real runtime labels them; labs without one never expire. */
@@ -59,6 +59,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
     public volatile int iperf3ServerExit;
 
     private final AtomicLong linkBytes = new AtomicLong();
+    private final AtomicLong echoReplies = new AtomicLong();
     public volatile boolean reachable = true;
     /** How many times a lab's status was asked of the engine since the latest reset. */
     public final java.util.concurrent.atomic.AtomicInteger statusCalls =
@@ -155,6 +156,25 @@ public class FakeLabRuntime implements RuntimeAdapter {
             throws EngineUnavailableException, NodeNotFoundException {
         node(labId, node);
         String joined = String.join(" ", command);
+        if (joined.contains(IPERF3_SERVER) && joined.contains("cat ")) {
+            // The server's own report once its client is done (grading.run.LinkProof): it heard every flow in full.
+            return new ExecResult(
+                    0,
+                    "{\"end\": {\"sum_sent\": {\"bytes\": %d}, \"sum_received\": {\"bytes\": %d}}}"
+                            .formatted(Long.MAX_VALUE / 2, Long.MAX_VALUE / 2),
+                    "",
+                    false);
+        }
+        if (command.size() == 5 && command.get(2).startsWith("ip -4 route get")) {
+            // The node's route to a flow's server (grading.run.RouteProof): out of its first lab link.
+            List<String> links = running.get(labId).topology().interfacesOf(node);
+            return new ExecResult(
+                    0,
+                    command.get(4) + " dev " + (links.isEmpty() ? "eth0" : links.get(0)) + " uid 0\n--- rules\n"
+                            + "0:\tfrom all lookup local\n32766:\tfrom all lookup main\n32767:\tfrom all lookup default\n",
+                    "",
+                    false);
+        }
         if (joined.contains(IPERF3_SERVER) && joined.contains("pkill")) {
             iperf3ServersStopped.add(node);
             return new ExecResult(0, "", "", false);
@@ -170,6 +190,12 @@ public class FakeLabRuntime implements RuntimeAdapter {
         if (joined.startsWith("sh -c echo @@tclab-qdiscs")) {
             // Where a flow went (grading.run.FlowTrace): this lab has no qdiscs or classes to count it.
             return new ExecResult(0, "", "", false);
+        }
+        if (joined.equals("cat /proc/net/snmp")) {
+            // The echo replies a ping's target sent (grading.run.LinkProof): a million more at each read, more than
+            // any fixture's ping gets.
+            return new ExecResult(
+                    0, "Icmp: InMsgs OutEchoReps\nIcmp: 0 " + echoReplies.addAndGet(1_000_000) + "\n", "", false);
         }
         if (joined.equals("cat /proc/net/dev")) {
             return new ExecResult(0, linkCounters(running.get(labId), node), "", false);

@@ -52,18 +52,22 @@ final class CheapFirst {
 
     private CheapFirst() {}
 
-    /** The measurements read first: neither loads nor run during one, in the check's order. */
+    /**
+     * The measurements read first: neither loads nor run during one, nor pings, in the check's order. A ping crosses
+     * the link like a load: its replies are proven by the far end's counters read before and after it ({@link
+     * LinkProof#echoesOf}), which a read in one round alongside others cannot order.
+     */
     static List<Measurement> cheap(CheckSpec spec) {
-        return spec.measurements().stream()
-                .filter(m -> !m.load() && m.during() == null && m.over() == null)
-                .toList();
+        return spec.measurements().stream().filter(m -> !skipped(m)).toList();
     }
 
-    /** The check's loads and what runs during them: what a failing gate skips. */
+    /** The check's loads, pings and what runs during loads: what a failing gate skips. */
     static List<Measurement> skippable(CheckSpec spec) {
-        return spec.measurements().stream()
-                .filter(m -> m.load() || m.during() != null || m.over() != null)
-                .toList();
+        return spec.measurements().stream().filter(CheapFirst::skipped).toList();
+    }
+
+    private static boolean skipped(Measurement m) {
+        return m.load() || m instanceof PingMeasurement || m.during() != null || m.over() != null;
     }
 
     /** What skipped measurements measure, for the learner: {@code throughput and latency}. */

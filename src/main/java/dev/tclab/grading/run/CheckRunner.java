@@ -17,6 +17,7 @@ import dev.tclab.grading.spec.OutputReader;
 import dev.tclab.lab.runtime.CommandSequence;
 import dev.tclab.lab.runtime.CpuPriority;
 import dev.tclab.lab.runtime.EngineUnavailableException;
+import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.NodeNotFoundException;
 import jakarta.annotation.PreDestroy;
@@ -62,6 +63,7 @@ public class CheckRunner {
     private final Duration loadLead;
     private final boolean fastPaths;
     private final LoadRunner loads;
+    private final LinkProof linkProof;
 
     @Inject
     public CheckRunner(
@@ -116,6 +118,7 @@ public class CheckRunner {
         this.loadLead = loadLead;
         this.fastPaths = fastPaths;
         this.loads = new LoadRunner(runtime, linkProof, earlyServerGrace);
+        this.linkProof = linkProof;
     }
 
     /** Whether checks take the fast paths unless told otherwise ({@code tclab.grading.fast-paths}). */
@@ -549,10 +552,19 @@ public class CheckRunner {
         return n + suffix;
     }
 
-    /** Runs a measurement that is not a load in its own exec (loads run through the {@link LoadRunner}). */
+    /**
+     * Runs a measurement that is not a load in its own exec (loads run through the {@link LoadRunner}); a ping between
+     * reads of the echo replies its target's node sent ({@link LinkProof#read}).
+     */
     private MeasurementOutcome execute(String labId, Measurement m)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
-        return OutputReader.read(m, runtime.exec(labId, m.node(), m.argv(), m.timeout()));
+        Optional<String> farEnd = linkProof.echoesOf(labId, m);
+        List<ExecResult> before =
+                farEnd.isPresent() ? runtime.execAll(labId, farEnd.get(), List.of(LinkProof.ECHOES)) : List.of();
+        List<ExecResult> ran = runtime.execAll(labId, m.node(), linkProof.stepsOf(labId, m));
+        List<ExecResult> after =
+                farEnd.isPresent() ? runtime.execAll(labId, farEnd.get(), List.of(LinkProof.ECHOES)) : List.of();
+        return linkProof.read(labId, m, ran, before, after);
     }
 
     /** The counters read after a load, with their deltas and rates against those read before it. */

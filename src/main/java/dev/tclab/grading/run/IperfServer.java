@@ -1,5 +1,8 @@
 package dev.tclab.grading.run;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.grading.spec.Iperf3Measurement;
 import dev.tclab.lab.runtime.CommandSequence;
 import dev.tclab.lab.runtime.EngineUnavailableException;
@@ -13,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -35,7 +39,11 @@ final class IperfServer {
     static final String OWNER_LINE = "owner\n";
 
     private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
+    /** How old a served test's report left unread is when the next server start removes it. */
+    private static final int UNREAD_REPORT_MINUTES = 5;
+
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A server listening on {@code node}, or why none could be started (in words for the learner). */
     record Started(String node, int port, String error) {
@@ -190,13 +198,59 @@ final class IperfServer {
     }
 
     /**
+     * The read of the server's own report once its client is done, run in the server's node: what the receiving end
+     * the platform started counted (issue 43, row 3: grading hears both ends; see {@link LinkProof}).
+     */
+    static CommandSequence.Step report(int port) {
+        return new CommandSequence.Step(
+                List.of("sh", "-c", REPORT_SCRIPT, "sh", Integer.toString(port)), Duration.ofSeconds(10));
+    }
+
+    /**
+     * The payload bytes the server counted in its report (received for an upload, sent for a reverse flow), or empty
+     * when it printed none: it served no client.
+     */
+    static OptionalLong counted(String report, boolean reverse) {
+        if (report.isBlank()) {
+            return OptionalLong.empty();
+        }
+        try {
+            JsonNode bytes = JSON.readTree(report)
+                    .path("end")
+                    .path(reverse ? "sum_sent" : "sum_received")
+                    .path("bytes");
+            return bytes.isNumber() ? OptionalLong.of(bytes.asLong()) : OptionalLong.empty();
+        } catch (JsonProcessingException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /**
+     * Run as {@code sh -c REPORT_SCRIPT sh <port>} in the server's node, once the flow's client is done: waits up to 3 s
+     * for the one-off server on the port to end (it writes its report as it ends, right after its client), ends it
+     * when it still waits (no client came: it would hold a flow's fixed port for the next check), prints the report and
+     * removes it. Prints no report when the server served no client.
+     */
+    private static final String REPORT_SCRIPT = String.join(
+            "\n",
+            "server=\"iperf3 -s -1 -J -p $1\" log=/tmp/iperf3-server-$1.log",
+            "for i in $(seq 60); do",
+            "  pgrep -xf \"$server\" >/dev/null || break",
+            "  sleep 0.05",
+            "done",
+            "pkill -xf \"$server\"",
+            "cat \"$log\" 2>/dev/null",
+            "rm -f \"$log\"",
+            "");
+
+    /**
      * Run as {@code sh -c STOP_SCRIPT sh <port>} in the server's node: ends the one-off server on the port (matched by
      * its whole command line, so nothing else in the sidecar is touched; none when it ended already), removes its log
      * (the server's wrapper keeps the log of a server that did not end normally) and waits until it is gone.
      */
     private static final String STOP_SCRIPT = String.join(
             "\n",
-            "server=\"iperf3 -s -1 -p $1\"",
+            "server=\"iperf3 -s -1 -J -p $1\"",
             "pkill -xf \"$server\"",
             "rm -f /tmp/iperf3-server-$1.log",
             "for i in $(seq 100); do",
@@ -211,8 +265,8 @@ final class IperfServer {
      * live lab has it: a learner may have moved it) exits at once; the one with it says so on its first line, then
      * starts the server in the background of the exec, holding none of the exec's output open (so the exec ends), and
      * the exec returns once it listens. A listener on the port before the start is someone else's: that is reported,
-     * not raced. The server's output goes to a file that is removed once read or once the server is done, so a
-     * sidecar's small /tmp never fills with them.
+     * not raced. The server's report goes to a file that the check's read removes ({@link #report}); one no check
+     * read, or of a server no client came to, is removed as well, so a sidecar's small /tmp never fills with them.
      */
     private static final String SCRIPT = String.join(
             "\n",
@@ -222,8 +276,12 @@ final class IperfServer {
             "echo " + OWNER_LINE.strip(),
             "listening() { [ -n \"$(ss -Hltn \"sport = :$port\")\" ]; }",
             "if listening; then exit " + PORT_TAKEN + "; fi",
-            "( timeout -k 2 \"$lifetime\" iperf3 -s -1 -p \"$port\" >\"$log\" 2>&1; s=$?;"
-                    + " if [ $s = 0 ] || [ $s = 124 ]; then rm -f \"$log\"; fi ) >/dev/null 2>&1 </dev/null &",
+            // A server that served its test keeps its report for the check's read (REPORT_SCRIPT), which removes it;
+            // reports left unread (their check ended first) are removed by the next start once they are stale.
+            "find /tmp -maxdepth 1 -name 'iperf3-server-*.log' -mmin +" + UNREAD_REPORT_MINUTES
+                    + " -delete 2>/dev/null",
+            "( timeout -k 2 \"$lifetime\" iperf3 -s -1 -J -p \"$port\" >\"$log\" 2>&1;"
+                    + " if [ $? = 124 ]; then rm -f \"$log\"; fi ) >/dev/null 2>&1 </dev/null &",
             "server=$!",
             "for i in $(seq 100); do",
             "  if listening; then exit 0; fi",

@@ -2,7 +2,10 @@ package dev.tclab.grading.run;
 
 import dev.tclab.grading.spec.Iperf3Measurement;
 import dev.tclab.grading.spec.Measure;
+import dev.tclab.grading.spec.Measurement;
 import dev.tclab.grading.spec.MeasurementOutcome;
+import dev.tclab.grading.spec.OutputReader;
+import dev.tclab.grading.spec.PingMeasurement;
 import dev.tclab.lab.Lab;
 import dev.tclab.lab.LabService;
 import dev.tclab.lab.runtime.CommandSequence;
@@ -15,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
 
 /**
@@ -29,7 +33,14 @@ import java.util.function.Function;
  *       iperf3 reports (tx for an upload, rx with {@code -R}). For UDP, the bytes that arrived: iperf3's count less
  *       its lost datagrams, since a UDP sender's datagrams that its own qdisc drops never reach the wire.</li>
  * </ul>
- * A flow that fails either is a failed measurement with a sentence saying what to put back.
+ * And grading hears both ends (issue 43, row 3: a {@code local} route for the server's address on the client, a relay to
+ * the learner's own iperf3 and broadcast padding on the link passed a shaping step on an unshaped link):
+ * <ul>
+ *   <li>right before the flow, its client's route to the server leads out of one of its lab links ({@link
+ *       RouteProof});</li>
+ *   <li>the platform's own server counted the bytes iperf3 reports on the client, in its own report.</li>
+ * </ul>
+ * A flow that fails any of these is a failed measurement with a sentence saying what to put back.
  */
 @ApplicationScoped
 public class LinkProof {
@@ -39,6 +50,9 @@ public class LinkProof {
 
     private static final CommandSequence.Step READ =
             new CommandSequence.Step(List.of("cat", "/proc/net/dev"), Duration.ofSeconds(5));
+    /** A node's ICMP counters, read around a ping on the node its target belongs to. */
+    static final CommandSequence.Step ECHOES =
+            new CommandSequence.Step(List.of("cat", "/proc/net/snmp"), Duration.ofSeconds(5));
 
     private final Function<String, Optional<Topology>> topologies;
 
@@ -56,28 +70,52 @@ public class LinkProof {
 
     /** What guards one flow of a lab: a refusal before it runs, or the counter reads around it and their verdict. */
     public record Guard(
-            String refusal, String node, List<String> interfaces, boolean reverse, boolean counted, boolean udp) {
+            String refusal,
+            String node,
+            String server,
+            IperfServer.Started serverEnd,
+            List<String> interfaces,
+            boolean reverse,
+            boolean counted,
+            boolean udp) {
 
-        /** The flow's load, between reads of its client's counters when it is proven by them. */
+        /**
+         * The flow's load, when it is proven by its client's counters: after the read of the client's route to the
+         * server ({@link RouteProof}), between reads of the counters.
+         */
         public List<CommandSequence.Step> around(CommandSequence.Step load) {
-            return counted ? List.of(READ, load, READ) : List.of(load);
+            return counted ? List.of(RouteProof.read(server), READ, load, READ) : List.of(load);
         }
 
         /** Where the load's result is among those of {@link #around}. */
         public int loadIndex() {
-            return counted ? 1 : 0;
+            return counted ? 2 : 0;
+        }
+
+        /** What is read on the server's node once the flow is done: its server's own report, when it is proven. */
+        List<CommandSequence.Step> onServerAfter() {
+            return counted ? List.of(IperfServer.report(serverEnd.port())) : List.of();
         }
 
         /**
-         * The flow's outcome, failed with a sentence when its client's links did not carry what iperf3 reports.
-         * {@code around} holds the results of {@link #around}.
+         * The flow's outcome, failed with a sentence when its client's route did not lead out of its lab links, when
+         * its client's links did not carry what iperf3 reports, or when the server did not count it. {@code around}
+         * holds the results of {@link #around}, {@code onServer} those of {@link #onServerAfter}.
          */
-        MeasurementOutcome judge(List<ExecResult> around, MeasurementOutcome flow) {
-            if (!counted || flow.error() != null || !(flow.values().get("bytes") instanceof Measure bytes)) {
+        MeasurementOutcome judge(List<ExecResult> around, List<ExecResult> onServer, MeasurementOutcome flow) {
+            if (!counted) {
                 return flow;
             }
-            Map<String, long[]> start = counters(around.get(0).stdout());
-            Map<String, long[]> end = counters(around.get(2).stdout());
+            Optional<String> offRoute =
+                    RouteProof.refusal(node, server, interfaces, around.get(0).stdout());
+            if (offRoute.isPresent()) {
+                return failed(flow, capitalised(offRoute.get()));
+            }
+            if (flow.error() != null || !(flow.values().get("bytes") instanceof Measure bytes)) {
+                return flow;
+            }
+            Map<String, long[]> start = counters(around.get(1).stdout());
+            Map<String, long[]> end = counters(around.get(3).stdout());
             long carried = 0;
             for (String iface : interfaces) {
                 long[] a = start.get(iface);
@@ -94,34 +132,64 @@ public class LinkProof {
             if (udp && flow.values().get("lost_percent") instanceof Measure lost) {
                 arrived *= Math.max(0, 1 - lost.value() / 100);
             }
-            if (carried >= ACCOUNTED * arrived) {
-                return flow;
+            if (carried < ACCOUNTED * arrived) {
+                return failed(flow, notCarried((long) arrived, carried));
             }
-            return failed(
-                    flow,
-                    String.format(
-                            "iperf3 reports %,d bytes%s, but %s's links (%s) %s only %,d bytes during "
-                                    + "the flow, so its traffic did not cross the link this check grades (a route or an address moved "
-                                    + "it elsewhere, e.g. to lo). Undo that, keep the lab's addresses where lab.yml puts them, and "
-                                    + "check again.",
-                            (long) arrived,
-                            udp ? " arrived" : "",
-                            node,
-                            String.join(", ", interfaces),
-                            reverse ? "received" : "sent",
-                            carried));
+            OptionalLong heard = IperfServer.counted(onServer.get(0).stdout(), reverse);
+            if (heard.isEmpty()) {
+                return failed(
+                        flow,
+                        "The platform's iperf3 server on node " + serverEnd.node() + " (port " + serverEnd.port()
+                                + ") heard from no client, so the flow iperf3 reports on node " + node + " did not "
+                                + "reach the server node: a route, an address or a relay took it elsewhere. Put the "
+                                + "lab's routes and addresses back (or reset the lab) and check again.");
+            }
+            if (heard.getAsLong() < ACCOUNTED * arrived) {
+                return failed(
+                        flow,
+                        String.format(
+                                "iperf3 on node %s reports %,d bytes%s, but the platform's iperf3 server on node %s "
+                                        + "counted only %,d %s, so not all of the flow reached the server node. Put "
+                                        + "the lab's routes and addresses back (or reset the lab) and check again.",
+                                node,
+                                (long) arrived,
+                                udp ? " arrived" : "",
+                                serverEnd.node(),
+                                heard.getAsLong(),
+                                reverse ? "sent" : "received"));
+            }
+            return flow;
+        }
+
+        private String notCarried(long arrived, long carried) {
+            return String.format(
+                    "iperf3 reports %,d bytes%s, but %s's links (%s) %s only %,d bytes during "
+                            + "the flow, so its traffic did not cross the link this check grades (a route or an address moved "
+                            + "it elsewhere, e.g. to lo). Undo that, keep the lab's addresses where lab.yml puts them, and "
+                            + "check again.",
+                    arrived,
+                    udp ? " arrived" : "",
+                    node,
+                    String.join(", ", interfaces),
+                    reverse ? "received" : "sent",
+                    carried);
         }
 
         private static MeasurementOutcome failed(MeasurementOutcome flow, String why) {
             return new MeasurementOutcome(flow.values(), flow.raw(), why);
         }
+
+        private static String capitalised(String sentence) {
+            return Character.toUpperCase(sentence.charAt(0)) + sentence.substring(1);
+        }
     }
 
     /** The guard of {@code flow} whose server started on {@code serverNode}. */
-    Guard guard(String labId, Iperf3Measurement.Flow flow, String serverNode) {
+    Guard guard(String labId, Iperf3Measurement.Flow flow, IperfServer.Started server) {
+        String serverNode = server.node();
         Optional<Topology> topology = topologies.apply(labId);
         if (topology.isEmpty()) {
-            return new Guard(null, flow.node(), List.of(), flow.reverse(), false, flow.udp());
+            return new Guard(null, flow.node(), flow.server(), server, List.of(), flow.reverse(), false, flow.udp());
         }
         String owner = topology.get().addressOwners().get(flow.server());
         if (owner != null && !owner.equals(serverNode)) {
@@ -133,13 +201,124 @@ public class LinkProof {
                             + " (or reset the "
                             + "lab), then check again.",
                     flow.node(),
+                    flow.server(),
+                    server,
                     List.of(),
                     flow.reverse(),
                     false,
                     flow.udp());
         }
         List<String> interfaces = topology.get().interfacesOf(flow.node());
-        return new Guard(null, flow.node(), interfaces, flow.reverse(), !interfaces.isEmpty(), flow.udp());
+        return new Guard(
+                null,
+                flow.node(),
+                flow.server(),
+                server,
+                interfaces,
+                flow.reverse(),
+                !interfaces.isEmpty(),
+                flow.udp());
+    }
+
+    /**
+     * What runs a read measurement in its node: a ping after the read of its node's route to its target ({@link
+     * RouteProof}, issue 43 row 4: a local route and policy rules had the client answer its own pings), any other read
+     * alone. In one exec either way.
+     */
+    List<CommandSequence.Step> stepsOf(String labId, Measurement m) {
+        CommandSequence.Step read = new CommandSequence.Step(m.argv(), m.timeout());
+        return routed(labId, m).isEmpty()
+                ? List.of(read)
+                : List.of(RouteProof.read(((PingMeasurement) m).target()), read);
+    }
+
+    /**
+     * The node whose ICMP counters prove a ping's replies (issue 43, row 4): the one lab.yml gives its target to, when
+     * that is not the ping's own node; empty for other reads. Its {@link #ECHOES} are read right before and after the
+     * ping.
+     */
+    Optional<String> echoesOf(String labId, Measurement m) {
+        if (!(m instanceof PingMeasurement ping)) {
+            return Optional.empty();
+        }
+        return topologies
+                .apply(labId)
+                .map(t -> t.addressOwners().get(ping.target()))
+                .filter(owner -> !owner.equals(m.node()));
+    }
+
+    /**
+     * The outcome of a read measurement from the results of {@link #stepsOf}, failed when its route was refused, or
+     * when the node its target belongs to sent fewer echo replies than the ping received: {@code echoesBefore} and
+     * {@code echoesAfter} hold that node's {@link #ECHOES} read around it (empty when it has none, see {@link
+     * #echoesOf}).
+     */
+    MeasurementOutcome read(
+            String labId,
+            Measurement m,
+            List<ExecResult> ran,
+            List<ExecResult> echoesBefore,
+            List<ExecResult> echoesAfter) {
+        List<String> links = routed(labId, m);
+        if (links.isEmpty()) {
+            return OutputReader.read(m, ran.get(0));
+        }
+        MeasurementOutcome read = OutputReader.read(m, ran.get(1));
+        String target = ((PingMeasurement) m).target();
+        Optional<String> offRoute =
+                RouteProof.refusal(m.node(), target, links, ran.get(0).stdout());
+        if (offRoute.isPresent()) {
+            return Guard.failed(read, Guard.capitalised(offRoute.get()));
+        }
+        if (read.error() != null
+                || echoesBefore.isEmpty()
+                || echoesAfter.isEmpty()
+                || !(read.values().get("received") instanceof Measure received)) {
+            return read;
+        }
+        long replied = echoReplies(echoesAfter.get(0).stdout())
+                - echoReplies(echoesBefore.get(0).stdout());
+        if (replied >= received.value()) {
+            return read;
+        }
+        return Guard.failed(
+                read,
+                String.format(
+                        "Node %s's ping got %d replies from %s, but node %s, which lab.yml gives %s to, sent only %d, "
+                                + "so the replies did not come from the server node: a route or an address on the "
+                                + "way answered them. Put the lab's routes and addresses back (or reset the lab) and "
+                                + "check again.",
+                        m.node(),
+                        (long) received.value(),
+                        target,
+                        echoesOf(labId, m).orElse(""),
+                        target,
+                        Math.max(0, replied)));
+    }
+
+    /** The ICMP echo replies a node's kernel sent ({@code OutEchoReps} of {@code /proc/net/snmp}), or -1 unread. */
+    static long echoReplies(String procNetSnmp) {
+        List<String> icmp =
+                procNetSnmp.lines().filter(l -> l.startsWith("Icmp:")).toList();
+        if (icmp.size() < 2) {
+            return -1;
+        }
+        List<String> names = List.of(icmp.get(0).split("\\s+"));
+        String[] values = icmp.get(1).split("\\s+");
+        int at = names.indexOf("OutEchoReps");
+        try {
+            return at > 0 && at < values.length ? Long.parseLong(values[at]) : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** The lab links of a ping's node, whose route to the target is proven; none for other reads. */
+    private List<String> routed(String labId, Measurement m) {
+        if (!(m instanceof PingMeasurement)) {
+            return List.of();
+        }
+        return topologies.apply(labId).map(t -> t.interfacesOf(m.node())).orElse(List.of());
     }
 
     /** rx and tx bytes by interface, from {@code /proc/net/dev}. */

@@ -139,7 +139,7 @@ final class LoadRunner {
                 outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", server.error()));
                 continue;
             }
-            LinkProof.Guard guard = linkProof.guard(labId, flow, server.node());
+            LinkProof.Guard guard = linkProof.guard(labId, flow, server);
             if (guard.refusal() != null) {
                 outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", guard.refusal()));
                 continue;
@@ -157,17 +157,24 @@ final class LoadRunner {
             int afterTrace = steps.size();
             after.reads().forEach(r -> steps.add(new CommandSequence.Step(r.argv(), r.timeout())));
             List<CommandSequence.Step> onServer = trace.readsOnServer();
+            List<CommandSequence.Step> proofOnServer = guard.onServerAfter();
             List<ExecResult> sentBefore = sendersBefore.getOrDefault(server.node(), List.of());
             running.put(flow.name(), threads.submit(() -> {
                 List<ExecResult> ran = runtime.execAll(labId, flow.node(), steps);
-                List<ExecResult> sentAfter = readQuietly(labId, server.node(), onServer);
+                // The server's report is part of the verdict, so its read is not a quiet one; the trace's reads
+                // share its exec.
+                List<ExecResult> serverReads = proofOnServer.isEmpty()
+                        ? readQuietly(labId, server.node(), onServer)
+                        : runtime.execAll(labId, server.node(), concat(onServer, proofOnServer));
+                List<ExecResult> sentAfter = serverReads.subList(0, Math.min(onServer.size(), serverReads.size()));
+                List<ExecResult> proven = serverReads.subList(sentAfter.size(), serverReads.size());
                 for (int i = 0; i < after.reads().size(); i++) {
                     Measurement read = after.reads().get(i);
                     after.outcomes().put(read.name(), OutputReader.read(read, ran.get(i + afterTrace)));
                 }
                 List<ExecResult> around = ran.subList(traced, guarded);
                 ExecResult client = around.get(guard.loadIndex());
-                MeasurementOutcome judged = guard.judge(around, OutputReader.read(m, client));
+                MeasurementOutcome judged = guard.judge(around, proven, OutputReader.read(m, client));
                 trace.route(
                                 m.name(),
                                 flow,
@@ -220,6 +227,13 @@ final class LoadRunner {
         } catch (EngineUnavailableException | NodeNotFoundException e) {
             return List.of();
         }
+    }
+
+    private static List<CommandSequence.Step> concat(
+            List<CommandSequence.Step> first, List<CommandSequence.Step> then) {
+        List<CommandSequence.Step> both = new ArrayList<>(first);
+        both.addAll(then);
+        return both;
     }
 
     /** The servers started {@code early} for {@code m} while they are fresh, else new ones. */

@@ -141,7 +141,7 @@ class CheckRunnerIT {
                     .get("up");
             assertEquals(new IperfServer.Started("server", 25002, null), server);
             ExecResult listening = runtime.exec(
-                    lab, "server", List.of("pgrep", "-xf", "iperf3 -s -1 -p 25002"), Duration.ofSeconds(10));
+                    lab, "server", List.of("pgrep", "-xf", "iperf3 -s -1 -J -p 25002"), Duration.ofSeconds(10));
             assertTrue(listening.ok(), "the server runs before the stop: " + listening);
 
             IperfServer.stop(runtime, lab, server);

@@ -99,6 +99,56 @@ class LinkProofIT {
         assertThat(run.toString()).contains("10.0.0.2 belongs to node server (lab.yml), but node client holds it now");
     }
 
+    /**
+     * Issue 43, row 3, on the host's kernel: on the client a {@code local} route for the server's address, the
+     * learner's own iperf3 on port 5201 behind a 10mbit tbf on lo, and broadcast UDP padding eth1's tx counter past
+     * what iperf3 reports. The flow and the ping never left the client, yet this check passed before: now the client's
+     * route is read first, and the platform's server must have counted the flow. The honest shaper still passes.
+     */
+    @Test
+    void shouldFailAFlowAndAPingThatALocalRouteKeptInTheClient() throws Exception {
+        start("udp-link");
+        inNode(
+                "client",
+                "ip route add local 10.0.0.2 dev lo table local && ip link set lo mtu 1500"
+                        + " && tc qdisc replace dev lo root tbf rate 10mbit burst 32kb latency 100ms"
+                        + " && iperf3 -s -D -p 5201"
+                        + " && { for i in $(seq 60); do head -c 1000000 /dev/zero | nc -u -b -q 0 10.0.0.255 9;"
+                        + " sleep 0.25; done >/dev/null 2>&1 & echo $! >/tmp/padding; }");
+        Map<String, Object> run = check("tcp");
+        assertThat(run.get("state")).as(run.toString()).isEqualTo("failed");
+        assertThat(run.toString()).contains("Node client has a local route for 10.0.0.2");
+
+        inNode(
+                "client",
+                "kill $(cat /tmp/padding); pkill -x nc; pkill -x iperf3; ip route del local 10.0.0.2 dev lo table local;"
+                        + " tc qdisc del dev lo root; tc qdisc replace dev eth1 root tbf rate 10mbit burst 32kb latency 100ms");
+        Map<String, Object> honest = check("tcp");
+        assertThat(honest.get("state")).as(honest.toString()).isEqualTo("passed");
+    }
+
+    /**
+     * Issue 43, row 4, in a lab with a kernel of its own: the gw's tbf keeps a 1 s queue (an honest check measures
+     * about 400 ms under load), and on the client policy rules send only TCP and UDP to table main while a {@code
+     * local} route answers everything else, the pings included: the loaded ping read 0.1 ms and the step passed.
+     */
+    @Test
+    void shouldFailALoadedPingThatPolicyRulesAnsweredInTheClient() throws Exception {
+        start("bufferbloat-upload");
+        Map<String, Object> bloat = check("feel-the-bloat");
+        assertThat(bloat.get("state")).as(bloat.toString()).isEqualTo("passed");
+        inNode("gw", "tc qdisc replace dev eth2 root tbf rate 4500kbit burst 8kb latency 1s");
+        inNode(
+                "client",
+                "ip route add local 198.51.100.10 dev lo table local"
+                        + " && ip rule add pref 100 to 198.51.100.10 ipproto 6 lookup main"
+                        + " && ip rule add pref 101 to 198.51.100.10 ipproto 17 lookup main"
+                        + " && ip rule add pref 200 lookup local && ip rule del pref 0");
+        Map<String, Object> run = check("shape-the-gw");
+        assertThat(run.get("state")).as(run.toString()).isEqualTo("failed");
+        assertThat(run.toString()).contains("Node client has a").contains("from the server node");
+    }
+
     private void start(String lesson) throws InterruptedException {
         cookie = Labs.newLearner();
         labId = TestLabs.startAndAwait(lesson, cookie, Duration.ofSeconds(90));

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.tclab.grading.spec.Iperf3Measurement;
 import dev.tclab.grading.spec.Measure;
+import dev.tclab.grading.spec.Measurement;
 import dev.tclab.grading.spec.MeasurementOutcome;
+import dev.tclab.grading.spec.PingMeasurement;
 import dev.tclab.grading.spec.Unit;
 import dev.tclab.lab.TestTopologies;
 import dev.tclab.lab.runtime.ExecResult;
@@ -28,6 +30,29 @@ class LinkProofTest {
     }
 
     private static final ExecResult IPERF = result("{}");
+    /** The client's route to the server as an untouched lab gives it (RouteProof's read). */
+    private static final ExecResult ROUTED = result("""
+            10.0.0.2 dev eth1 src 10.0.0.1 uid 0
+                cache
+            --- rules
+            0:	from all lookup local
+            32766:	from all lookup main
+            32767:	from all lookup default
+            """);
+
+    private static IperfServer.Started at(String node) {
+        return new IperfServer.Started(node, 23456, null);
+    }
+
+    /** The platform's server's own report, counting {@code bytes}: received, or sent for a reverse flow. */
+    private static List<ExecResult> counted(long bytes) {
+        return List.of(result("{\"end\": {\"sum_sent\": {\"bytes\": %d}, \"sum_received\": {\"bytes\": %d}}}"
+                .formatted(bytes, bytes)));
+    }
+
+    private static List<ExecResult> around(ExecResult before, ExecResult after) {
+        return List.of(ROUTED, before, IPERF, after);
+    }
 
     private static ExecResult result(String stdout) {
         return new ExecResult(0, stdout, "", false, false);
@@ -53,23 +78,23 @@ class LinkProofTest {
 
     @Test
     void shouldRefuseAServerThatRunsWhereLabYmlDoesNotPutItsAddress() {
-        LinkProof.Guard guard = proof.guard("lab", flow(false, false), "client");
+        LinkProof.Guard guard = proof.guard("lab", flow(false, false), at("client"));
         assertThat(guard.refusal())
                 .contains(
                         "10.0.0.2 belongs to node server (lab.yml), but node client holds it now",
                         "Put 10.0.0.2 back on server");
-        assertNull(proof.guard("lab", flow(false, false), "server").refusal());
+        assertNull(proof.guard("lab", flow(false, false), at("server")).refusal());
     }
 
     @Test
     void shouldPassAFlowWhoseBytesLeftTheClientsLinkAndFailOneThatWentByLo() {
-        LinkProof.Guard guard = proof.guard("lab", flow(false, false), "server");
-        assertEquals(1, guard.loadIndex());
-        MeasurementOutcome crossed =
-                guard.judge(List.of(netDev(0, 0, 1_000), IPERF, netDev(0, 300_000, 12_600_000)), sent(12_000_000));
+        LinkProof.Guard guard = proof.guard("lab", flow(false, false), at("server"));
+        assertEquals(2, guard.loadIndex());
+        MeasurementOutcome crossed = guard.judge(
+                around(netDev(0, 0, 1_000), netDev(0, 300_000, 12_600_000)), counted(12_000_000), sent(12_000_000));
         assertNull(crossed.error());
-        MeasurementOutcome looped =
-                guard.judge(List.of(netDev(0, 0, 1_000), IPERF, netDev(13_000_000, 0, 9_000)), sent(12_000_000));
+        MeasurementOutcome looped = guard.judge(
+                around(netDev(0, 0, 1_000), netDev(13_000_000, 0, 9_000)), counted(12_000_000), sent(12_000_000));
         assertThat(looped.error())
                 .contains(
                         "iperf3 reports 12,000,000 bytes",
@@ -79,8 +104,9 @@ class LinkProofTest {
 
     @Test
     void shouldCountReceivedBytesForAReverseFlow() {
-        LinkProof.Guard reverse = proof.guard("lab", flow(true, false), "server");
-        assertNull(reverse.judge(List.of(netDev(0, 0, 0), IPERF, netDev(0, 12_500_000, 400_000)), sent(12_000_000))
+        LinkProof.Guard reverse = proof.guard("lab", flow(true, false), at("server"));
+        assertNull(reverse.judge(
+                        around(netDev(0, 0, 0), netDev(0, 12_500_000, 400_000)), counted(12_100_000), sent(12_000_000))
                 .error());
     }
 
@@ -94,18 +120,94 @@ class LinkProofTest {
     /** A UDP sender's datagrams that its own qdisc drops never reach the wire: only those that arrived must show. */
     @Test
     void shouldProveAUdpFlowByTheBytesThatArrived() {
-        LinkProof.Guard udp = proof.guard("lab", flow(false, true), "server");
-        assertEquals(1, udp.loadIndex(), "counters are read around a UDP flow too");
+        LinkProof.Guard udp = proof.guard("lab", flow(false, true), at("server"));
+        assertEquals(2, udp.loadIndex(), "counters are read around a UDP flow too");
         // 7.5 MB offered, half dropped by the client's own tbf: 3.9 MB on the wire accounts for the half that arrived.
-        assertNull(udp.judge(List.of(netDev(0, 0, 0), IPERF, netDev(0, 0, 3_900_000)), udp(7_500_000, 50))
+        assertNull(udp.judge(around(netDev(0, 0, 0), netDev(0, 0, 3_900_000)), counted(3_750_000), udp(7_500_000, 50))
                 .error());
         MeasurementOutcome looped =
-                udp.judge(List.of(netDev(0, 0, 0), IPERF, netDev(7_600_000, 0, 2_000)), udp(7_500_000, 0));
+                udp.judge(around(netDev(0, 0, 0), netDev(7_600_000, 0, 2_000)), counted(7_500_000), udp(7_500_000, 0));
         assertThat(looped.error())
                 .contains("iperf3 reports 7,500,000 bytes arrived", "sent only 2,000 bytes", "did not cross the link");
-        LinkProof.Guard reverse = proof.guard("lab", flow(true, true), "server");
-        assertThat(reverse.judge(List.of(netDev(0, 0, 0), IPERF, netDev(0, 1_000, 0)), udp(2_000_000, 10))
+        LinkProof.Guard reverse = proof.guard("lab", flow(true, true), at("server"));
+        assertThat(reverse.judge(around(netDev(0, 0, 0), netDev(0, 1_000, 0)), counted(2_000_000), udp(2_000_000, 10))
                         .error())
                 .contains("received only 1,000 bytes");
+    }
+
+    /**
+     * Issue 43, row 3: a local route for the server's address on the client, a relay to the learner's own iperf3 and
+     * broadcast padding on eth1: the client's counters show the flow, but its route never left the node and the
+     * platform's server heard nothing.
+     */
+    @Test
+    void shouldFailAFlowWhoseRouteStaysInTheClientOrWhoseServerHeardNothing() {
+        LinkProof.Guard guard = proof.guard("lab", flow(false, false), at("server"));
+        ExecResult local = result("""
+                local 10.0.0.2 dev lo table local src 10.0.0.1 uid 0
+                    cache <local>
+                --- rules
+                0:	from all lookup local
+                32766:	from all lookup main
+                32767:	from all lookup default
+                """);
+        List<ExecResult> padded = List.of(local, netDev(0, 0, 0), IPERF, netDev(12_000_000, 0, 12_600_000));
+        assertThat(guard.judge(padded, counted(12_000_000), sent(12_000_000)).error())
+                .startsWith("Node client has a local route for 10.0.0.2")
+                .contains("the replies did not come from the server node", "ip route del local 10.0.0.2 table local");
+
+        List<ExecResult> honestRoute = around(netDev(0, 0, 0), netDev(12_000_000, 0, 12_600_000));
+        assertThat(guard.judge(honestRoute, List.of(result("")), sent(12_000_000))
+                        .error())
+                .contains(
+                        "The platform's iperf3 server on node server (port 23456) heard from no client",
+                        "did not reach the server node");
+        assertThat(guard.judge(honestRoute, counted(3_000_000), sent(12_000_000))
+                        .error())
+                .contains("reports 12,000,000 bytes", "on node server counted only 3,000,000 received");
+    }
+
+    private static String snmp(long outEchoReps) {
+        return "Ip: Forwarding DefaultTTL\nIp: 1 64\n"
+                + "Icmp: InMsgs InErrors InCsumErrors InDestUnreachs InTimeExcds InParmProbs InSrcQuenchs InRedirects"
+                + " InEchos InEchoReps InTimestamps InTimestampReps InAddrMasks InAddrMaskReps OutMsgs OutErrors"
+                + " OutRateLimitGlobal OutRateLimitHost OutDestUnreachs OutTimeExcds OutParmProbs OutSrcQuenchs"
+                + " OutRedirects OutEchos OutEchoReps OutTimestamps\n"
+                + "Icmp: 40 0 0 0 0 0 0 0 20 0 0 0 0 0 20 0 0 0 0 0 0 0 0 0 " + outEchoReps + " 0\n";
+    }
+
+    private static final PingMeasurement PING =
+            new PingMeasurement(new Measurement.Common("lat", "client", null, null), "10.0.0.2", 5, 0.2);
+
+    private static final ExecResult PINGED = result("""
+            PING 10.0.0.2 (10.0.0.2) 56(84) bytes of data.
+
+            --- 10.0.0.2 ping statistics ---
+            5 packets transmitted, 5 received, 0% packet loss, time 801ms
+            rtt min/avg/max/mdev = 0.040/0.050/0.060/0.008 ms
+            """);
+
+    /**
+     * Issue 43, row 4: a ping's replies must have been sent by the node lab.yml gives its target to, whatever the
+     * client's route says (the gw could answer the server's address itself).
+     */
+    @Test
+    void shouldFailAPingWhoseTargetsNodeSentFewerRepliesThanItGot() {
+        assertEquals(Optional.of("server"), proof.echoesOf("lab", PING));
+        assertEquals(25, LinkProof.echoReplies(snmp(25)));
+        assertNull(
+                proof.read("lab", PING, List.of(ROUTED, PINGED), List.of(result(snmp(100))), List.of(result(snmp(105))))
+                        .error());
+        assertThat(proof.read(
+                                "lab",
+                                PING,
+                                List.of(ROUTED, PINGED),
+                                List.of(result(snmp(100))),
+                                List.of(result(snmp(100))))
+                        .error())
+                .contains(
+                        "Node client's ping got 5 replies from 10.0.0.2, but node server, which lab.yml gives 10.0.0.2 to,"
+                                + " sent only 0",
+                        "the replies did not come from the server node");
     }
 }
