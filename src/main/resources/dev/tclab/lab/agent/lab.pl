@@ -77,6 +77,11 @@ sub hold {
     # console's level (a learner's `echo h > /proc/sysrq-trigger` cut the line's framing), and kernel.printk would let
     # the kernel's warnings there too. The platform writes a node's sysctls from outside its mount namespace (wire).
     read_only($_) for ('/proc/sys', '/proc/sysrq-trigger');
+    # UML's own files, one for the whole kernel whichever node writes them (root may, by their mode): 0 in sysemu
+    # hangs the kernel at 100 % of a core, and exitcode sets the exit status of the kernel's process on the host
+    # (docs/SECURITY.md). A bind over a file holds: the learner has no CAP_SYS_ADMIN to unmount it, and a proc mounted
+    # in a user namespace of its own is refused while these hide part of this one (the kernel's mount_too_revealing).
+    read_only($_) for grep { -e } ('/proc/sysemu', '/proc/exitcode');
     mount_fs('sysfs', '/sys', MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC);
     # Only the harmless devices and a pty instance of its own: no console, which is the app's line to the agent.
     mount_fs('tmpfs', '/dev', MS_NOSUID | MS_NOEXEC, 'mode=755,size=64k');
