@@ -10,6 +10,7 @@ import jakarta.enterprise.event.Event;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -128,6 +129,33 @@ final class LabCuller {
             // The engine being down is reported by the system status; the lab may come back with it.
         }
         return lab;
+    }
+
+    /**
+     * Fails every running lab whose own kernel stopped answering the runtime's heartbeat, saying so in the learner's
+     * words, and removes it: its container still runs (a hung UML kernel spins on a core), so no status shows it.
+     */
+    void heartbeat(Instant now) {
+        Set<String> running = new HashSet<>();
+        for (Lab lab : labs.all()) {
+            if (lab.phase() == LabPhase.RUNNING) {
+                running.add(lab.id());
+            }
+        }
+        if (running.isEmpty()) {
+            return;
+        }
+        for (String labId : runtime.silentKernels(running)) {
+            Lab lab = labs.get(labId);
+            if (lab != null && lab.failed(LabRuntime.KERNEL_SILENT, now)) {
+                LOG.infof("lab %s failed: its kernel stopped answering", labId);
+                starter.record(lab);
+                ended.fire(new LabEnded(labId));
+            }
+            // On a worker: the heartbeat comes every few seconds, and an engine call may take longer under load.
+            // What the engine does not remove now, the reaper does past the lab's expiry.
+            starter.submit(() -> runtime.stopQuietly(labId));
+        }
     }
 
     private void removeExpiredLabs(Instant now) {

@@ -417,6 +417,22 @@ public class LabService {
     }
 
     /**
+     * Hears from every running lab's own kernel (a UML lab's agent) and fails those that stopped answering: a hung
+     * kernel's container still runs, so the cull's status would never see it.
+     */
+    @Job
+    @Scheduled(every = "3s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void heartbeatScheduled() {
+        if (serving) {
+            heartbeat(clock.instant());
+        }
+    }
+
+    void heartbeat(Instant now) {
+        culler.heartbeat(now);
+    }
+
+    /**
      * Adopts the recorded labs that are still alive (see {@link #adoptRecorded}), then removes containers on the
      * engine that belong to this instance but to no live lab: left by a crash, or by a stop while the engine was
      * down. Run when the app starts serving and when the engine comes back.

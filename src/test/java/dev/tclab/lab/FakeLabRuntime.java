@@ -30,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
+import java.util.stream.Collectors;
 
 /**
  * An in-memory {@link LabRuntime} for tests that exercise the app above the seam. Enabled only by
@@ -46,6 +47,8 @@ public class FakeLabRuntime implements RuntimeAdapter {
     public final Map<String, LabSpec> running = new ConcurrentHashMap<>();
     /** Expiry of labs on the engine, as the real runtime labels them; labs without one never expire. */
     public final Map<String, Instant> expires = new ConcurrentHashMap<>();
+    /** Labs whose kernel the heartbeat finds silent ({@link #silentKernels}). */
+    public final Set<String> silent = ConcurrentHashMap.newKeySet();
     /**
      * Commands run since the latest lab start, as "node: command"; the platform's own iperf3 servers for checks
      * (the address lookup and the server start) are answered by the fake and listed in {@link #iperf3Servers}.
@@ -90,6 +93,7 @@ public class FakeLabRuntime implements RuntimeAdapter {
     public void reset() {
         running.clear();
         expires.clear();
+        silent.clear();
         execLog.clear();
         iperf3Servers.clear();
         iperf3ServersStopped.clear();
@@ -149,6 +153,11 @@ public class FakeLabRuntime implements RuntimeAdapter {
         return spec.topology().nodes().keySet().stream()
                 .map(n -> new NodeStatus(n, true, "running"))
                 .toList();
+    }
+
+    @Override
+    public Set<String> silentKernels(Set<String> running) {
+        return running.stream().filter(silent::contains).collect(Collectors.toSet());
     }
 
     @Override

@@ -280,6 +280,34 @@ class LabServiceTest {
     }
 
     @Test
+    void shouldFailALabWhoseKernelStoppedAnsweringRemoveItAndStartAFreshOneOnReset() throws Exception {
+        Lab lab = running("ann", "example");
+        Lab other = running("bob", "example");
+        labs.heartbeat(clock.instant());
+        assertThat(lab.phase()).as("its kernel answers").isEqualTo(LabPhase.RUNNING);
+
+        runtime.silent.add(lab.id());
+        labs.heartbeat(clock.instant());
+        assertThat(lab.phase()).isEqualTo(LabPhase.FAILED);
+        assertThat(lab.reason()).isEqualTo("The lab's kernel stopped answering; Reset starts it again.");
+        assertThat(other.phase()).isEqualTo(LabPhase.RUNNING);
+        for (int i = 0; i < 100 && runtime.running.containsKey(lab.id()); i++) {
+            Thread.sleep(10);
+        }
+        assertThat(runtime.running).as("its container is removed").doesNotContainKey(lab.id());
+        assertThat(labs.liveCount()).isEqualTo(1);
+
+        Lab fresh = labs.replace(lab.id(), "ann", "Reset by the host.", admitted -> {})
+                .lab();
+        for (int i = 0; i < 100 && fresh.phase() == LabPhase.STARTING; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(fresh.id()).isNotEqualTo(lab.id());
+        assertThat(fresh.phase()).isEqualTo(LabPhase.RUNNING);
+        assertThat(lab.reason()).as("the failed lab keeps its reason").contains("kernel stopped answering");
+    }
+
+    @Test
     void shouldFreeTheSlotOfALabWhoseContainersWereRemovedByHand() throws Exception {
         running("a", "x");
         Lab removed = running("b", "x");

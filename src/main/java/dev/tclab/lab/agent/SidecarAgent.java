@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
@@ -43,7 +44,7 @@ import org.jboss.logging.Logger;
  * <p>The agent knows no runtime: each one carries its standard input and output its own way ({@link Attachment}), a
  * Docker container's attach stream or a pod's.
  */
-public final class SidecarAgent implements AutoCloseable {
+public final class SidecarAgent implements AutoCloseable, KernelHeartbeat.Pulse {
 
     private static final Logger LOG = Logger.getLogger(SidecarAgent.class);
     /** The agent's program, run as the sidecar's command: {@code perl -e SCRIPT}. */
@@ -76,6 +77,10 @@ public final class SidecarAgent implements AutoCloseable {
     private final Closeable attachment;
     /** Why the agent can no longer run commands, or null while it can. */
     private volatile String gone;
+    /** How many times its output arrived: a UML kernel's heartbeat ({@link KernelHeartbeat}). */
+    private final AtomicLong heard = new AtomicLong();
+    /** Whether the attachment ended: the engine or the container went away, and nothing can be heard any more. */
+    private volatile boolean detached;
 
     /** How a runtime carries the agent's standard input and output: a Docker container's attach, a pod's. */
     @FunctionalInterface
@@ -191,6 +196,7 @@ public final class SidecarAgent implements AutoCloseable {
         this.attachment = attachment.attach(window != null ? window : stdin, new Output() {
             @Override
             public void stdout(byte[] bytes) {
+                heard.incrementAndGet();
                 if (bootConsole != null && !ready.isDone() && bootConsole.feed(bytes)) {
                     // A panicked UML kernel spins where it stopped: waiting out the start's timeout changes nothing.
                     end("it panicked");
@@ -205,6 +211,7 @@ public final class SidecarAgent implements AutoCloseable {
 
             @Override
             public void ended(String why) {
+                detached = true;
                 end(why);
             }
         });
@@ -326,13 +333,48 @@ public final class SidecarAgent implements AutoCloseable {
     }
 
     private void end(String why) {
+        fail(why);
+        streams.values().forEach(s -> s.lost("the lab's agent went away: " + why));
+        streams.clear();
+    }
+
+    private void fail(String why) {
         if (gone == null) {
             gone = why;
         }
         waiting.values().forEach(f -> f.completeExceptionally(new Gone(why)));
         ready.completeExceptionally(new Gone(why));
-        streams.values().forEach(s -> s.lost("the lab's agent went away: " + why));
+    }
+
+    /**
+     * Counts its output even once it is gone: an agent whose output fell out of step still hears whether its kernel
+     * answers a {@link #ping}.
+     */
+    @Override
+    public long heard() {
+        return heard.get();
+    }
+
+    /** Whether the attachment ended (the engine or the container went away): nothing more can be heard on it. */
+    public boolean detached() {
+        return detached;
+    }
+
+    /** The agent answers with its ready line (and the acknowledgement of the request). */
+    @Override
+    public void ping() {
+        send("P");
+    }
+
+    /**
+     * Gives up on an agent whose kernel stopped answering: its requests fail and its streams end with {@code why}, as
+     * their process's end (a terminal says it and offers no reconnection), then the attachment is closed.
+     */
+    public void abandon(String why) {
+        fail(why);
+        streams.values().forEach(s -> s.ended(why));
         streams.clear();
+        close();
     }
 
     /** Whether the agent can no longer take requests. */

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What a runtime of User-Mode Linux labs answers through its labs' agents ({@link UmlAgents}), whichever engine
@@ -76,6 +77,11 @@ public abstract class UmlAgentRuntime implements RuntimeAdapter {
         } finally {
             stopQuietly(labId);
         }
+    }
+
+    @Override
+    public Set<String> silentKernels(Set<String> running) {
+        return agents.silentKernels(running);
     }
 
     @Override

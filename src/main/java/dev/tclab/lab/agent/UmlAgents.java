@@ -2,13 +2,17 @@ package dev.tclab.lab.agent;
 
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.lab.runtime.NodeNotFoundException;
 import dev.tclab.lab.runtime.ProcessLimit;
 import dev.tclab.lab.runtime.ProcessStream;
 import dev.tclab.lab.runtime.StreamListener;
 import java.time.Duration;
+import java.time.InstantSource;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -36,6 +40,8 @@ public final class UmlAgents {
     /** The nodes of each lab. */
     private final Map<String, List<String>> nodes = new ConcurrentHashMap<>();
 
+    private final KernelHeartbeat heartbeat = new KernelHeartbeat(InstantSource.system());
+
     public UmlAgents(Kernels kernels) {
         this.kernels = kernels;
     }
@@ -55,6 +61,29 @@ public final class UmlAgents {
         }
     }
 
+    /**
+     * One heartbeat for the {@code running} labs whose agent is kept (a lab adopted after a restart has one once a
+     * terminal, sampler or check used it): returns those whose kernel said nothing for {@link KernelHeartbeat#SILENCE},
+     * whose agents are abandoned, their terminals told {@link LabRuntime#KERNEL_SILENT}.
+     */
+    public Set<String> silentKernels(Set<String> running) {
+        Map<String, SidecarAgent> heard = new HashMap<>();
+        agents.forEach((labId, agent) -> {
+            // An ended attachment is not the kernel's silence: the engine or the container went away (a status says
+            // which). An agent gone otherwise (its output out of step: a hung kernel's last words once) still hears.
+            if (running.contains(labId) && !agent.detached()) {
+                heard.put(labId, agent);
+            }
+        });
+        Set<String> silent = heartbeat.beat(heard);
+        for (String labId : silent) {
+            SidecarAgent agent = heard.get(labId);
+            agents.remove(labId, agent);
+            agent.abandon(LabRuntime.KERNEL_SILENT);
+        }
+        return silent;
+    }
+
     public void closeAll() {
         agents.values().forEach(SidecarAgent::close);
         agents.clear();
@@ -67,7 +96,7 @@ public final class UmlAgents {
         try {
             return agent.run(UmlScripts.inNetwork(node, command), timeout);
         } catch (SidecarAgent.Gone e) {
-            throw lost(labId, agent, e);
+            throw lost(labId, e);
         }
     }
 
@@ -77,7 +106,7 @@ public final class UmlAgents {
         try {
             return agent.stream(UmlScripts.inNetwork(node, command), false, listener);
         } catch (SidecarAgent.Gone e) {
-            throw lost(labId, agent, e);
+            throw lost(labId, e);
         }
     }
 
@@ -88,7 +117,7 @@ public final class UmlAgents {
         try {
             return agent.terminalOfPerl(UmlScripts.labLoader(), UmlScripts.enter(node, command), listener);
         } catch (SidecarAgent.Gone e) {
-            throw lost(labId, agent, e);
+            throw lost(labId, e);
         }
     }
 
@@ -102,7 +131,7 @@ public final class UmlAgents {
         try {
             counted = agent.runPerl(UmlScripts.labLoader(), UmlScripts.pids(node), PROCESS_COUNT_TIMEOUT);
         } catch (SidecarAgent.Gone e) {
-            throw lost(labId, agent, e);
+            throw lost(labId, e);
         }
         String[] values = counted.stdout().trim().split(" ");
         if (!counted.ok() || values.length != 2 || !values[0].matches("\\d{1,9}")) {
@@ -114,8 +143,8 @@ public final class UmlAgents {
                 && ProcessLimit.reached(Long.parseLong(values[0]), Long.parseLong(values[1]));
     }
 
-    private EngineUnavailableException lost(String labId, SidecarAgent agent, SidecarAgent.Gone e) {
-        agents.remove(labId, agent);
+    /** The gone agent stays until a new one replaces it ({@link #agentOf}): the heartbeat still hears through it. */
+    private EngineUnavailableException lost(String labId, SidecarAgent.Gone e) {
         return new EngineUnavailableException("the kernel of lab " + labId + " does not answer: " + e.getMessage(), e);
     }
 

@@ -92,6 +92,19 @@ public final class KernelChoice implements RuntimeAdapter {
         return runtimeOf(labId).status(labId);
     }
 
+    /** Asks the UML runtime, for the running labs this choice knows it runs (labs found on it are remembered). */
+    @Override
+    public Set<String> silentKernels(Set<String> running) {
+        Set<String> inUml = new HashSet<>();
+        for (String labId : running) {
+            LabRuntime runtime = labs.get(labId);
+            if (runtime != null && runtime != host) {
+                inUml.add(labId);
+            }
+        }
+        return inUml.isEmpty() ? Set.of() : uml.get().silentKernels(inUml);
+    }
+
     @Override
     public ExecResult exec(String labId, String node, List<String> command, Duration timeout)
             throws EngineUnavailableException, NodeNotFoundException {

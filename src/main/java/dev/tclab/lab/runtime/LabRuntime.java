@@ -3,6 +3,7 @@ package dev.tclab.lab.runtime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The seam between tclab and whatever runs lab containers (Docker, Kubernetes, User-Mode Linux): the calls on one
@@ -11,6 +12,12 @@ import java.util.List;
  * call it from a worker thread, never from the Vert.x event loop.
  */
 public interface LabRuntime {
+
+    /**
+     * Why a lab whose own kernel stopped answering ({@link #silentKernels}) failed, in the learner's words: its page
+     * and its terminals say it.
+     */
+    String KERNEL_SILENT = "The lab's kernel stopped answering; Reset starts it again.";
 
     /**
      * Starts a lab and returns once it is ready: nodes created and started (in parallel), what measures them ready,
@@ -39,6 +46,16 @@ public interface LabRuntime {
 
     /** The state of each node of the lab, as the engine sees it now. */
     List<NodeStatus> status(String labId) throws EngineUnavailableException;
+
+    /**
+     * One heartbeat (every few seconds) for the kernels of the {@code running} labs that have one of their own: returns
+     * the labs whose kernel has stopped answering, whose terminals are told so. Without an engine call: a lab's
+     * container may run while its kernel hangs (a UML kernel spinning on a core), which {@link #status} cannot see.
+     * Labs on the host's kernel share it with the app's, and are never in the answer.
+     */
+    default Set<String> silentKernels(Set<String> running) {
+        return Set.of();
+    }
 
     /**
      * Runs a command with the platform's own tools in the node's network namespace (never a binary from the
