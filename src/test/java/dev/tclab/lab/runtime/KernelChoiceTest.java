@@ -57,6 +57,18 @@ class KernelChoiceTest {
     }
 
     @Test
+    void shouldAskTheUmlRuntimeForTheSilentKernelsOfItsRunningLabsOnly() throws Exception {
+        choice.start(spec("h", Topology.Kernel.HOST, "tbf-lesson"), (s, d) -> {});
+        choice.start(spec("u", Topology.Kernel.UML, "tbf-lesson"), (s, d) -> {});
+        choice.start(spec("v", Topology.Kernel.UML, "tbf-lesson"), (s, d) -> {});
+        host.silent.add("h");
+        uml.silent.addAll(Set.of("u", "v"));
+
+        assertThat(choice.silentKernels(Set.of("h", "u"))).containsExactly("u");
+        assertThat(choice.silentKernels(Set.of("h"))).as("no lab in UML").isEmpty();
+    }
+
+    @Test
     void shouldSayWhichLabsRunInAKernelOfTheirOwn() throws Exception {
         uml.ownKernel = true;
         choice.start(spec("h", Topology.Kernel.HOST, "tbf-lesson"), (s, d) -> {});
