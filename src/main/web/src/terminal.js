@@ -8,6 +8,8 @@ const MAX_BACKOFF_MS = 15000;
 // The server closes a socket on a message above 64 KiB; a big paste goes as several smaller messages.
 const MAX_MESSAGE_BYTES = 16 * 1024;
 const TAKEN_OVER = 4409;
+// How often the page tells the server how much output it has drawn: well under the server's window (128 KiB).
+const ACK_EVERY = 16 * 1024;
 
 /** The key that leaves the terminal, as the page tells the learner. */
 export const LEAVE_KEY = 'Ctrl+]';
@@ -60,13 +62,27 @@ export class NodeTerminal {
       this.shellEnded = false;
       this.refit();
       this.control({ type: 'resize', cols: this.term.cols, rows: this.term.rows });
+      // Says at once that this page acknowledges what it draws, so the server paces output from the first byte.
+      this.control({ type: 'ack', bytes: 0 });
       for (const bytes of this.pending.splice(0)) socket.send(bytes);
     };
+    // Bytes of output drawn since this socket opened, told to the server every ACK_EVERY bytes: it sends a flood
+    // only a window ahead of what the page has drawn, so a Ctrl-C's prompt shows at once, not after seconds of
+    // output queued in the sockets.
+    let drawn = 0;
+    let acked = 0;
     socket.onmessage = (event) => {
       if (typeof event.data === 'string') {
         this.controlMessage(event.data);
       } else {
-        this.term.write(decoder.decode(new Uint8Array(event.data), { stream: true }));
+        const bytes = new Uint8Array(event.data);
+        this.term.write(decoder.decode(bytes, { stream: true }), () => {
+          drawn += bytes.length;
+          if (drawn - acked >= ACK_EVERY && socket.readyState === WebSocket.OPEN) {
+            acked = drawn;
+            socket.send(JSON.stringify({ type: 'ack', bytes: drawn }));
+          }
+        });
       }
     };
     socket.onclose = (event) => this.closed(event);

@@ -33,6 +33,16 @@ final class OutputRing {
         start = (start + overwritten) % buffer.length;
     }
 
+    boolean isEmpty() {
+        return size == 0;
+    }
+
+    /** Forgets everything kept. */
+    void clear() {
+        start = 0;
+        size = 0;
+    }
+
     /**
      * The kept output, oldest first. Once older output was dropped, the replay starts at the first line break (when
      * there is one in the first quarter) and never inside a UTF-8 sequence, so the learner does not see half a line

@@ -5,16 +5,23 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * Reads the JSON control messages a page sends on a terminal socket (text frames). The only one is
- * {@code {"type":"resize","cols":C,"rows":R}}; anything else is refused with a message saying what is wrong.
+ * Reads the JSON control messages a page sends on a terminal socket (text frames): {@code
+ * {"type":"resize","cols":C,"rows":R}} and {@code {"type":"ack","bytes":N}} (how many bytes of output the page has
+ * drawn since it connected); anything else is refused with a message saying what is wrong.
  */
 final class TerminalControl {
 
     static final int MAX_COLUMNS = 1000;
     static final int MAX_ROWS = 500;
 
+    /** A validated control message. */
+    sealed interface Control permits Resize, Ack {}
+
     /** A validated resize request. */
-    record Resize(int cols, int rows) {}
+    record Resize(int cols, int rows) implements Control {}
+
+    /** The page has drawn {@code bytes} bytes of output since it connected ({@link WebSocketTerminalSink}). */
+    record Ack(long bytes) implements Control {}
 
     /** A control message that cannot be obeyed; the message is sent back to the page in an error frame. */
     static final class InvalidControlException extends Exception {
@@ -25,7 +32,7 @@ final class TerminalControl {
 
     private TerminalControl() {}
 
-    static Resize parse(ObjectMapper json, String text) throws InvalidControlException {
+    static Control parse(ObjectMapper json, String text) throws InvalidControlException {
         JsonNode message;
         try {
             message = json.readTree(text);
@@ -38,11 +45,21 @@ final class TerminalControl {
             throw new InvalidControlException("A control message must be a JSON object with a \"type\".");
         }
         String type = message.path("type").asText("");
-        if (!"resize".equals(type)) {
-            throw new InvalidControlException(
-                    "Unknown control message type '" + abbreviate(type) + "'; the only one is \"resize\".");
+        return switch (type) {
+            case "resize" -> new Resize(dimension(message, "cols", MAX_COLUMNS), dimension(message, "rows", MAX_ROWS));
+            case "ack" -> new Ack(drawnBytes(message));
+            default ->
+                throw new InvalidControlException("Unknown control message type '" + abbreviate(type)
+                        + "'; the types are \"resize\" and \"ack\".");
+        };
+    }
+
+    private static long drawnBytes(JsonNode message) throws InvalidControlException {
+        JsonNode value = message.get("bytes");
+        if (value == null || !value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 0) {
+            throw new InvalidControlException("ack needs \"bytes\" as a whole number, 0 or more.");
         }
-        return new Resize(dimension(message, "cols", MAX_COLUMNS), dimension(message, "rows", MAX_ROWS));
+        return value.longValue();
     }
 
     private static int dimension(JsonNode message, String field, int max) throws InvalidControlException {

@@ -135,8 +135,12 @@ public class TerminalSocket {
             return;
         }
         try {
-            TerminalControl.Resize resize = TerminalControl.parse(json, message);
-            attachment.session().resize(resize.cols(), resize.rows());
+            TerminalControl.Control control = TerminalControl.parse(json, message);
+            if (control instanceof TerminalControl.Resize resize) {
+                attachment.session().resize(resize.cols(), resize.rows());
+            } else if (control instanceof TerminalControl.Ack ack) {
+                attachment.page().acknowledged(ack.bytes());
+            }
         } catch (TerminalControl.InvalidControlException e) {
             attachment.page().sendControl(new TerminalFrames.Error(e.getMessage()));
         }

@@ -12,8 +12,13 @@ import org.jboss.logging.Logger;
 
 /**
  * Sends a shell's output to one page. Sends are asynchronous; when a browser cannot keep up (think {@code cat} of
- * a huge file over a slow link) output beyond the pending limit is skipped and the learner told, instead of
- * queueing without bound in the server's memory.
+ * a huge file over a slow link) output is skipped and the learner told, instead of queueing without bound. The page
+ * is behind when more than the pending limit waits in this server, or, once the page acknowledges what it has drawn
+ * ({@code {"type":"ack"}}, as the learner's page does), when more than {@link #PAGE_WINDOW} is on its way to it
+ * (sockets' buffers included: they hold seconds of a flood for a slow page). The newest skipped output is held back
+ * (its last {@link #HELD_BYTES}) and sent once the page has caught up, so the screen always ends where the shell is:
+ * the prompt after a Ctrl-C that stopped a flood comes within a window's drawing, never lost among what was skipped
+ * (issue 43, row 6).
  */
 final class WebSocketTerminalSink implements TerminalSink {
 
@@ -25,8 +30,24 @@ final class WebSocketTerminalSink implements TerminalSink {
     private final WebSocketConnection connection;
     private final ObjectMapper json;
     private final long maxPendingBytes;
+    /** The last bytes of skipped output, at most: a screenful or two of a flood. */
+    static final int HELD_BYTES = 16 * 1024;
+
+    /**
+     * How much output may be on its way to a page that acknowledges what it drew: a browser draws it in well under a
+     * second, and a window of it per round trip is more than a terminal needs.
+     */
+    static final long PAGE_WINDOW = 128 * 1024;
+
     private final AtomicLong pendingBytes = new AtomicLong();
-    private volatile boolean skipped;
+    /** Guards what follows and the order of sends: held output goes out before anything newer. */
+    private final Object lock = new Object();
+    /** The newest output skipped while the page was behind, sent when it has caught up. */
+    private final OutputRing held = new OutputRing(HELD_BYTES);
+    /** Bytes of output handed to the socket since the page connected. */
+    private long sentBytes;
+    /** Bytes the page says it has drawn (never more than were sent); -1 while it has acknowledged nothing. */
+    private long drawnBytes = -1;
 
     WebSocketTerminalSink(WebSocketConnection connection, ObjectMapper json, long maxPendingBytes) {
         this.connection = connection;
@@ -36,15 +57,48 @@ final class WebSocketTerminalSink implements TerminalSink {
 
     @Override
     public void output(byte[] chunk) {
-        if (pendingBytes.get() > maxPendingBytes) {
-            skipped = true;
+        synchronized (lock) {
+            if (!held.isEmpty() || behind(1)) {
+                held.append(chunk);
+                return;
+            }
+            send(chunk);
+        }
+    }
+
+    /** The page says it has drawn {@code bytes} bytes of output since it connected. */
+    void acknowledged(long bytes) {
+        synchronized (lock) {
+            drawnBytes = Math.max(drawnBytes, Math.min(bytes, sentBytes));
+            sendHeldIfCaughtUp();
+        }
+    }
+
+    private void sent(int bytes) {
+        pendingBytes.addAndGet(-bytes);
+        synchronized (lock) {
+            sendHeldIfCaughtUp();
+        }
+    }
+
+    /**
+     * Sends the held output, after a word that some was skipped, once the page is within half its limits: so a page
+     * at the edge gets the held output in one go rather than a dribble.
+     */
+    private void sendHeldIfCaughtUp() {
+        if (held.isEmpty() || behind(2)) {
             return;
         }
-        if (skipped) {
-            skipped = false;
-            send(SKIPPED_NOTICE);
-        }
-        send(chunk);
+        byte[] tail = held.snapshot();
+        held.clear();
+        send(SKIPPED_NOTICE);
+        send(tail);
+    }
+
+    /** Whether the page is behind by more than {@code 1/fraction} of a limit: this server's or the page's window. */
+    private boolean behind(int fraction) {
+        return pendingBytes.get() > maxPendingBytes / fraction
+                || (drawnBytes >= 0 && sentBytes - drawnBytes > PAGE_WINDOW / fraction);
     }
 
     @Override
@@ -81,15 +135,17 @@ final class WebSocketTerminalSink implements TerminalSink {
         }
     }
 
+    /** Sends output; called holding {@link #lock}, so bytes leave in the order they were given. */
     private void send(byte[] bytes) {
         if (connection.isClosed()) {
             return;
         }
+        sentBytes += bytes.length;
         pendingBytes.addAndGet(bytes.length);
         connection
                 .sendBinary(Buffer.buffer(bytes))
                 .subscribe()
-                .with(ok -> pendingBytes.addAndGet(-bytes.length), failure -> pendingBytes.addAndGet(-bytes.length));
+                .with(ok -> sent(bytes.length), failure -> sent(bytes.length));
     }
 
     /** A close reason must fit in a control frame (123 bytes); the full text went in the error frame. */

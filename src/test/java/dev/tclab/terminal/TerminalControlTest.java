@@ -19,6 +19,25 @@ class TerminalControlTest {
     }
 
     @Test
+    void shouldReadAnAcknowledgementOfDrawnOutput() throws Exception {
+        assertEquals(new TerminalControl.Ack(0), TerminalControl.parse(json, "{\"type\":\"ack\",\"bytes\":0}"));
+        assertEquals(
+                new TerminalControl.Ack(5_000_000_000L),
+                TerminalControl.parse(json, "{\"type\":\"ack\",\"bytes\":5000000000}"));
+        for (String bad : new String[] {
+            "{\"type\":\"ack\"}",
+            "{\"type\":\"ack\",\"bytes\":-1}",
+            "{\"type\":\"ack\",\"bytes\":1.5}",
+            "{\"type\":\"ack\",\"bytes\":\"12\"}",
+            "{\"type\":\"ack\",\"bytes\":1e30}"
+        }) {
+            var e = assertThrows(
+                    TerminalControl.InvalidControlException.class, () -> TerminalControl.parse(json, bad), bad);
+            assertTrue(e.getMessage().contains("\"bytes\""), e.getMessage());
+        }
+    }
+
+    @Test
     void shouldRejectMalformedJsonSayingKeystrokesAreBinary() {
         var e = assertThrows(
                 TerminalControl.InvalidControlException.class, () -> TerminalControl.parse(json, "ls -l\n"));

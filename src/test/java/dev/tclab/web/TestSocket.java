@@ -36,6 +36,15 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
     /** Sees each whole text frame as it arrives, on the client's I/O thread (e.g. to timestamp it). */
     private volatile java.util.function.Consumer<String> textObserver = text -> {};
 
+    /** Binary output beyond this many bytes keeps only its most recent part ({@link #terminalKeepingTail}). */
+    private long keptBytes = Long.MAX_VALUE / 2;
+    /** How long the socket waits after each binary frame before it takes the next (a page slow to draw). */
+    private long pauseNanosPerFrame;
+    /** Bytes drawn, for a socket that acknowledges them ({@link #terminalReadingSlowly}); the last told. */
+    private long ackedBytes;
+    /** All binary bytes received, kept or not. */
+    private long receivedBytes;
+
     private WebSocket socket;
 
     private TestSocket() {}
@@ -69,6 +78,34 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
         return open(base, "/ws/labs/" + labId + "/nodes/" + node + "/terminal", cookie, originOf(base));
     }
 
+    /**
+     * As {@link #terminal}, keeping only the last {@code tailBytes} or so of its output (for floods: gigabytes may
+     * arrive, and {@link #output()} decodes all it keeps on every look).
+     */
+    public static TestSocket terminalKeepingTail(URI base, String labId, String node, String cookie, int tailBytes)
+            throws Exception {
+        TestSocket test = terminal(base, labId, node, cookie);
+        synchronized (test) {
+            test.keptBytes = tailBytes;
+        }
+        return test;
+    }
+
+    /**
+     * As {@link #terminalKeepingTail}, taking its next binary frame only {@code pause} after each one, as a browser
+     * busy drawing a flood does, so the server's sends to it queue; and, as the learner's page does, telling the
+     * server every 16 KiB how much it has drawn ({@code {"type":"ack"}}).
+     */
+    public static TestSocket terminalReadingSlowly(
+            URI base, String labId, String node, String cookie, int tailBytes, Duration pause) throws Exception {
+        TestSocket test = terminalKeepingTail(base, labId, node, cookie, tailBytes);
+        synchronized (test) {
+            test.pauseNanosPerFrame = pause.toNanos();
+        }
+        test.sendText("{\"type\":\"ack\",\"bytes\":0}"); // as the page's first word: it acknowledges
+        return test;
+    }
+
     /** The statistics socket of lab {@code labId}, opened as a page of the server at {@code base} does. */
     public static TestSocket stats(URI base, String labId, String cookie) throws Exception {
         return open(base, "/ws/labs/" + labId + "/stats", cookie, originOf(base));
@@ -84,8 +121,29 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
         byte[] bytes = new byte[data.remaining()];
         data.get(bytes);
         binary.writeBytes(bytes);
+        receivedBytes += bytes.length;
+        if (binary.size() > 2 * keptBytes) {
+            byte[] all = binary.toByteArray();
+            binary.reset();
+            binary.write(all, all.length - (int) keptBytes, (int) keptBytes);
+        }
         notifyAll();
-        webSocket.request(1);
+        if (pauseNanosPerFrame > 0) {
+            long drawn = receivedBytes;
+            boolean ack = drawn - ackedBytes >= 16 * 1024;
+            if (ack) {
+                ackedBytes = drawn;
+            }
+            CompletableFuture.delayedExecutor(pauseNanosPerFrame, TimeUnit.NANOSECONDS)
+                    .execute(() -> {
+                        if (ack) {
+                            webSocket.sendText("{\"type\":\"ack\",\"bytes\":" + drawn + "}", true);
+                        }
+                        webSocket.request(1);
+                    });
+        } else {
+            webSocket.request(1);
+        }
         return null;
     }
 
@@ -139,7 +197,12 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
         socket.sendText(text, true).join();
     }
 
-    /** Everything received in binary frames so far, decoded as UTF-8. */
+    /** How many bytes arrived in binary frames so far, the ones no longer kept too. */
+    public synchronized long receivedBytes() {
+        return receivedBytes;
+    }
+
+    /** Everything received in binary frames so far (its tail, {@link #terminalKeepingTail}), decoded as UTF-8. */
     public synchronized String output() {
         return binary.toString(StandardCharsets.UTF_8);
     }
