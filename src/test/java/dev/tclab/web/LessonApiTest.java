@@ -75,7 +75,9 @@ class LessonApiTest {
                 .body("tracks[0].lessons", equalTo(List.of("tbf-basics", "htb-rate-accuracy", "netem-tcp")))
                 .body("tracks[1].lessons", equalTo(List.of("buffers", "fq-codel", "fair-queueing")))
                 .body("tracks[2].lessons", equalTo(List.of("prio-dscp", "classification", "policing")))
-                .body("tracks[3].lessons", equalTo(List.of("bufferbloat-upload", "bufferbloat-download")))
+                .body(
+                        "tracks[3].lessons",
+                        equalTo(List.of("bufferbloat-upload", "bufferbloat-download", "troubleshooting")))
                 .body("problems", equalTo(List.of()));
     }
 
