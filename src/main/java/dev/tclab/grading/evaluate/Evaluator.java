@@ -226,7 +226,7 @@ public final class Evaluator {
         String counts = Subjects.counts(check.path());
         Span span = Span.of(check.path(), values, counts);
         String measured = shown.withUnit(number) + (span == null ? "" : " (" + span.inWords() + ")");
-        Template.Fields fields = new Template.Fields(number, shown.unit().symbol(), expected, path, "", "");
+        Template.Fields fields = new Template.Fields(number, Words.symbol(shown.unit()), expected, path, "", "");
         boolean exact = !passed && check.comparison() instanceof Comparison.Equals;
         Reason reason = context.reason(
                 kind,
@@ -315,7 +315,7 @@ public final class Evaluator {
                 + (when.isEmpty() ? "" : ", " + when) + ")";
         String path = check.path().text();
         Template.Fields fields = new Template.Fields(
-                measure.number(), measure.unit().symbol(), expected, path, sameUnit.number(), ratio.number());
+                measure.number(), Words.symbol(measure.unit()), expected, path, sameUnit.number(), ratio.number());
         Reason reason = context.reason(
                 passed ? Reason.Kind.HELD : Reason.Kind.NOT_MET,
                 Unit.NONE,

@@ -151,6 +151,20 @@ class EvaluatorTest {
     }
 
     @Test
+    void shouldNameTcsBinarySizesInAMessageAsALearnerReadsThem() throws Exception {
+        // The troubleshooting lesson's class counter said "carried 0 mb" on a learner's page.
+        Values none = new Values(
+                Map.of("q", Map.of("root", Map.of("bytes", new Measure(0, Unit.BYTES)))), Map.of(), Map.of());
+        String yaml = "measure:\n  - { name: q, node: client, qdisc: { dev: eth1 } }\nexpect:\n"
+                + "  - { value: q.root.bytes, above: 3mb, message: \"class 1:10 carried {value} {unit}\" }\n";
+        AssertionResult r = Evaluator.evaluate(
+                        CheckSpecParser.parse(FILE, yaml, 1).expect(), none)
+                .get(0);
+        assertFalse(r.passed());
+        assertEquals("class 1:10 carried 0 MiB", r.message());
+    }
+
+    @Test
     void shouldShowEveryDigitOfANumberThatIsNotEqualToTheExpectedOne() throws Exception {
         Values typo = new Values(
                 Map.of("q", Map.of("root", Map.of("options", Map.of("rate", new Measure(1_250_125, Unit.BYTE_PER_S))))),
