@@ -7,6 +7,8 @@ import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
@@ -30,6 +32,12 @@ final class WebSocketTerminalSink implements TerminalSink {
     private final WebSocketConnection connection;
     private final ObjectMapper json;
     private final long maxPendingBytes;
+    /**
+     * Where a finished send looks at the held output. Not on the thread that finished it: that is the event loop,
+     * perhaps inside the connection's own lock, and a thread holding {@link #lock} may be waiting for that lock in a
+     * send.
+     */
+    private final Executor afterSend;
     /** The last bytes of skipped output, at most: a screenful or two of a flood. */
     static final int HELD_BYTES = 16 * 1024;
 
@@ -48,18 +56,28 @@ final class WebSocketTerminalSink implements TerminalSink {
     private long sentBytes;
     /** Bytes the page says it has drawn (never more than were sent); -1 while it has acknowledged nothing. */
     private long drawnBytes = -1;
+    /** Whether {@link #held} has output, readable without {@link #lock}. */
+    private volatile boolean holding;
 
     WebSocketTerminalSink(WebSocketConnection connection, ObjectMapper json, long maxPendingBytes) {
+        this(connection, json, maxPendingBytes, ForkJoinPool.commonPool());
+    }
+
+    WebSocketTerminalSink(WebSocketConnection connection, ObjectMapper json, long maxPendingBytes, Executor afterSend) {
         this.connection = connection;
         this.json = json;
         this.maxPendingBytes = maxPendingBytes;
+        this.afterSend = afterSend;
     }
 
     @Override
     public void output(byte[] chunk) {
         synchronized (lock) {
-            if (!held.isEmpty() || behind(1)) {
+            if (holding || behind(1)) {
                 held.append(chunk);
+                holding = true;
+                // A send may have finished between the look above and {@code holding}: it saw nothing held.
+                sendHeldIfCaughtUp();
                 return;
             }
             send(chunk);
@@ -76,8 +94,12 @@ final class WebSocketTerminalSink implements TerminalSink {
 
     private void sent(int bytes) {
         pendingBytes.addAndGet(-bytes);
-        synchronized (lock) {
-            sendHeldIfCaughtUp();
+        if (holding) {
+            afterSend.execute(() -> {
+                synchronized (lock) {
+                    sendHeldIfCaughtUp();
+                }
+            });
         }
     }
 
@@ -86,11 +108,12 @@ final class WebSocketTerminalSink implements TerminalSink {
      * at the edge gets the held output in one go rather than a dribble.
      */
     private void sendHeldIfCaughtUp() {
-        if (held.isEmpty() || behind(2)) {
+        if (!holding || behind(2)) {
             return;
         }
         byte[] tail = held.snapshot();
         held.clear();
+        holding = false;
         send(SKIPPED_NOTICE);
         send(tail);
     }

@@ -68,7 +68,7 @@ class WebSocketTerminalSinkTest {
     @Test
     void shouldHoldTheNewestOutputWhileThePageIsBehindAndSendItWhenItCatchesUp() {
         completesAtOnce = false;
-        WebSocketTerminalSink sink = new WebSocketTerminalSink(connection(), new ObjectMapper(), 1000);
+        WebSocketTerminalSink sink = new WebSocketTerminalSink(connection(), new ObjectMapper(), 1000, Runnable::run);
         sink.output(flood(1001, 'a')); // over the limit, not yet written
         sink.output(flood(50_000, 'b')); // skipped: the page is behind
         sink.output("\r\nroot@client:~# ".getBytes(StandardCharsets.UTF_8)); // the prompt after a Ctrl-C
@@ -85,7 +85,7 @@ class WebSocketTerminalSinkTest {
     @Test
     void shouldKeepNoMoreThanTheHeldTailOfAFlood() {
         completesAtOnce = false;
-        WebSocketTerminalSink sink = new WebSocketTerminalSink(connection(), new ObjectMapper(), 1000);
+        WebSocketTerminalSink sink = new WebSocketTerminalSink(connection(), new ObjectMapper(), 1000, Runnable::run);
         sink.output(flood(1001, 'a'));
         for (int i = 0; i < 1000; i++) {
             sink.output(flood(1024, 'b'));
@@ -98,7 +98,8 @@ class WebSocketTerminalSinkTest {
 
     @Test
     void shouldSendAPageThatAcknowledgesAtMostAWindowAheadOfWhatItDrew() {
-        WebSocketTerminalSink sink = new WebSocketTerminalSink(connection(), new ObjectMapper(), 4 << 20);
+        WebSocketTerminalSink sink =
+                new WebSocketTerminalSink(connection(), new ObjectMapper(), 4 << 20, Runnable::run);
         sink.acknowledged(0);
         for (int i = 0; i < 1000; i++) {
             sink.output(flood(1024, 'x')); // every send completes at once: the socket takes it all
@@ -116,7 +117,8 @@ class WebSocketTerminalSinkTest {
 
     @Test
     void shouldNotTrustAnAcknowledgementOfMoreThanWasSent() {
-        WebSocketTerminalSink sink = new WebSocketTerminalSink(connection(), new ObjectMapper(), 4 << 20);
+        WebSocketTerminalSink sink =
+                new WebSocketTerminalSink(connection(), new ObjectMapper(), 4 << 20, Runnable::run);
         sink.acknowledged(Long.MAX_VALUE); // a page that says it drew what it never got
         for (int i = 0; i < 1000; i++) {
             sink.output(flood(1024, 'x'));
@@ -126,7 +128,7 @@ class WebSocketTerminalSinkTest {
 
     @Test
     void shouldPassOutputStraightThroughToAPageThatKeepsUp() {
-        WebSocketTerminalSink sink = new WebSocketTerminalSink(connection(), new ObjectMapper(), 1000);
+        WebSocketTerminalSink sink = new WebSocketTerminalSink(connection(), new ObjectMapper(), 1000, Runnable::run);
         for (int i = 0; i < 100; i++) {
             sink.output(flood(900, 'k'));
         }
