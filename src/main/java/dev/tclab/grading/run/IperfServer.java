@@ -211,11 +211,14 @@ final class IperfServer {
      * when it printed none: it served no client.
      */
     static OptionalLong counted(String report, boolean reverse) {
-        if (report.isBlank()) {
+        // The report may start with iperf3's warnings (its stderr shares the file): a lab kernel without IPv6, as
+        // User-Mode Linux labs have, makes it say "warning: this system does not seem to support IPv6".
+        int json = report.indexOf('{');
+        if (json < 0) {
             return OptionalLong.empty();
         }
         try {
-            JsonNode bytes = JSON.readTree(report)
+            JsonNode bytes = JSON.readTree(report.substring(json))
                     .path("end")
                     .path(reverse ? "sum_sent" : "sum_received")
                     .path("bytes");

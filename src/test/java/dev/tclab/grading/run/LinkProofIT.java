@@ -149,6 +149,25 @@ class LinkProofIT {
         assertThat(run.toString()).contains("Node client has a").contains("from the server node");
     }
 
+    /**
+     * Two flows to one server in a UML lab, through the app as a learner's Check runs (fair-queueing's first step):
+     * the lab's kernel has no IPv6, so each platform server's report began with iperf3's warning, which failed the
+     * TCP flow "heard from no client" on every Check in the app. The self-test missed it: its labs are not the app's,
+     * so it reads no server report.
+     */
+    @Test
+    void shouldPassAnHonestTwoFlowCheckInAUmlLab() throws Exception {
+        start("fair-queueing");
+        inNode(
+                "router",
+                "tc qdisc replace dev eth2 root handle 1: htb default 10"
+                        + " && tc class replace dev eth2 parent 1: classid 1:10 htb rate 5mbit ceil 5mbit"
+                        + " && tc qdisc replace dev eth2 parent 1:10 handle 10: pfifo limit 100");
+        Map<String, Object> honest = check("fifo");
+        assertThat(honest.toString()).doesNotContain("heard from no client");
+        assertThat(honest.get("state")).as(honest.toString()).isEqualTo("passed");
+    }
+
     private void start(String lesson) throws InterruptedException {
         cookie = Labs.newLearner();
         labId = TestLabs.startAndAwait(lesson, cookie, Duration.ofSeconds(90));

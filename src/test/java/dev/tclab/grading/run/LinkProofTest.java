@@ -87,6 +87,26 @@ class LinkProofTest {
     }
 
     @Test
+    void shouldReadAServerReportThatIperf3BeganWithAWarning() {
+        // A UML lab's kernel has no IPv6, and iperf3 says so on the stderr its report file shares: every flow but
+        // the ones whose server stayed quiet failed "heard from no client" in the app (fair-queueing, in Chromium).
+        LinkProof.Guard guard = proof.guard("lab", flow(false, false), at("server"));
+        List<ExecResult> warned = List.of(result("warning: this system does not seem to support IPv6 - trying IPv4\n"
+                + "{\"end\": {\"sum_sent\": {\"bytes\": 12000000}, \"sum_received\": {\"bytes\": 12000000}}}\n"));
+        MeasurementOutcome crossed =
+                guard.judge(around(netDev(0, 0, 1_000), netDev(0, 300_000, 12_600_000)), warned, sent(12_000_000));
+        assertNull(crossed.error());
+        List<ExecResult> onlyAWarning =
+                List.of(result("warning: this system does not seem to support IPv6 - trying IPv4\n"));
+        assertThat(guard.judge(
+                                around(netDev(0, 0, 1_000), netDev(0, 300_000, 12_600_000)),
+                                onlyAWarning,
+                                sent(12_000_000))
+                        .error())
+                .contains("heard from no client");
+    }
+
+    @Test
     void shouldPassAFlowWhoseBytesLeftTheClientsLinkAndFailOneThatWentByLo() {
         LinkProof.Guard guard = proof.guard("lab", flow(false, false), at("server"));
         assertEquals(2, guard.loadIndex());
