@@ -73,7 +73,7 @@ class LessonApiTest {
                 .body("tracks[0].title", equalTo("Foundations"))
                 .body("tracks[0].summary", not(equalTo("")))
                 .body("tracks[0].lessons", equalTo(List.of("tbf-basics", "htb-rate-accuracy", "netem-tcp")))
-                .body("tracks[1].lessons", equalTo(List.of("buffers", "fq-codel", "fair-queueing")))
+                .body("tracks[1].lessons", equalTo(List.of("buffers", "fq-codel", "fair-queueing", "cake-in-depth")))
                 .body("tracks[2].lessons", equalTo(List.of("prio-dscp", "classification", "policing")))
                 .body(
                         "tracks[3].lessons",
