@@ -57,7 +57,10 @@ class BombedNodeNoticeIT {
             try (TestSocket bombing = TestSocket.terminal(base, lab, "client", cookie)) {
                 bombing.awaitOutput(out -> out.contains("@client"), WAIT);
                 // Its processes ignore the hangup that ends the shell, as a bomb left in another open terminal would.
-                bombing.sendBinary("trap '' HUP; :(){ :|:& };:\r");
+                // The classic bomb's processes end and fork all the time, and once its shell is gone it can leave a
+                // few slots free for a while (a new shell then prints its prompt, as it should: this run once saw
+                // that); a loop of sleeps that never end takes every slot that frees, so the node stays full.
+                bombing.sendBinary("trap '' HUP; (while :; do sleep 100000 & done) & :(){ :|:& };:\r");
                 long filling = System.nanoTime() + WAIT.toNanos();
                 while (!runtime.atProcessLimit(lab, "client")) {
                     assertThat(System.nanoTime())
