@@ -33,10 +33,6 @@ final class OutputRing {
         start = (start + overwritten) % buffer.length;
     }
 
-    boolean isEmpty() {
-        return size == 0;
-    }
-
     /** Forgets everything kept. */
     void clear() {
         start = 0;

@@ -82,7 +82,7 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
      * As {@link #terminal}, keeping only the last {@code tailBytes} or so of its output (for floods: gigabytes may
      * arrive, and {@link #output()} decodes all it keeps on every look).
      */
-    public static TestSocket terminalKeepingTail(URI base, String labId, String node, String cookie, int tailBytes)
+    private static TestSocket terminalKeepingTail(URI base, String labId, String node, String cookie, int tailBytes)
             throws Exception {
         TestSocket test = terminal(base, labId, node, cookie);
         synchronized (test) {
