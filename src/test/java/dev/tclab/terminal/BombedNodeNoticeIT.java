@@ -23,8 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 43, row 5, as the prober did it: bash's classic fork bomb typed into a node's terminal, the shell left, then
- * a new terminal into that node, three times, on a Docker lab and on a UML lab. Before, the process-limit notice
+ * Issue 43, row 5: a fork bomb typed into a node's terminal, the shell left, then a new terminal into that node, three times, on a Docker lab and on a UML lab. Before, the process-limit notice
  * reached the new terminal in 1 of 3 tries on Docker, and a UML lab's terminal stayed blank for over 90 s. Each new
  * terminal must be told within 2 s: the notice, or (when not even a shell can start) why it ended.
  */
@@ -56,11 +55,12 @@ class BombedNodeNoticeIT {
         try {
             try (TestSocket bombing = TestSocket.terminal(base, lab, "client", cookie)) {
                 bombing.awaitOutput(out -> out.contains("@client"), WAIT);
-                // Its processes ignore the hangup that ends the shell, as a bomb left in another open terminal would.
-                // The classic bomb's processes end and fork all the time, and once its shell is gone it can leave a
-                // few slots free for a while (a new shell then prints its prompt, as it should: this run once saw
-                // that); a loop of sleeps that never end takes every slot that frees, so the node stays full.
-                bombing.sendBinary("trap '' HUP; (while :; do sleep 100000 & done) & :(){ :|:& };:\r");
+                // A bomb whose processes never end, and ignore the hangup that ends the shell (as a bomb left in
+                // another open terminal would). Not bash's classic :(){ :|:& };: — its processes end and fork all the
+                // time, so a slot is free now and then, and a new shell that gets one prints its prompt, as it should
+                // (two whole runs saw that, even with a loop of sleeps beside it): the node is not full then, and
+                // this test is about a node that is.
+                bombing.sendBinary("trap '' HUP; while :; do sleep 100000 & done\r");
                 long filling = System.nanoTime() + WAIT.toNanos();
                 while (!runtime.atProcessLimit(lab, "client")) {
                     assertThat(System.nanoTime())
