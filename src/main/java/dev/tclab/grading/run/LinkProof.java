@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -38,7 +39,10 @@ import java.util.function.Function;
  * <ul>
  *   <li>right before the flow, its client's route to the server leads out of one of its lab links ({@link
  *       RouteProof});</li>
- *   <li>the platform's own server counted the bytes iperf3 reports on the client, in its own report.</li>
+ *   <li>the platform's own server counted the bytes iperf3 reports on the client, in its own report;</li>
+ *   <li>the server node's lab links carried them too: their counters, read before the load and after the flow, grew
+ *       by at least those bytes (rx for an upload, tx with {@code -R}), so the bytes the server counted came over
+ *       the lab's links, not from a process on the server node itself.</li>
  * </ul>
  * A flow that fails any of these is a failed measurement with a sentence saying what to put back.
  */
@@ -55,6 +59,8 @@ public class LinkProof {
             new CommandSequence.Step(List.of("cat", "/proc/net/snmp"), Duration.ofSeconds(5));
 
     private final Function<String, Optional<Topology>> topologies;
+    /** Labs outside the app's, proven all the same: the self-test's ({@link #proving}). */
+    private final Map<String, Topology> provenToo = new ConcurrentHashMap<>();
 
     @Inject
     public LinkProof(LabService labs) {
@@ -64,8 +70,27 @@ public class LinkProof {
                 .map(Lab::topology));
     }
 
-    LinkProof(Function<String, Optional<Topology>> topologies) {
-        this.topologies = topologies;
+    LinkProof(Function<String, Optional<Topology>> learnersLabs) {
+        this.topologies = labId -> {
+            Topology also = provenToo.get(labId);
+            return also != null ? Optional.of(also) : learnersLabs.apply(labId);
+        };
+    }
+
+    /**
+     * Proves the flows and pings of {@code labId}, a lab that is not a learner's (a lesson's self-test), against
+     * {@code topology} until the returned handle is closed: a lesson's self-test then grades as its learners' checks
+     * do, so a proof that would refuse an honest solution fails the self-test, not only the learner.
+     */
+    public Proving proving(String labId, Topology topology) {
+        provenToo.put(labId, topology);
+        return () -> provenToo.remove(labId);
+    }
+
+    /** Ends the proof of a lab {@link #proving} named. */
+    public interface Proving extends AutoCloseable {
+        @Override
+        void close();
     }
 
     /** What guards one flow of a lab: a refusal before it runs, or the counter reads around it and their verdict. */
@@ -75,6 +100,7 @@ public class LinkProof {
             String server,
             IperfServer.Started serverEnd,
             List<String> interfaces,
+            List<String> serverInterfaces,
             boolean reverse,
             boolean counted,
             boolean udp) {
@@ -92,17 +118,34 @@ public class LinkProof {
             return counted ? 2 : 0;
         }
 
-        /** What is read on the server's node once the flow is done: its server's own report, when it is proven. */
+        /** What is read on the server's node before the load: its link counters, when the flow is proven. */
+        List<CommandSequence.Step> onServerBefore() {
+            return counted && !serverInterfaces.isEmpty() ? List.of(READ) : List.of();
+        }
+
+        /**
+         * What is read on the server's node once the flow is done: its server's own report and its link counters, when
+         * the flow is proven.
+         */
         List<CommandSequence.Step> onServerAfter() {
-            return counted ? List.of(IperfServer.report(serverEnd.port())) : List.of();
+            if (!counted) {
+                return List.of();
+            }
+            CommandSequence.Step report = IperfServer.report(serverEnd.port());
+            return serverInterfaces.isEmpty() ? List.of(report) : List.of(report, READ);
         }
 
         /**
          * The flow's outcome, failed with a sentence when its client's route did not lead out of its lab links, when
-         * its client's links did not carry what iperf3 reports, or when the server did not count it. {@code around}
-         * holds the results of {@link #around}, {@code onServer} those of {@link #onServerAfter}.
+         * its client's links did not carry what iperf3 reports, when the server did not count it, or when the server's
+         * links did not carry it. {@code around} holds the results of {@link #around}, {@code serverBefore} those of
+         * {@link #onServerBefore}, {@code onServer} those of {@link #onServerAfter}.
          */
-        MeasurementOutcome judge(List<ExecResult> around, List<ExecResult> onServer, MeasurementOutcome flow) {
+        MeasurementOutcome judge(
+                List<ExecResult> around,
+                List<ExecResult> serverBefore,
+                List<ExecResult> onServer,
+                MeasurementOutcome flow) {
             if (!counted) {
                 return flow;
             }
@@ -114,26 +157,16 @@ public class LinkProof {
             if (flow.error() != null || !(flow.values().get("bytes") instanceof Measure bytes)) {
                 return flow;
             }
-            Map<String, long[]> start = counters(around.get(1).stdout());
-            Map<String, long[]> end = counters(around.get(3).stdout());
-            long carried = 0;
-            for (String iface : interfaces) {
-                long[] a = start.get(iface);
-                long[] b = end.get(iface);
-                if (a == null || b == null) {
-                    return failed(
-                            flow,
-                            "The flow's client node " + node + " has no interface " + iface + " any more, "
-                                    + "so nothing shows the flow crossed the lab's link; put it back (or reset the lab).");
-                }
-                carried += b[reverse ? 0 : 1] - a[reverse ? 0 : 1];
+            OptionalLong carried = carried(interfaces, around.get(1), around.get(3), !reverse);
+            if (carried.isEmpty()) {
+                return failed(flow, noInterface("client", node, interfaces));
             }
             double arrived = bytes.value();
             if (udp && flow.values().get("lost_percent") instanceof Measure lost) {
                 arrived *= Math.max(0, 1 - lost.value() / 100);
             }
-            if (carried < ACCOUNTED * arrived) {
-                return failed(flow, notCarried((long) arrived, carried));
+            if (carried.getAsLong() < ACCOUNTED * arrived) {
+                return failed(flow, notCarried((long) arrived, carried.getAsLong()));
             }
             OptionalLong heard = IperfServer.counted(onServer.get(0).stdout(), reverse);
             if (heard.isEmpty()) {
@@ -158,7 +191,57 @@ public class LinkProof {
                                 heard.getAsLong(),
                                 reverse ? "sent" : "received"));
             }
+            if (serverInterfaces.isEmpty()) {
+                return flow;
+            }
+            OptionalLong overServerLinks = carried(serverInterfaces, serverBefore.get(0), onServer.get(1), reverse);
+            if (overServerLinks.isEmpty()) {
+                return failed(flow, noInterface("server", serverEnd.node(), serverInterfaces));
+            }
+            if (overServerLinks.getAsLong() < ACCOUNTED * arrived) {
+                return failed(
+                        flow,
+                        String.format(
+                                "iperf3 on node %s reports %,d bytes%s, but node %s's links (%s) %s only %,d bytes "
+                                        + "during the flow, so the bytes the platform's iperf3 server counted did not "
+                                        + "all cross the lab's link: a relay or a tunnel on the way made them. Put the "
+                                        + "lab's routes and addresses back (or reset the lab) and check again.",
+                                node,
+                                (long) arrived,
+                                udp ? " arrived" : "",
+                                serverEnd.node(),
+                                String.join(", ", serverInterfaces),
+                                reverse ? "sent" : "received",
+                                overServerLinks.getAsLong()));
+            }
             return flow;
+        }
+
+        /**
+         * The bytes {@code interfaces} sent ({@code sent}) or received between two reads of {@code /proc/net/dev};
+         * empty when one of them is missing from a read.
+         */
+        private static OptionalLong carried(
+                List<String> interfaces, ExecResult before, ExecResult after, boolean sent) {
+            Map<String, long[]> start = counters(before.stdout());
+            Map<String, long[]> end = counters(after.stdout());
+            int column = sent ? 1 : 0;
+            long carried = 0;
+            for (String iface : interfaces) {
+                long[] a = start.get(iface);
+                long[] b = end.get(iface);
+                if (a == null || b == null) {
+                    return OptionalLong.empty();
+                }
+                carried += b[column] - a[column];
+            }
+            return OptionalLong.of(carried);
+        }
+
+        private static String noInterface(String role, String node, List<String> interfaces) {
+            return "The flow's " + role + " node " + node + " lacks one of its lab links ("
+                    + String.join(", ", interfaces)
+                    + "), so nothing shows the flow crossed the lab's link; put it back (or reset the lab).";
         }
 
         private String notCarried(long arrived, long carried) {
@@ -189,7 +272,8 @@ public class LinkProof {
         String serverNode = server.node();
         Optional<Topology> topology = topologies.apply(labId);
         if (topology.isEmpty()) {
-            return new Guard(null, flow.node(), flow.server(), server, List.of(), flow.reverse(), false, flow.udp());
+            return new Guard(
+                    null, flow.node(), flow.server(), server, List.of(), List.of(), flow.reverse(), false, flow.udp());
         }
         String owner = topology.get().addressOwners().get(flow.server());
         if (owner != null && !owner.equals(serverNode)) {
@@ -204,17 +288,22 @@ public class LinkProof {
                     flow.server(),
                     server,
                     List.of(),
+                    List.of(),
                     flow.reverse(),
                     false,
                     flow.udp());
         }
         List<String> interfaces = topology.get().interfacesOf(flow.node());
+        // A server on the flow's own node is reached over lo: its links prove nothing then.
+        List<String> serverInterfaces =
+                serverNode.equals(flow.node()) ? List.of() : topology.get().interfacesOf(serverNode);
         return new Guard(
                 null,
                 flow.node(),
                 flow.server(),
                 server,
                 interfaces,
+                serverInterfaces,
                 flow.reverse(),
                 !interfaces.isEmpty(),
                 flow.udp());

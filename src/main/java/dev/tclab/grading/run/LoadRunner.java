@@ -14,6 +14,7 @@ import dev.tclab.lab.runtime.NodeNotFoundException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -127,23 +128,31 @@ final class LoadRunner {
             String labId, Iperf3Measurement m, MeasurementCost cost, Setup setup, Consumer<FlowRoute> routes)
             throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
         Map<String, IperfServer.Started> servers = serversFor(labId, m, setup.early());
-        // Before the prelude, so that what runs during the load still starts right before its clients.
-        Map<String, List<ExecResult>> sendersBefore = readReverseSenders(labId, m, servers);
-        setup.prelude().run();
-        AfterLoad after = setup.after();
-        Map<String, Future<MeasurementOutcome>> running = new LinkedHashMap<>();
+        Map<String, LinkProof.Guard> guards = new LinkedHashMap<>();
         Map<String, MeasurementOutcome> outcomes = new LinkedHashMap<>();
         for (Iperf3Measurement.Flow flow : m.flows()) {
             IperfServer.Started server = servers.get(flow.name());
+            LinkProof.Guard guard = server.error() == null ? linkProof.guard(labId, flow, server) : null;
             if (server.error() != null) {
                 outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", server.error()));
-                continue;
-            }
-            LinkProof.Guard guard = linkProof.guard(labId, flow, server);
-            if (guard.refusal() != null) {
+            } else if (guard.refusal() != null) {
                 outcomes.put(flow.name(), new MeasurementOutcome(Map.of(), "", guard.refusal()));
+            } else {
+                guards.put(flow.name(), guard);
+            }
+        }
+        // Before the prelude, so that what runs during the load still starts right before its clients.
+        Map<String, List<ExecResult>> sendersBefore = readReverseSenders(labId, m, servers);
+        Map<String, List<ExecResult>> serverLinksBefore = readServerLinks(labId, guards.values());
+        setup.prelude().run();
+        AfterLoad after = setup.after();
+        Map<String, Future<MeasurementOutcome>> running = new LinkedHashMap<>();
+        for (Iperf3Measurement.Flow flow : m.flows()) {
+            LinkProof.Guard guard = guards.get(flow.name());
+            if (guard == null) {
                 continue;
             }
+            IperfServer.Started server = servers.get(flow.name());
             // The flow, between the reads of its client's link counters when it is proven by them (LinkProof),
             // between the reads of its sender's qdiscs and classes (FlowTrace): in the same exec on its client, in
             // execs of their own on the server's node for a reverse flow.
@@ -159,6 +168,7 @@ final class LoadRunner {
             List<CommandSequence.Step> onServer = trace.readsOnServer();
             List<CommandSequence.Step> proofOnServer = guard.onServerAfter();
             List<ExecResult> sentBefore = sendersBefore.getOrDefault(server.node(), List.of());
+            List<ExecResult> linksBefore = serverLinksBefore.getOrDefault(server.node(), List.of());
             running.put(flow.name(), threads.submit(() -> {
                 List<ExecResult> ran = runtime.execAll(labId, flow.node(), steps);
                 // The server's report is part of the verdict, so its read is not a quiet one; the trace's reads
@@ -174,7 +184,7 @@ final class LoadRunner {
                 }
                 List<ExecResult> around = ran.subList(traced, guarded);
                 ExecResult client = around.get(guard.loadIndex());
-                MeasurementOutcome judged = guard.judge(around, proven, OutputReader.read(m, client));
+                MeasurementOutcome judged = guard.judge(around, linksBefore, proven, OutputReader.read(m, client));
                 trace.route(
                                 m.name(),
                                 flow,
@@ -208,6 +218,23 @@ final class LoadRunner {
             List<CommandSequence.Step> reads = FlowTrace.of(flow).readsOnServer();
             if (server.error() == null && !reads.isEmpty() && !byNode.containsKey(server.node())) {
                 byNode.put(server.node(), readQuietly(labId, server.node(), reads));
+            }
+        }
+        return byNode;
+    }
+
+    /**
+     * The link counters of each server node whose flows are proven by them ({@link LinkProof.Guard#onServerBefore}), by
+     * node: read once per node, before anything of the load starts, as the flows' bytes are at least what any one of
+     * them must account for. A read that cannot run fails the check, as the report's read after the flow does.
+     */
+    private Map<String, List<ExecResult>> readServerLinks(String labId, Collection<LinkProof.Guard> guards)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        Map<String, List<ExecResult>> byNode = new HashMap<>();
+        for (LinkProof.Guard guard : guards) {
+            String node = guard.serverEnd().node();
+            if (!guard.onServerBefore().isEmpty() && !byNode.containsKey(node)) {
+                byNode.put(node, runtime.execAll(labId, node, guard.onServerBefore()));
             }
         }
         return byNode;

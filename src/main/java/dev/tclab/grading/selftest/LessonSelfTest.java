@@ -5,6 +5,7 @@ import dev.tclab.grading.run.BaselineSteps;
 import dev.tclab.grading.run.BaselineStore;
 import dev.tclab.grading.run.CheckResult;
 import dev.tclab.grading.run.CheckRunner;
+import dev.tclab.grading.run.LinkProof;
 import dev.tclab.grading.spec.CheckSpecException;
 import dev.tclab.grading.spec.CheckSpecParser;
 import dev.tclab.grading.spec.SpecCheckValidator;
@@ -53,14 +54,21 @@ public class LessonSelfTest {
     private final CheckRunner runner;
     private final BaselineStore baselines;
     private final SystemStatus system;
+    private final LinkProof linkProof;
 
     public LessonSelfTest(
-            LabRuntime runtime, LabEngine engine, CheckRunner runner, BaselineStore baselines, SystemStatus system) {
+            LabRuntime runtime,
+            LabEngine engine,
+            CheckRunner runner,
+            BaselineStore baselines,
+            SystemStatus system,
+            LinkProof linkProof) {
         this.runtime = runtime;
         this.engine = engine;
         this.runner = runner;
         this.baselines = baselines;
         this.system = system;
+        this.linkProof = linkProof;
     }
 
     /** What one run gave a check: its result before the step's solution (null when measure-only) and after it. */
@@ -128,7 +136,9 @@ public class LessonSelfTest {
                 LessonRenderer.render(lesson, parameters, kernel::supports, Map.of(), new SpecCheckValidator());
         String labId = "st" + UUID.randomUUID().toString().substring(0, 8);
         boolean clean = true;
-        try {
+        // Its flows and pings are proven as a learner's are (the server's report and links, the routes, the echo
+        // replies): a self-test that skipped them passed lessons whose every Check failed in the app (9eca047).
+        try (LinkProof.Proving proving = linkProof.proving(labId, lesson.topology())) {
             runtime.start(new LabSpec(labId, lesson.topology(), "selftest", lesson.slug()), (stage, detail) -> {});
             BaselineSteps baselineSteps = BaselineSteps.of(view.steps());
             for (LessonView.StepView step : view.steps()) {

@@ -6,6 +6,7 @@ import dev.tclab.grading.evaluate.AssertionResult;
 import dev.tclab.grading.run.BaselineStore;
 import dev.tclab.grading.run.CheckResult;
 import dev.tclab.grading.run.CheckRunner;
+import dev.tclab.grading.run.LinkProof;
 import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lab.runtime.LabEngine;
 import dev.tclab.lab.runtime.RuntimeAdapter;
@@ -83,6 +84,9 @@ class UmlLessonsSelfTestIT {
     SystemStatus system;
 
     @Inject
+    LinkProof linkProof;
+
+    @Inject
     LessonCatalog catalog;
 
     @TestFactory
@@ -90,7 +94,7 @@ class UmlLessonsSelfTestIT {
         List<String> hostLessons = lessonsOnTheHostsKernel();
         assertThat(hostLessons).as("built-in lessons").isNotEmpty();
 
-        LessonSelfTest onUml = new LessonSelfTest(uml, uml, runner, baselines, system);
+        LessonSelfTest onUml = new LessonSelfTest(uml, uml, runner, baselines, system, linkProof);
         Map<String, LessonsAtOnce.Body> forced = new LinkedHashMap<>();
         hostLessons.stream()
                 .filter(slug -> !NOT_FORCED_INTO_UML.containsKey(slug))
