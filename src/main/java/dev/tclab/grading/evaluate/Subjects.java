@@ -13,6 +13,7 @@ import dev.tclab.grading.spec.ValuePath;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -176,15 +177,15 @@ public final class Subjects {
         boolean reverse = m.flows().get(0).reverse();
         if (rest.size() >= 2 && rest.get(0).equals(Iperf3Measurement.FLOWS)) {
             String name = rest.get(1);
-            flow = "flow " + name + " of ";
-            reverse = m.flows().stream()
-                    .filter(f -> f.name().equals(name))
-                    .findFirst()
-                    .map(Iperf3Measurement.Flow::reverse)
-                    .orElse(reverse);
+            Optional<Iperf3Measurement.Flow> named =
+                    m.flows().stream().filter(f -> f.name().equals(name)).findFirst();
+            flow = " (flow " + name + ")";
+            reverse = named.map(Iperf3Measurement.Flow::reverse).orElse(reverse);
+            // A flow may run on a node of its own: its subject names that node, not the measurement's.
+            node = named.map(f -> "the " + f.node() + "'s ").orElse(node);
             fields = rest.subList(2, rest.size());
         }
-        String load = flow + node + (reverse ? "download" : "upload");
+        String load = node + (reverse ? "download" : "upload") + flow;
         if (fields.isEmpty() || GOODPUT.contains(fields.get(0))) {
             return load;
         }

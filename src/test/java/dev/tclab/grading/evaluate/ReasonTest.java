@@ -203,4 +203,38 @@ class ReasonTest {
         assertNull(old.reason(), "a result kept before reasons existed reads back without one");
         assertEquals(List.of(), old.children());
     }
+
+    /** A flow on a node of its own is said as that node's upload, not the measurement's ("flow b of the hosta's"). */
+    @Test
+    void shouldNameTheNodeAFlowRunsOn() throws Exception {
+        CheckSpec spec = CheckSpecParser.parse("t.md", """
+                measure:
+                  - name: share
+                    node: hosta
+                    iperf3:
+                      server: 10.0.0.2
+                      seconds: 6
+                      flows:
+                        a: {}
+                        b: { node: hostb, reverse: true }
+                expect:
+                  - { value: share.flows.a.mbps, above: 1mbit }
+                  - { value: share.flows.b.retransmits, below: 10 }
+                """, 1);
+        Values measured = new Values(
+                Map.of(
+                        "share",
+                        Map.of(
+                                "flows",
+                                Map.of(
+                                        "a", Map.of("mbps", new Measure(5, Unit.MBIT_PER_S)),
+                                        "b", Map.of("retransmits", new Measure(2, Unit.NONE))))),
+                Map.of(),
+                Map.of());
+        List<AssertionResult> results = Evaluator.evaluate(spec.expect(), measured, Subjects.of(spec));
+        assertEquals("the hosta's upload (flow a)", results.get(0).reason().subject());
+        assertEquals(
+                "retransmits of the hostb's download (flow b)",
+                results.get(1).reason().subject());
+    }
 }
