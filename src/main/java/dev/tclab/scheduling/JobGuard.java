@@ -1,5 +1,7 @@
 package dev.tclab.scheduling;
 
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ArcContainer;
 import jakarta.annotation.Priority;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -30,11 +32,21 @@ public class JobGuard {
         try {
             return invocation.proceed();
         } catch (Throwable failure) { // an Error too: the job must run again at its next tick
+            if (shuttingDown()) {
+                // A tick that began as the app stopped fails on the beans already gone; there is no next tick.
+                LOG.debugf(failure, "scheduled job %s ended by the app's shutdown", JobRuns.shortName(job));
+                return null;
+            }
             runs.failed(job, failure);
             LOG.errorf(failure, "scheduled job %s failed; it runs again at its next tick", JobRuns.shortName(job));
             return null;
         } finally {
             runs.ended(job);
         }
+    }
+
+    private static boolean shuttingDown() {
+        ArcContainer container = Arc.container();
+        return container == null || !container.isRunning();
     }
 }
