@@ -11,6 +11,9 @@ const note = document.getElementById('host-terminal-note');
 const takeOver = document.getElementById('host-terminal-take-over');
 const eventId = document.getElementById('dashboard')?.dataset.event;
 let current = null;
+// As the learner's terminal does (terminal.js): the server sends a learner's flood only a window ahead of what this
+// view has drawn and acknowledged.
+const ACK_EVERY = 16 * 1024;
 
 function close() {
   if (current) {
@@ -39,6 +42,7 @@ function open({ learner, name, lab, node }, control) {
     + `/learners/${encodeURIComponent(learner)}/labs/${encodeURIComponent(lab)}/nodes/${encodeURIComponent(node)}`
     + `/terminal?mode=${control ? 'control' : 'shadow'}`);
   socket.binaryType = 'arraybuffer';
+  socket.addEventListener('open', () => socket.send(JSON.stringify({ type: 'ack', bytes: 0 })));
   if (control) {
     socket.addEventListener('open', () => {
       if (current?.socket === socket) {
@@ -49,6 +53,8 @@ function open({ learner, name, lab, node }, control) {
     });
   }
   const decoder = new TextDecoder('utf-8');
+  let drawn = 0;
+  let acked = 0;
   socket.onmessage = (message) => {
     if (typeof message.data === 'string') {
       const frame = JSON.parse(message.data);
@@ -57,7 +63,14 @@ function open({ learner, name, lab, node }, control) {
       }
       return;
     }
-    term.write(decoder.decode(new Uint8Array(message.data), { stream: true }));
+    const bytes = new Uint8Array(message.data);
+    term.write(decoder.decode(bytes, { stream: true }), () => {
+      drawn += bytes.length;
+      if (drawn - acked >= ACK_EVERY && socket.readyState === WebSocket.OPEN) {
+        acked = drawn;
+        socket.send(JSON.stringify({ type: 'ack', bytes: drawn }));
+      }
+    });
   };
   socket.onclose = (event) => {
     if (current?.socket === socket && event.reason) {

@@ -1,11 +1,13 @@
 package dev.tclab.terminal;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.http.SocketRefusedException;
 import dev.tclab.lab.runtime.EngineUnavailableException;
 import dev.tclab.lab.runtime.NodeNotFoundException;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
 import io.quarkus.websockets.next.OnOpen;
+import io.quarkus.websockets.next.OnTextMessage;
 import io.quarkus.websockets.next.PathParam;
 import io.quarkus.websockets.next.UserData;
 import io.quarkus.websockets.next.WebSocket;
@@ -30,11 +32,14 @@ public class HostTerminalSocket {
     private final HostTerminalAccess access;
     private final TerminalSessions sessions;
     private final TerminalHandshake handshake;
+    private final ObjectMapper json;
 
-    public HostTerminalSocket(HostTerminalAccess access, TerminalSessions sessions, TerminalHandshake handshake) {
+    public HostTerminalSocket(
+            HostTerminalAccess access, TerminalSessions sessions, TerminalHandshake handshake, ObjectMapper json) {
         this.access = access;
         this.sessions = sessions;
         this.handshake = handshake;
+        this.json = json;
     }
 
     @OnOpen
@@ -78,6 +83,26 @@ public class HostTerminalSocket {
         }
         viewing.grant().lab().touch(java.time.Instant.now());
         viewing.session().writeAsHost(keystrokes, viewing.grant().host());
+    }
+
+    /**
+     * The host's page acknowledges what it drew ({@code {"type":"ack"}}), as the learner's does, so a learner's flood
+     * reaches the dashboard only a window ahead of what it drew. A resize is the learner's page's to make: ignored.
+     */
+    @OnTextMessage
+    @Blocking
+    public void control(WebSocketConnection connection, String message) {
+        Viewing viewing = connection.userData().get(VIEWING);
+        if (viewing == null) {
+            return;
+        }
+        try {
+            if (TerminalControl.parse(json, message) instanceof TerminalControl.Ack ack) {
+                viewing.viewer().acknowledged(ack.bytes());
+            }
+        } catch (TerminalControl.InvalidControlException e) {
+            viewing.viewer().sendControl(new TerminalFrames.Error(e.getMessage()));
+        }
     }
 
     @OnClose

@@ -116,11 +116,15 @@ class HostTerminalTest {
                 TestSocket shadow = TestSocket.openWithCookies(base, hostPath, "tclab_host=" + host, origin)) {
             mine.nextShellFrame(WAIT);
             shadow.nextShellFrame(WAIT);
+            // As the dashboard does: its view acknowledges what it drew, so a learner's flood is paced for it too.
+            shadow.sendText("{\"type\":\"ack\",\"bytes\":0}");
             mine.sendBinary("echo learner-typed\n");
             shadow.awaitOutput(o -> o.contains("echo learner-typed"), WAIT);
 
             shadow.sendBinary("host-tries-to-type\n");
             assertThat(shadow.nextText(WAIT)).contains("read-only");
+            shadow.sendText("{\"type\":\"paste\"}");
+            assertThat(shadow.nextText(WAIT)).contains("Unknown control message type 'paste'");
             Thread.sleep(300);
             assertThat(mine.output()).doesNotContain("host-tries-to-type");
 
