@@ -12,7 +12,6 @@ import dev.tclab.learner.CurrentLearner;
 import io.smallrye.common.annotation.Blocking;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
-import jakarta.enterprise.inject.Instance;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -22,9 +21,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** The learner's labs: start, look at, stop. A learner only ever sees their own labs. */
@@ -45,16 +42,9 @@ public class LabResource {
     private final StartQuota quota;
     private final CurrentLearner learner;
     private final boolean onePerLearner;
-    private final Instance<LabTermsSource> termSources;
 
     public LabResource(
-            LabService labs,
-            TopologySource topologies,
-            StartQuota quota,
-            TclabConfig config,
-            CurrentLearner learner,
-            Instance<LabTermsSource> termSources) {
-        this.termSources = termSources;
+            LabService labs, TopologySource topologies, StartQuota quota, TclabConfig config, CurrentLearner learner) {
         this.labs = labs;
         this.topologies = topologies;
         this.quota = quota;
@@ -76,13 +66,6 @@ public class LabResource {
                     Response.Status.NOT_FOUND, "There is no lesson " + Quote.of(request.lesson()) + ".");
         }
         String owner = learner.id();
-        Instant now = Instant.now();
-        for (LabTermsSource source : termSources) {
-            Optional<String> refusal = source.startRefusal(owner, request.lesson(), now);
-            if (refusal.isPresent()) {
-                return ApiError.response(Response.Status.CONFLICT, refusal.get());
-            }
-        }
         if (onePerLearner) {
             List<Lab> others = labs.labsOf(owner).stream()
                     .filter(l -> l.phase().live() && !l.lesson().equals(request.lesson()))

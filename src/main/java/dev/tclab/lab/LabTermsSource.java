@@ -6,14 +6,10 @@ import java.util.Optional;
 /**
  * Terms other than the server's for some labs (a workshop event's idle timeout and lifetime for its learners'
  * labs). Asked when a lab is created and when a recorded lab is adopted after a restart; may block (the database).
- * The server's maximum lifetime still bounds what a source gives. A source may also refuse a start outright (a
- * closed workshop's lesson).
+ * The server's maximum lifetime still bounds what a source gives.
  */
 public interface LabTermsSource {
 
     /** The terms of {@code owner}'s lab of {@code lesson} created at {@code createdAt}; empty: the server's. */
     Optional<LabTerms> termsFor(String owner, String lesson, Instant createdAt);
-
-    /** Why {@code owner} may not start a lab of {@code lesson} at {@code now}, in words for them; empty: they may. */
-    Optional<String> startRefusal(String owner, String lesson, Instant now);
 }

@@ -11,8 +11,8 @@ import java.util.Optional;
 /**
  * A learner seated in an event gets the event's idle timeout and lifetime for labs of the event's lessons, ending
  * no later than the event's closing time. Labs of other lessons, and labs started before the learner joined or
- * after the event closed, keep the server's terms. A learner whose workshop closed starts no more labs of its
- * lessons.
+ * after the event closed, keep the server's terms: a learner whose workshop closed carries on alone, as any
+ * learner of the server does.
  */
 @ApplicationScoped
 public class EventLabTerms implements LabTermsSource {
@@ -37,17 +37,6 @@ public class EventLabTerms implements LabTermsSource {
                 .map(event -> of(event, createdAt));
     }
 
-    @Override
-    public Optional<String> startRefusal(String owner, String lesson, Instant now) {
-        return workshops
-                .seatOf(owner)
-                .flatMap(seat -> workshops.find(seat.eventId()))
-                .filter(event ->
-                        event.lessons().contains(lesson) && event.status(now).equals("closed"))
-                .map(event -> "Your workshop \"" + event.title() + "\" is closed, so its labs do not start any more."
-                        + " Ask your host to reopen it if the class goes on.");
-    }
-
     static LabTerms of(WorkshopEvent event, Instant createdAt) {
         Instant lifetimeEnd = createdAt.plus(event.lifetime());
         Optional<Instant> closes = event.end().filter(end -> end.isBefore(lifetimeEnd));
@@ -56,7 +45,7 @@ public class EventLabTerms implements LabTermsSource {
                     event.idleTimeout(),
                     closes.get(),
                     "Stopped: the workshop \"" + event.title() + "\" ended at " + CLOCK.format(closes.get())
-                            + " UTC. The lesson stays open to you at /.");
+                            + " UTC. Your steps and answers are kept: start the lab again to carry on alone.");
         }
         return new LabTerms(
                 event.idleTimeout(),

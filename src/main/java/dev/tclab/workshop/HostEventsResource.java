@@ -202,7 +202,7 @@ public class HostEventsResource {
                         lab,
                         "close",
                         "Your host closed the workshop \"" + event.title()
-                                + "\", so its labs stopped. The lessons stay open to read.");
+                                + "\", so its labs stopped. Your steps and answers are kept: start the lab again to carry on alone.");
             }
         }
         return info(event(id), uri);

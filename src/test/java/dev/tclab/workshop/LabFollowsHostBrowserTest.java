@@ -216,11 +216,13 @@ class LabFollowsHostBrowserTest {
             assertThat(bea.locator(".tclab-tab").count()).isZero();
             timings.report("follows-times.txt");
 
-            ann.click("#lab-start");
-            ann.locator(".tclab-status:has-text('is closed, so its labs do not start any more')")
-                    .waitFor();
-            Chromium.screenshot(ann, "follows-closed-1366");
+            // Their steps and answers are kept, and they carry on alone.
+            assertThat(bea.locator("#lab-notice").innerText())
+                    .contains("Your steps and answers are kept: start the lab again to carry on alone.");
             Chromium.screenshot(bea, "follows-closed-phone-dark");
+            ann.click("#lab-start");
+            ann.locator(".tclab-tab[data-node=client]").waitFor();
+            Chromium.screenshot(ann, "follows-closed-1366");
             host.locator("#time-left:has-text('Closed at ')").waitFor();
             assertThat(host.locator("#time-left").innerText()).doesNotContain("Time is up");
         }
