@@ -70,7 +70,7 @@ class LayeringTest {
     void onlyTheDockerAdaptersImportDockerJava() {
         noClasses()
                 .that()
-                .resideOutsideOfPackages("dev.tclab.lab.docker..", "dev.tclab.lab.uml..")
+                .resideOutsideOfPackages("dev.tclab.runtime.docker..", "dev.tclab.runtime.uml..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("com.github.dockerjava..")
@@ -84,7 +84,7 @@ class LayeringTest {
     void onlyTheKubernetesAdapterImportsFabric8() {
         noClasses()
                 .that()
-                .resideOutsideOfPackage("dev.tclab.lab.kubernetes..")
+                .resideOutsideOfPackage("dev.tclab.runtime.kubernetes..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("io.fabric8..")
@@ -93,8 +93,32 @@ class LayeringTest {
     }
 
     @Test
-    void labSubPackagesHaveNoCycles() {
-        slices().matching("dev.tclab.lab.(*)..").should().beFreeOfCycles().check(classes);
+    void runtimePackagesHaveNoCycles() {
+        slices().matching("dev.tclab.runtime.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void runtimesKnowNoFeatureAboveThem() {
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tclab.runtime..")
+                .should()
+                .dependOnClassesThat()
+                .resideOutsideOfPackages(
+                        "dev.tclab.runtime..",
+                        "dev.tclab.common..",
+                        "dev.tclab.config..",
+                        "dev.tclab.http..",
+                        "dev.tclab.yaml..",
+                        "java..",
+                        "javax..",
+                        "jakarta..",
+                        "io..",
+                        "org..",
+                        "com..")
+                .because("what runs labs (the port, its adapters, lab.yml's model) is below every feature: the lab"
+                        + " service, grading, terminals and statistics use it, it uses none of them")
+                .check(classes);
     }
 
     @Test
@@ -113,16 +137,16 @@ class LayeringTest {
     void theTopologyKnowsNoRuntimeAndNoLabService() {
         noClasses()
                 .that()
-                .resideInAPackage("dev.tclab.lab.topology..")
+                .resideInAPackage("dev.tclab.runtime.topology..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
-                        "dev.tclab.lab",
-                        "dev.tclab.lab.runtime..",
-                        "dev.tclab.lab.agent..",
-                        "dev.tclab.lab.docker..",
-                        "dev.tclab.lab.kubernetes..",
-                        "dev.tclab.lab.uml..")
+                        "dev.tclab.lab..",
+                        "dev.tclab.runtime",
+                        "dev.tclab.runtime.agent..",
+                        "dev.tclab.runtime.docker..",
+                        "dev.tclab.runtime.kubernetes..",
+                        "dev.tclab.runtime.uml..")
                 .because("a lab.yml's model is read by lessons and runtimes alike; it runs nothing")
                 .check(classes);
     }
@@ -131,16 +155,16 @@ class LayeringTest {
     void theRuntimePortKnowsNoAdapterAndNoLabService() {
         noClasses()
                 .that()
-                .resideInAPackage("dev.tclab.lab.runtime..")
+                .resideInAPackage("dev.tclab.runtime")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
-                        "dev.tclab.lab",
-                        "dev.tclab.lab.agent..",
-                        "dev.tclab.lab.docker..",
-                        "dev.tclab.lab.kubernetes..",
-                        "dev.tclab.lab.uml..")
-                .because("lab.runtime is the port and what every runtime shares; the adapters plug into it")
+                        "dev.tclab.lab..",
+                        "dev.tclab.runtime.agent..",
+                        "dev.tclab.runtime.docker..",
+                        "dev.tclab.runtime.kubernetes..",
+                        "dev.tclab.runtime.uml..")
+                .because("dev.tclab.runtime is the port and what every runtime shares; the adapters plug into it")
                 .check(classes);
     }
 
@@ -148,14 +172,14 @@ class LayeringTest {
     void theAgentKnowsNoRuntimeAdapter() {
         noClasses()
                 .that()
-                .resideInAPackage("dev.tclab.lab.agent..")
+                .resideInAPackage("dev.tclab.runtime.agent..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
-                        "dev.tclab.lab",
-                        "dev.tclab.lab.docker..",
-                        "dev.tclab.lab.kubernetes..",
-                        "dev.tclab.lab.uml..",
+                        "dev.tclab.lab..",
+                        "dev.tclab.runtime.docker..",
+                        "dev.tclab.runtime.kubernetes..",
+                        "dev.tclab.runtime.uml..",
                         "com.github.dockerjava..",
                         "io.fabric8..")
                 .because("the agent and what runs in a UML kernel are the same whichever runtime carries their line"
@@ -168,30 +192,30 @@ class LayeringTest {
         noClasses()
                 .that()
                 .resideInAnyPackage(
-                        "dev.tclab.lab.agent..",
-                        "dev.tclab.lab.docker..",
-                        "dev.tclab.lab.kubernetes..",
-                        "dev.tclab.lab.uml..")
+                        "dev.tclab.runtime.agent..",
+                        "dev.tclab.runtime.docker..",
+                        "dev.tclab.runtime.kubernetes..",
+                        "dev.tclab.runtime.uml..")
                 .should()
                 .dependOnClassesThat()
-                .resideInAPackage("dev.tclab.lab")
+                .resideInAPackage("dev.tclab.lab..")
                 .because("a runtime is its adapter and nothing else: the lab service is above the port")
                 .check(classes);
         noClasses()
                 .that()
-                .resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.uml..")
+                .resideInAnyPackage("dev.tclab.runtime.docker..", "dev.tclab.runtime.uml..")
                 .should()
                 .dependOnClassesThat()
-                .resideInAPackage("dev.tclab.lab.kubernetes..")
+                .resideInAPackage("dev.tclab.runtime.kubernetes..")
                 .check(classes);
         noClasses()
                 .that()
-                .resideInAPackage("dev.tclab.lab.kubernetes..")
+                .resideInAPackage("dev.tclab.runtime.kubernetes..")
                 .should()
                 .dependOnClassesThat()
-                .resideInAnyPackage("dev.tclab.lab.docker..", "dev.tclab.lab.uml..")
+                .resideInAnyPackage("dev.tclab.runtime.docker..", "dev.tclab.runtime.uml..")
                 .because("User-Mode Linux runs on the Docker engine and shares its calls; Kubernetes shares none (the"
-                        + " agent and the UML kernel's scripts, which both carry, are in lab.agent)")
+                        + " agent and the UML kernel's scripts, which both carry, are in runtime.agent)")
                 .check(classes);
     }
 

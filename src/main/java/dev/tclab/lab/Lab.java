@@ -1,7 +1,7 @@
 package dev.tclab.lab;
 
-import dev.tclab.lab.runtime.LabProgressListener;
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.LabProgressListener;
+import dev.tclab.runtime.topology.Topology;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;

@@ -2,10 +2,10 @@ package dev.tclab.lab;
 
 import dev.tclab.common.DurationWords;
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.LabEngine;
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.runtime.NodeStatus;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.LabEngine;
+import dev.tclab.runtime.LabRuntime;
+import dev.tclab.runtime.NodeStatus;
 import jakarta.enterprise.event.Event;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package dev.tclab.lab;
 
-import dev.tclab.lab.topology.Topology;
-import dev.tclab.lab.topology.TopologyException;
-import dev.tclab.lab.topology.TopologySource;
+import dev.tclab.runtime.topology.Topology;
+import dev.tclab.runtime.topology.TopologyException;
+import dev.tclab.runtime.topology.TopologySource;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.runtime.LabEngine;
-import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.runtime.LabEngine;
+import dev.tclab.runtime.LabRuntime;
 import java.time.InstantSource;
 
 /**

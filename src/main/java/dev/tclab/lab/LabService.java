@@ -1,13 +1,13 @@
 package dev.tclab.lab;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.runtime.EngineStatus;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.LabEngine;
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.topology.Topology;
-import dev.tclab.lab.topology.TopologyException;
-import dev.tclab.lab.topology.TopologySource;
+import dev.tclab.runtime.EngineStatus;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.LabEngine;
+import dev.tclab.runtime.LabRuntime;
+import dev.tclab.runtime.topology.Topology;
+import dev.tclab.runtime.topology.TopologyException;
+import dev.tclab.runtime.topology.TopologySource;
 import dev.tclab.scheduling.Job;
 import dev.tclab.yaml.FileProblem;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,10 +1,10 @@
 package dev.tclab.lab;
 
 import dev.tclab.common.WorkerThreads;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.runtime.LabStartException;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.LabRuntime;
+import dev.tclab.runtime.LabSpec;
+import dev.tclab.runtime.LabStartException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.InstantSource;

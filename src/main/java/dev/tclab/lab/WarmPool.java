@@ -1,6 +1,6 @@
 package dev.tclab.lab;
 
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.topology.Topology;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

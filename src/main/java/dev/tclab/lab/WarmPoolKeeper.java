@@ -2,10 +2,10 @@ package dev.tclab.lab;
 
 import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.LabEngine;
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.LabEngine;
+import dev.tclab.runtime.LabRuntime;
+import dev.tclab.runtime.topology.Topology;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;

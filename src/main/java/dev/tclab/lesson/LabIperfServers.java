@@ -1,6 +1,6 @@
 package dev.tclab.lesson;
 
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.topology.Topology;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,15 +1,15 @@
 package dev.tclab.lesson;
 
 import dev.tclab.http.Quote;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.KernelCapabilities;
-import dev.tclab.lab.runtime.LabEngine;
 import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.OptionShuffle;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizAttempt;
 import dev.tclab.quiz.QuizGrader;
 import dev.tclab.quiz.QuizResults;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.KernelCapabilities;
+import dev.tclab.runtime.LabEngine;
 import dev.tclab.system.SystemStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.tclab.lesson;
 
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.topology.Topology;
 import dev.tclab.yaml.FileProblem;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package dev.tclab.lesson;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.topology.Topology;
-import dev.tclab.lab.topology.TopologyException;
-import dev.tclab.lab.topology.TopologySource;
+import dev.tclab.runtime.topology.Topology;
+import dev.tclab.runtime.topology.TopologyException;
+import dev.tclab.runtime.topology.TopologySource;
 import dev.tclab.yaml.FileProblem;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;

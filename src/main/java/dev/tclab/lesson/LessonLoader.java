@@ -1,10 +1,10 @@
 package dev.tclab.lesson;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tclab.lab.topology.Topology;
-import dev.tclab.lab.topology.TopologyException;
-import dev.tclab.lab.topology.TopologyParser;
 import dev.tclab.quiz.Quiz;
+import dev.tclab.runtime.topology.Topology;
+import dev.tclab.runtime.topology.TopologyException;
+import dev.tclab.runtime.topology.TopologyParser;
 import dev.tclab.yaml.FileProblem;
 import dev.tclab.yaml.YamlDocument;
 import dev.tclab.yaml.YamlSchema;

@@ -1,7 +1,7 @@
 package dev.tclab.lesson;
 
-import dev.tclab.lab.topology.Topology;
 import dev.tclab.lesson.markdown.BlockContext;
+import dev.tclab.runtime.topology.Topology;
 import dev.tclab.yaml.FileProblem;
 import java.util.ArrayList;
 import java.util.Comparator;

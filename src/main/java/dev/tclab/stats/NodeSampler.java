@@ -1,11 +1,11 @@
 package dev.tclab.stats;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.runtime.NodeNotFoundException;
-import dev.tclab.lab.runtime.ProcessStream;
-import dev.tclab.lab.runtime.StreamListener;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.LabRuntime;
+import dev.tclab.runtime.NodeNotFoundException;
+import dev.tclab.runtime.ProcessStream;
+import dev.tclab.runtime.StreamListener;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -2,10 +2,10 @@ package dev.tclab.stats;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.common.WorkerThreads;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.runtime.NodeNotFoundException;
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.LabRuntime;
+import dev.tclab.runtime.NodeNotFoundException;
+import dev.tclab.runtime.topology.Topology;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

@@ -1,12 +1,12 @@
 package dev.tclab.stats;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.runtime.NodeNotFoundException;
-import dev.tclab.lab.runtime.ProcessStream;
-import dev.tclab.lab.runtime.StreamListener;
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.LabRuntime;
+import dev.tclab.runtime.NodeNotFoundException;
+import dev.tclab.runtime.ProcessStream;
+import dev.tclab.runtime.StreamListener;
+import dev.tclab.runtime.topology.Topology;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;

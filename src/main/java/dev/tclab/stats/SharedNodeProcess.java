@@ -2,9 +2,9 @@ package dev.tclab.stats;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.NodeNotFoundException;
-import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.NodeNotFoundException;
+import dev.tclab.runtime.ProcessStream;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.ScheduledExecutorService;

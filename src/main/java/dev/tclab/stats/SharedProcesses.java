@@ -1,7 +1,7 @@
 package dev.tclab.stats;
 
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.NodeNotFoundException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,7 +1,7 @@
 package dev.tclab.system;
 
 import dev.tclab.lab.LabService;
-import dev.tclab.lab.runtime.EngineStatus;
+import dev.tclab.runtime.EngineStatus;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

@@ -2,10 +2,10 @@ package dev.tclab.system;
 
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.LabService;
-import dev.tclab.lab.runtime.EngineStatus;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.KernelCapabilities;
-import dev.tclab.lab.runtime.LabEngine;
+import dev.tclab.runtime.EngineStatus;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.KernelCapabilities;
+import dev.tclab.runtime.LabEngine;
 import dev.tclab.scheduling.Job;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;

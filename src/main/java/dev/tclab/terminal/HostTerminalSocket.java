@@ -2,8 +2,8 @@ package dev.tclab.terminal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.http.SocketRefusedException;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.NodeNotFoundException;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.NodeNotFoundException;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
 import io.quarkus.websockets.next.OnOpen;

@@ -1,10 +1,10 @@
 package dev.tclab.terminal;
 
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.runtime.NodeNotFoundException;
-import dev.tclab.lab.runtime.ProcessStream;
-import dev.tclab.lab.runtime.StreamListener;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.LabRuntime;
+import dev.tclab.runtime.NodeNotFoundException;
+import dev.tclab.runtime.ProcessStream;
+import dev.tclab.runtime.StreamListener;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;

@@ -1,7 +1,7 @@
 package dev.tclab.bench;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.topology.Topology;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.config.TclabConfig;
 import dev.tclab.lab.TestTopologies;
-import dev.tclab.lab.runtime.LabProgressListener;
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.runtime.RuntimeAdapter;
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.LabProgressListener;
+import dev.tclab.runtime.LabRuntime;
+import dev.tclab.runtime.LabSpec;
+import dev.tclab.runtime.RuntimeAdapter;
+import dev.tclab.runtime.topology.Topology;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;

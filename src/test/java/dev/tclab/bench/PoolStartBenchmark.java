@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
 import dev.tclab.lab.LabService;
-import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.learner.LearnerIds;
+import dev.tclab.runtime.RuntimeAdapter;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;

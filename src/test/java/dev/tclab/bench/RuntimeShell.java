@@ -1,8 +1,8 @@
 package dev.tclab.bench;
 
-import dev.tclab.lab.runtime.ProcessStream;
-import dev.tclab.lab.runtime.RuntimeAdapter;
-import dev.tclab.lab.runtime.StreamListener;
+import dev.tclab.runtime.ProcessStream;
+import dev.tclab.runtime.RuntimeAdapter;
+import dev.tclab.runtime.StreamListener;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -3,9 +3,9 @@ package dev.tclab.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.TestTopologies;
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.LabRuntime;
+import dev.tclab.runtime.LabSpec;
+import dev.tclab.runtime.topology.Topology;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.file.Files;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.dockerjava.api.DockerClient;
 import com.sun.management.OperatingSystemMXBean;
-import dev.tclab.lab.runtime.RuntimeAdapter;
 import dev.tclab.learner.LearnerIds;
+import dev.tclab.runtime.RuntimeAdapter;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;
 import io.quarkus.test.common.http.TestHTTPResource;

@@ -1,6 +1,6 @@
 package dev.tclab.bench;
 
-import dev.tclab.lab.agent.UmlScripts;
+import dev.tclab.runtime.agent.UmlScripts;
 import dev.tclab.testing.UmlKernelRun;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -10,7 +10,7 @@ import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.LabService;
 import dev.tclab.lab.Labs;
-import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.runtime.ExecResult;
 import dev.tclab.tc.Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;

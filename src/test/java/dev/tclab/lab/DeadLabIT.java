@@ -7,7 +7,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.github.dockerjava.api.DockerClient;
-import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.runtime.RuntimeAdapter;
 import dev.tclab.web.TestLabs;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;

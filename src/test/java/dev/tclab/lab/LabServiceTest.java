@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.LabProgressListener;
-import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.LabProgressListener;
+import dev.tclab.runtime.LabSpec;
+import dev.tclab.runtime.topology.Topology;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;

@@ -6,8 +6,8 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
-import dev.tclab.lab.runtime.NodeStatus;
-import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.runtime.NodeStatus;
+import dev.tclab.runtime.RuntimeAdapter;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;

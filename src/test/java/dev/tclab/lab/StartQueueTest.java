@@ -2,7 +2,7 @@ package dev.tclab.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.topology.Topology;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

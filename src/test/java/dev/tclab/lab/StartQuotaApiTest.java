@@ -10,8 +10,8 @@ import static org.hamcrest.Matchers.matchesPattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.LabSpec;
+import dev.tclab.runtime.topology.Topology;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.tclab.config.TclabConfig;
-import dev.tclab.lab.topology.Topology;
+import dev.tclab.runtime.topology.Topology;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;

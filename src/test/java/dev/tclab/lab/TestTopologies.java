@@ -1,8 +1,8 @@
 package dev.tclab.lab;
 
-import dev.tclab.lab.topology.Topology;
-import dev.tclab.lab.topology.TopologyException;
-import dev.tclab.lab.topology.TopologyParser;
+import dev.tclab.runtime.topology.Topology;
+import dev.tclab.runtime.topology.TopologyException;
+import dev.tclab.runtime.topology.TopologyParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -2,10 +2,10 @@ package dev.tclab.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.lab.runtime.LabProgressListener;
-import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.topology.Topology;
-import dev.tclab.lab.topology.TopologySource;
+import dev.tclab.runtime.LabProgressListener;
+import dev.tclab.runtime.LabSpec;
+import dev.tclab.runtime.topology.Topology;
+import dev.tclab.runtime.topology.TopologySource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;

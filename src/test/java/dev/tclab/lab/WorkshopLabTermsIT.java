@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.host.HostAccounts;
 import dev.tclab.host.TestHosts;
-import dev.tclab.lab.runtime.NodeStatus;
-import dev.tclab.lab.runtime.RuntimeAdapter;
+import dev.tclab.runtime.NodeStatus;
+import dev.tclab.runtime.RuntimeAdapter;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;

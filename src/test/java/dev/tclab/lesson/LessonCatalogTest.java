@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tclab.grading.spec.SpecCheckValidator;
-import dev.tclab.lab.topology.TopologyException;
+import dev.tclab.runtime.topology.TopologyException;
 import dev.tclab.yaml.FileProblem;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
-import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.learner.LearnerIds;
+import dev.tclab.runtime.ExecResult;
 import dev.tclab.tc.Fixtures;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.NodeNotFoundException;
-import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.NodeNotFoundException;
+import dev.tclab.runtime.ProcessStream;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;

@@ -1,6 +1,6 @@
 package dev.tclab.stats;
 
-import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.runtime.ProcessStream;
 
 /** A process that takes every input and only reports that it was closed, for tests of what runs processes. */
 final class StubProcessStream implements ProcessStream {

@@ -3,8 +3,8 @@ package dev.tclab.stats;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.tclab.lab.runtime.ExecResult;
-import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.runtime.ExecResult;
+import dev.tclab.runtime.LabRuntime;
 import dev.tclab.testing.RunsAlone;
 import dev.tclab.web.LearnerLabTest;
 import dev.tclab.web.TestSocket;

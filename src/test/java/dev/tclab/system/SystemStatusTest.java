@@ -9,7 +9,7 @@ import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
 import dev.tclab.lab.LabService;
 import dev.tclab.lab.TestTopologies;
-import dev.tclab.lab.runtime.LabSpec;
+import dev.tclab.runtime.LabSpec;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.quarkus.vertx.http.HttpServerStart;

@@ -3,9 +3,9 @@ package dev.tclab.terminal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.OneSlotZeroGraceProfile;
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.runtime.ProcessLimit;
 import dev.tclab.learner.LearnerIds;
+import dev.tclab.runtime.LabRuntime;
+import dev.tclab.runtime.ProcessLimit;
 import dev.tclab.testing.RunsAlone;
 import dev.tclab.web.TestLabs;
 import dev.tclab.web.TestSocket;

@@ -2,8 +2,8 @@ package dev.tclab.terminal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.lab.runtime.LabRuntime;
-import dev.tclab.lab.runtime.ProcessStream;
+import dev.tclab.runtime.LabRuntime;
+import dev.tclab.runtime.ProcessStream;
 import java.io.ByteArrayOutputStream;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package dev.tclab.testing;
 
-import dev.tclab.lab.agent.UmlScripts;
+import dev.tclab.runtime.agent.UmlScripts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -11,10 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
-import dev.tclab.lab.runtime.KernelCapabilities;
 import dev.tclab.lesson.LearnerLessons;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
+import dev.tclab.runtime.KernelCapabilities;
 import dev.tclab.system.SystemStatus;
 import io.quarkus.arc.ClientProxy;
 import io.quarkus.test.junit.QuarkusTest;

@@ -1,6 +1,6 @@
 package dev.tclab.grading.run;
 
-import dev.tclab.lab.runtime.CommandSequence;
+import dev.tclab.runtime.CommandSequence;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.grading.parse.IpParser;
 import dev.tclab.grading.parse.OutputParseException;
 import dev.tclab.grading.parse.RegexParser;
-import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.runtime.ExecResult;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.tclab.grading.spec;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.runtime.ExecResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

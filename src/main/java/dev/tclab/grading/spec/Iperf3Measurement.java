@@ -3,7 +3,7 @@ package dev.tclab.grading.spec;
 import dev.tclab.grading.parse.IperfParser;
 import dev.tclab.grading.parse.IperfResult;
 import dev.tclab.grading.parse.OutputParseException;
-import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.runtime.ExecResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.tclab.grading.spec;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.runtime.ExecResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

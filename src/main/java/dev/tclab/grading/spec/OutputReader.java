@@ -1,6 +1,6 @@
 package dev.tclab.grading.spec;
 
-import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.runtime.ExecResult;
 import java.util.List;
 import java.util.Map;
 

@@ -2,7 +2,7 @@ package dev.tclab.grading.spec;
 
 import dev.tclab.grading.parse.OutputParseException;
 import dev.tclab.grading.parse.PingParser;
-import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.runtime.ExecResult;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.tclab.grading.spec;
 
-import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.runtime.ExecResult;
 import dev.tclab.tc.TcParseException;
 import java.time.Duration;
 import java.util.Map;

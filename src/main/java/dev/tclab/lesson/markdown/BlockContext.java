@@ -1,11 +1,11 @@
 package dev.tclab.lesson.markdown;
 
 import com.vladsch.flexmark.util.ast.Node;
-import dev.tclab.lab.topology.Topology;
 import dev.tclab.lesson.CheckBlockValidator;
 import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.Quiz;
 import dev.tclab.quiz.QuizAttempt;
+import dev.tclab.runtime.topology.Topology;
 import dev.tclab.yaml.FileProblem;
 import java.util.ArrayList;
 import java.util.HashMap;

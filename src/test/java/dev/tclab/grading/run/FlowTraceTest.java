@@ -8,7 +8,7 @@ import dev.tclab.grading.spec.Iperf3Measurement;
 import dev.tclab.grading.spec.Measure;
 import dev.tclab.grading.spec.MeasurementOutcome;
 import dev.tclab.grading.spec.Unit;
-import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.runtime.ExecResult;
 import dev.tclab.tc.Fixtures;
 import java.util.List;
 import java.util.Map;

@@ -4,9 +4,9 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.Labs;
-import dev.tclab.lab.runtime.ExecResult;
-import dev.tclab.lab.runtime.LabRuntime;
 import dev.tclab.learner.LearnerIds;
+import dev.tclab.runtime.ExecResult;
+import dev.tclab.runtime.LabRuntime;
 import dev.tclab.testing.RunsAlone;
 import dev.tclab.web.TestLabs;
 import io.quarkus.test.junit.QuarkusTest;

@@ -3,8 +3,8 @@ package dev.tclab.grading.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.grading.spec.Iperf3Measurement;
-import dev.tclab.lab.runtime.ExecResult;
-import dev.tclab.lab.runtime.LabRuntime;
+import dev.tclab.runtime.ExecResult;
+import dev.tclab.runtime.LabRuntime;
 import dev.tclab.testing.RunsAlone;
 import dev.tclab.web.LearnerLabTest;
 import io.quarkus.test.junit.QuarkusTest;

@@ -2,10 +2,10 @@ package dev.tclab.grading.selftest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tclab.lab.runtime.EngineUnavailableException;
-import dev.tclab.lab.runtime.LabEngine;
 import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
+import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.LabEngine;
 import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;

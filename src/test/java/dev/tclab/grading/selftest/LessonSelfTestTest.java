@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.lab.FakeLabRuntime;
 import dev.tclab.lab.FakeRuntimeProfile;
-import dev.tclab.lab.runtime.ExecResult;
 import dev.tclab.lesson.LessonCatalog;
+import dev.tclab.runtime.ExecResult;
 import dev.tclab.tc.Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tclab.grading.evaluate.AssertionResult;
 import dev.tclab.lab.TestTopologies;
-import dev.tclab.lab.runtime.LabSpec;
-import dev.tclab.lab.runtime.ProcessStream;
-import dev.tclab.lab.runtime.RuntimeAdapter;
-import dev.tclab.lab.runtime.StreamListener;
 import dev.tclab.lesson.LessonCatalog;
+import dev.tclab.runtime.LabSpec;
+import dev.tclab.runtime.ProcessStream;
+import dev.tclab.runtime.RuntimeAdapter;
+import dev.tclab.runtime.StreamListener;
 import dev.tclab.testing.RunsAlone;
 import dev.tclab.testing.UmlFigures;
 import io.quarkus.test.junit.QuarkusTest;

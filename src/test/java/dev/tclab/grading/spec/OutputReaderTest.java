@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tclab.grading.evaluate.AssertionResult;
 import dev.tclab.grading.evaluate.Evaluator;
 import dev.tclab.grading.evaluate.Values;
-import dev.tclab.lab.runtime.ExecResult;
+import dev.tclab.runtime.ExecResult;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tclab.grading.spec.SpecCheckValidator;
-import dev.tclab.lab.topology.Topology;
-import dev.tclab.lab.topology.TopologyParser;
 import dev.tclab.quiz.OptionOrder;
 import dev.tclab.quiz.QuizAttempt;
+import dev.tclab.runtime.topology.Topology;
+import dev.tclab.runtime.topology.TopologyParser;
 import dev.tclab.yaml.FileProblem;
 import java.util.List;
 import java.util.Map;
