@@ -265,8 +265,13 @@ function showLastRuns(last) {
   }
 }
 
-// Once every graded step has passed: a summary at the end of the lesson, with the next lesson.
+// Once every graded step has passed: a summary at the end of the lesson, with the next lesson. Told again when a
+// quiz is answered, so its tally counts the answers given after the last step passed.
+let stepsPassed = [];
+document.addEventListener('tclab:quiz-answered', () => showCompletion(stepsPassed));
+
 function showCompletion(passed) {
+  stepsPassed = passed;
   const box = document.getElementById('lesson-complete');
   if (!box) return;
   const complete = passed.length > 0 && passed.every(Boolean);

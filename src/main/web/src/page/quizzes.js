@@ -50,6 +50,7 @@ async function answer(form) {
   form.setAttribute('aria-busy', 'true');
   try {
     showVerdict(form, await grade(form));
+    document.dispatchEvent(new CustomEvent('tclab:quiz-answered'));
   } catch (error) {
     say(form, `Your answer was not graded: ${error.message}`, 'is-error');
   } finally {

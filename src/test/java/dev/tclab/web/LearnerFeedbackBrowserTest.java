@@ -254,6 +254,13 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
             assertThat(complete.locator(".lesson-complete-summary"))
                     .hasText("You passed all 1 graded step and answered 0 of 2 quizzes correctly.");
             assertTrue(complete.locator("a").count() >= 1, "the summary links on");
+            // A quiz answered after the last step passed counts at once (the tally once stayed at 0 of 9).
+            Locator quiz = page.locator("#quiz-burst-unit");
+            quiz.locator(".quiz-option:has-text('32 kilobytes') input").check();
+            quiz.locator("button[type=submit]").click();
+            assertThat(quiz.locator(".quiz-result")).hasText("Correct! Every option is explained above.");
+            assertThat(complete.locator(".lesson-complete-summary"))
+                    .hasText("You passed all 1 graded step and answered 1 of 2 quizzes correctly.");
             stopLab(page);
         }
     }
