@@ -71,7 +71,7 @@ class CourseBrowserTest extends ChromiumTest {
             assertThat(htb.locator(".prerequisites a")).hasText("Token bucket basics");
             assertThat(htb.locator(".prerequisites a")).hasAttribute("href", "/lessons/tbf-basics");
 
-            assertThat(page.locator("#track-real-networks .card-place").first()).hasText("Lesson 1 of 3");
+            assertThat(page.locator("#track-real-networks .card-place").first()).hasText("Lesson 1 of 4");
             Locator more = page.locator("section.more-lessons");
             assertThat(more.locator("h2")).hasText("More lessons");
             assertThat(more.locator("a[href='/lessons/web-test']")).isVisible();
