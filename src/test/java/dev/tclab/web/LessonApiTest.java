@@ -77,7 +77,8 @@ class LessonApiTest {
                 .body("tracks[2].lessons", equalTo(List.of("prio-dscp", "classification", "policing")))
                 .body(
                         "tracks[3].lessons",
-                        equalTo(List.of("bufferbloat-upload", "bufferbloat-download", "troubleshooting", "home-router-qos")))
+                        equalTo(List.of(
+                                "bufferbloat-upload", "bufferbloat-download", "troubleshooting", "home-router-qos")))
                 .body("problems", equalTo(List.of()));
     }
 

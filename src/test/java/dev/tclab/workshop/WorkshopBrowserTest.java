@@ -240,7 +240,12 @@ class WorkshopBrowserTest {
             host.click("#event-form [data-add-track]");
             assertThat(host.locator("#event-form input[name=lessons]:checked")
                             .evaluateAll("all => all.map(box => box.value)"))
-                    .isEqualTo(List.of("example", "bufferbloat-upload", "bufferbloat-download", "troubleshooting", "home-router-qos"));
+                    .isEqualTo(List.of(
+                            "example",
+                            "bufferbloat-upload",
+                            "bufferbloat-download",
+                            "troubleshooting",
+                            "home-router-qos"));
             host.locator("#event-track").scrollIntoViewIfNeeded();
             Chromium.screenshot(host, "course-workshop-add-track");
             host.click("#event-form button[type=submit]");
@@ -248,7 +253,12 @@ class WorkshopBrowserTest {
             String id = host.url().substring(host.url().lastIndexOf('/') + 1);
             assertThat(host.evaluate(
                             "async id => (await (await fetch('/api/host/events/' + id)).json()).event.lessons", id))
-                    .isEqualTo(List.of("example", "bufferbloat-upload", "bufferbloat-download", "troubleshooting", "home-router-qos"));
+                    .isEqualTo(List.of(
+                            "example",
+                            "bufferbloat-upload",
+                            "bufferbloat-download",
+                            "troubleshooting",
+                            "home-router-qos"));
         }
     }
 }

@@ -51,9 +51,8 @@ class UmlLessonsSelfTestIT {
     static final List<String> CAKE_LESSONS = List.of("bufferbloat-upload", "bufferbloat-download");
 
     /** The built-in lessons whose lab.yml says {@code kernel: uml}: a kernel of their own on every host. */
-    static final List<String> OWN_KERNEL_LESSONS =
-            List.of(
-                    "netem-tcp", "fq-codel", "fair-queueing", "prio-dscp", "policing", "cake-in-depth", "home-router-qos");
+    static final List<String> OWN_KERNEL_LESSONS = List.of(
+            "netem-tcp", "fq-codel", "fair-queueing", "prio-dscp", "policing", "cake-in-depth", "home-router-qos");
 
     /**
      * The lessons on the host's kernel that are not forced into UML here, each with the reason. Their lab.yml says
