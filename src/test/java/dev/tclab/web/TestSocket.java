@@ -46,6 +46,11 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
     private long receivedBytes;
 
     private WebSocket socket;
+    /**
+     * Held for each message sent, to its end: the client takes one send at a time ("Send pending" otherwise), and a
+     * socket that acknowledges what it drew sends from its own thread beside the test's sends.
+     */
+    private final Object sending = new Object();
 
     private TestSocket() {}
 
@@ -137,7 +142,7 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
             CompletableFuture.delayedExecutor(pauseNanosPerFrame, TimeUnit.NANOSECONDS)
                     .execute(() -> {
                         if (ack) {
-                            webSocket.sendText("{\"type\":\"ack\",\"bytes\":" + drawn + "}", true);
+                            sendText("{\"type\":\"ack\",\"bytes\":" + drawn + "}");
                         }
                         webSocket.request(1);
                     });
@@ -181,20 +186,26 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
     }
 
     public void sendBinary(byte[] bytes) {
-        socket.sendBinary(ByteBuffer.wrap(bytes), true).join();
+        synchronized (sending) {
+            socket.sendBinary(ByteBuffer.wrap(bytes), true).join();
+        }
     }
 
     /** Sends one binary message in frames of {@code frameSize} bytes. */
     public void sendBinaryInFrames(byte[] bytes, int frameSize) {
-        for (int start = 0; start < bytes.length; start += frameSize) {
-            int end = Math.min(bytes.length, start + frameSize);
-            socket.sendBinary(ByteBuffer.wrap(bytes, start, end - start), end == bytes.length)
-                    .join();
+        synchronized (sending) {
+            for (int start = 0; start < bytes.length; start += frameSize) {
+                int end = Math.min(bytes.length, start + frameSize);
+                socket.sendBinary(ByteBuffer.wrap(bytes, start, end - start), end == bytes.length)
+                        .join();
+            }
         }
     }
 
     public void sendText(String text) {
-        socket.sendText(text, true).join();
+        synchronized (sending) {
+            socket.sendText(text, true).join();
+        }
     }
 
     /** How many bytes arrived in binary frames so far, the ones no longer kept too. */
@@ -250,12 +261,18 @@ public final class TestSocket implements WebSocket.Listener, AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (sending) {
+            closeOutput();
+        }
+        socket.abort();
+    }
+
+    private void closeOutput() {
         if (!socket.isOutputClosed()) {
             socket.sendClose(WebSocket.NORMAL_CLOSURE, "")
                     .orTimeout(5, TimeUnit.SECONDS)
                     .exceptionally(e -> null)
                     .join();
         }
-        socket.abort();
     }
 }
