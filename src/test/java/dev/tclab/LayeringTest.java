@@ -67,6 +67,25 @@ class LayeringTest {
     }
 
     @Test
+    void onlyTheHttpEdgeSpeaksJaxRs() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("dev.tclab.http..", "dev.tclab.web..")
+                .and()
+                .haveSimpleNameNotEndingWith("Resource")
+                .and()
+                .haveSimpleNameNotEndingWith("ErrorMappers")
+                .and()
+                .haveSimpleNameNotEndingWith("Pages")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("jakarta.ws.rs..")
+                .because("services refuse in their own terms (WorkshopRefusal.Kind, say); the resources, pages and"
+                        + " error mappers turn that into HTTP")
+                .check(classes);
+    }
+
+    @Test
     void onlyTheDockerAdaptersImportDockerJava() {
         noClasses()
                 .that()

@@ -4,6 +4,7 @@ import dev.tclab.lab.PoolReservations;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -18,13 +19,16 @@ public class EventPoolReservations implements PoolReservations {
 
     private final WorkshopStore store;
 
-    public EventPoolReservations(WorkshopStore store) {
+    private final InstantSource clock;
+
+    public EventPoolReservations(WorkshopStore store, InstantSource clock) {
         this.store = store;
+        this.clock = clock;
     }
 
     @Override
     public Map<String, Integer> reservedLabs() {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         Map<String, Integer> reserved = new HashMap<>();
         for (WorkshopEvent event : store.events(null)) {
             if (event.pooledLabs() > 0

@@ -1,13 +1,8 @@
 package dev.tclab.workshop;
 
 import dev.tclab.host.CurrentHost;
-import dev.tclab.http.Quote;
-import dev.tclab.lab.Lab;
-import dev.tclab.lab.LabNotFoundException;
 import dev.tclab.lab.LabService;
-import dev.tclab.lab.QuotaExceededException;
 import dev.tclab.lab.ServerFullException;
-import dev.tclab.lab.StartQuota;
 import dev.tclab.learner.Roles;
 import dev.tclab.runtime.EngineUnavailableException;
 import dev.tclab.runtime.topology.TopologyException;
@@ -15,7 +10,6 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.enterprise.event.Event;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -29,14 +23,14 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.Response.Status;
 import jakarta.ws.rs.core.UriInfo;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
 /**
  * The host API: events, their dashboard (also as a server-sent event stream), help on a learner's lab, broadcasts
- * and the export. Every route needs the host role; an event of another host answers 404 (an admin sees all).
+ * and the export. Every route needs the host role; an event of another host answers 404 (an admin sees all). What a
+ * host does to learners' labs is {@link HostLabActions}'; this only translates HTTP.
  */
 @Path("/api/host/events")
 @Produces(MediaType.APPLICATION_JSON)
@@ -63,10 +57,9 @@ public class HostEventsResource {
     private final EventExport export;
     private final ProgressReader progress;
     private final LabService labs;
-    private final StartQuota quota;
+    private final HostLabActions actions;
     private final CurrentHost host;
     private final JoinLinks joinLinks;
-    private final Event<LearnerNotice> notices;
 
     public HostEventsResource(
             WorkshopService workshops,
@@ -74,19 +67,17 @@ public class HostEventsResource {
             EventExport export,
             ProgressReader progress,
             LabService labs,
-            StartQuota quota,
+            HostLabActions actions,
             CurrentHost host,
-            Event<LearnerNotice> notices,
             JoinLinks joinLinks) {
-        this.notices = notices;
-        this.joinLinks = joinLinks;
         this.workshops = workshops;
         this.dashboard = dashboard;
         this.export = export;
         this.progress = progress;
         this.labs = labs;
-        this.quota = quota;
+        this.actions = actions;
         this.host = host;
+        this.joinLinks = joinLinks;
     }
 
     @GET
@@ -169,22 +160,15 @@ public class HostEventsResource {
      * A message to one learner: it shows on their open pages at once and on every page they open until they mark it
      * read, and is kept in the action log.
      */
+    /**
+     * A message to one learner: it shows on their open pages at once and on every page they open until they mark it
+     * read, and is kept in the action log.
+     */
     @POST
     @Path("{id}/learners/{learner}/message")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response message(@PathParam("id") String id, @PathParam("learner") String learner, MessageDraft draft) {
-        WorkshopEvent event = event(id);
-        Seat seat = seat(event, learner);
-        String text = workshops.checkedMessage(draft == null ? null : draft.text());
-        workshops.message(event, seat, text);
-        workshops.record(
-                event,
-                new HostAction(
-                        host.require().name(),
-                        learner,
-                        "message",
-                        "to " + seat.displayName() + ": " + text,
-                        Instant.now()));
+        actions.message(host.require(), event(id), learner, draft == null ? null : draft.text());
         return Response.noContent().build();
     }
 
@@ -192,19 +176,7 @@ public class HostEventsResource {
     @POST
     @Path("{id}/close")
     public EventInfo close(@PathParam("id") String id, @Context UriInfo uri) {
-        WorkshopEvent event = event(id);
-        workshops.close(event);
-        for (Seat seat : workshops.seats(event.id())) {
-            for (Lab lab : liveLabs(event, seat.learnerId())) {
-                stopLab(
-                        event,
-                        seat,
-                        lab,
-                        "close",
-                        "Your host closed the workshop \"" + event.title()
-                                + "\", so its labs stopped. Your steps and answers are kept: start the lab again to carry on alone.");
-            }
-        }
+        actions.close(host.require(), event(id));
         return info(event(id), uri);
     }
 
@@ -212,81 +184,26 @@ public class HostEventsResource {
     @Path("{id}/learners/{learner}/stop")
     public ClassDashboard.View stop(@PathParam("id") String id, @PathParam("learner") String learner) {
         WorkshopEvent event = event(id);
-        Seat seat = seat(event, learner);
-        for (Lab lab : runningLabs(event, seat)) {
-            stopLab(event, seat, lab, "stop", "Your host stopped your lab. Start it again when you are ready.");
-        }
+        actions.stop(host.require(), event, learner);
         return dashboard.view(event);
     }
 
-    /**
-     * Replaces each of the learner's live labs of the event's lessons with a fresh one of the same lesson, admitted
-     * under the same quota as the one it replaces; the learner's page follows the new lab by itself. Their passed
-     * steps and answers stay (they are the learner's, not the lab's).
-     */
+    /** Replaces the learner's live labs of the event's lessons with fresh ones ({@link HostLabActions#reset}). */
     @POST
     @Path("{id}/learners/{learner}/reset")
     public ClassDashboard.View reset(@PathParam("id") String id, @PathParam("learner") String learner)
             throws EngineUnavailableException, ServerFullException, TopologyException {
         WorkshopEvent event = event(id);
-        Seat seat = seat(event, learner);
-        for (Lab lab : runningLabs(event, seat)) {
-            Lab fresh;
-            try {
-                fresh = labs.replace(
-                                lab.id(),
-                                learner,
-                                "Your host reset your lab: a fresh one is starting (your "
-                                        + "passed steps stay passed).",
-                                quota.replacing(lab))
-                        .lab();
-            } catch (LabNotFoundException e) {
-                continue;
-            } catch (QuotaExceededException e) {
-                throw new WorkshopRefusal(
-                        Status.CONFLICT,
-                        "The lab was stopped, but no fresh one could start for " + seat.displayName() + ": "
-                                + e.getMessage());
-            }
-            workshops.record(
-                    event,
-                    new HostAction(
-                            host.require().name(),
-                            learner,
-                            "reset",
-                            seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + ") replaced by "
-                                    + fresh.id(),
-                            Instant.now()));
-        }
+        actions.reset(host.require(), event, learner);
         return dashboard.view(event);
     }
 
-    /**
-     * Restarts the idle clock of the learner's running labs, as if they had just typed: the idle timeout counts
-     * again from now. (The lab's maximum lifetime still applies.)
-     */
+    /** Restarts the idle clock of the learner's running labs ({@link HostLabActions#extend}). */
     @POST
     @Path("{id}/learners/{learner}/extend")
     public ClassDashboard.View extend(@PathParam("id") String id, @PathParam("learner") String learner) {
         WorkshopEvent event = event(id);
-        Seat seat = seat(event, learner);
-        for (Lab lab : runningLabs(event, seat)) {
-            lab.touch(Instant.now());
-            notices.fire(new LearnerNotice(
-                    learner,
-                    LearnerNotice.Kind.EXTENDED,
-                    lab.id(),
-                    lab.lesson(),
-                    "Your host gave your lab more time: its idle clock starts again now."));
-            workshops.record(
-                    event,
-                    new HostAction(
-                            host.require().name(),
-                            learner,
-                            "extend",
-                            seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + "): idle clock restarted",
-                            Instant.now()));
-        }
+        actions.extend(host.require(), event, learner);
         return dashboard.view(event);
     }
 
@@ -294,11 +211,11 @@ public class HostEventsResource {
     @Path("{id}/learners/{learner}/last-check")
     public LastCheck lastCheck(@PathParam("id") String id, @PathParam("learner") String learner) {
         WorkshopEvent event = event(id);
-        seat(event, learner);
+        actions.seat(event, learner);
         Optional<ProgressReader.StepRuns> last = progress.steps(List.of(learner), event.lessons()).stream()
                 .max(java.util.Comparator.comparing(ProgressReader.StepRuns::lastAt));
         if (last.isEmpty()) {
-            throw new WorkshopRefusal(Status.NOT_FOUND, "This learner has not run a check yet.");
+            throw new WorkshopRefusal(WorkshopRefusal.Kind.NOT_FOUND, "This learner has not run a check yet.");
         }
         return new LastCheck(
                 learner,
@@ -331,50 +248,6 @@ public class HostEventsResource {
 
     private WorkshopEvent event(String id) {
         return workshops.eventFor(host.require(), id);
-    }
-
-    private Seat seat(WorkshopEvent event, String learner) {
-        return workshops.seats(event.id()).stream()
-                .filter(s -> s.learnerId().equals(learner))
-                .findFirst()
-                .orElseThrow(() -> new WorkshopRefusal(
-                        Status.NOT_FOUND, "No learner " + Quote.of(learner) + " joined this workshop."));
-    }
-
-    /** The learner's live labs of the event's lessons; refused (409) when there is none to act on. */
-    private List<Lab> runningLabs(WorkshopEvent event, Seat seat) {
-        List<Lab> live = liveLabs(event, seat.learnerId());
-        if (live.isEmpty()) {
-            throw new WorkshopRefusal(Status.CONFLICT, seat.displayName() + " has no lab running.");
-        }
-        return live;
-    }
-
-    private List<Lab> liveLabs(WorkshopEvent event, String learner) {
-        return labs.labsOf(learner).stream()
-                .filter(l -> l.phase().live())
-                .filter(l -> event.lessons().contains(l.lesson()))
-                .toList();
-    }
-
-    private void stopLab(WorkshopEvent event, Seat seat, Lab lab, String action, String why) {
-        try {
-            labs.stop(lab.id(), seat.learnerId(), why);
-        } catch (LabNotFoundException e) {
-            return;
-        } catch (EngineUnavailableException e) {
-            throw new WorkshopRefusal(
-                    Status.SERVICE_UNAVAILABLE,
-                    "The Docker engine does not answer, so the lab was not stopped; try again in a moment.");
-        }
-        workshops.record(
-                event,
-                new HostAction(
-                        host.require().name(),
-                        seat.learnerId(),
-                        action,
-                        seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + ")",
-                        Instant.now()));
     }
 
     private EventInfo info(WorkshopEvent event, UriInfo uri) {

@@ -6,7 +6,6 @@ import dev.tclab.config.TclabConfig;
 import dev.tclab.http.RetryAfter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.core.Response.Status;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
@@ -52,7 +51,7 @@ public class JoinGuesses {
         try {
             return lookup.get();
         } catch (WorkshopRefusal e) {
-            if (e.status() == Status.NOT_FOUND) {
+            if (e.kind() == WorkshopRefusal.Kind.NOT_FOUND) {
                 perAddress.failed(client);
                 total.failed(EVERYONE);
                 if (perAddress.wait(client).isPresent()) {
@@ -66,7 +65,7 @@ public class JoinGuesses {
     private static WorkshopRefusal refusal(String why, Duration wait) {
         long seconds = RetryAfter.seconds(wait);
         return new WorkshopRefusal(
-                Status.TOO_MANY_REQUESTS,
+                WorkshopRefusal.Kind.TOO_MANY,
                 why + " Wait " + seconds + " s, then check the code on the projector and type it again.",
                 wait);
     }

@@ -1,28 +1,46 @@
 package dev.tclab.workshop;
 
 import dev.tclab.http.Quote;
-import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 
-/** A workshop request refused with a status and one sentence saying what to do next. */
+/**
+ * A workshop request refused, with one sentence saying what to do next. Its {@link Kind} says why in the workshop's
+ * terms; {@link WorkshopErrorMappers} turns it into an HTTP status at the API's edge.
+ */
 public class WorkshopRefusal extends RuntimeException {
 
-    private final Response.Status status;
+    /** Why a request is refused. */
+    public enum Kind {
+        /** The request itself is wrong (a field out of range, no body). */
+        INVALID,
+        /** What it names does not exist, or is not the asker's to see. */
+        NOT_FOUND,
+        /** It cannot be done as things stand (a taken name, a full workshop, no lab to act on). */
+        CONFLICT,
+        /** What it names has ended (a closed workshop's join code). */
+        GONE,
+        /** Too many tries: waiting ends it. */
+        TOO_MANY,
+        /** The lab engine does not answer. */
+        ENGINE_DOWN
+    }
+
+    private final Kind kind;
     private final Duration retryAfter;
 
-    public WorkshopRefusal(Response.Status status, String message) {
-        this(status, message, null);
+    public WorkshopRefusal(Kind kind, String message) {
+        this(kind, message, null);
     }
 
     /** A refusal that waiting {@code retryAfter} ends (sent as Retry-After). */
-    WorkshopRefusal(Response.Status status, String message, Duration retryAfter) {
+    WorkshopRefusal(Kind kind, String message, Duration retryAfter) {
         super(message);
-        this.status = status;
+        this.kind = kind;
         this.retryAfter = retryAfter;
     }
 
-    public Response.Status status() {
-        return status;
+    public Kind kind() {
+        return kind;
     }
 
     /** How long to wait before trying again; null when waiting does not help. */
@@ -31,6 +49,6 @@ public class WorkshopRefusal extends RuntimeException {
     }
 
     static WorkshopRefusal notFound(String eventId) {
-        return new WorkshopRefusal(Response.Status.NOT_FOUND, "You have no workshop " + Quote.of(eventId) + ".");
+        return new WorkshopRefusal(Kind.NOT_FOUND, "You have no workshop " + Quote.of(eventId) + ".");
     }
 }

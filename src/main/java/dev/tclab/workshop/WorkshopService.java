@@ -7,11 +7,10 @@ import dev.tclab.lesson.Lesson;
 import dev.tclab.lesson.LessonCatalog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
-import jakarta.ws.rs.core.Response.Status;
 import java.security.SecureRandom;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -38,7 +37,7 @@ public class WorkshopService {
 
     private final WorkshopStore store;
     private final LessonCatalog catalog;
-    private final Clock clock;
+    private final InstantSource clock;
     private final Event<EventChanged> changed;
     private final Event<PersonalMessagesChanged> personalChanged;
     /** The server's maximum lab lifetime, which bounds an event's. */
@@ -49,13 +48,14 @@ public class WorkshopService {
             LessonCatalog catalog,
             TclabConfig config,
             Event<EventChanged> changed,
-            Event<PersonalMessagesChanged> personalChanged) {
+            Event<PersonalMessagesChanged> personalChanged,
+            InstantSource clock) {
         this.store = store;
         this.changed = changed;
         this.personalChanged = personalChanged;
         this.catalog = catalog;
         this.maxLifetime = config.lab().maxLifetime();
-        this.clock = Clock.systemUTC();
+        this.clock = clock;
     }
 
     public Instant now() {
@@ -111,7 +111,7 @@ public class WorkshopService {
     public WorkshopEvent reopen(CurrentHost.Host host, WorkshopEvent event) {
         if (event.closesAt().map(c -> !c.isAfter(now())).orElse(false)) {
             throw new WorkshopRefusal(
-                    Status.CONFLICT,
+                    WorkshopRefusal.Kind.CONFLICT,
                     "\"" + event.title() + "\" closed at its closing time. Set a "
                             + "later closing time (Edit) to open it again.");
         }
@@ -206,7 +206,8 @@ public class WorkshopService {
     /** The draft's settings, or a refusal naming every problem; {@code seated}: learners the cap must still hold. */
     private Settings check(EventDraft draft, int seated) {
         if (draft == null) {
-            throw new WorkshopRefusal(Status.BAD_REQUEST, "Send the workshop as JSON: title, lessons, seatCap...");
+            throw new WorkshopRefusal(
+                    WorkshopRefusal.Kind.INVALID, "Send the workshop as JSON: title, lessons, seatCap...");
         }
         List<String> problems = new ArrayList<>();
         String title = draft.title() == null ? "" : draft.title().strip();
@@ -258,7 +259,7 @@ public class WorkshopService {
             problems.add("The closing time is already past.");
         }
         if (!problems.isEmpty()) {
-            throw new WorkshopRefusal(Status.BAD_REQUEST, String.join(" ", problems));
+            throw new WorkshopRefusal(WorkshopRefusal.Kind.INVALID, String.join(" ", problems));
         }
         return new Settings(
                 title,
@@ -291,19 +292,19 @@ public class WorkshopService {
                         : store.findByCode(code))
                 .orElseThrow(
                         () -> new WorkshopRefusal(
-                                Status.NOT_FOUND,
+                                WorkshopRefusal.Kind.NOT_FOUND,
                                 "No workshop has the code " + (code.isEmpty() ? "you typed" : code)
                                         + ". Check the code on the projector (letters and digits, no O, I, L, 0 or 1) and try again."));
         Instant now = now();
         switch (event.status(now)) {
             case "scheduled" ->
                 throw new WorkshopRefusal(
-                        Status.CONFLICT,
+                        WorkshopRefusal.Kind.CONFLICT,
                         "\"" + event.title() + "\" opens at "
                                 + WHEN.format(event.opensAt().orElseThrow()) + ". Come back then, or ask your host.");
             case "closed" ->
                 throw new WorkshopRefusal(
-                        Status.GONE,
+                        WorkshopRefusal.Kind.GONE,
                         "\"" + event.title()
                                 + "\" is closed, so nobody can join it any more. The lessons stay open to read at /.");
             default -> {
@@ -318,17 +319,18 @@ public class WorkshopService {
         String name = displayName == null ? "" : displayName.strip().replaceAll("\\s+", " ");
         if (name.isEmpty() || name.length() > NAME_MAX || name.chars().anyMatch(Character::isISOControl)) {
             throw new WorkshopRefusal(
-                    Status.BAD_REQUEST, "Type the name your host will see: 1 to " + NAME_MAX + " characters.");
+                    WorkshopRefusal.Kind.INVALID,
+                    "Type the name your host will see: 1 to " + NAME_MAX + " characters.");
         }
         switch (store.join(event.id(), learnerId, name, event.seatCap(), now())) {
             case NAME_TAKEN ->
                 throw new WorkshopRefusal(
-                        Status.CONFLICT,
+                        WorkshopRefusal.Kind.CONFLICT,
                         "Someone in \"" + event.title() + "\" already uses the name " + name
                                 + ". Add an initial or pick another name.");
             case FULL ->
                 throw new WorkshopRefusal(
-                        Status.CONFLICT,
+                        WorkshopRefusal.Kind.CONFLICT,
                         "\"" + event.title() + "\" is full (all " + event.seatCap()
                                 + " seats are taken). Ask your host to raise the seat cap.");
             default -> {
@@ -362,7 +364,8 @@ public class WorkshopService {
     public String checkedMessage(String text) {
         String message = text == null ? "" : text.strip();
         if (message.isEmpty() || message.length() > MESSAGE_MAX) {
-            throw new WorkshopRefusal(Status.BAD_REQUEST, "A message has 1 to " + MESSAGE_MAX + " characters.");
+            throw new WorkshopRefusal(
+                    WorkshopRefusal.Kind.INVALID, "A message has 1 to " + MESSAGE_MAX + " characters.");
         }
         return message;
     }
@@ -380,10 +383,11 @@ public class WorkshopService {
     public void markRead(String learnerId, long messageId) {
         Seat seat = seatOf(learnerId)
                 .orElseThrow(() -> new WorkshopRefusal(
-                        Status.NOT_FOUND, "You are in no workshop, so there is no message from a host to mark read."));
+                        WorkshopRefusal.Kind.NOT_FOUND,
+                        "You are in no workshop, so there is no message from a host to mark read."));
         if (!store.markRead(seat.eventId(), learnerId, messageId, now())) {
             throw new WorkshopRefusal(
-                    Status.NOT_FOUND,
+                    WorkshopRefusal.Kind.NOT_FOUND,
                     "You have no unread message " + messageId
                             + " from your host; it may be marked read already (on another page of yours).");
         }

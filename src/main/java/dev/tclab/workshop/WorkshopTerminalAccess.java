@@ -9,7 +9,6 @@ import dev.tclab.lab.LabService;
 import dev.tclab.terminal.HostTerminalAccess;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -70,7 +69,7 @@ public class WorkshopTerminalAccess implements HostTerminalAccess {
                         learner,
                         takeOver ? "take over terminal" : "shadow terminal",
                         seat.displayName() + "'s lab " + lab.id() + " (" + lab.lesson() + ")",
-                        Instant.now()));
+                        workshops.now()));
         if (views.merge(lab.id(), 1, Integer::sum) == 1) {
             notices.fire(new LearnerNotice(
                     learner,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,12 +45,14 @@ class EventPoolReservationsTest {
 
     @Test
     void shouldReserveTheFirstLessonsLabsOfEventsOpenOrOpeningWithinAQuarterOfAnHour() {
-        EventPoolReservations reservations = new EventPoolReservations(listing(List.of(
-                event("tbf-basics", null, null, 5),
-                event("tbf-basics", NOW.plus(Duration.ofMinutes(10)), null, 3),
-                event("bufferbloat-upload", NOW.plus(Duration.ofMinutes(40)), null, 7),
-                event("bufferbloat-download", null, NOW.minusSeconds(60), 9),
-                event("htb-rate-accuracy", null, null, 0))));
+        EventPoolReservations reservations = new EventPoolReservations(
+                listing(List.of(
+                        event("tbf-basics", null, null, 5),
+                        event("tbf-basics", NOW.plus(Duration.ofMinutes(10)), null, 3),
+                        event("bufferbloat-upload", NOW.plus(Duration.ofMinutes(40)), null, 7),
+                        event("bufferbloat-download", null, NOW.minusSeconds(60), 9),
+                        event("htb-rate-accuracy", null, null, 0))),
+                InstantSource.fixed(NOW));
         assertThat(reservations.reservedLabs()).containsExactlyEntriesOf(Map.of("tbf-basics", 8));
     }
 }
