@@ -3,6 +3,7 @@
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
+import { FIRST_ACK, drawnOutput } from './drawn-output.js';
 
 const panel = document.getElementById('host-terminal');
 const title = document.getElementById('host-terminal-title');
@@ -11,9 +12,6 @@ const note = document.getElementById('host-terminal-note');
 const takeOver = document.getElementById('host-terminal-take-over');
 const eventId = document.getElementById('dashboard')?.dataset.event;
 let current = null;
-// As the learner's terminal does (terminal.js): the server sends a learner's flood only a window ahead of what this
-// view has drawn and acknowledged.
-const ACK_EVERY = 16 * 1024;
 
 function close() {
   if (current) {
@@ -42,7 +40,8 @@ function open({ learner, name, lab, node }, control) {
     + `/learners/${encodeURIComponent(learner)}/labs/${encodeURIComponent(lab)}/nodes/${encodeURIComponent(node)}`
     + `/terminal?mode=${control ? 'control' : 'shadow'}`);
   socket.binaryType = 'arraybuffer';
-  socket.addEventListener('open', () => socket.send(JSON.stringify({ type: 'ack', bytes: 0 })));
+  // As the learner's terminal does: a learner's flood reaches this view paced by what it drew.
+  socket.addEventListener('open', () => socket.send(FIRST_ACK));
   if (control) {
     socket.addEventListener('open', () => {
       if (current?.socket === socket) {
@@ -52,9 +51,7 @@ function open({ learner, name, lab, node }, control) {
       }
     });
   }
-  const decoder = new TextDecoder('utf-8');
-  let drawn = 0;
-  let acked = 0;
+  const draw = drawnOutput(term, socket);
   socket.onmessage = (message) => {
     if (typeof message.data === 'string') {
       const frame = JSON.parse(message.data);
@@ -63,14 +60,7 @@ function open({ learner, name, lab, node }, control) {
       }
       return;
     }
-    const bytes = new Uint8Array(message.data);
-    term.write(decoder.decode(bytes, { stream: true }), () => {
-      drawn += bytes.length;
-      if (drawn - acked >= ACK_EVERY && socket.readyState === WebSocket.OPEN) {
-        acked = drawn;
-        socket.send(JSON.stringify({ type: 'ack', bytes: drawn }));
-      }
-    });
+    draw(message.data);
   };
   socket.onclose = (event) => {
     if (current?.socket === socket && event.reason) {

@@ -3,13 +3,12 @@
 // 4409 (another tab took the shell over), after which a "Use it here" button takes it back on request.
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
+import { FIRST_ACK, drawnOutput } from './drawn-output.js';
 
 const MAX_BACKOFF_MS = 15000;
 // The server closes a socket on a message above 64 KiB; a big paste goes as several smaller messages.
 const MAX_MESSAGE_BYTES = 16 * 1024;
 const TAKEN_OVER = 4409;
-// How often the page tells the server how much output it has drawn: well under the server's window (128 KiB).
-const ACK_EVERY = 16 * 1024;
 
 /** The key that leaves the terminal, as the page tells the learner. */
 export const LEAVE_KEY = 'Ctrl+]';
@@ -54,8 +53,9 @@ export class NodeTerminal {
     const url = `${scheme}//${location.host}/ws/labs/${encodeURIComponent(this.labId)}/nodes/${encodeURIComponent(this.node)}/terminal`;
     const socket = new WebSocket(url);
     socket.binaryType = 'arraybuffer';
-    // A fresh decoder per connection: stream mode keeps a UTF-8 sequence split across frames intact.
-    const decoder = new TextDecoder('utf-8');
+    // Per connection: its own UTF-8 decoder and count of what was drawn, so a Ctrl-C's prompt shows at once, not
+    // after seconds of output queued in the sockets.
+    const draw = drawnOutput(this.term, socket);
     this.lastError = null;
     socket.onopen = () => {
       this.backoff = 500;
@@ -63,26 +63,14 @@ export class NodeTerminal {
       this.refit();
       this.control({ type: 'resize', cols: this.term.cols, rows: this.term.rows });
       // Says at once that this page acknowledges what it draws, so the server paces output from the first byte.
-      this.control({ type: 'ack', bytes: 0 });
+      socket.send(FIRST_ACK);
       for (const bytes of this.pending.splice(0)) socket.send(bytes);
     };
-    // Bytes of output drawn since this socket opened, told to the server every ACK_EVERY bytes: it sends a flood
-    // only a window ahead of what the page has drawn, so a Ctrl-C's prompt shows at once, not after seconds of
-    // output queued in the sockets.
-    let drawn = 0;
-    let acked = 0;
     socket.onmessage = (event) => {
       if (typeof event.data === 'string') {
         this.controlMessage(event.data);
       } else {
-        const bytes = new Uint8Array(event.data);
-        this.term.write(decoder.decode(bytes, { stream: true }), () => {
-          drawn += bytes.length;
-          if (drawn - acked >= ACK_EVERY && socket.readyState === WebSocket.OPEN) {
-            acked = drawn;
-            socket.send(JSON.stringify({ type: 'ack', bytes: drawn }));
-          }
-        });
+        draw(event.data);
       }
     };
     socket.onclose = (event) => this.closed(event);
