@@ -121,7 +121,8 @@ final class LoadRunner {
      * results: the servers started early for this load when they are still fresh, else servers started now.
      * A flow whose server cannot start fails with the reason; the others still run. {@code cost} caps a single flow's
      * rate when the check allows it (see {@link MeasurementCost}). The reads after a single flow run in its client's
-     * exec, right after it. The prelude runs once the servers listen, right before the clients start. Where each flow
+     * exec, right after it. The prelude runs once the servers listen, right before the clients start: when it
+     * is given, each flow's reads before its client run first, in an exec of their own (see {@link #runHeads}). Where each flow
      * went on its sending node goes to {@code routes} (see {@link FlowTrace}).
      */
     MeasurementOutcome run(
@@ -144,6 +145,15 @@ final class LoadRunner {
         // Before the prelude, so that what runs during the load still starts right before its clients.
         Map<String, List<ExecResult>> sendersBefore = readReverseSenders(labId, m, servers);
         Map<String, List<ExecResult>> serverLinksBefore = readServerLinks(labId, guards.values());
+        Map<String, ClientSteps> plans = new LinkedHashMap<>();
+        for (Iperf3Measurement.Flow flow : m.flows()) {
+            LinkProof.Guard guard = guards.get(flow.name());
+            if (guard != null) {
+                plans.put(flow.name(), ClientSteps.of(flow, guard, cost, m, servers.get(flow.name()), setup.after()));
+            }
+        }
+        boolean awaited = setup.prelude() != Prelude.NOTHING;
+        Map<String, List<ExecResult>> headsRan = awaited ? runHeads(labId, m, plans) : Map.of();
         setup.prelude().run();
         AfterLoad after = setup.after();
         Map<String, Future<MeasurementOutcome>> running = new LinkedHashMap<>();
@@ -153,24 +163,20 @@ final class LoadRunner {
                 continue;
             }
             IperfServer.Started server = servers.get(flow.name());
-            // The flow, between the reads of its client's link counters when it is proven by them (LinkProof),
-            // between the reads of its sender's qdiscs and classes (FlowTrace): in the same exec on its client, in
-            // execs of their own on the server's node for a reverse flow.
-            FlowTrace trace = FlowTrace.of(flow);
-            List<CommandSequence.Step> steps = new ArrayList<>(trace.readsOnClient());
-            int traced = steps.size();
-            steps.addAll(guard.around(
-                    new CommandSequence.Step(cost.applyTo(flow.argv(m.seconds(), server.port())), m.timeout())));
-            int guarded = steps.size();
-            steps.addAll(trace.readsOnClient());
-            int afterTrace = steps.size();
-            after.reads().forEach(r -> steps.add(new CommandSequence.Step(r.argv(), r.timeout())));
+            ClientSteps plan = plans.get(flow.name());
+            FlowTrace trace = plan.trace();
+            List<CommandSequence.Step> steps = plan.steps();
+            int traced = plan.traced();
+            int guarded = plan.guarded();
+            int afterTrace = plan.afterTrace();
+            List<ExecResult> head = headsRan.getOrDefault(flow.name(), List.of());
             List<CommandSequence.Step> onServer = trace.readsOnServer();
             List<CommandSequence.Step> proofOnServer = guard.onServerAfter();
             List<ExecResult> sentBefore = sendersBefore.getOrDefault(server.node(), List.of());
             List<ExecResult> linksBefore = serverLinksBefore.getOrDefault(server.node(), List.of());
             running.put(flow.name(), threads.submit(() -> {
-                List<ExecResult> ran = runtime.execAll(labId, flow.node(), steps);
+                List<ExecResult> ran = concatResults(
+                        head, runtime.execAll(labId, flow.node(), steps.subList(head.size(), steps.size())));
                 // The server's report is part of the verdict, so its read is not a quiet one; the trace's reads
                 // share its exec.
                 List<ExecResult> serverReads = proofOnServer.isEmpty()
@@ -204,6 +210,69 @@ final class LoadRunner {
         Map<String, MeasurementOutcome> inOrder = new LinkedHashMap<>();
         m.flows().forEach(f -> inOrder.put(f.name(), outcomes.get(f.name())));
         return m.combine(inOrder);
+    }
+
+    /**
+     * A flow's steps in its client's exec: the trace's reads before the flow, the flow between its link proof's reads
+     * (the load at {@code traced + guard.loadIndex()}), the trace's reads after it, then the cheap reads after the load.
+     */
+    private record ClientSteps(
+            FlowTrace trace, List<CommandSequence.Step> steps, int head, int traced, int guarded, int afterTrace) {
+
+        static ClientSteps of(
+                Iperf3Measurement.Flow flow,
+                LinkProof.Guard guard,
+                MeasurementCost cost,
+                Iperf3Measurement m,
+                IperfServer.Started server,
+                AfterLoad after) {
+            // The flow, between the reads of its client's link counters when it is proven by them (LinkProof),
+            // between the reads of its sender's qdiscs and classes (FlowTrace): in the same exec on its client, in
+            // execs of their own on the server's node for a reverse flow.
+            FlowTrace trace = FlowTrace.of(flow);
+            List<CommandSequence.Step> steps = new ArrayList<>(trace.readsOnClient());
+            int traced = steps.size();
+            steps.addAll(guard.around(
+                    new CommandSequence.Step(cost.applyTo(flow.argv(m.seconds(), server.port())), m.timeout())));
+            int guarded = steps.size();
+            steps.addAll(trace.readsOnClient());
+            int afterTrace = steps.size();
+            after.reads().forEach(r -> steps.add(new CommandSequence.Step(r.argv(), r.timeout())));
+            return new ClientSteps(trace, List.copyOf(steps), traced + guard.loadIndex(), traced, guarded, afterTrace);
+        }
+
+        /** The reads before the flow itself. */
+        List<CommandSequence.Step> before() {
+            return steps.subList(0, head);
+        }
+    }
+
+    /**
+     * Each flow's reads before its client starts, in an exec of their own on its client, every flow's at once: for a
+     * load that something runs during or over, so that the prelude runs right before the clients themselves. In a
+     * kernel of its own, each of these reads starts processes at 0.1-0.5 s each under ptrace; in the load's own exec
+     * they held its client back for seconds after the prelude, and a ping during the load ran before the load did.
+     */
+    private Map<String, List<ExecResult>> runHeads(String labId, Iperf3Measurement m, Map<String, ClientSteps> plans)
+            throws EngineUnavailableException, NodeNotFoundException, InterruptedException {
+        Map<String, Future<List<ExecResult>>> reading = new LinkedHashMap<>();
+        for (Iperf3Measurement.Flow flow : m.flows()) {
+            ClientSteps plan = plans.get(flow.name());
+            if (plan != null && !plan.before().isEmpty()) {
+                reading.put(flow.name(), threads.submit(() -> runtime.execAll(labId, flow.node(), plan.before())));
+            }
+        }
+        Map<String, List<ExecResult>> ran = new HashMap<>();
+        for (Map.Entry<String, Future<List<ExecResult>>> e : reading.entrySet()) {
+            ran.put(e.getKey(), join(e.getValue()));
+        }
+        return ran;
+    }
+
+    private static List<ExecResult> concatResults(List<ExecResult> first, List<ExecResult> then) {
+        List<ExecResult> both = new ArrayList<>(first);
+        both.addAll(then);
+        return both;
     }
 
     /**

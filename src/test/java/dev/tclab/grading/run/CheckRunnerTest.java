@@ -9,8 +9,10 @@ import dev.tclab.grading.spec.CheckSpecParser;
 import dev.tclab.grading.spec.Measure;
 import dev.tclab.grading.spec.Unit;
 import dev.tclab.lab.FakeLabRuntime;
+import dev.tclab.runtime.EngineUnavailableException;
 import dev.tclab.runtime.ExecResult;
 import dev.tclab.runtime.LabSpec;
+import dev.tclab.runtime.NodeNotFoundException;
 import dev.tclab.runtime.topology.Topology;
 import dev.tclab.tc.Fixtures;
 import java.time.Duration;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -377,6 +380,45 @@ class CheckRunnerTest {
         assertEquals(CheckResult.Status.PASSED, after.status(), after.message());
         assertEquals(4.5 / 94.322, after.assertions().get(0).ratio(), 1e-9);
         assertEquals(4.5, after.assertions().get(0).number());
+    }
+
+    @Test
+    void shouldStartWhatRunsDuringALoadOnlyOnceTheLoadsReadsBeforeItAreDone() throws Exception {
+        // As in a kernel of its own, where the read of where a flow goes starts processes at 0.1-0.5 s each: it ran in
+        // the load's exec after the prelude, and a ping during the load on a slow host ran before the load did.
+        FakeLabRuntime slowReads = new FakeLabRuntime() {
+            @Override
+            public ExecResult exec(String labId, String node, List<String> command, Duration timeout)
+                    throws EngineUnavailableException, NodeNotFoundException {
+                if (String.join(" ", command).startsWith("sh -c echo @@tclab-qdiscs")) {
+                    sleep(600);
+                }
+                return super.exec(labId, node, command, timeout);
+            }
+        };
+        slowReads.running.putAll(runtime.running);
+        AtomicBoolean loadStarted = new AtomicBoolean();
+        List<String> pingFound = Collections.synchronizedList(new ArrayList<>());
+        slowReads.execHandler = (node, cmd) -> {
+            if (cmd.startsWith("iperf3")) {
+                loadStarted.set(true);
+                sleep(400);
+                return TBF_10;
+            }
+            pingFound.add(loadStarted.get() ? "the load running" : "no load yet");
+            return ok(Fixtures.read("ping/ping-iputils-under-load.txt"));
+        };
+        String loaded = """
+                measure:
+                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 5 } }
+                  - { name: lat, node: client, ping: { target: 10.0.0.2, count: 10, interval: 0.2 }, during: up }
+                expect:
+                  - { value: lat.avg_ms, above: 50ms }
+                """;
+        CheckRunner runner = new CheckRunner(slowReads, baselines, new MeasurementSlots(2), Duration.ofMillis(200));
+        CheckResult result = runner.run(LAB, "bloat", spec(loaded), BaselineSteps.UNKNOWN, progress::add);
+        assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
+        assertEquals(List.of("the load running"), pingFound);
     }
 
     @Test
