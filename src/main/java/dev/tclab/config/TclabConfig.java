@@ -173,7 +173,7 @@ public interface TclabConfig {
          * Image of User-Mode Linux labs (lab.yml {@code kernel: uml}): the lab image with Debian's user-mode-linux and
          * kmod. Built by {@code lab-image/build.sh --uml}.
          */
-        @WithDefault("tclab/lab-uml:1")
+        @WithDefault("tclab/lab-uml:2")
         String umlImage();
 
         /** Memory of a UML lab's kernel (all its nodes), in MiB; its container's limit is this and 96 MiB more. */

@@ -179,6 +179,11 @@ public final class KernelChoice implements RuntimeAdapter {
     }
 
     @Override
+    public Optional<KernelCapabilities> ownKernelIfProbed() {
+        return uml.get().ownKernelIfProbed();
+    }
+
+    @Override
     public boolean runsOwnKernel(Topology topology, String lesson) throws EngineUnavailableException {
         return inUml(topology, lesson);
     }

@@ -41,6 +41,14 @@ public interface LabEngine {
     }
 
     /**
+     * The kernel of labs that get one of their own, with how it runs their processes, once it has been probed
+     * ({@link #ownKernel}); empty before, and never boots one to find out.
+     */
+    default Optional<KernelCapabilities> ownKernelIfProbed() {
+        return Optional.empty();
+    }
+
+    /**
      * Whether the lesson's labs get a kernel of their own, decided without booting one to probe it (as
      * {@link #ownKernel} may): what the catalog says of every lesson at once.
      */

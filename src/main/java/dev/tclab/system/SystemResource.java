@@ -20,10 +20,17 @@ public class SystemResource {
             boolean labImagePresent,
             Map<String, Boolean> kernel,
             String kernelRelease,
+            OwnKernel ownKernel,
             int labsRunning,
             int labsMax,
             boolean ready,
             String problem) {}
+
+    /**
+     * The kernel of labs with a kernel of their own: its release and how it runs the labs' processes ({@code seccomp},
+     * or {@code ptrace}: about four times the host CPU per lab); null until a lesson's lab needed it.
+     */
+    public record OwnKernel(String release, String mode) {}
 
     private final SystemStatus status;
     private final LabService labs;
@@ -42,6 +49,7 @@ public class SystemResource {
                 s.imagePresent(),
                 s.kernel().features(),
                 s.kernel().kernel(),
+                status.ownKernel().map(k -> new OwnKernel(k.kernel(), k.mode())).orElse(null),
                 labs.liveCount(),
                 labs.maxRunning(),
                 s.ready(),

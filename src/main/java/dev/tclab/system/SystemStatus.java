@@ -13,6 +13,7 @@ import io.quarkus.vertx.http.HttpServerStart;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
+import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
@@ -68,6 +69,14 @@ public class SystemStatus {
     /** The first check finishes before the app serves: at most the engine's connect timeout. */
     void onStart(@Observes StartupEvent event) {
         refresh();
+    }
+
+    /**
+     * The kernel of labs with a kernel of their own (User-Mode Linux) and how it runs their processes, once a lesson's
+     * lab needed it; empty before.
+     */
+    public Optional<KernelCapabilities> ownKernel() {
+        return runtime.ownKernelIfProbed();
     }
 
     /**

@@ -12,11 +12,18 @@ import java.util.Deque;
 final class BootConsole {
 
     static final int MAX_LINE = 200;
+    /**
+     * What UML (6.15 and later, with {@code seccomp=auto}) prints before its kernel starts when it will run the lab's
+     * processes under seccomp filters; otherwise it traces them (ptrace mode: 6.1 never prints it).
+     */
+    static final String SECCOMP_OK = "Checking that seccomp filters can be installed...OK";
+
     private static final int LINES = 40;
 
     private final Deque<String> lines = new ArrayDeque<>();
     private final StringBuilder partial = new StringBuilder();
     private boolean panicked;
+    private boolean seccomp;
 
     /** Keeps what the console printed; returns whether the kernel has panicked (it will not come up). */
     synchronized boolean feed(byte[] bytes) {
@@ -45,6 +52,12 @@ final class BootConsole {
         return last.isEmpty() && !lines.isEmpty() ? lines.peekLast() : last;
     }
 
+    /** How the kernel runs its processes, from what it printed before it started: seccomp or ptrace. */
+    synchronized String userspaceMode() {
+        endLine();
+        return seccomp ? "seccomp" : "ptrace";
+    }
+
     private static boolean isPanic(String line) {
         return line.startsWith("Kernel panic - ");
     }
@@ -56,6 +69,7 @@ final class BootConsole {
             return;
         }
         panicked |= isPanic(line);
+        seccomp |= line.equals(SECCOMP_OK);
         if (lines.size() == LINES) {
             lines.removeFirst();
         }

@@ -137,6 +137,14 @@ public final class SidecarAgent implements AutoCloseable, KernelHeartbeat.Pulse 
         }
     }
 
+    /**
+     * How the UML kernel on whose console this agent runs runs its processes (seccomp or ptrace), from what it printed
+     * before it started; null for an agent in a sidecar container.
+     */
+    public String kernelMode() {
+        return bootConsole == null ? null : bootConsole.userspaceMode();
+    }
+
     /** {@code why}, and what the kernel's console last said of note before its agent was ready. */
     private String withLastWords(String why) {
         String words = bootConsole.lastWords();
@@ -207,6 +215,10 @@ public final class SidecarAgent implements AutoCloseable, KernelHeartbeat.Pulse 
             @Override
             public void stderr(byte[] bytes) {
                 LOG.debugf("agent in %s: %s", where, new String(bytes, StandardCharsets.UTF_8));
+                // A UML kernel prints its checks before it starts (seccomp or ptrace) on its standard error.
+                if (bootConsole != null && !ready.isDone()) {
+                    bootConsole.feed(bytes);
+                }
             }
 
             @Override

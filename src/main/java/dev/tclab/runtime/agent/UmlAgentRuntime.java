@@ -70,7 +70,8 @@ public abstract class UmlAgentRuntime implements RuntimeAdapter {
         try {
             SidecarAgent agent = bootProbe(spec, PROBE_TIMEOUT);
             agents.started(labId, agent, List.of());
-            kernel = KernelProbe.read(agent.run(List.of("sh", "-c", KernelProbe.SCRIPT), PROBE_TIMEOUT));
+            kernel = KernelProbe.read(agent.run(List.of("sh", "-c", KernelProbe.SCRIPT), PROBE_TIMEOUT))
+                    .inMode(agent.kernelMode());
             return kernel;
         } catch (LabStartException | SidecarAgent.Gone e) {
             throw new EngineUnavailableException("could not probe the UML kernel: " + e.getMessage(), e);
@@ -130,5 +131,10 @@ public abstract class UmlAgentRuntime implements RuntimeAdapter {
     @Override
     public Optional<KernelCapabilities> ownKernel(Topology topology, String lesson) throws EngineUnavailableException {
         return Optional.of(probeKernel());
+    }
+
+    @Override
+    public Optional<KernelCapabilities> ownKernelIfProbed() {
+        return Optional.ofNullable(kernel);
     }
 }

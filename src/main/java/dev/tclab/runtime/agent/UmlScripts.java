@@ -91,10 +91,13 @@ public final class UmlScripts {
 
     /**
      * The container's command: writes the scripts, then becomes the kernel. The command line: the image's root through
-     * hostfs, read-only; the console (the agent's line) on the container's stdin and stdout and no other; only
-     * emergencies printed; no SELinux (nothing here uses it, and it costs boot time). Two boot-time measurements are
-     * skipped, 0.85 s and 0.13 s of a 1.4 s boot to init: the RAID6 algorithm benchmark (btrfs, built in, pulls it in;
-     * no lab has a RAID) and the delay-loop calibration ({@code lpj=} what it measures on an x86-64 host of 2-3 GHz;
+     * hostfs, read-only; the console (the agent's line) on the container's stdin and stdout and no other; of the
+     * kernel's messages only emergencies printed, but not {@code quiet}: the checks UML prints before its kernel starts
+     * say whether it runs the lab's processes under seccomp filters ({@code seccomp=auto}: UML 6.15 and later, about a
+     * quarter of ptrace mode's host CPU; BootConsole reads which it chose); no SELinux (nothing here uses it, and it
+     * costs boot time). Two boot-time measurements are skipped, 0.85 s and 0.13 s of a 1.4 s boot to init: the RAID6
+     * algorithm benchmark (btrfs, built in, pulls it in; no lab has a RAID; its initcall is raid6_init since 6.15,
+     * raid6_select_algo before) and the delay-loop calibration ({@code lpj=} what it measures on an x86-64 host of 2-3 GHz;
      * UML's drivers do not busy-wait on it, so another host's speed changes nothing a lab sees). Nor are UML's serial
      * lines made (ssl_init, 0.23 s under initcall_debug for 64 ttys): the console is con0, and no lab has a serial line.
      */
@@ -114,7 +117,8 @@ public final class UmlScripts {
     public static String kernel(int memoryMib, String init) {
         return "perl -e '" + KERNEL_LAUNCHER + "' linux.uml rootfstype=hostfs rootflags=/ ro init=" + init
                 + " con=null con0=fd:0,fd:1 mem=" + memoryMib
-                + "M quiet loglevel=1 selinux=0 uml_dir=/tmp initcall_blacklist=raid6_select_algo,ssl_init lpj=32677888";
+                + "M loglevel=1 seccomp=auto selinux=0 uml_dir=/tmp initcall_blacklist=raid6_init,raid6_select_algo,ssl_init"
+                + " lpj=32677888";
     }
 
     /**

@@ -137,8 +137,7 @@ public class UmlLabRuntime extends UmlAgentRuntime {
                 .exec()
                 .getId());
         try {
-            calls.call(() -> docker.startContainerCmd(id).exec());
-            return SidecarAgent.onConsole(name, DockerAttach.to(docker, id), timeout);
+            return SidecarAgent.onConsole(name, DockerAttach.thenStart(docker, id), timeout);
         } catch (SidecarAgent.Gone e) {
             throw new LabStartException("the lab's kernel did not come up: " + e.getMessage());
         } catch (DockerException e) {

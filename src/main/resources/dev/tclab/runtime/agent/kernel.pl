@@ -43,7 +43,18 @@ sub run_kernel {
         or do { print "tclab-kernel: cannot run $ARGV[0]: $!\n"; exit 1 };
 }
 
-run_kernel() unless ($ENV{TCLAB_UML_FXSAVE} || "") eq "1" || host_has_amx();
+# UML 6.13 and later size the XSAVE area from the host, and 7.2 in ptrace mode does not boot with GETREGSET refused
+# ("Failed to initialize default registers"): what follows is for an older kernel only (the lab image falls back to
+# Debian 12 UML 6.1 when it cannot have 7.2: lab-image/uml-kernel.sh). The release is that of the modules it brings.
+sub sizes_xsave_from_host {
+    opendir(my $modules, "/usr/lib/uml/modules") or return 0;
+    for my $release (readdir($modules)) {
+        return 1 if $release =~ /^(\d+)\.(\d+)\./ && ($1 > 6 || ($1 == 6 && $2 >= 13));
+    }
+    return 0;
+}
+
+run_kernel() if sizes_xsave_from_host() || !(($ENV{TCLAB_UML_FXSAVE} || "") eq "1" || host_has_amx());
 
 sub load { pack("SCCL", LD_W_ABS, 0, 0, $_[0]) }
 # Goes on when the value loaded equals the first argument; otherwise skips the second argument of instructions.

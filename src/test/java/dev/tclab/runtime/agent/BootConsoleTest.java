@@ -51,4 +51,21 @@ class BootConsoleTest {
         console.feed(bytes("\n" + "y".repeat(5000)));
         assertThat(console.lastWords()).hasSize(BootConsole.MAX_LINE).matches("y+");
     }
+
+    @Test
+    void shouldSayTheKernelRunsItsProcessesUnderSeccompOnlyWhenItsCheckPassed() {
+        BootConsole seccomp = new BootConsole();
+        seccomp.feed(bytes("Checking if /dev/shm is on tmpfs...OK\nChecking PROT_EXEC mmap in /dev/shm...OK\n"
+                + "Checking that seccomp filters can be installed...OK\nAdding 471367680 bytes to physical memory"));
+        BootConsole failed = new BootConsole();
+        failed.feed(bytes("Checking that seccomp filters can be installed...failed\n"
+                + "Checking syscall emulation for ptrace...OK\n"));
+        BootConsole older = new BootConsole();
+        older.feed(bytes("Checking syscall emulation patch for ptrace...OK\nChecking advanced syscall emulation patch"
+                + " for ptrace...OK\nChecking environment variables for a tempdir...none found\n"));
+
+        assertThat(seccomp.userspaceMode()).isEqualTo("seccomp");
+        assertThat(failed.userspaceMode()).isEqualTo("ptrace");
+        assertThat(older.userspaceMode()).isEqualTo("ptrace");
+    }
 }

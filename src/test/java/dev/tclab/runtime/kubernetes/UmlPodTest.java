@@ -130,7 +130,7 @@ class UmlPodTest {
         Container kernel = kernel();
 
         assertThat(kernel.getName()).isEqualTo("kernel");
-        assertThat(kernel.getImage()).isEqualTo("tclab/lab-uml:1");
+        assertThat(kernel.getImage()).isEqualTo("tclab/lab-uml:2");
         assertThat(kernel.getImagePullPolicy()).isEqualTo("IfNotPresent");
         assertThat(kernel.getCommand()).isEqualTo(UmlScripts.boot(200));
         assertThat(String.join(" ", kernel.getCommand()))

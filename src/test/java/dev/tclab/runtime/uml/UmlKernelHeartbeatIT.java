@@ -27,10 +27,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A UML lab whose kernel stops answering is marked failed with a reason in plain words, its open terminal says it, its
- * container is removed, and the learner's next start gets a fresh lab. The kernel is hung as a node's root once hung
- * it: 0 written to {@code /proc/sysemu}, here by the platform (from the kernel's root namespaces, which a node no
- * longer reaches: UmlGlobalFilesIT). Its container keeps running, spinning on a core, so no engine status shows it; a
- * {@code docker pause} would, and the cull fails such a lab as "paused".
+ * container is removed, and the learner's next start gets a fresh lab. The kernel is silenced from its root
+ * namespaces, which a node does not reach: its agent, the process that answers the heartbeat, is stopped (SIGSTOP).
+ * On UML 6.1 a node's root once hung the whole kernel with 0 written to {@code /proc/sysemu} (UmlGlobalFilesIT); UML
+ * 7.2 has no such file, and to the app both are the same silence. The container keeps running, so no engine status
+ * shows it; a {@code docker pause} would, and the cull fails such a lab as "paused".
  */
 @QuarkusTest
 class UmlKernelHeartbeatIT {
@@ -62,10 +63,14 @@ class UmlKernelHeartbeatIT {
             terminal.sendBinary("echo up-$((6*7))\n");
             terminal.awaitOutput(out -> out.contains("up-42"), WAIT);
 
-            // The write never returns: the kernel spins from there, its agent with it.
+            // Never answered: the platform's command runs under timeout(1), a child of the agent it stops.
             CompletableFuture.runAsync(() -> {
                 try {
-                    runtime.exec(lab, "server", List.of("sh", "-c", "echo 0 > /proc/sysemu"), Duration.ofSeconds(5));
+                    runtime.exec(
+                            lab,
+                            "server",
+                            List.of("sh", "-c", "kill -STOP $(awk '{print $4}' /proc/$PPID/stat)"),
+                            Duration.ofSeconds(5));
                 } catch (EngineUnavailableException | NodeNotFoundException e) {
                     // The heartbeat abandons its agent, and so this request.
                 }

@@ -33,7 +33,7 @@ class UmlLabRuntimeContractIT extends LabRuntimeContract {
     @Override
     protected void plantExpiredLab(String labId) {
         String expired = Long.toString(Instant.now().minusSeconds(60).getEpochSecond());
-        String id = docker.createContainerCmd("tclab/lab-uml:1")
+        String id = docker.createContainerCmd("tclab/lab-uml:2")
                 .withCmd("sleep", "600")
                 .withLabels(Map.of(
                         LabelKeys.APP,

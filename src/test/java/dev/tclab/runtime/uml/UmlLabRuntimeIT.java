@@ -116,6 +116,11 @@ class UmlLabRuntimeIT {
     void shouldHaveTheQdiscsTheHostKernelLacks() throws Exception {
         KernelCapabilities kernel = runtime.probeKernel();
 
+        // The lab image's UML 7.2 runs the lab's processes under seccomp here (lab-image/uml-kernel.sh), not ptrace.
+        assertThat(kernel.kernel()).as("the UML kernel's release").startsWith("7.2.");
+        assertThat(kernel.mode()).as("how it runs the lab's processes").isEqualTo("seccomp");
+        assertThat(runtime.ownKernelIfProbed()).contains(kernel);
+
         for (String feature : List.of(
                 "qdisc:netem",
                 "qdisc:cake",
