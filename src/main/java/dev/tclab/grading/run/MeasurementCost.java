@@ -25,8 +25,8 @@ import java.util.OptionalDouble;
  * the flow is capped at {@link #CAP_FACTOR} × H with iperf3's {@code -b}: a flow reaching the cap measures above H
  * and fails as it would have uncapped, and one below it is not slowed. A UDP flow's rate is its {@code bitrate}
  * (iperf3's 1 Mbit/s when none is given). Such a flow costs {@code rate / slotRate} of a slot, at least
- * {@link #MIN_PARTS} parts; any other flow takes a whole slot. So does every flow in a lab with a kernel of its own
- * ({@link #inOwnKernel}).
+ * {@link #MIN_PARTS} parts; any other flow takes a whole slot. In a lab with a kernel of its own a flow costs at least a
+ * quarter of a slot ({@link #inOwnKernel}).
  *
  * @param parts          share of a slot, in {@link #PARTS_PER_SLOT}ths
  * @param capBitsPerSecond the {@code -b} the platform adds to a TCP flow, or empty when it runs uncapped
@@ -39,6 +39,8 @@ public record MeasurementCost(int parts, OptionalDouble capBitsPerSecond) {
      * measured 0.03 to 0.05 of a core here, about 1/20 of a line-rate flow).
      */
     static final int MIN_PARTS = 5;
+    /** The least a flow costs in a lab with a kernel of its own ({@link #inOwnKernel}): a quarter of a slot. */
+    static final int OWN_KERNEL_PARTS = 25;
     /** The cap is this multiple of the highest goodput that passes, far above it so it never slows a passing flow. */
     static final double CAP_FACTOR = 2;
     /** iperf3's own UDP rate when no {@code -b} is given. */
@@ -125,15 +127,16 @@ public record MeasurementCost(int parts, OptionalDouble capBitsPerSecond) {
     }
 
     /**
-     * This flow's cost in a lab with a kernel of its own (User-Mode Linux): a whole slot at any rate, with the same cap.
-     * There every packet is moved by a kernel the host runs as a process under ptrace: a 4 Mbit/s shaped flow through
-     * a UML lab costs the host 2.5 to 4.5 core-seconds in 10 s, where the same flow in a Docker lab costs 0.33. Charged
-     * by its rate (1/20 of a slot), 30 learners checking a UML lesson at once got 25 wrong verdicts out of 30; at a
-     * quarter of a slot still 27 out of 30 on the second step; at a whole slot 30 out of 30 measured as alone
-     * (docs/BENCHMARKS.md, "A class grading a UML lesson").
+     * This flow's cost in a lab with a kernel of its own (User-Mode Linux): at least {@link #OWN_KERNEL_PARTS} of a
+     * slot at any rate, with the same cap. There every packet is moved by a kernel the host runs as a process: under
+     * UML 6.1's ptrace a 4 Mbit/s shaped flow cost the host 2.5 to 4.5 core-seconds in 10 s, where the same flow in a
+     * Docker lab costs 0.33, and 30 learners checking a UML lesson at once got the verdicts of a learner alone only at a
+     * whole slot (25 of 30 wrong at 1/20, 27 of 30 failed at a quarter). UML 7.2 in seccomp mode, the lab image's
+     * kernel, costs about a quarter of that: at a quarter of a slot the same class got 30 of 30 as alone on both steps,
+     * pressed to verdict p95 41 s against 123 s at a whole slot (docs/BENCHMARKS.md, "UML 7.2 in seccomp mode").
      */
     MeasurementCost inOwnKernel() {
-        return new MeasurementCost(PARTS_PER_SLOT, capBitsPerSecond);
+        return new MeasurementCost(Math.max(parts, OWN_KERNEL_PARTS), capBitsPerSecond);
     }
 
     /** {@code argv} of the iperf3 client with the cap added, when there is one. */

@@ -82,9 +82,9 @@ class MeasurementCostTest {
     }
 
     @Test
-    void shouldChargeAWholeSlotWithTheSameCapInAKernelOfItsOwn() throws Exception {
+    void shouldChargeAtLeastAQuarterSlotWithTheSameCapInAKernelOfItsOwn() throws Exception {
         MeasurementCost shaped = cost(SERVER, "  - { value: up.mbps, near: 10mbit, within: 12% }\n");
-        assertEquals(new MeasurementCost(100, OptionalDouble.of(22.4e6)), shaped.inOwnKernel());
+        assertEquals(new MeasurementCost(25, OptionalDouble.of(22.4e6)), shaped.inOwnKernel());
         assertEquals(MeasurementCost.FULL, MeasurementCost.FULL.inOwnKernel());
     }
 
