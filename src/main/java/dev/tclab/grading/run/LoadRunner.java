@@ -164,19 +164,18 @@ final class LoadRunner {
             }
             IperfServer.Started server = servers.get(flow.name());
             ClientSteps plan = plans.get(flow.name());
-            FlowTrace trace = plan.trace();
-            List<CommandSequence.Step> steps = plan.steps();
-            int traced = plan.traced();
-            int guarded = plan.guarded();
-            int afterTrace = plan.afterTrace();
             List<ExecResult> head = headsRan.getOrDefault(flow.name(), List.of());
-            List<CommandSequence.Step> onServer = trace.readsOnServer();
+            List<CommandSequence.Step> onServer = plan.trace().readsOnServer();
             List<CommandSequence.Step> proofOnServer = guard.onServerAfter();
             List<ExecResult> sentBefore = sendersBefore.getOrDefault(server.node(), List.of());
             List<ExecResult> linksBefore = serverLinksBefore.getOrDefault(server.node(), List.of());
             running.put(flow.name(), threads.submit(() -> {
-                List<ExecResult> ran = concatResults(
-                        head, runtime.execAll(labId, flow.node(), steps.subList(head.size(), steps.size())));
+                List<ExecResult> ran = concat(
+                        head,
+                        runtime.execAll(
+                                labId,
+                                flow.node(),
+                                plan.steps().subList(head.size(), plan.steps().size())));
                 // The server's report is part of the verdict, so its read is not a quiet one; the trace's reads
                 // share its exec.
                 List<ExecResult> serverReads = proofOnServer.isEmpty()
@@ -186,18 +185,19 @@ final class LoadRunner {
                 List<ExecResult> proven = serverReads.subList(sentAfter.size(), serverReads.size());
                 for (int i = 0; i < after.reads().size(); i++) {
                     Measurement read = after.reads().get(i);
-                    after.outcomes().put(read.name(), OutputReader.read(read, ran.get(i + afterTrace)));
+                    after.outcomes().put(read.name(), OutputReader.read(read, ran.get(i + plan.afterTrace())));
                 }
-                List<ExecResult> around = ran.subList(traced, guarded);
+                List<ExecResult> around = ran.subList(plan.traced(), plan.guarded());
                 ExecResult client = around.get(guard.loadIndex());
                 MeasurementOutcome judged = guard.judge(around, linksBefore, proven, OutputReader.read(m, client));
-                trace.route(
+                plan.trace()
+                        .route(
                                 m.name(),
                                 flow,
                                 server.node(),
                                 server.port(),
-                                onServer.isEmpty() ? ran.subList(0, traced) : sentBefore,
-                                onServer.isEmpty() ? ran.subList(guarded, afterTrace) : sentAfter,
+                                onServer.isEmpty() ? ran.subList(0, plan.traced()) : sentBefore,
+                                onServer.isEmpty() ? ran.subList(plan.guarded(), plan.afterTrace()) : sentAfter,
                                 client,
                                 judged)
                         .ifPresent(routes);
@@ -269,12 +269,6 @@ final class LoadRunner {
         return ran;
     }
 
-    private static List<ExecResult> concatResults(List<ExecResult> first, List<ExecResult> then) {
-        List<ExecResult> both = new ArrayList<>(first);
-        both.addAll(then);
-        return both;
-    }
-
     /**
      * The trace's read before the load on each server node that sends a reverse flow of {@code m}, by node (FlowTrace):
      * read once per node, before anything of the load starts.
@@ -325,9 +319,8 @@ final class LoadRunner {
         }
     }
 
-    private static List<CommandSequence.Step> concat(
-            List<CommandSequence.Step> first, List<CommandSequence.Step> then) {
-        List<CommandSequence.Step> both = new ArrayList<>(first);
+    private static <T> List<T> concat(List<T> first, List<T> then) {
+        List<T> both = new ArrayList<>(first);
         both.addAll(then);
         return both;
     }

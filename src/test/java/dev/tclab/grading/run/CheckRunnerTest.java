@@ -32,6 +32,15 @@ import org.junit.jupiter.api.Test;
 /** The runner against {@link FakeLabRuntime} answering with real captured outputs. */
 class CheckRunnerTest {
 
+    /** A ping during a 5 s upload, which must see the queue the upload builds. */
+    private static final String PING_DURING_UPLOAD = """
+            measure:
+              - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 5 } }
+              - { name: lat, node: client, ping: { target: 10.0.0.2, count: 10, interval: 0.2 }, during: up }
+            expect:
+              - { value: lat.avg_ms, above: 50ms }
+            """;
+
     private static final String LAB = "lab1";
     private static final ExecResult TBF_10 = ok(Fixtures.read("iperf3/iperf3-tcp-tbf10.json"));
     private static final ExecResult UNSHAPED = ok(Fixtures.read("iperf3/iperf3-tcp-reverse.json"));
@@ -354,12 +363,7 @@ class CheckRunnerTest {
             assertTrue(await(loadRunning), "ping started before the load");
             return ok(Fixtures.read("ping/ping-iputils-under-load.txt"));
         };
-        String loaded = """
-                measure:
-                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 5 } }
-                  - { name: lat, node: client, ping: { target: 10.0.0.2, count: 10, interval: 0.2 }, during: up }
-                expect:
-                  - { value: lat.avg_ms, above: 50ms }
+        String loaded = PING_DURING_UPLOAD + """
                 record:
                   loaded_ping: lat.avg_ms
                 """;
@@ -408,13 +412,7 @@ class CheckRunnerTest {
             pingFound.add(loadStarted.get() ? "the load running" : "no load yet");
             return ok(Fixtures.read("ping/ping-iputils-under-load.txt"));
         };
-        String loaded = """
-                measure:
-                  - { name: up, node: client, iperf3: { server: 10.0.0.2, seconds: 5 } }
-                  - { name: lat, node: client, ping: { target: 10.0.0.2, count: 10, interval: 0.2 }, during: up }
-                expect:
-                  - { value: lat.avg_ms, above: 50ms }
-                """;
+        String loaded = PING_DURING_UPLOAD;
         CheckRunner runner = new CheckRunner(slowReads, baselines, new MeasurementSlots(2), Duration.ofMillis(200));
         CheckResult result = runner.run(LAB, "bloat", spec(loaded), BaselineSteps.UNKNOWN, progress::add);
         assertEquals(CheckResult.Status.PASSED, result.status(), result.message());
