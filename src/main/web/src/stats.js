@@ -67,7 +67,11 @@ class NodeStats {
     this.chartBox = el('div', 'tclab-charts');
     this.treeBox = el('div', 'tclab-tree');
     this.noticeBox = el('div', 'tclab-stats-notice');
-    this.root.append(this.noticeBox, this.chartBox, this.treeBox);
+    // Stays while the server says the node holds its CPU at its limit (repeated every few seconds).
+    this.cpuBox = el('div', 'tclab-stats-notice tclab-stats-cpu');
+    this.cpuBox.setAttribute('role', 'status');
+    this.cpuBox.hidden = true;
+    this.root.append(this.cpuBox, this.noticeBox, this.chartBox, this.treeBox);
     container.append(this.root);
     this.times = [];
     // Per chart: series label -> values, one per sample time.
@@ -291,6 +295,12 @@ class NodeStats {
     clearTimeout(this.noticeTimer);
     this.noticeTimer = setTimeout(() => { this.noticeBox.textContent = ''; }, 10000);
   }
+
+  /** The node's CPU notice, or null when it no longer holds its CPU at its limit. */
+  cpu(text) {
+    if (this.cpuBox.textContent !== (text || '')) this.cpuBox.textContent = text || '';
+    this.cpuBox.hidden = !text;
+  }
 }
 
 /** The statistics socket of a lab, feeding one NodeStats per node. */
@@ -334,6 +344,7 @@ export class LabStats {
     else if ((message.type === 'notice' || message.type === 'backlog-reset') && view) {
       view.notice(`${message.node}: ${message.message}`);
     }
+    else if (message.type === 'cpu' && view) view.cpu(message.message);
     else if (message.type === 'error') this.nodes.forEach((v) => v.notice(message.message));
   }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -25,6 +26,8 @@ public final class KernelChoice implements RuntimeAdapter {
     private final TopologySource topologies;
     /** The runtime of each lab this choice started or found, by lab id. */
     private final Map<String, LabRuntime> labs = new ConcurrentHashMap<>();
+    /** Labs whose check measures now, with how many of their raises are open ({@link #raiseCpuPriority}). */
+    private final Map<String, Integer> measuring = new ConcurrentHashMap<>();
 
     private volatile KernelCapabilities hostKernel;
 
@@ -139,14 +142,39 @@ public final class KernelChoice implements RuntimeAdapter {
         return runtimeOf(labId).runsOwnKernel(labId);
     }
 
+    /** Raises the lab's share, and marks the lab as measuring in {@link #cpuTimes} until the last raise closes. */
     @Override
     public CpuPriority raiseCpuPriority(String labId) {
+        CpuPriority raised;
         try {
-            return runtimeOf(labId).raiseCpuPriority(labId);
+            raised = runtimeOf(labId).raiseCpuPriority(labId);
         } catch (EngineUnavailableException e) {
             // The measurement that asked fails on its own when the engine is gone.
-            return CpuPriority.NONE;
+            raised = CpuPriority.NONE;
         }
+        measuring.merge(labId, 1, Integer::sum);
+        CpuPriority lab = raised;
+        AtomicBoolean closed = new AtomicBoolean();
+        return () -> {
+            if (closed.compareAndSet(false, true)) {
+                lab.close();
+                measuring.computeIfPresent(labId, (id, open) -> open > 1 ? open - 1 : null);
+            }
+        };
+    }
+
+    /** One engine holds both runtimes' labs: the host runtime reads them all, marked measuring or not. */
+    @Override
+    public Optional<CpuTimes> cpuTimes() throws EngineUnavailableException {
+        return host.cpuTimes()
+                .map(times -> new CpuTimes(
+                        times.readNanos(),
+                        times.hostCores(),
+                        times.hostBusyNanos(),
+                        times.platformNanos(),
+                        times.containers().stream()
+                                .map(c -> c.measuring(measuring.containsKey(c.labId())))
+                                .toList()));
     }
 
     @Override

@@ -55,4 +55,12 @@ public interface LabEngine {
     default boolean runsOwnKernel(Topology topology, String lesson) throws EngineUnavailableException {
         return false;
     }
+
+    /**
+     * The CPU time the host and this instance's running lab containers have used so far; empty when the app cannot
+     * read them (the engine runs on another host, or its control groups are not where the engine puts them).
+     */
+    default Optional<CpuTimes> cpuTimes() throws EngineUnavailableException {
+        return Optional.empty();
+    }
 }

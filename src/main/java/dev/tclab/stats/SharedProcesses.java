@@ -5,6 +5,7 @@ import dev.tclab.runtime.NodeNotFoundException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -58,6 +59,15 @@ final class SharedProcesses<K> {
     /** Number of processes running or restarting whose key is {@code which}. */
     int count(Predicate<K> which) {
         return (int) processes.keySet().stream().filter(which).count();
+    }
+
+    /** Sends {@code frame} to the viewers of every process whose key is {@code which}. */
+    void publish(Predicate<K> which, Function<K, Object> frame) {
+        processes.forEach((key, process) -> {
+            if (which.test(key)) {
+                process.publish(frame.apply(key));
+            }
+        });
     }
 
     void stopAll() {

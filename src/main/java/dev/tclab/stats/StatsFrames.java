@@ -104,6 +104,16 @@ final class StatsFrames {
     }
 
     /**
+     * The node (or its lab's own kernel) has used all the CPU it may for over a minute outside a check: {@code message}
+     * says so in words, again every few seconds while it lasts; null when it no longer does.
+     */
+    record CpuNotice(String type, String node, String message) {
+        CpuNotice(String node, String message) {
+            this("cpu", node, message);
+        }
+    }
+
+    /**
      * A queue held more of the lab's packets than the server allows (kernel memory), so tclab removed the root qdisc
      * of {@code dev} on {@code node} (see {@code tclab.lab.max-qdisc-backlog-mib}); {@code message} says so in words.
      */

@@ -3,6 +3,7 @@ package dev.tclab.stats;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
+import dev.tclab.cpu.LabCpuNotice;
 import dev.tclab.runtime.EngineUnavailableException;
 import dev.tclab.runtime.LabRuntime;
 import dev.tclab.runtime.NodeNotFoundException;
@@ -78,6 +79,17 @@ public class StatsHub {
     /** Number of the lab's sampler processes running or restarting. */
     public int samplerCount(String labId) {
         return samplers.count(key -> key.labId().equals(labId));
+    }
+
+    /**
+     * Tells the viewers of a lab's nodes that a node (or the lab's own kernel, which holds them all) holds its CPU at
+     * its limit, or no longer does.
+     */
+    void cpuNotice(@Observes LabCpuNotice notice) {
+        samplers.publish(
+                key -> key.labId().equals(notice.labId())
+                        && (notice.node() == null || key.node().equals(notice.node())),
+                key -> new StatsFrames.CpuNotice(key.node(), notice.text()));
     }
 
     void onShutdown(@Observes ShutdownEvent event) {

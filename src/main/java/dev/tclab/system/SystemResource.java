@@ -1,5 +1,7 @@
 package dev.tclab.system;
 
+import dev.tclab.cpu.CpuUse;
+import dev.tclab.cpu.HostCpu;
 import dev.tclab.lab.LabService;
 import dev.tclab.runtime.EngineStatus;
 import jakarta.ws.rs.GET;
@@ -21,6 +23,7 @@ public class SystemResource {
             Map<String, Boolean> kernel,
             String kernelRelease,
             OwnKernel ownKernel,
+            CpuView hostCpu,
             int labsRunning,
             int labsMax,
             boolean ready,
@@ -32,12 +35,35 @@ public class SystemResource {
      */
     public record OwnKernel(String release, String mode) {}
 
+    /**
+     * The labs' host's CPUs in use over the last seconds, in cores: the labs', the platform's own (this app and the
+     * engine's processes), and other work's, which holds measurements back ({@code leftToLabs} is the share of the
+     * measurement slots given out); null where the app cannot read them (an engine on another host).
+     */
+    public record CpuView(int cores, double busy, double labs, double platform, double other, double leftToLabs) {}
+
     private final SystemStatus status;
     private final LabService labs;
+    private final HostCpu hostCpu;
 
-    public SystemResource(SystemStatus status, LabService labs) {
+    public SystemResource(SystemStatus status, LabService labs, HostCpu hostCpu) {
         this.status = status;
         this.labs = labs;
+        this.hostCpu = hostCpu;
+    }
+
+    private static CpuView hostCpu(CpuUse use) {
+        return new CpuView(
+                use.hostCores(),
+                hundredths(use.busyCores()),
+                hundredths(use.labCores()),
+                hundredths(use.platformCores()),
+                hundredths(use.otherCores()),
+                hundredths(use.leftToLabs()));
+    }
+
+    private static double hundredths(double value) {
+        return Math.round(value * 100) / 100.0;
     }
 
     @GET
@@ -50,6 +76,7 @@ public class SystemResource {
                 s.kernel().features(),
                 s.kernel().kernel(),
                 status.ownKernel().map(k -> new OwnKernel(k.kernel(), k.mode())).orElse(null),
+                hostCpu.latest().map(SystemResource::hostCpu).orElse(null),
                 labs.liveCount(),
                 labs.maxRunning(),
                 s.ready(),

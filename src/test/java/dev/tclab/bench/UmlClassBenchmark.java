@@ -11,9 +11,11 @@ import dev.tclab.runtime.topology.Topology;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.inject.Inject;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -90,6 +92,7 @@ class UmlClassBenchmark {
                     total += m;
                 }
             }
+            List<Double> idle = idleCpu(labs);
             StringBuilder report = new StringBuilder();
             report.append(String.format(
                     "%d 2-node UML labs asked for at once, %d started at a time: all ready after %.1f s, %d failed%n%n",
@@ -103,7 +106,16 @@ class UmlClassBenchmark {
                 report.append(Stats.of(perLab).row("one lab's container memory once all were ready, MiB"))
                         .append('\n');
             }
+            if (!idle.isEmpty()) {
+                report.append(Stats.of(idle)
+                                .row("one lab's CPU at rest (nobody in it, over " + IDLE.toSeconds()
+                                        + " s), millicores"))
+                        .append('\n');
+            }
             report.append(String.format("%n- memory of all the labs' containers: %.0f MiB%n", total / MIB));
+            report.append(String.format(
+                    "- CPU of all the labs at rest: %.2f cores%n",
+                    idle.stream().mapToDouble(Double::doubleValue).sum() / 1000));
             failures.forEach(f -> report.append("- failed: ").append(f).append('\n'));
             report.append("- load average ")
                     .append(loadBefore)
@@ -126,5 +138,30 @@ class UmlClassBenchmark {
     private static String loadAverage() {
         return String.format(
                 "%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    /** How long the labs' CPU at rest is read over, after {@link #SETTLE}. */
+    private static final Duration IDLE = Duration.ofSeconds(30);
+    /** Time for the last labs' starts to settle before their CPU at rest is read. */
+    private static final Duration SETTLE = Duration.ofSeconds(10);
+
+    /** Each lab's CPU while nobody uses it, from its container's control group, in millicores. */
+    private List<Double> idleCpu(List<String> labs) throws IOException, InterruptedException {
+        Thread.sleep(SETTLE.toMillis());
+        long[] before = new long[labs.size()];
+        for (int i = 0; i < labs.size(); i++) {
+            before[i] = LabContainers.cpuNanos(docker, Map.of("tclab.lab", labs.get(i)));
+        }
+        long start = System.nanoTime();
+        Thread.sleep(IDLE.toMillis());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        List<Double> millicores = new ArrayList<>();
+        for (int i = 0; i < labs.size(); i++) {
+            long after = LabContainers.cpuNanos(docker, Map.of("tclab.lab", labs.get(i)));
+            if (before[i] > 0 && after >= before[i]) {
+                millicores.add((after - before[i]) / 1e6 / seconds);
+            }
+        }
+        return millicores;
     }
 }

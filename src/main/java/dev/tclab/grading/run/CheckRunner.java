@@ -37,7 +37,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import java.util.function.IntConsumer;
 
 /**
  * Runs a check against a lab: takes samples (each runs every measurement, loads concurrently with what runs
@@ -524,8 +523,8 @@ public class CheckRunner {
         }
         MeasurementCost byRate = MeasurementCost.of(check.spec(), m, slots.slotBitsPerSecond());
         MeasurementCost cost = runtime.runsOwnKernel(check.labId()) ? byRate.inOwnKernel() : byRate;
-        IntConsumer onWait = place -> attempt.report(
-                CheckProgress.Stage.WAITING_FOR_SLOT, "waiting for a measurement slot: " + ordinal(place) + " in line");
+        Consumer<MeasurementSlots.SlotWait> onWait = wait ->
+                attempt.report(CheckProgress.Stage.WAITING_FOR_SLOT, "waiting for a measurement slot: " + wait.text());
         MeasurementOutcome outcome;
         try (MeasurementSlots.Slot held = slots.acquireFor(check.learner(), m.slots(), cost, onWait);
                 CpuPriority raised = runtime.raiseCpuPriority(check.labId())) {

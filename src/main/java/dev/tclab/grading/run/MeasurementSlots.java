@@ -1,20 +1,24 @@
 package dev.tclab.grading.run;
 
 import dev.tclab.config.TclabConfig;
+import dev.tclab.cpu.CpuUse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.IntConsumer;
+import java.util.function.Consumer;
 
 /**
  * Limits throughput measurements running at once on the host: all labs share its CPUs, so thirty simultaneous
@@ -29,9 +33,32 @@ import java.util.function.IntConsumer;
  * A measurement takes the share of a slot it costs ({@link MeasurementCost}): a flow the platform caps at a low rate
  * takes a small part, an uncapped one a whole slot. Shares come in turn order too: when the next one in line does
  * not fit in what is free, later ones wait behind it, so a line-rate flow is never starved by small ones.
+ * <p>
+ * Slots are the host's CPUs: when work that is neither a lab's nor the platform's takes some of them
+ * ({@link CpuUse#otherCores}, another program on the host), that share of the slots is not given out, and waiters are
+ * told why. The labs' own CPU hogs do not count: while a check measures, its lab outweighs them ({@code CpuWeights}).
+ * When nothing measures, the next in line always measures, however busy the host.
  */
 @ApplicationScoped
 public class MeasurementSlots {
+
+    /**
+     * Why a caller waits: its place in line (1 = next), and when the host's CPUs are busy with other work, how busy.
+     */
+    public record SlotWait(int place, Optional<CpuUse> busyHost) {
+
+        /** In the learner's words: {@code 2nd in line} and, when so, why fewer measure at once. */
+        public String text() {
+            return CheckRunner.ordinal(place) + " in line"
+                    + busyHost.map(use -> String.format(
+                                    Locale.ROOT,
+                                    "; other work than the labs keeps %.1f of the server's %d CPUs busy, so fewer checks"
+                                            + " measure at once",
+                                    use.otherCores(),
+                                    use.hostCores()))
+                            .orElse("");
+        }
+    }
 
     /** A held slot; closing it frees the slot. */
     public interface Slot extends AutoCloseable {
@@ -73,6 +100,10 @@ public class MeasurementSlots {
     private final double slotBitsPerSecond;
     /** Free capacity, in {@link MeasurementCost#PARTS_PER_SLOT}ths of a slot. */
     private int free;
+    /** What may be held at once while other work takes some of the host's CPUs, in parts (all of them when none). */
+    private int room;
+    /** The host's CPU use that set {@link #room}, for the waiters' words; null while nothing else takes any. */
+    private CpuUse busyHost;
 
     private long turns;
     private final Map<String, Learner> learners = new HashMap<>();
@@ -97,6 +128,7 @@ public class MeasurementSlots {
         this.size = Math.max(1, size);
         this.slotBitsPerSecond = slotBitsPerSecond;
         this.free = this.size * MeasurementCost.PARTS_PER_SLOT;
+        this.room = this.free;
         this.waits = Timer.builder("tclab.measurement.slot.wait")
                 .description("Time a throughput measurement waited for a measurement slot")
                 .publishPercentileHistogram()
@@ -105,15 +137,15 @@ public class MeasurementSlots {
 
     /**
      * Takes a slot for {@code learner}, blocking until one is free and it is the learner's turn. While waiting,
-     * {@code onWait} is called with the caller's place in line (1 = next), first when the wait begins and again
-     * each time the place changes; it is not called when a slot is free at once.
+     * {@code onWait} is told the caller's place in line (1 = next) and whether the host is busy with other work, first
+     * when the wait begins and again each time either changes; it is not called when a slot is free at once.
      */
-    public Slot acquire(String learner, IntConsumer onWait) throws InterruptedException {
+    public Slot acquire(String learner, Consumer<SlotWait> onWait) throws InterruptedException {
         return acquire(learner, MeasurementCost.FULL, onWait);
     }
 
     /** As {@link #acquire(String, IntConsumer)}, for the share of a slot {@code cost} names. */
-    public Slot acquire(String learner, MeasurementCost cost, IntConsumer onWait) throws InterruptedException {
+    public Slot acquire(String learner, MeasurementCost cost, Consumer<SlotWait> onWait) throws InterruptedException {
         long asked = System.nanoTime();
         Ticket ticket;
         synchronized (this) {
@@ -121,12 +153,12 @@ public class MeasurementSlots {
             learners.computeIfAbsent(learner, l -> new Learner(++turns)).waiting.add(ticket);
             grant();
         }
-        int shown = 0;
+        SlotWait shown = null;
         while (true) {
-            int place;
+            SlotWait now;
             synchronized (this) {
                 try {
-                    while (!ticket.granted && placeOf(ticket) == shown) {
+                    while (!ticket.granted && waitOf(ticket).equals(shown)) {
                         wait();
                     }
                 } catch (InterruptedException e) {
@@ -137,17 +169,17 @@ public class MeasurementSlots {
                     waits.record(System.nanoTime() - asked, TimeUnit.NANOSECONDS);
                     return held(ticket);
                 }
-                place = placeOf(ticket);
+                now = waitOf(ticket);
             }
             try {
-                onWait.accept(place);
+                onWait.accept(now);
             } catch (RuntimeException e) {
                 synchronized (this) {
                     abandon(ticket);
                 }
                 throw e;
             }
-            shown = place;
+            shown = now;
         }
     }
 
@@ -155,7 +187,7 @@ public class MeasurementSlots {
      * Takes what a load needs: a whole slot for each of its {@code flows} when it has several (at most all there
      * are), else the share of a slot {@code cost} names. The returned slot frees them all.
      */
-    public Slot acquireFor(String learner, int flows, MeasurementCost cost, IntConsumer onWait)
+    public Slot acquireFor(String learner, int flows, MeasurementCost cost, Consumer<SlotWait> onWait)
             throws InterruptedException {
         if (flows <= 1) {
             return acquire(learner, cost, onWait);
@@ -168,7 +200,7 @@ public class MeasurementSlots {
      * Takes {@code count} whole slots (at most all there are). Callers taking several take them one after another
      * under a lock, so two of them never hold part of what each needs while waiting for the rest.
      */
-    private List<Slot> acquireWhole(String learner, int count, IntConsumer onWait) throws InterruptedException {
+    private List<Slot> acquireWhole(String learner, int count, Consumer<SlotWait> onWait) throws InterruptedException {
         int wanted = Math.max(1, Math.min(count, size));
         List<Slot> held = new ArrayList<>();
         if (wanted > 1) {
@@ -215,7 +247,7 @@ public class MeasurementSlots {
                     .filter(l -> !l.waiting.isEmpty())
                     .min(NEXT)
                     .orElse(null);
-            if (next == null || next.waiting.get(0).parts > free) {
+            if (next == null || !fits(next.waiting.get(0).parts)) {
                 break;
             }
             Ticket ticket = next.waiting.remove(0);
@@ -225,6 +257,27 @@ public class MeasurementSlots {
             free -= ticket.parts;
         }
         notifyAll();
+    }
+
+    /** Whether a share fits now: in what is free, and in the room other work leaves, unless nothing measures. */
+    private boolean fits(int parts) {
+        int held = size * MeasurementCost.PARTS_PER_SLOT - free;
+        return parts <= free && (held == 0 || held + parts <= room);
+    }
+
+    private SlotWait waitOf(Ticket ticket) {
+        return new SlotWait(placeOf(ticket), Optional.ofNullable(busyHost));
+    }
+
+    /**
+     * The host's CPU use changed: the room for measurements is the share of the slots that other work leaves, and
+     * waiters are told.
+     */
+    synchronized void hostCpu(@Observes CpuUse use) {
+        int all = size * MeasurementCost.PARTS_PER_SLOT;
+        room = (int) Math.floor(all * use.leftToLabs());
+        busyHost = room < all ? use : null;
+        grant();
     }
 
     /** The ticket's place in line if no slot were freed meanwhile: the order {@link #grant()} would serve. */

@@ -10,6 +10,7 @@ import dev.tclab.common.WorkerThreads;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.runtime.CommandSequence;
 import dev.tclab.runtime.CpuPriority;
+import dev.tclab.runtime.CpuTimes;
 import dev.tclab.runtime.EngineStatus;
 import dev.tclab.runtime.EngineUnavailableException;
 import dev.tclab.runtime.ExecResult;
@@ -37,6 +38,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -67,6 +69,8 @@ public class DockerLabRuntime implements RuntimeAdapter {
     private final ParallelCalls parallel;
     private final EngineCallTimes times;
     private final CpuWeights weights;
+    /** Empty when the engine is not on this host: its containers' control groups are not here to read. */
+    private final Optional<CgroupCpu> cgroups;
 
     public DockerLabRuntime(
             DockerClient docker, DockerClientConfig clientConfig, TclabConfig config, MeterRegistry metrics) {
@@ -82,6 +86,9 @@ public class DockerLabRuntime implements RuntimeAdapter {
         this.agents = new SidecarAgents(docker);
         this.calls = new EngineCalls(docker, clientConfig);
         this.weights = new CpuWeights(docker, instance);
+        this.cgroups = endpoint.startsWith("unix://")
+                ? Optional.of(CgroupCpu.ofThisHost(config.lab().cpus()))
+                : Optional.empty();
         this.parallel = new ParallelCalls(pool, startTimeout, new ParallelCalls.EngineFailures() {
             @Override
             public LabStartException refused(RuntimeException e) {
@@ -321,6 +328,18 @@ public class DockerLabRuntime implements RuntimeAdapter {
     }
 
     /** A call to the engine: Docker's own API errors pass through; failing to reach the engine becomes a checked error. */
+    /** This instance's running containers, UML labs' too (they share the engine), with the host's CPU time. */
+    @Override
+    public Optional<CpuTimes> cpuTimes() throws EngineUnavailableException {
+        if (cgroups.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Container> running = engineCall(() -> docker.listContainersCmd()
+                .withLabelFilter(Labels.instance(instance))
+                .exec());
+        return cgroups.get().read(running);
+    }
+
     private <T> T engineCall(Callable<T> call) throws EngineUnavailableException {
         return calls.call(call);
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tclab.cpu.CpuUse;
 import dev.tclab.grading.spec.CheckSpec;
 import dev.tclab.grading.spec.CheckSpecParser;
 import java.util.List;
@@ -23,6 +24,8 @@ class MeasurementSlotsTest {
     private final List<String> granted = new CopyOnWriteArrayList<>();
     /** The last place in line each waiter was told. */
     private final Map<String, Integer> places = new ConcurrentHashMap<>();
+    /** The last word each waiter was told. */
+    private final Map<String, MeasurementSlots.SlotWait> waits = new ConcurrentHashMap<>();
 
     private final List<Waiter> waiters = new CopyOnWriteArrayList<>();
 
@@ -42,8 +45,10 @@ class MeasurementSlotsTest {
             this.name = name;
             this.thread = new Thread(
                     () -> {
-                        try (MeasurementSlots.Slot slot =
-                                slots.acquire(learner, cost, place -> places.put(name, place))) {
+                        try (MeasurementSlots.Slot slot = slots.acquire(learner, cost, wait -> {
+                            waits.put(name, wait);
+                            places.put(name, wait.place());
+                        })) {
                             granted.add(name);
                             release.await();
                         } catch (InterruptedException e) {
@@ -206,6 +211,44 @@ class MeasurementSlotsTest {
         await(() -> granted.contains("c1"), "then cy's");
         late.release();
         assertEquals(1, slots.free(), 1e-9);
+    }
+
+    @Test
+    void shouldGiveOutOnlyTheShareOfTheSlotsThatOtherWorkLeavesAndSayWhy() throws Exception {
+        MeasurementSlots slots = new MeasurementSlots(2);
+        // Another program keeps 1.4 of the host's 2 CPUs busy: 30 % of the two slots is left, 60 parts.
+        slots.hostCpu(new CpuUse(2, 1.9, 0.3, 0.2));
+        Waiter a = new Waiter(slots, "ann", "a1", parts(25));
+        Waiter b = new Waiter(slots, "bob", "b1", parts(25));
+        await(() -> granted.containsAll(List.of("a1", "b1")), "two quarter-slot flows fit in 60 parts");
+        Waiter c = new Waiter(slots, "cy", "c1", parts(25));
+        await(() -> waits.containsKey("c1"), "cy is told to wait");
+        assertEquals(
+                "1st in line; other work than the labs keeps 1.4 of the server's 2 CPUs busy, so fewer checks measure"
+                        + " at once",
+                waits.get("c1").text());
+        assertFalse(granted.contains("c1"), "75 parts would not fit in 60");
+
+        slots.hostCpu(new CpuUse(2, 0.5, 0.3, 0.2));
+        await(() -> granted.contains("c1"), "the other work ended: cy measures");
+        for (Waiter w : List.of(a, b, c)) {
+            w.release();
+        }
+        assertEquals(2, slots.free(), 1e-9);
+    }
+
+    @Test
+    void shouldLetTheNextMeasureWhenNothingDoesHoweverBusyTheHostIs() throws Exception {
+        MeasurementSlots slots = new MeasurementSlots(2);
+        slots.hostCpu(new CpuUse(2, 2, 0, 0));
+        Waiter a = new Waiter(slots, "ann", "a1", MeasurementCost.FULL);
+        await(() -> granted.contains("a1"), "nothing measures: ann's flow runs");
+        Waiter b = new Waiter(slots, "bob", "b1", parts(5));
+        await(() -> waits.containsKey("b1"), "bob waits while ann measures on a busy host");
+        assertTrue(waits.get("b1").busyHost().isPresent());
+        a.release();
+        await(() -> granted.contains("b1"), "then bob's");
+        b.release();
     }
 
     @Test
