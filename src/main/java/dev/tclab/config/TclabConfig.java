@@ -222,6 +222,14 @@ public interface TclabConfig {
         double slotMbps();
 
         /**
+         * Whether measurement admission counts other work on the labs' host: while programs other than the labs and the
+         * platform keep half a core or more busy, only the share of the slots they leave is given out (docs/checks.md,
+         * "Measurement slots"). The test suite turns it off: its parallel forks are such other work to each other.
+         */
+        @WithDefault("true")
+        boolean countOtherCpu();
+
+        /**
          * Whether checks take the fast paths: the cheap reads first, a failing configuration gate skipping the loads,
          * the first load's servers started alongside, and the reads listed right after a load run in its client's
          * exec. {@code false} runs every check the plain way (every measurement its own command, in the listed order,

@@ -104,6 +104,8 @@ public class MeasurementSlots {
     private int room;
     /** The host's CPU use that set {@link #room}, for the waiters' words; null while nothing else takes any. */
     private CpuUse busyHost;
+    /** {@code tclab.grading.count-other-cpu}: off, the room is always all of the slots. */
+    private final boolean countsOtherCpu;
 
     private long turns;
     private final Map<String, Learner> learners = new HashMap<>();
@@ -117,16 +119,21 @@ public class MeasurementSlots {
 
     @Inject
     public MeasurementSlots(TclabConfig config, MeterRegistry registry) {
-        this(config.grading().maxConcurrentMeasurements(), config.grading().slotMbps() * 1e6, registry);
+        this(
+                config.grading().maxConcurrentMeasurements(),
+                config.grading().slotMbps() * 1e6,
+                config.grading().countOtherCpu(),
+                registry);
     }
 
     public MeasurementSlots(int size) {
-        this(size, DEFAULT_SLOT_BITS_PER_SECOND, new SimpleMeterRegistry());
+        this(size, DEFAULT_SLOT_BITS_PER_SECOND, true, new SimpleMeterRegistry());
     }
 
-    private MeasurementSlots(int size, double slotBitsPerSecond, MeterRegistry registry) {
+    private MeasurementSlots(int size, double slotBitsPerSecond, boolean countsOtherCpu, MeterRegistry registry) {
         this.size = Math.max(1, size);
         this.slotBitsPerSecond = slotBitsPerSecond;
+        this.countsOtherCpu = countsOtherCpu;
         this.free = this.size * MeasurementCost.PARTS_PER_SLOT;
         this.room = this.free;
         this.waits = Timer.builder("tclab.measurement.slot.wait")
@@ -274,6 +281,9 @@ public class MeasurementSlots {
      * waiters are told.
      */
     synchronized void hostCpu(@Observes CpuUse use) {
+        if (!countsOtherCpu) {
+            return;
+        }
         int all = size * MeasurementCost.PARTS_PER_SLOT;
         room = (int) Math.floor(all * use.leftToLabs());
         busyHost = room < all ? use : null;

@@ -7,6 +7,7 @@ import dev.tclab.cpu.CpuUse;
 import dev.tclab.cpu.HostCpu;
 import dev.tclab.testing.RunsAlone;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * they run, a second measurement waits and is told why, and the first still measures (nothing else does).
  */
 @QuarkusTest
+@TestProfile(CountOtherCpuProfile.class)
 // Exclusive: two busy loops on a two-core host would skew another class's figures.
 @RunsAlone(RunsAlone.Group.MEASUREMENTS)
 class HostBusyAdmissionIT {
