@@ -13,7 +13,7 @@ import java.util.function.Consumer;
 
 /**
  * Turns successive {@link CpuTimes} into the host's {@link CpuUse} over the last {@link #WINDOW}, and tells a lab's
- * page when one of its nodes has used all the CPU it may for over {@link #HELD} outside a check ({@link LabCpuNotice},
+ * page when one of its nodes has used nearly all the CPU it may for over {@link #HELD} outside a check ({@link LabCpuNotice},
  * repeated at every reading while it lasts so that a page opened later learns it too, and once more, cleared, when it
  * ends).
  */
@@ -23,8 +23,13 @@ final class CpuReadings {
     static final Duration WINDOW = Duration.ofSeconds(6);
     /** How long a node must hold its CPU at its limit before its page is told. */
     static final Duration HELD = Duration.ofMinutes(1);
-    /** A node using this share of its limit or more is at its limit (the engine's quota lets it reach about 0.98). */
-    static final double AT_LIMIT = 0.9;
+    /**
+     * A node that used this share of its limit or more since it became busy holds its CPU at its limit (the engine's
+     * quota lets a busy loop reach about 0.98; on a crowded host it gets less, and still wants all it may have).
+     */
+    static final double AT_LIMIT = 0.8;
+    /** A reading below this share of its limit ends a busy spell: whatever was busy stopped. */
+    static final double CALM = 0.5;
 
     /** A container that runs a learner's processes: one node, or a lab's own kernel (node null). */
     private record Place(String labId, String node) {}
@@ -32,8 +37,10 @@ final class CpuReadings {
     private final Consumer<CpuUse> uses;
     private final Consumer<LabCpuNotice> notices;
     private final Deque<CpuTimes> readings = new ArrayDeque<>();
-    /** Since when (a reading's time) each place has been at its limit, outside checks. */
-    private final Map<Place, Long> atLimitSince = new HashMap<>();
+    /** Where each place's busy spell began, outside checks: a reading's time and the CPU time it had used then. */
+    private final Map<Place, Spell> busySince = new HashMap<>();
+
+    private record Spell(long readNanos, long usedNanos) {}
     /** Places whose page has been told. */
     private final Set<Place> told = new HashSet<>();
 
@@ -113,6 +120,11 @@ final class CpuReadings {
         }
     }
 
+    /**
+     * A busy spell begins at the reading before the first one above {@link #CALM}, and ends at a reading below it or
+     * while its lab measures. The page is told once the spell lasted {@link #HELD} and used {@link #AT_LIMIT} of the
+     * limit over all of it, so a moment of contention on the host neither starts the minute again nor makes a spell.
+     */
     private void watchLimits(CpuTimes previous, CpuTimes now) {
         double seconds = (now.readNanos() - previous.readNanos()) / 1e9;
         Map<ContainerKey, Long> before = new HashMap<>();
@@ -126,21 +138,23 @@ final class CpuReadings {
             Place place = new Place(c.labId(), c.node());
             present.add(place);
             double cores = (c.usedNanos() - was) / 1e9 / seconds;
-            if (cores >= AT_LIMIT * c.limitCores() && !c.measuring()) {
-                long since = atLimitSince.computeIfAbsent(place, p -> now.readNanos());
-                if (now.readNanos() - since >= HELD.toNanos()) {
-                    told.add(place);
-                    notices.accept(new LabCpuNotice(c.labId(), c.node(), text(c, now.readNanos() - since)));
-                }
-            } else {
-                atLimitSince.remove(place);
+            if (cores < CALM * c.limitCores() || c.measuring()) {
+                busySince.remove(place);
                 if (told.remove(place)) {
                     notices.accept(new LabCpuNotice(c.labId(), c.node(), null));
                 }
+                continue;
+            }
+            Spell spell = busySince.computeIfAbsent(place, p -> new Spell(previous.readNanos(), was));
+            long held = now.readNanos() - spell.readNanos();
+            double average = (c.usedNanos() - spell.usedNanos()) / (double) held;
+            if (held >= HELD.toNanos() && average >= AT_LIMIT * c.limitCores()) {
+                told.add(place);
+                notices.accept(new LabCpuNotice(c.labId(), c.node(), text(c, held)));
             }
         }
         // A lab that ended takes its state with it; its page has nothing left to clear.
-        atLimitSince.keySet().retainAll(present);
+        busySince.keySet().retainAll(present);
         told.retainAll(present);
     }
 
@@ -151,10 +165,12 @@ final class CpuReadings {
         String span = minutes == 1 ? "over a minute" : minutes + " minutes";
         String stop = " Run top in %s to find it, and stop it (kill followed by its PID) unless a step asks for it.";
         return c.node() == null
-                ? "This lab has used all the CPU it may (" + limit + ") for " + span + ", outside any check: a process"
+                ? "This lab has used nearly all the CPU it may (" + limit + ") for " + span
+                        + ", outside any check: a process"
                         + " in one of its nodes keeps its kernel busy, and every node and check of the lab shares what"
                         + " is left." + stop.formatted("each node's terminal")
-                : c.node() + " has used all the CPU it may (" + limit + ") for " + span + ", outside any check: a"
-                        + " process in it keeps it busy, and it answers slowly." + stop.formatted("its terminal");
+                : c.node() + " has used nearly all the CPU it may (" + limit + ") for " + span
+                        + ", outside any check: a" + " process in it keeps it busy, and it answers slowly."
+                        + stop.formatted("its terminal");
     }
 }

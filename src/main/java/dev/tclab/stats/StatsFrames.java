@@ -104,7 +104,7 @@ final class StatsFrames {
     }
 
     /**
-     * The node (or its lab's own kernel) has used all the CPU it may for over a minute outside a check: {@code message}
+     * The node (or its lab's own kernel) has used nearly all the CPU it may for over a minute outside a check: {@code message}
      * says so in words, again every few seconds while it lasts; null when it no longer does.
      */
     record CpuNotice(String type, String node, String message) {

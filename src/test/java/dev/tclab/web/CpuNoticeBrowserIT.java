@@ -28,9 +28,10 @@ class CpuNoticeBrowserIT extends ChromiumTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final String NOTICE = ".tclab-pane[data-node=client] .tclab-stats-cpu";
-    private static final String TEXT = "client has used all the CPU it may (1 core) for over a minute, outside any"
-            + " check: a process in it keeps it busy, and it answers slowly. Run top in its terminal to find it, and"
-            + " stop it (kill followed by its PID) unless a step asks for it.";
+    private static final String TEXT =
+            "client has used nearly all the CPU it may (1 core) for over a minute, outside any"
+                    + " check: a process in it keeps it busy, and it answers slowly. Run top in its terminal to find it, and"
+                    + " stop it (kill followed by its PID) unless a step asks for it.";
 
     @Inject
     Event<LabCpuNotice> notices;

@@ -151,7 +151,7 @@ public class MeasurementSlots {
         return acquire(learner, MeasurementCost.FULL, onWait);
     }
 
-    /** As {@link #acquire(String, IntConsumer)}, for the share of a slot {@code cost} names. */
+    /** As {@link #acquire(String, Consumer)}, for the share of a slot {@code cost} names. */
     public Slot acquire(String learner, MeasurementCost cost, Consumer<SlotWait> onWait) throws InterruptedException {
         long asked = System.nanoTime();
         Ticket ticket;
@@ -160,12 +160,13 @@ public class MeasurementSlots {
             learners.computeIfAbsent(learner, l -> new Learner(++turns)).waiting.add(ticket);
             grant();
         }
-        SlotWait shown = null;
+        String shown = null;
         while (true) {
             SlotWait now;
             synchronized (this) {
                 try {
-                    while (!ticket.granted && waitOf(ticket).equals(shown)) {
+                    // Told again when the words change: its place, or the host's figure to a tenth of a core.
+                    while (!ticket.granted && waitOf(ticket).text().equals(shown)) {
                         wait();
                     }
                 } catch (InterruptedException e) {
@@ -186,7 +187,7 @@ public class MeasurementSlots {
                 }
                 throw e;
             }
-            shown = now;
+            shown = now.text();
         }
     }
 
