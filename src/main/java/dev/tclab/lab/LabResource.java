@@ -92,14 +92,14 @@ public class LabResource {
         LabService.StartResult result = labs.startOrGet(
                 owner, request.lesson(), topology, quota.from(client == null ? null : client.hostAddress()));
         return Response.status(result.created() ? Response.Status.ACCEPTED : Response.Status.OK)
-                .entity(LabView.of(result.lab(), labs.queueSpot(result.lab())))
+                .entity(LabView.of(result.lab(), labs.queueSpot(result.lab()), labs.ownKernelOf(result.lab())))
                 .build();
     }
 
     @GET
     public List<LabView> mine() {
         return labs.labsOf(learner.id()).stream()
-                .map(l -> LabView.of(l, labs.queueSpot(l)))
+                .map(l -> LabView.of(l, labs.queueSpot(l), labs.ownKernelOf(l)))
                 .toList();
     }
 
@@ -112,7 +112,7 @@ public class LabResource {
     @Path("/{id}")
     public LabView get(@PathParam("id") String id) throws LabNotFoundException {
         Lab lab = labs.get(id, learner.id());
-        return LabView.of(lab, labs.queueSpot(lab));
+        return LabView.of(lab, labs.queueSpot(lab), labs.ownKernelOf(lab));
     }
 
     @DELETE

@@ -3,6 +3,7 @@ package dev.tclab.lab;
 import dev.tclab.config.TclabConfig;
 import dev.tclab.runtime.EngineStatus;
 import dev.tclab.runtime.EngineUnavailableException;
+import dev.tclab.runtime.KernelCapabilities;
 import dev.tclab.runtime.LabEngine;
 import dev.tclab.runtime.LabRuntime;
 import dev.tclab.runtime.topology.Topology;
@@ -295,6 +296,19 @@ public class LabService {
     /** Where a queued lab stands in the start queue; empty when it is not queued. */
     public Optional<StartQueue.Spot> queueSpot(Lab lab) {
         return lab.phase() == LabPhase.QUEUED ? labs.queue().spotOf(lab, clock.instant()) : Optional.empty();
+    }
+
+    /**
+     * The kernel of the lab when it runs in one of its own (its lesson's labs do), once that kernel was probed; empty on
+     * the host's kernel. No engine call: the host's kernel, which {@code kernel: auto} decides on, is probed when the
+     * engine first answers, before any lab starts.
+     */
+    public Optional<KernelCapabilities> ownKernelOf(Lab lab) {
+        try {
+            return engine.runsOwnKernel(lab.topology(), lab.lesson()) ? engine.ownKernelIfProbed() : Optional.empty();
+        } catch (EngineUnavailableException e) {
+            return Optional.empty();
+        }
     }
 
     /** How many labs wait in the start queue. */

@@ -62,6 +62,13 @@ class UmlKernelHeartbeatIT {
             terminal.observeTexts(texts::add);
             terminal.sendBinary("echo up-$((6*7))\n");
             terminal.awaitOutput(out -> out.contains("up-42"), WAIT);
+            // A learner's lesson page probes the labs' kernel (its guarded blocks) before Start; this lesson has none.
+            runtime.probeKernel();
+            Response details = given().cookie(LearnerIds.COOKIE, cookie).get("/api/labs/" + lab);
+            assertThat((String) details.path("ownKernel.mode"))
+                    .as("the lab's details say how its kernel runs: " + details.asString())
+                    .isIn("seccomp", "ptrace");
+            assertThat((String) details.path("ownKernel.release")).isNotBlank();
 
             // Never answered: the platform's command runs under timeout(1), a child of the agent it stops.
             CompletableFuture.runAsync(() -> {
