@@ -34,18 +34,27 @@ import org.junit.jupiter.api.Test;
  * <p>
  * A UML lab's packets are run by its own kernel, an ordinary process on the host's cores, so what a flow measures there
  * depends on the CPU the host has left. Charged by its rate, a UML flow took 1/20 of a measurement slot and a class got
- * wrong verdicts; it now takes a whole slot ({@code MeasurementCost.inOwnKernel}). This benchmark asks the question that
- * matters for grading: do {@code bench.learners} learners of bufferbloat-upload ({@code kernel: auto},
- * so UML on a host without CAKE) who press Check at the same moment get the verdicts and figures one learner alone
- * gets in the same run? Each learner starts a lab, checks step 1 (the ping under an unshaped upload, recorded as the
- * baseline), shapes the gw with the step's CAKE solution in a terminal of the gw, and checks step 2; the class does
- * each Check all at once. The packaged app runs with its defaults but for the per-address quotas a classroom behind
- * one address needs. It fails when a learner fails or a verdict differs from alone.
+ * wrong verdicts; it takes at least a quarter of one on UML 7.2 ({@code MeasurementCost.inOwnKernel}). This benchmark
+ * asks the question that matters for grading: do {@code bench.learners} learners of bufferbloat-upload
+ * ({@code kernel: auto}, so UML on a host without CAKE) who press Check at the same moment get the verdicts and figures
+ * one learner alone gets in the same run? Each learner starts a lab, checks step 1 (the ping under an unshaped upload,
+ * recorded as the baseline), shapes the gw with the step's CAKE solution in a terminal of the gw, and checks step 2;
+ * the class does each Check all at once. The packaged app runs with its defaults but for the per-address quotas a
+ * classroom behind one address needs. It fails when a learner fails or a verdict differs from alone. With
+ * {@code -Dbench.wrong=N} the last N learners shape the gw above the line instead, and their step 2 must fail.
  */
 @Tag("benchmark")
 class UmlClassCheckBenchmark {
 
     private static final int LEARNERS = Integer.getInteger("bench.learners", 30);
+    /**
+     * How many of the class (the last ones) shape the gw wrongly, above the line's 5 Mbit/s, so that the queue stays in
+     * the modem: their step 2 must fail, beside the others' passing ({@code -Dbench.wrong=30}: the whole class).
+     */
+    private static final int WRONG = Math.min(LEARNERS, Integer.getInteger("bench.wrong", 0));
+    /** The wrong shaper: the solution's command with a bandwidth above the line's. */
+    private static final String WRONG_BANDWIDTH = "5500kbit";
+
     private static final String LESSON = "bufferbloat-upload";
     private static final Path STEPS = Path.of("src/main/resources/lessons", LESSON, "steps");
     private static final List<String> STEP_IDS = List.of("feel-the-bloat", "shape-the-gw");
@@ -85,12 +94,13 @@ class UmlClassCheckBenchmark {
                 learners.add(new Learner(app.base(), "learner-" + i));
             }
             StringBuilder report = new StringBuilder("# A class checks a UML lesson at once: " + LEARNERS
-                    + " learners, " + LESSON + "\n\nRun " + began.truncatedTo(ChronoUnit.MINUTES)
+                    + " learners, " + LESSON + (WRONG > 0 ? ", the last " + WRONG + " shaping above the line" : "")
+                    + "\n\nRun " + began.truncatedTo(ChronoUnit.MINUTES)
                     + ", load average " + loadBefore + " before.\n\n");
             List<String> failures = new ArrayList<>();
             try {
-                List<Step> aloneSteps = lesson(alone, code, shape, docker, labels);
-                List<Step> classSteps = lesson(learners, code, shape, docker, labels);
+                List<Step> aloneSteps = lesson(alone, 0, code, shape, docker, labels);
+                List<Step> classSteps = lesson(learners, WRONG, code, shape, docker, labels);
                 report.append("| step | who | verdicts | ")
                         .append(String.join(
                                 " | ",
@@ -117,9 +127,13 @@ class UmlClassCheckBenchmark {
                     String verdictAlone = aloneSteps.get(s).verdicts().get(0);
                     List<String> verdicts = classSteps.get(s).verdicts();
                     for (int i = 0; i < verdicts.size(); i++) {
-                        if (!verdicts.get(i).equals(verdictAlone)) {
+                        boolean wrong = s == 1 && wrong(i);
+                        String expected = wrong ? "failed" : verdictAlone;
+                        if (!verdicts.get(i).equals(expected)) {
                             failures.add(learners.get(i).name() + " " + STEP_IDS.get(s) + ": verdict " + verdicts.get(i)
-                                    + " (alone: " + verdictAlone + ")");
+                                    + (wrong
+                                            ? " (a shaper above the line must fail)"
+                                            : " (alone: " + verdictAlone + ")"));
                         }
                     }
                 }
@@ -144,15 +158,25 @@ class UmlClassCheckBenchmark {
         }
     }
 
-    /** The lesson's two graded steps for every learner, each Check pressed by all at the same moment. */
+    /**
+     * The lesson's two graded steps for every learner, each Check pressed by all at the same moment; the last
+     * {@code wrong} of them shape above the line.
+     */
     private List<Step> lesson(
-            List<Learner> learners, String code, String shape, DockerClient docker, Map<String, String> labels)
+            List<Learner> learners,
+            int wrong,
+            String code,
+            String shape,
+            DockerClient docker,
+            Map<String, String> labels)
             throws Exception {
         AtOnce.all(threads, learners, l -> l.join(code));
         AtOnce.all(threads, learners, l -> l.startLab(LESSON, START_TIMEOUT));
         List<Step> steps = new ArrayList<>();
         steps.add(check(learners, STEP_IDS.get(0), docker, labels));
-        AtOnce.all(threads, learners, l -> l.runOn("gw", shape, SHELL_TIMEOUT));
+        String aboveTheLine = shape.replaceAll("bandwidth \\S+", "bandwidth " + WRONG_BANDWIDTH);
+        List<Learner> right = learners.subList(0, learners.size() - wrong);
+        AtOnce.all(threads, learners, l -> l.runOn("gw", right.contains(l) ? shape : aboveTheLine, SHELL_TIMEOUT));
         steps.add(check(learners, STEP_IDS.get(1), docker, labels));
         return steps;
     }
@@ -220,6 +244,11 @@ class UmlClassCheckBenchmark {
     }
 
     /** The step's CAKE solution for the gw, as the self-test applies it on a kernel with CAKE. */
+    /** Whether the class's learner at {@code index} shapes wrongly. */
+    private static boolean wrong(int index) {
+        return index >= LEARNERS - WRONG;
+    }
+
     private static String solution(Path step) throws IOException {
         Matcher block = Pattern.compile("```solution gw if=qdisc:cake\n(.*?)\n```", Pattern.DOTALL)
                 .matcher(Files.readString(step));
