@@ -96,12 +96,22 @@ function heldLine(assertion) {
   return r.measured ? `${capital(r.subject)}: ${r.measured}` : capital(r.subject);
 }
 
-/** The expectations the learner reads, one line each: an any_of that holds shows only its members that hold. */
+/**
+ * The members of an any_of the learner reads: those that hold when it holds; when it fails, those measured that
+ * missed (CAKE's rate, above the line), not the alternatives absent from the lab (no tbf, so no tbf rate).
+ */
+function anyOfShown(group) {
+  if (group.passed) return group.children.filter((c) => c.passed);
+  const measured = group.children.filter((c) => c.reason?.kind === 'not_met');
+  return measured.length ? measured : group.children;
+}
+
+/** The expectations the learner reads, one line each (an any_of shows only its members that tell). */
 function leavesOf(result) {
   const leaves = [];
   const walk = (list) => list.forEach((a) => {
     if (!a.children?.length) leaves.push(a);
-    else walk(a.passed && a.reason?.comparison === 'any_of' ? a.children.filter((c) => c.passed) : a.children);
+    else walk(a.reason?.comparison === 'any_of' ? anyOfShown(a) : a.children);
   });
   walk(result.assertions);
   return leaves;

@@ -66,7 +66,27 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
                     "subject": "average round trip of the client's ping to 10.0.0.2", "path": "ping.avg_ms",
                     "comparison": "bounds", "expected": "below 0.2 times the figure recorded earlier as loaded_ping",
                     "measured": "4.5 ms", "unit": "ms", "ratioTo": "the figure recorded earlier as loaded_ping",
-                    "baseline": "94.3 ms", "error": null, "authored": false}}],
+                    "baseline": "94.3 ms", "error": null, "authored": false}},
+                 {"path": "any_of", "measured": "q.root.options.bandwidth = 5.5 Mbit/s; q.root.options.rate = no value",
+                  "number": null, "unit": null, "ratio": null, "expected": "at least one of: …", "passed": false,
+                  "message": "CAKE on the client's eth1 shapes to 5.5 Mbit/s, not below 5 Mbit/s", "children": [
+                   {"path": "q.root.options.bandwidth", "measured": "5.5 Mbit/s", "number": 5.5, "unit": "Mbit/s",
+                    "ratio": null, "expected": "below 5mbit", "passed": false,
+                    "message": "CAKE on the client's eth1 shapes to 5.5 Mbit/s, not below 5 Mbit/s", "children": [],
+                    "reason": {"kind": "not_met", "measurement": "q", "subject": "the bandwidth of the root qdisc on the client's eth1",
+                      "path": "q.root.options.bandwidth", "comparison": "bounds", "expected": "below 5 Mbit/s",
+                      "measured": "5.5 Mbit/s", "unit": "Mbit/s", "ratioTo": null, "baseline": null, "error": null,
+                      "authored": true}},
+                   {"path": "q.root.options.rate", "measured": "no value at q.root.options.rate", "number": null,
+                    "unit": null, "ratio": null, "expected": "below 5mbit", "passed": false,
+                    "message": "q.root.options.rate: no value at q.root.options.rate; expected below 5mbit", "children": [],
+                    "reason": {"kind": "no_value", "measurement": "q", "subject": "the rate of the root qdisc on the client's eth1",
+                      "path": "q.root.options.rate", "comparison": "bounds", "expected": "below 5 Mbit/s",
+                      "measured": null, "unit": "", "ratioTo": null, "baseline": null, "error": null,
+                      "authored": false}}],
+                  "reason": {"kind": "not_met", "measurement": null, "subject": null, "path": "any_of",
+                    "comparison": "any_of", "expected": "at least one of: …", "measured": null, "unit": "",
+                    "ratioTo": null, "baseline": null, "error": null, "authored": false}}],
                "errors": {}, "raw": {},
                "flows": [{"load": "up", "flow": "", "node": "client", "protocol": "tcp", "clientPort": 40312,
                  "serverPort": 24817, "tos": 0, "bytes": 5000000, "counted": [
@@ -193,6 +213,9 @@ class LearnerFeedbackBrowserTest extends ChromiumTest {
             assertThat(values.nth(3))
                     .hasText("✓ Average round trip of the client's ping to 10.0.0.2: 94.3 ms → 4.5 ms, 21× lower"
                             + " (94.3 ms is the figure recorded earlier as loaded_ping)");
+            // A failed any_of shows the alternative the learner took, not the one absent from the lab (no tbf rate).
+            assertThat(values.nth(4)).hasText("✗ CAKE on the client's eth1 shapes to 5.5 Mbit/s, not below 5 Mbit/s");
+            assertThat(values).hasCount(5);
             assertThat(failed.locator(".check-hint")).containsText("Hint: Look at");
 
             Locator gated = result.locator(".check-outcome.failed").nth(1);

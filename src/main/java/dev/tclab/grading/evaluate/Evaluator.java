@@ -59,7 +59,7 @@ public final class Evaluator {
                 children.stream().map(c -> c.path() + " = " + c.measured()).toList());
         String text = message != null
                 ? Template.fill(message, new Template.Fields(measured, "", expected, name, "", ""))
-                : (passed ? "holds: " : "does not hold: ") + expected;
+                : passed ? "holds: " + expected : telling(children, all).message();
         Reason reason = new Reason(
                 passed ? Reason.Kind.HELD : Reason.Kind.NOT_MET,
                 null,
@@ -77,6 +77,20 @@ public final class Evaluator {
                 null,
                 null);
         return new AssertionResult(name, measured, null, null, null, expected, passed, text, children, reason);
+    }
+
+    /**
+     * The failed member that tells what is wrong with a failed group that has no message of its own. In an {@code
+     * any_of}, a member whose value was measured ("CAKE shapes to 5.5 Mbit/s") rather than one whose value is not
+     * there at all (no tbf, so no tbf rate): that member is the alternative the learner took. Before, the group said
+     * "does not hold: at least one of: q.root.options.bandwidth below 5mbit; ...", the platform's words.
+     */
+    static AssertionResult telling(List<AssertionResult> members, boolean all) {
+        List<AssertionResult> failed = members.stream().filter(m -> !m.passed()).toList();
+        return failed.stream()
+                .filter(m -> !all && m.reason() != null && m.reason().kind() == Reason.Kind.NOT_MET)
+                .findFirst()
+                .orElse(failed.get(0));
     }
 
     /** What the evaluation of one check knows for its reason: the subjects, and the unit its numbers are in. */

@@ -201,6 +201,29 @@ class EvaluatorTest {
         assertFalse(evaluate(allOf).get(0).passed());
     }
 
+    /**
+     * A failed group without a message of its own speaks with its member that tells what is wrong: in an any_of, the
+     * alternative the learner took (its value measured) rather than the one not there.
+     */
+    @Test
+    void shouldTellAFailedGroupInTheWordsOfTheMemberThatWasMeasured() throws Exception {
+        String anyOf = """
+                  - any_of:
+                      - value: q.root.options.bandwidth
+                        below: 5mbit
+                        message: "CAKE shapes to {value} {unit}"
+                      - value: q.root.options.rate
+                        below: 5mbit
+                        message: "tbf's rate is {value} {unit}"
+                """;
+        AssertionResult any = evaluate(anyOf).get(0);
+        assertFalse(any.passed());
+        assertEquals("tbf's rate is 10 Mbit/s", any.message());
+        String allOf = "  - all_of:\n      - { value: q.root.kind, equals: tbf }\n"
+                + "      - { value: up.mbps, above: 50mbit, message: \"too slow: {value} {unit}\" }\n";
+        assertEquals("too slow: 9.61 Mbit/s", evaluate(allOf).get(0).message());
+    }
+
     @Test
     void shouldFailMissingValueWithMeasurementError() throws Exception {
         Values failed = new Values(
