@@ -4,6 +4,7 @@
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { FIRST_ACK, drawnOutput } from './drawn-output.js';
+import { TypeAhead } from './type-ahead.js';
 
 const MAX_BACKOFF_MS = 15000;
 // The server closes a socket on a message above 64 KiB; a big paste goes as several smaller messages.
@@ -33,7 +34,8 @@ export class NodeTerminal {
     this.backoff = 500;
     this.closedForGood = false;
     this.shellEnded = false;
-    this.pending = []; // input typed (or run from a command block) before the socket opened
+    // Input typed (or run from a command block) waits for a socket whose shell reads it.
+    this.typeAhead = new TypeAhead((bytes) => this.socket.send(bytes));
     this.term.onData((data) => this.input(this.encoder.encode(data)));
     this.term.onBinary((data) => this.input(Uint8Array.from(data, (c) => c.charCodeAt(0) & 0xff)));
     this.term.onResize(({ cols, rows }) => this.control({ type: 'resize', cols, rows }));
@@ -64,13 +66,14 @@ export class NodeTerminal {
       this.control({ type: 'resize', cols: this.term.cols, rows: this.term.rows });
       // Says at once that this page acknowledges what it draws, so the server paces output from the first byte.
       socket.send(FIRST_ACK);
-      for (const bytes of this.pending.splice(0)) socket.send(bytes);
+      this.typeAhead.connected();
     };
     socket.onmessage = (event) => {
       if (typeof event.data === 'string') {
         this.controlMessage(event.data);
       } else {
         draw(event.data);
+        this.typeAhead.output();
       }
     };
     socket.onclose = (event) => this.closed(event);
@@ -93,6 +96,7 @@ export class NodeTerminal {
         this.notice('This is a new shell (the previous one ended, or the server restarted). Your lab and its settings are as you left them.');
       }
       this.hadShell = true;
+      this.typeAhead.shell(Boolean(message.fresh));
     } else if (message.type === 'exit') {
       this.shellEnded = true;
       const reason = (message.reason || 'The shell ended.').replace(/([^.!?])$/, '$1.');
@@ -102,6 +106,7 @@ export class NodeTerminal {
 
   closed(event) {
     this.socket = null;
+    this.typeAhead.disconnected();
     if (this.disposed) return;
     if (event.code === TAKEN_OVER) {
       this.closedForGood = true;
@@ -156,8 +161,7 @@ export class NodeTerminal {
     }
     for (let start = 0; start < bytes.length; start += MAX_MESSAGE_BYTES) {
       const chunk = bytes.subarray(start, start + MAX_MESSAGE_BYTES);
-      if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(chunk);
-      else if (!this.closedForGood) this.pending.push(chunk);
+      if (!this.closedForGood) this.typeAhead.input(chunk);
     }
     return true;
   }
@@ -198,6 +202,7 @@ export class NodeTerminal {
   dispose() {
     this.disposed = true;
     clearTimeout(this.reconnectTimer);
+    this.typeAhead.disconnected();
     this.resizeObserver.disconnect();
     if (this.socket) this.socket.close(1000);
     this.term.dispose();
