@@ -260,6 +260,33 @@ class LayeringTest {
                 .check(classes);
     }
 
+    /**
+     * Issue 41, item 4: one clock. A test that moves it (MovableClock) moves every deadline, idle time and lockout
+     * together; a class that read the system's clock kept its own time beside it (a check's touch of its lab did).
+     * Not yet: the runtime adapters (their labels' expiries), the check runner (its own split, item 3) and the
+     * store's row timestamps.
+     */
+    @Test
+    void theTimeComesFromTheInjectedClock() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("dev.tclab.runtime..", "dev.tclab.grading.run..", "dev.tclab.store..")
+                .and()
+                .doNotHaveFullyQualifiedName("dev.tclab.common.Clocks")
+                .should()
+                .callMethod(java.time.Instant.class, "now")
+                .orShould()
+                .callMethod(java.time.Clock.class, "systemUTC")
+                .orShould()
+                .callMethod(java.time.Clock.class, "systemDefaultZone")
+                .orShould()
+                .callMethod(java.time.InstantSource.class, "system")
+                .orShould()
+                .callMethod(System.class, "currentTimeMillis")
+                .because("the app reads the time from the InstantSource that common.Clocks produces")
+                .check(classes);
+    }
+
     @Test
     void evaluatingKnowsNothingOfRunningChecks() {
         noClasses()

@@ -6,9 +6,9 @@ import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import org.jboss.logging.Logger;
 
 /**
@@ -29,14 +29,14 @@ public class CheckRunRetention {
     private final CheckRunLog log;
     private final int keepPerStep;
     private final Duration keepFor;
-    private final Clock clock;
+    private final InstantSource clock;
 
     @Inject
-    public CheckRunRetention(CheckRunLog log, TclabConfig config) {
-        this(log, config.grading().keepRunsPerStep(), config.grading().keepRunsFor(), Clock.systemUTC());
+    public CheckRunRetention(CheckRunLog log, TclabConfig config, InstantSource clock) {
+        this(log, config.grading().keepRunsPerStep(), config.grading().keepRunsFor(), clock);
     }
 
-    CheckRunRetention(CheckRunLog log, int keepPerStep, Duration keepFor, Clock clock) {
+    CheckRunRetention(CheckRunLog log, int keepPerStep, Duration keepFor, InstantSource clock) {
         // A step's latest run answers the page and the host; fewer than one would leave nothing to show.
         if (keepPerStep < 1) {
             throw new IllegalArgumentException("tclab.grading.keep-runs-per-step is " + keepPerStep

@@ -30,6 +30,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -82,6 +83,8 @@ public class StepChecks {
     /** Checks block for seconds (iperf3, ping); they never run on request threads. */
     private final ExecutorService workers;
 
+    private final InstantSource clock;
+
     public StepChecks(
             LabService labs,
             LearnerLessons lessons,
@@ -90,7 +93,9 @@ public class StepChecks {
             BaselineStore baselines,
             CheckRunLog log,
             TclabConfig config,
-            MeterRegistry registry) {
+            MeterRegistry registry,
+            InstantSource clock) {
+        this.clock = clock;
         this.labs = labs;
         this.lessons = lessons;
         this.runner = runner;
@@ -112,7 +117,7 @@ public class StepChecks {
     public CheckRun start(String labId, String owner, String stepId)
             throws LabNotFoundException, StepNotFoundException {
         Lab lab = labs.getRunning(labId, owner);
-        lab.touch(Instant.now());
+        lab.touch(clock.instant());
         LessonView view = view(lab);
         List<CheckRef> checks = checksOf(view, lab, stepId);
         if (checks.isEmpty()) {
@@ -166,7 +171,7 @@ public class StepChecks {
                 return active;
             }
             CheckRun run = new CheckRun(
-                    UUID.randomUUID().toString(), lab.id(), lab.owner(), lab.lesson(), stepId, Instant.now());
+                    UUID.randomUUID().toString(), lab.id(), lab.owner(), lab.lesson(), stepId, clock.instant());
             forgetSurplusRuns(lab.id());
             runs.put(run.id(), run);
             activeByLab.put(lab.id(), run);
@@ -272,7 +277,7 @@ public class StepChecks {
                 .tag("outcome", state.name().toLowerCase(java.util.Locale.ROOT))
                 .publishPercentileHistogram()
                 .register(registry)
-                .record(Duration.between(run.startedAt(), Instant.now()));
+                .record(Duration.between(run.startedAt(), clock.instant()));
         try {
             log.finished(run);
         } catch (RuntimeException e) {
@@ -315,7 +320,7 @@ public class StepChecks {
                 LOG.warnf("not watching lab %s this round: %s", lab.id(), e.getMessage());
             }
         }
-        forgetOldRuns(Instant.now().minus(Duration.ofHours(1)));
+        forgetOldRuns(clock.instant().minus(Duration.ofHours(1)));
         // A check racing its lab's end may have rendered after the end was observed.
         Set<String> live = labs.all().stream().map(Lab::id).collect(Collectors.toSet());
         views.keySet().retainAll(live);

@@ -9,9 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Base64;
 import java.util.Optional;
 import javax.crypto.Mac;
@@ -39,19 +39,19 @@ public class HostSessions {
 
     private final byte[] key;
     private final Duration timeout;
-    private final Clock clock;
+    private final InstantSource clock;
     private final HostSessionStore store;
 
     @Inject
-    public HostSessions(TclabConfig config, SecretStore secrets, HostSessionStore store) {
+    public HostSessions(TclabConfig config, SecretStore secrets, HostSessionStore store, InstantSource clock) {
         this(
                 Base64.getDecoder().decode(secrets.getOrCreate(KEY_NAME, HostSessions::randomKey)),
                 config.workshop().hostSessionTimeout(),
-                Clock.systemUTC(),
+                clock,
                 store);
     }
 
-    HostSessions(byte[] key, Duration timeout, Clock clock, HostSessionStore store) {
+    HostSessions(byte[] key, Duration timeout, InstantSource clock, HostSessionStore store) {
         this.key = key.clone();
         this.timeout = timeout;
         this.clock = clock;

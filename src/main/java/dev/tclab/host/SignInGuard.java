@@ -31,8 +31,8 @@ public class SignInGuard {
     private final Lockout addresses;
 
     @Inject
-    public SignInGuard(TclabConfig config) {
-        this(config.guessing(), InstantSource.system());
+    public SignInGuard(TclabConfig config, InstantSource clock) {
+        this(config.guessing(), clock);
     }
 
     SignInGuard(TclabConfig.Guessing limits, InstantSource clock) {

@@ -55,11 +55,7 @@ public class JobRuns {
     private final Map<String, Entry> jobs = new ConcurrentHashMap<>();
 
     @Inject
-    public JobRuns() {
-        this(InstantSource.system());
-    }
-
-    JobRuns(InstantSource clock) {
+    public JobRuns(InstantSource clock) {
         this.clock = clock;
     }
 

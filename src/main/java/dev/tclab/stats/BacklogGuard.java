@@ -19,6 +19,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +57,10 @@ public class BacklogGuard {
     private final ExecutorService resets =
             Executors.newSingleThreadExecutor(WorkerThreads.named("tclab-backlog-reset"));
 
-    public BacklogGuard(LabRuntime runtime, LabService labs, TclabConfig config) {
+    private final InstantSource clock;
+
+    public BacklogGuard(LabRuntime runtime, LabService labs, TclabConfig config, InstantSource clock) {
+        this.clock = clock;
         this.runtime = runtime;
         this.labs = labs;
         this.ceilingBytes = (long) config.lab().maxQdiscBacklogMib() << 20;
@@ -67,7 +71,7 @@ public class BacklogGuard {
      * removes the biggest queue of the lab; {@code tell} then gets the frame for the lab's viewers.
      */
     void report(String labId, String node, Map<String, Long> byInterface, Consumer<StatsFrames.BacklogReset> tell) {
-        reportedAt.put(labId, Instant.now());
+        reportedAt.put(labId, clock.instant());
         check(labId, node, byInterface, tell);
     }
 
@@ -78,7 +82,7 @@ public class BacklogGuard {
     @Job
     @Scheduled(every = "${tclab.lab.cull-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void sweepUnwatched() {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         for (Lab lab : labs.all()) {
             Instant reported = reportedAt.get(lab.id());
             if (lab.phase() != LabPhase.RUNNING || reported != null && reported.isAfter(now.minus(WATCHED))) {

@@ -9,7 +9,7 @@ import dev.tclab.runtime.topology.Topology;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Clock;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -29,7 +29,7 @@ public class ProbeHub {
 
     private final LabRuntime runtime;
     private final ObjectMapper json;
-    private final Clock clock = Clock.systemUTC();
+    private final InstantSource clock;
     private final SharedProcesses<Key> runners = new SharedProcesses<>();
     private final ScheduledExecutorService restarts =
             Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-probe-restart"));
@@ -37,7 +37,8 @@ public class ProbeHub {
     private final ScheduledExecutorService flushes =
             Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-probe-flush"));
 
-    public ProbeHub(LabRuntime runtime, ObjectMapper json) {
+    public ProbeHub(LabRuntime runtime, ObjectMapper json, InstantSource clock) {
+        this.clock = clock;
         this.runtime = runtime;
         this.json = json;
     }

@@ -7,7 +7,7 @@ import dev.tclab.runtime.NodeNotFoundException;
 import dev.tclab.runtime.ProcessStream;
 import dev.tclab.runtime.StreamListener;
 import dev.tclab.runtime.topology.Topology;
-import java.time.Clock;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,7 +33,7 @@ final class ProbeRunner extends SharedNodeProcess {
     private final Topology.Probe probe;
     private final int index;
     private final LabRuntime runtime;
-    private final Clock clock;
+    private final InstantSource clock;
     private final LatencyTracker tracker;
     private final ScheduledFuture<?> flusher;
     /** The last line of the process that was not a measurement: why it ended, if it did. */
@@ -51,7 +51,7 @@ final class ProbeRunner extends SharedNodeProcess {
             ScheduledExecutorService restarts,
             ScheduledExecutorService flushes,
             long flushEveryMs,
-            Clock clock,
+            InstantSource clock,
             Runnable onGone) {
         super(json, restarts, onGone);
         this.labId = labId;

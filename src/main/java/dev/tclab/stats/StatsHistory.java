@@ -5,8 +5,8 @@ import dev.tclab.lab.LabEnded;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -35,20 +35,20 @@ public class StatsHistory {
     private final Duration keep;
     private final long maxLabChars;
     private final long maxTotalChars;
-    private final Clock clock;
+    private final InstantSource clock;
     private final Map<String, LabFrames> labs = new HashMap<>();
     private long totalChars;
 
     @Inject
-    public StatsHistory(TclabConfig config) {
+    public StatsHistory(TclabConfig config, InstantSource clock) {
         this(
                 config.stats().history(),
                 (long) config.stats().historyLabMib() << 20,
                 (long) config.stats().historyTotalMib() << 20,
-                Clock.systemUTC());
+                clock);
     }
 
-    StatsHistory(Duration keep, long maxLabChars, long maxTotalChars, Clock clock) {
+    StatsHistory(Duration keep, long maxLabChars, long maxTotalChars, InstantSource clock) {
         if (keep.isNegative() || maxLabChars < 0 || maxTotalChars < 0) {
             throw new IllegalArgumentException("tclab.stats.history and its sizes must not be negative (history is "
                     + keep + ", " + maxLabChars + " per lab, " + maxTotalChars + " in all).");

@@ -14,6 +14,7 @@ import io.quarkus.websockets.next.WebSocket;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.NonBlocking;
+import java.time.InstantSource;
 
 /**
  * A workshop host's view of a learner's terminal: the learner's own shell, read-only ({@code ?mode=shadow}, the
@@ -33,9 +34,15 @@ public class HostTerminalSocket {
     private final TerminalSessions sessions;
     private final TerminalHandshake handshake;
     private final ObjectMapper json;
+    private final InstantSource clock;
 
     public HostTerminalSocket(
-            HostTerminalAccess access, TerminalSessions sessions, TerminalHandshake handshake, ObjectMapper json) {
+            HostTerminalAccess access,
+            TerminalSessions sessions,
+            TerminalHandshake handshake,
+            ObjectMapper json,
+            InstantSource clock) {
+        this.clock = clock;
         this.access = access;
         this.sessions = sessions;
         this.handshake = handshake;
@@ -81,7 +88,7 @@ public class HostTerminalSocket {
                             "This view is read-only; press Take over to type in the learner's terminal."));
             return;
         }
-        viewing.grant().lab().touch(java.time.Instant.now());
+        viewing.grant().lab().touch(clock.instant());
         viewing.session().writeAsHost(keystrokes, viewing.grant().host());
     }
 

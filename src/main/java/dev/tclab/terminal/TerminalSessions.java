@@ -41,6 +41,7 @@ public class TerminalSessions {
 
     private final LabRuntime runtime;
     private final TclabConfig.Terminal config;
+    private final InstantSource clock;
     private final Map<SessionKey, TerminalSession> sessions = new ConcurrentHashMap<>();
     private final ScheduledExecutorService expiries =
             Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-terminal-expiry"));
@@ -48,7 +49,8 @@ public class TerminalSessions {
     private final ScheduledExecutorService silences =
             Executors.newSingleThreadScheduledExecutor(WorkerThreads.named("tclab-terminal-silence"));
 
-    public TerminalSessions(LabRuntime runtime, TclabConfig config) {
+    public TerminalSessions(LabRuntime runtime, TclabConfig config, InstantSource clock) {
+        this.clock = clock;
         this.runtime = runtime;
         this.config = config.terminal();
     }
@@ -73,7 +75,7 @@ public class TerminalSessions {
         while (true) {
             claimPrestarted(key);
             TerminalSession session = sessions.computeIfAbsent(
-                    key, k -> new TerminalSession(k, config.replayBytes(), this::forget, InstantSource.system()));
+                    key, k -> new TerminalSession(k, config.replayBytes(), this::forget, clock));
             try {
                 if (session.startIfNeeded(runtime, SHELL)) {
                     lookIfSilent(session, SILENCE_LOOKS);
@@ -127,8 +129,7 @@ public class TerminalSessions {
     void prestart(@ObservesAsync PooledLabReady ready) {
         for (String node : ready.terminalNodes()) {
             SessionKey key = pooled(ready.labId(), node);
-            TerminalSession session =
-                    new TerminalSession(key, config.replayBytes(), this::forget, InstantSource.system());
+            TerminalSession session = new TerminalSession(key, config.replayBytes(), this::forget, clock);
             boolean opened = sessions.keySet().stream()
                     .anyMatch(k -> k.labId().equals(ready.labId()) && k.node().equals(node));
             if (opened || sessions.putIfAbsent(key, session) != null) {

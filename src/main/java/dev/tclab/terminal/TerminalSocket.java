@@ -20,7 +20,7 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.NonBlocking;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
+import java.time.InstantSource;
 import org.jboss.logging.Logger;
 
 /**
@@ -46,6 +46,7 @@ public class TerminalSocket {
     private final SocketBudget budget;
     private final long maxDroppedBytes;
     private final Duration floodWindow;
+    private final InstantSource clock;
 
     public TerminalSocket(
             LabSocketAccess access,
@@ -53,7 +54,9 @@ public class TerminalSocket {
             TerminalHandshake handshake,
             ObjectMapper json,
             SocketBudget budget,
-            TclabConfig config) {
+            TclabConfig config,
+            InstantSource clock) {
+        this.clock = clock;
         this.access = access;
         this.sessions = sessions;
         this.handshake = handshake;
@@ -106,7 +109,7 @@ public class TerminalSocket {
         if (attachment == null || attachment.flood().over()) {
             return; // closing already: what still arrives is not read into the shell's queue
         }
-        attachment.lab().touch(Instant.now());
+        attachment.lab().touch(clock.instant());
         if (!attachment.session().write(keystrokes)
                 && attachment.flood().dropped(keystrokes.length, System.nanoTime())) {
             if (inFlight != null) {

@@ -36,8 +36,8 @@ public class SocketOpenLimit implements HttpUpgradeCheck {
     private final FailureWindow opens;
 
     @Inject
-    public SocketOpenLimit(TclabConfig config) {
-        this(config.sockets(), InstantSource.system());
+    public SocketOpenLimit(TclabConfig config, InstantSource clock) {
+        this(config.sockets(), clock);
     }
 
     SocketOpenLimit(TclabConfig.Sockets limits, InstantSource clock) {

@@ -28,8 +28,8 @@ public class JoinGuesses {
     private final FailureWindow total;
 
     @Inject
-    public JoinGuesses(TclabConfig config) {
-        this(config.guessing(), InstantSource.system());
+    public JoinGuesses(TclabConfig config, InstantSource clock) {
+        this(config.guessing(), clock);
     }
 
     JoinGuesses(TclabConfig.Guessing limits, InstantSource clock) {
