@@ -2,7 +2,8 @@
 // prompt, a line shows twice: the terminal echoes it at once, and the shell again after its prompt, once it reads it
 // (issue 42: after the shell ended, Run typed the command before the prompt, then again after it). So a connection's
 // input waits until the server has said which shell it has: one in use already reads at once, a new one once its
-// prompt is out (its first output, then a pause).
+// prompt is out (output, then a pause). A shell the warm pool started earlier counts as new to its first page, whose
+// replay brought its prompt already: the pause counts from there.
 
 /** The prompt is out once a new shell's output pauses this long. */
 const PROMPT_QUIET_MS = 150;
@@ -16,6 +17,7 @@ export class TypeAhead {
     this.held = [];
     this.reading = false;
     this.newShell = false;
+    this.sawOutput = false;
     this.quiet = null;
     this.fallback = null;
   }
@@ -25,6 +27,7 @@ export class TypeAhead {
     this.stopTimers();
     this.reading = false;
     this.newShell = false;
+    this.sawOutput = false;
     this.fallback = setTimeout(() => this.release(), PROMPT_WAIT_MS);
   }
 
@@ -37,13 +40,21 @@ export class TypeAhead {
 
   /** The server named the shell: {@code fresh} when it started for this connection. */
   shell(fresh) {
-    if (fresh) this.newShell = true;
-    else this.release();
+    if (!fresh) {
+      this.release();
+      return;
+    }
+    this.newShell = true;
+    if (this.sawOutput) this.pauseThenRelease();
   }
 
   /** The shell printed something: a new shell's prompt is out once its output pauses. */
   output() {
-    if (!this.newShell) return;
+    this.sawOutput = true;
+    if (this.newShell) this.pauseThenRelease();
+  }
+
+  pauseThenRelease() {
     clearTimeout(this.quiet);
     this.quiet = setTimeout(() => this.release(), PROMPT_QUIET_MS);
   }
