@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.InstantSource;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Set;
@@ -29,10 +30,12 @@ public class Jdbc {
     }
 
     private final Database database;
+    private final InstantSource clock;
     private final Set<String> knownLearners = ConcurrentHashMap.newKeySet();
 
-    public Jdbc(Database database) {
+    public Jdbc(Database database, InstantSource clock) {
         this.database = database;
+        this.clock = clock;
     }
 
     /**
@@ -73,7 +76,8 @@ public class Jdbc {
         knownLearners.add(learner);
     }
 
-    static OffsetDateTime now() {
-        return OffsetDateTime.now(ZoneOffset.UTC);
+    /** The time a row records, from the app's clock. */
+    OffsetDateTime now() {
+        return clock.instant().atOffset(ZoneOffset.UTC);
     }
 }

@@ -26,7 +26,7 @@ public class JdbcBaselineStore implements BaselineStore {
                     "UPDATE baseline SET measured = ?, unit = ?, recorded_at = ? WHERE lab_id = ? AND name = ?")) {
                 update.setDouble(1, value.value());
                 update.setString(2, value.unit().name());
-                update.setObject(3, Jdbc.now());
+                update.setObject(3, jdbc.now());
                 update.setString(4, labId);
                 update.setString(5, name);
                 if (update.executeUpdate() > 0) {
@@ -40,7 +40,7 @@ public class JdbcBaselineStore implements BaselineStore {
                 insert.setString(2, name);
                 insert.setDouble(3, value.value());
                 insert.setString(4, value.unit().name());
-                insert.setObject(5, Jdbc.now());
+                insert.setObject(5, jdbc.now());
                 insert.executeUpdate();
             }
             return null;

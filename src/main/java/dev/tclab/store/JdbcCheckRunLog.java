@@ -169,7 +169,7 @@ public class JdbcCheckRunLog implements CheckRunLog {
     @Override
     public void finished(CheckRun run) {
         jdbc.run("save the check's outcome", c -> {
-            OffsetDateTime now = Jdbc.now();
+            OffsetDateTime now = jdbc.now();
             c.setAutoCommit(false);
             try {
                 try (PreparedStatement s = c.prepareStatement(

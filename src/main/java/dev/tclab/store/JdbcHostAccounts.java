@@ -26,7 +26,7 @@ public class JdbcHostAccounts implements HostAccounts {
                 s.setString(1, account.name());
                 s.setString(2, account.passwordHash());
                 s.setBoolean(3, account.admin());
-                s.setObject(4, Jdbc.now());
+                s.setObject(4, jdbc.now());
                 s.executeUpdate();
                 return true;
             } catch (SQLException e) {

@@ -24,7 +24,7 @@ public class JdbcHostSessionStore implements HostSessionStore {
             try (PreparedStatement forget = c.prepareStatement("DELETE FROM host_session WHERE expires_at <= ?");
                     PreparedStatement s = c.prepareStatement(
                             "INSERT INTO host_session (id, host_name, expires_at) VALUES (?, ?, ?)")) {
-                forget.setObject(1, Jdbc.now());
+                forget.setObject(1, jdbc.now());
                 forget.executeUpdate();
                 s.setString(1, sessionId);
                 s.setString(2, host);

@@ -50,7 +50,7 @@ public class JdbcQuizOrders implements QuizOrders {
                     s.setString(2, lesson);
                     s.setString(3, quizId);
                     s.setString(4, order.csv());
-                    s.setObject(5, Jdbc.now());
+                    s.setObject(5, jdbc.now());
                     s.executeUpdate();
                 } catch (SQLException e) {
                     if (!Jdbc.UNIQUE_VIOLATION.equals(e.getSQLState())) {
@@ -63,12 +63,12 @@ public class JdbcQuizOrders implements QuizOrders {
         });
     }
 
-    private static int update(Connection c, String learner, String lesson, String quizId, OptionOrder order)
+    private int update(Connection c, String learner, String lesson, String quizId, OptionOrder order)
             throws SQLException {
         try (PreparedStatement s = c.prepareStatement("UPDATE quiz_option_order SET shown = ?, updated_at = ?"
                 + " WHERE learner_id = ? AND lesson = ? AND quiz_id = ?")) {
             s.setString(1, order.csv());
-            s.setObject(2, Jdbc.now());
+            s.setObject(2, jdbc.now());
             s.setString(3, learner);
             s.setString(4, lesson);
             s.setString(5, quizId);

@@ -31,7 +31,7 @@ public class JdbcQuizResults implements QuizResults {
                 s.setString(3, attempt.quizId());
                 s.setString(4, attempt.choices().stream().map(String::valueOf).collect(Collectors.joining(",")));
                 s.setBoolean(5, attempt.correct());
-                s.setObject(6, Jdbc.now());
+                s.setObject(6, jdbc.now());
                 return s.executeUpdate();
             }
         });

@@ -31,7 +31,7 @@ public class JdbcSecretStore implements SecretStore {
                 String secret = fresh.get();
                 s.setString(1, name);
                 s.setString(2, secret);
-                s.setObject(3, Jdbc.now());
+                s.setObject(3, jdbc.now());
                 s.executeUpdate();
                 return secret;
             } catch (SQLException e) {

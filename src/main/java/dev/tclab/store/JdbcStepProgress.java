@@ -56,12 +56,12 @@ public class JdbcStepProgress implements StepProgress {
         });
     }
 
-    private static int update(Connection c, String learner, String lesson, String checkId, boolean passed)
+    private int update(Connection c, String learner, String lesson, String checkId, boolean passed)
             throws SQLException {
         try (PreparedStatement s = c.prepareStatement("UPDATE step_check SET passed = ?, updated_at = ?"
                 + " WHERE learner_id = ? AND lesson = ? AND check_id = ?")) {
             s.setBoolean(1, passed);
-            s.setObject(2, Jdbc.now());
+            s.setObject(2, jdbc.now());
             s.setString(3, learner);
             s.setString(4, lesson);
             s.setString(5, checkId);
@@ -69,7 +69,7 @@ public class JdbcStepProgress implements StepProgress {
         }
     }
 
-    private static void insert(Connection c, String learner, String lesson, String checkId, boolean passed)
+    private void insert(Connection c, String learner, String lesson, String checkId, boolean passed)
             throws SQLException {
         try (PreparedStatement s = c.prepareStatement("INSERT INTO step_check"
                 + " (learner_id, lesson, check_id, passed, updated_at) VALUES (?, ?, ?, ?, ?)")) {
@@ -77,7 +77,7 @@ public class JdbcStepProgress implements StepProgress {
             s.setString(2, lesson);
             s.setString(3, checkId);
             s.setBoolean(4, passed);
-            s.setObject(5, Jdbc.now());
+            s.setObject(5, jdbc.now());
             s.executeUpdate();
         }
     }
