@@ -83,7 +83,8 @@ public final class Evaluator {
      * The failed member that tells what is wrong with a failed group that has no message of its own. In an {@code
      * any_of}, a member whose value was measured ("CAKE shapes to 5.5 Mbit/s") rather than one whose value is not
      * there at all (no tbf, so no tbf rate): that member is the alternative the learner took. Before, the group said
-     * "does not hold: at least one of: q.root.options.bandwidth below 5mbit; ...", the platform's words.
+     * "does not hold: at least one of: q.root.options.bandwidth below 5mbit; ...", the platform's words. A failed
+     * group has a failed member: the schema refuses an empty group (CheckSpecParserTest).
      */
     static AssertionResult telling(List<AssertionResult> members, boolean all) {
         List<AssertionResult> failed = members.stream().filter(m -> !m.passed()).toList();

@@ -97,6 +97,21 @@ class CheckSpecParserTest {
                 .problems();
     }
 
+    /** An empty group is an author's slip: an empty any_of never holds, an empty all_of always does. */
+    @Test
+    void shouldRefuseAnEmptyGroup() {
+        for (String group : List.of("any_of", "all_of")) {
+            List<FileProblem> problems = problems("""
+                    measure:
+                      - { name: q, node: client, qdisc: { dev: eth1 } }
+                    expect:
+                      - %s: []
+                    """.formatted(group));
+            assertEquals(1, problems.size(), problems.toString());
+            assertTrue(problems.get(0).field().startsWith("expect[0]"), problems.toString());
+        }
+    }
+
     @Test
     void shouldLocateEveryProblemWithLineAndField() {
         List<FileProblem> problems = problems("""
